@@ -1,0 +1,138 @@
+"""Command line: arguments to a headless command (report, list), one clear sentence on failure."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from collections.abc import Sequence
+
+from agexplorer import __version__
+from agexplorer.core.errors import AgxError
+
+SAMPLES_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "samples")
+
+
+def samples_dir() -> str:
+    """The bundled samples: inside the package when installed, else the checkout's samples/."""
+    if os.path.isdir(SAMPLES_DIR):
+        return SAMPLES_DIR
+    return os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "samples")
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # one sentence, not a usage dump
+        self.exit(2, f"agexplorer: {message}; see `agexplorer {self.prog.split()[-1]} --help`.\n"
+                  if " " in self.prog else f"agexplorer: {message}; see `agexplorer --help`.\n")
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="agexplorer", description="Explore what TensorFlow AutoGraph "
+                     "makes of your Python functions.")
+    parser.add_argument("--version", action="version", version=f"agexplorer {__version__}")
+    parser.add_argument("--debug", action="store_true", help=argparse.SUPPRESS)
+    sub = parser.add_subparsers(dest="command", parser_class=_Parser)
+
+    report = sub.add_parser("report", help="converted code, graph ops and a verdict for "
+                            "every if/for/while of one function")
+    report.add_argument("target", metavar="PATH::FUNC")
+    report.add_argument("--call", metavar="ARGS", help='call arguments, a Python argument '
+                        'list with tf, np and the module in scope: --call "tf.constant(5), n=3"')
+    report.add_argument("--json", action="store_true", help="print one JSON object")
+    report.add_argument("--no-run", action="store_true",
+                        help="trace only; do not run eager, graph and XLA modes")
+    report.add_argument("--width", type=int, default=None, help=argparse.SUPPRESS)
+
+    lst = sub.add_parser("list", help="the functions of a file, with their lines")
+    lst.add_argument("path", metavar="PATH")
+    lst.add_argument("--json", action="store_true", help="print JSON")
+
+    sub.add_parser("samples", help="list the bundled lesson samples")
+    return parser
+
+
+def _fail(exc: AgxError, as_json: bool) -> int:
+    if as_json:
+        print(json.dumps({"error": exc.to_dict()}, indent=2))
+    print(f"agexplorer: {exc.message}", file=sys.stderr)
+    for line in exc.details:
+        print(f"  {line}", file=sys.stderr)
+    return exc.exit_code
+
+
+def _cmd_report(args: argparse.Namespace) -> int:
+    from agexplorer.core.report import build_report
+
+    report = build_report(args.target, args.call)
+    if args.json:
+        print(json.dumps(report.to_dict(), indent=2))
+    else:
+        from agexplorer.render.terminal import render_report
+
+        render_report(report, width=args.width)
+    if report.error is not None:
+        print(f"agexplorer: {report.error.message}", file=sys.stderr)
+        for line in report.error.details:
+            print(f"  {line}", file=sys.stderr)
+        return report.error.exit_code
+    return 0
+
+
+def _cmd_list(args: argparse.Namespace) -> int:
+    from agexplorer.core.report import list_file
+
+    functions = list_file(args.path)
+    if args.json:
+        print(json.dumps({"file": os.path.abspath(args.path),
+                          "functions": [f.to_dict() for f in functions]}, indent=2))
+        return 0
+    if not functions:
+        print(f"{args.path}: no functions found.")
+    for f in functions:
+        badge = "@tf.function" if f.decorated else "plain"
+        kind = "method" if f.is_method else "function"
+        print(f"{args.path}::{f.qualname}  line {f.line}  {kind}, {badge}")
+    return 0
+
+
+def _cmd_samples() -> int:
+    from agexplorer.core.report import list_file
+
+    folder = samples_dir()
+    for name in sorted(os.listdir(folder)):
+        if name.endswith(".py"):
+            path = os.path.join(folder, name)
+            rel = os.path.relpath(path)
+            for f in list_file(path):
+                print(f"agexplorer report {rel}::{f.qualname}")
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; returns the exit status."""
+    argv = list(sys.argv[1:] if argv is None else argv)
+    commands = {"report", "list", "samples"}
+    if argv and argv[0] not in commands and not argv[0].startswith("-"):
+        argv = ["report", *argv]  # `agexplorer PATH::FUNC` until the TUI takes this over
+    if not argv:
+        argv = ["samples"]
+    args = _parser().parse_args(argv)
+    as_json = bool(getattr(args, "json", False))
+    try:
+        if args.command == "report":
+            return _cmd_report(args)
+        if args.command == "list":
+            return _cmd_list(args)
+        return _cmd_samples()
+    except AgxError as exc:
+        return _fail(exc, as_json)
+    except KeyboardInterrupt:
+        print("agexplorer: interrupted.", file=sys.stderr)
+        return 130
+    except Exception as exc:
+        if args.debug:
+            raise
+        return _fail(AgxError("internal-error", f"agexplorer itself failed ({type(exc).__name__}: "
+                              f"{exc}); rerun with --debug and report it with the command "
+                              "you ran.", exit_code=3), as_json)

@@ -1,0 +1,162 @@
+"""The complete op inventory of a traced function, nested bodies included, each op at its source line."""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+# Ops whose function-valued attributes are control flow (the rest, e.g. a
+# PartitionedCall, are nested functions).
+CONTROL_FLOW_OPS = frozenset({
+    "While", "StatelessWhile", "If", "StatelessIf", "Case", "StatelessCase",
+    "ReduceDataset", "For", "SymbolicGradient", "RemoteCall",
+})
+_ROLES = {"body": "body", "cond": "cond", "then_branch": "then", "else_branch": "else",
+          "f": "function", "branches": "branch"}
+
+
+@dataclass
+class OpInfo:
+    """One graph op: where it lives and which line of the user's file made it."""
+
+    name: str
+    type: str
+    line: int | None
+    function: str
+    device: str
+    outputs: list[str]
+    parent: str | None = None  # the op whose body holds this op (None at top level)
+
+    def to_dict(self) -> dict:
+        """JSON form (the report's ``graph.ops`` entries)."""
+        return {"name": self.name, "type": self.type, "line": self.line,
+                "function": self.function, "device": self.device, "outputs": self.outputs,
+                "parent": self.parent}
+
+
+@dataclass
+class BodyInfo:
+    """A function body inside the trace: the outer function, a loop body, a cond branch."""
+
+    name: str
+    parent_op: str | None
+    role: str  # "outer", "body", "cond", "then", "else", "branch 0", "function", ...
+    op_count: int = 0
+
+
+@dataclass
+class Inventory:
+    """Every op and body of one concrete function."""
+
+    ops: list[OpInfo] = field(default_factory=list)
+    bodies: list[BodyInfo] = field(default_factory=list)
+    graph_names: dict[int, str] = field(default_factory=dict)  # id(FuncGraph) -> body name
+
+    def by_line(self) -> dict[int | None, int]:
+        """How many ops each source line created (None: made by tf.function itself)."""
+        return dict(Counter(op.line for op in self.ops))
+
+    def by_type(self) -> dict[str, int]:
+        """How many ops of each type, most common first."""
+        return dict(Counter(op.type for op in self.ops).most_common())
+
+
+def _format_output(tensor: Any) -> str:
+    try:
+        dims = tensor.shape.as_list()
+        shape = "[" + ",".join("?" if d is None else str(d) for d in dims) + "]"
+    except ValueError:
+        shape = "[*]"
+    return f"{tensor.dtype.name}{shape}"
+
+
+class _Walker:
+    def __init__(self, path: str, span: tuple[int, int]) -> None:
+        self.path = path
+        self.span = span
+        self.inventory = Inventory()
+        self._func_attrs: dict[str, list[tuple[str, bool]]] = {}
+        self._seen: set[int] = set()
+
+    def func_attrs(self, op: Any) -> list[tuple[str, bool]]:
+        cached = self._func_attrs.get(op.type)
+        if cached is None:
+            try:
+                cached = [(a.name, a.type == "list(func)") for a in op.op_def.attr
+                          if a.type in ("func", "list(func)")]
+            except Exception:
+                cached = []
+            self._func_attrs[op.type] = cached
+        return cached
+
+    def line_of(self, op: Any) -> int | None:
+        try:
+            frames = op.traceback.get_user_frames()
+        except Exception:
+            return None
+        inside = None
+        anywhere = None
+        low, high = self.span
+        for frame in frames:
+            if frame.filename == self.path:
+                anywhere = frame.lineno
+                if low <= frame.lineno <= high:
+                    inside = frame.lineno
+        return inside if inside is not None else anywhere
+
+    def walk(self, graph: Any, name: str, parent_op: str | None, role: str,
+             root: Any) -> None:
+        if id(graph) in self._seen:
+            return
+        self._seen.add(id(graph))
+        self.inventory.graph_names[id(graph)] = name
+        body = BodyInfo(name=name, parent_op=parent_op, role=role)
+        self.inventory.bodies.append(body)
+        nested: list[tuple[Any, str, str, str]] = []
+        for op in graph.get_operations():
+            body.op_count += 1
+            self.inventory.ops.append(OpInfo(
+                name=op.name, type=op.type, line=self.line_of(op), function=name,
+                device=op.device, outputs=[_format_output(t) for t in op.outputs],
+                parent=parent_op))
+            for attr, is_list in self.func_attrs(op):
+                try:
+                    value = op.get_attr(attr)
+                except Exception:
+                    continue
+                values = list(value) if is_list else [value]
+                for i, func in enumerate(values):
+                    fname = getattr(func, "name", None)
+                    if isinstance(fname, bytes):
+                        fname = fname.decode()
+                    if not fname:
+                        continue
+                    sub = _find_graph(fname, graph, root)
+                    label = _ROLES.get(attr, attr) + (f" {i}" if is_list else "")
+                    if sub is not None:
+                        nested.append((sub, fname, op.name, label))
+                    else:
+                        self.inventory.bodies.append(BodyInfo(fname, op.name, label))
+        for sub, fname, op_name, label in nested:
+            self.walk(sub, fname, op_name, label, root)
+
+
+def _find_graph(name: str, graph: Any, root: Any) -> Any:
+    for g in (graph, root):
+        functions = getattr(g, "_functions", {})
+        fn = functions.get(name)
+        if fn is not None:
+            sub = getattr(fn, "graph", None) or getattr(fn, "_cached_graph", None)
+            if sub is not None:
+                return sub
+    return None
+
+
+def build_inventory(concrete: Any, path: str, span: tuple[int, int]) -> Inventory:
+    """Walk ``concrete``'s graph and every body it calls; lines are ``path``'s, inside ``span`` first."""
+    walker = _Walker(path, span)
+    graph = concrete.graph
+    walker.walk(graph, concrete.name.decode() if isinstance(concrete.name, bytes)
+                else str(concrete.name), None, "outer", graph)
+    return walker.inventory

@@ -1,0 +1,1 @@
+"""Rich renderings of core results for the terminal report (no textual)."""

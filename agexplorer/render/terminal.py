@@ -1,0 +1,216 @@
+"""The readable terminal report: source beside converted code, verdicts, ops by line and type."""
+
+from __future__ import annotations
+
+import os
+import textwrap
+from collections import Counter, defaultdict
+
+from rich.console import Console, Group
+from rich.panel import Panel
+from rich.syntax import Syntax
+from rich.table import Table
+from rich.text import Text
+from rich.tree import Tree
+
+from agexplorer.core.report import Report
+from agexplorer.core.verdicts import Verdict
+
+# Okabe-Ito, a palette that stays distinct for colour-blind readers.
+PALETTE = ["#E69F00", "#56B4E9", "#009E73", "#F0E442", "#0072B2", "#D55E00", "#CC79A7"]
+VERDICT_STYLE = {"staged": "bold green", "python": "bold yellow", "unreached": "dim"}
+
+
+def display_path(path: str) -> str:
+    """Relative to the working folder when inside it, else absolute."""
+    rel = os.path.relpath(path)
+    return path if rel.startswith("..") else rel
+
+
+def verdict_badge(v: Verdict) -> str:
+    """Short gutter mark: ``staged``, ``unrolled x4``, ``took true``, ``unreached``."""
+    if v.verdict == "staged":
+        return "staged" + (f" x{v.times}" if v.times > 1 else "")
+    if v.verdict == "python":
+        if v.kind == "if":
+            return f"took {v.branch}" if v.branch else "both, in turn"
+        return f"unrolled x{v.iterations}"
+    return "unreached"
+
+
+def _line_colors(report: Report) -> dict[int, str]:
+    conv = report.conversion
+    lines = sorted({s for _, s in conv.source_map}) if conv else []
+    return {line: PALETTE[i % len(PALETTE)] for i, line in enumerate(lines)}
+
+
+def _highlighted(code: str, theme: str) -> list[Text]:
+    text = Syntax(code, "python", theme=theme).highlight(code)
+    lines = text.split("\n", allow_blank=True)
+    return list(lines)
+
+
+def _source_table(report: Report, colors: dict[int, str], theme: str) -> Table:
+    verdicts = {v.line: v for v in report.statements}
+    counts = report.inventory.by_line() if report.inventory else {}
+    table = Table.grid(padding=(0, 1))
+    table.add_column(justify="right", style="dim", no_wrap=True, min_width=3)
+    table.add_column(no_wrap=True, min_width=13)
+    table.add_column(justify="right", no_wrap=True, min_width=2)
+    table.add_column(no_wrap=True, overflow="ellipsis")
+    for offset, line in enumerate(_highlighted(textwrap.dedent(report.source), theme)):
+        number = report.first_line + offset
+        if offset and number > report.end_line:
+            break
+        v = verdicts.get(number)
+        mark = Text(verdict_badge(v), style=VERDICT_STYLE[v.verdict]) if v else Text("")
+        ops = Text(str(counts[number]), style=colors.get(number, "")) if counts.get(number) else Text("")
+        table.add_row(Text(str(number), style=colors.get(number, "dim")), mark, ops, line)
+    return table
+
+
+def _converted_table(report: Report, colors: dict[int, str], theme: str) -> Table:
+    conv = report.conversion
+    table = Table.grid(padding=(0, 1))
+    table.add_column(justify="right", style="dim", no_wrap=True, min_width=3)
+    table.add_column(justify="right", no_wrap=True, min_width=4)
+    table.add_column(no_wrap=True, overflow="ellipsis")
+    if conv is None:
+        return table
+    origin: dict[int, int] = {}
+    for c, s in conv.source_map:
+        origin.setdefault(c, s)
+    for number, line in enumerate(_highlighted(conv.code, theme), start=1):
+        src = origin.get(number)
+        ref = Text(f"<{src}", style=colors.get(src, "dim")) if src else Text("")
+        table.add_row(str(number), ref, line)
+    return table
+
+
+def _verdict_table(report: Report) -> Table:
+    table = Table(title="Control flow: what AutoGraph did with each if/for/while",
+                  title_justify="left", expand=True, show_lines=True)
+    table.add_column("line", justify="right")
+    table.add_column("statement", overflow="fold", ratio=2)
+    table.add_column("verdict", no_wrap=True)
+    table.add_column("ops", justify="right")
+    table.add_column("why, and what to do", ratio=5)
+    for v in report.statements:
+        detail = v.graph_op or (f"x{v.iterations}" if v.iterations is not None else
+                                (v.branch or ""))
+        why = Text(v.reason)
+        if v.hint:
+            why.append("\nfix: ", style="bold cyan")
+            why.append(v.hint, style="cyan")
+        table.add_row(str(v.line), v.header,
+                      Text(f"{v.verdict}\n{detail}", style=VERDICT_STYLE[v.verdict]),
+                      str(v.ops_created), why)
+    return table
+
+
+def _ops_by_line(report: Report, colors: dict[int, str]) -> Table:
+    inv = report.inventory
+    assert inv is not None
+    source = {report.first_line + i: s for i, s in enumerate(report.source.splitlines())}
+    types: dict[int | None, Counter] = defaultdict(Counter)
+    for op in inv.ops:
+        types[op.line][op.type] += 1
+    table = Table(title="Ops by source line", title_justify="left", expand=True)
+    table.add_column("line", justify="right")
+    table.add_column("source", overflow="ellipsis", no_wrap=True, ratio=3)
+    table.add_column("ops", justify="right")
+    table.add_column("types", ratio=4)
+    for line in sorted(types, key=lambda x: (x is None, x or 0)):
+        counter = types[line]
+        label = str(line) if line is not None else "-"
+        text = source.get(line, "").strip() if line is not None else "(made by tf.function: inputs, outputs)"
+        if line is not None and line not in source:
+            text = f"{os.path.basename(report.file)}:{line} (outside the function)"
+        table.add_row(Text(label, style=colors.get(line, "")), text, str(sum(counter.values())),
+                      ", ".join(f"{t} x{n}" if n > 1 else t for t, n in counter.most_common()))
+    return table
+
+
+def _bodies_tree(report: Report) -> Tree:
+    inv = report.inventory
+    assert inv is not None
+    by_parent: dict[str | None, list] = defaultdict(list)
+    for body in inv.bodies:
+        by_parent[body.parent_op].append(body)
+    types_in: dict[str, Counter] = defaultdict(Counter)
+    op_function: dict[str, str] = {}
+    for op in inv.ops:
+        types_in[op.function][op.type] += 1
+        op_function[op.name + "@" + op.function] = op.function
+    root = inv.bodies[0]
+    tree = Tree(f"[bold]{root.name}[/] ({root.op_count} ops)")
+
+    def add(node: Tree, function: str) -> None:
+        for op in inv.ops:
+            if op.function != function:
+                continue
+            for body in by_parent.get(op.name, []):
+                child = node.add(f"{op.type} [bold]{op.name}[/] {body.role}: {body.name} "
+                                 f"({body.op_count} ops)")
+                add(child, body.name)
+
+    add(tree, root.name)
+    return tree
+
+
+def render_report(report: Report, console: Console | None = None, width: int | None = None,
+                  theme: str = "monokai") -> None:
+    """Print the whole report to ``console`` (stdout by default)."""
+    console = console or Console(width=width)
+    colors = _line_colors(report)
+    inv = report.inventory
+    counts = Counter(v.verdict for v in report.statements)
+    summary = Text()
+    summary.append(f"{display_path(report.file)}::{report.function}", style="bold")
+    summary.append("  @tf.function" if report.decorated else "  plain function", style="cyan")
+    call = report.call if report.call is not None else "?"
+    summary.append(f"\ncall: {report.function.split('.')[-1]}({call})  [{report.call_origin}]")
+    if inv:
+        summary.append(f"\n{len(inv.ops)} ops in {len(inv.bodies)} function bodies;  ")
+    else:
+        summary.append("\n")
+    summary.append(", ".join(f"{n} {k}" for k, n in counts.items()) or "no if/for/while")
+    console.print(Panel(summary, title="agexplorer report", title_align="left"))
+
+    source = _source_table(report, colors, theme)
+    converted = _converted_table(report, colors, theme)
+    left = Panel(source, title=f"Source (lines {report.first_line}-{report.end_line})",
+                 title_align="left")
+    right = Panel(converted, title="AutoGraph: tf.autograph.to_code  (<N: source line)",
+                  title_align="left")
+    if console.width >= 150:
+        grid = Table.grid(expand=True)
+        grid.add_column(ratio=1)
+        grid.add_column(ratio=1)
+        grid.add_row(left, right)
+        console.print(grid)
+    else:
+        console.print(left)
+        console.print(right)
+
+    if report.statements:
+        console.print(_verdict_table(report))
+    if inv:
+        console.print(_ops_by_line(report, colors))
+        by_type = Table(title="Ops by type", title_justify="left")
+        by_type.add_column("type")
+        by_type.add_column("count", justify="right")
+        for op_type, n in inv.by_type().items():
+            by_type.add_row(op_type, str(n))
+        console.print(Group(by_type, Panel(_bodies_tree(report), title="Function bodies",
+                                           title_align="left")))
+    if report.output.strip():
+        console.print(Panel(report.output.rstrip(), title="Printed while loading and tracing "
+                            "(Python print runs only here, never on later calls)",
+                            title_align="left", style="yellow"))
+    t = report.timings
+    console.print(Text("timings: " + "  ".join(f"{k[:-2]} {v * 1000:.0f} ms"
+                                               for k, v in t.items()), style="dim"))
+    if report.error is not None:
+        console.print(Panel(Text(report.error.message), title="error", style="red",
+                            title_align="left"))

@@ -1,0 +1,62 @@
+"""Shared test set-up: paths, and one TensorFlow-loaded process for every test that needs it."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+import pytest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+SAMPLES = os.path.join(ROOT, "samples")
+FIXTURES = os.path.join(ROOT, "tests", "fixtures")
+
+os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
+
+
+def fixture(name: str) -> str:
+    """Absolute path of a file in tests/fixtures."""
+    return os.path.join(FIXTURES, name)
+
+
+def sample(name: str) -> str:
+    """Absolute path of a bundled sample."""
+    return os.path.join(SAMPLES, name)
+
+
+def run_cli(*args: str, timeout: float = 240) -> subprocess.CompletedProcess[str]:
+    """Run ``python -m agexplorer ARGS`` in a fresh process (for exit codes and streams)."""
+    return subprocess.run([sys.executable, "-m", "agexplorer", *args], capture_output=True,
+                          text=True, timeout=timeout, cwd=ROOT)
+
+
+@pytest.fixture(scope="session")
+def tf():
+    """TensorFlow, imported once for the whole session."""
+    from agexplorer.core.tfenv import import_tf
+
+    return import_tf()
+
+
+def pytest_collection_modifyitems(items):
+    """Tests that use TensorFlow (through the ``tf`` or ``report`` fixtures) carry the tf mark."""
+    for item in items:
+        if {"tf", "report"} & set(getattr(item, "fixturenames", ())):
+            item.add_marker("tf")
+
+
+@pytest.fixture(scope="session")
+def report(tf):
+    """``report(TARGET, call)``: build_report, cached per target and call for the session."""
+    from agexplorer.core.report import build_report
+
+    cache = {}
+
+    def get(target: str, call: str | None = None):
+        key = (target, call)
+        if key not in cache:
+            cache[key] = build_report(target, call)
+        return cache[key]
+
+    return get

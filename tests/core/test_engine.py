@@ -1,0 +1,161 @@
+"""Verdicts, source maps and op inventory on functions whose answer is known."""
+
+import pytest
+
+from conftest import fixture
+
+CF = fixture("control_flow.py")
+
+
+def verdicts(rep):
+    return [(s.kind, s.line, s.verdict) for s in rep.statements]
+
+
+def by_line(rep, line):
+    return next(s for s in rep.statements if s.line == line)
+
+
+def test_python_for_is_unrolled_with_count_and_ops(report):
+    rep = report(f"{CF}::python_for", "5")
+    assert rep.error is None
+    loop = by_line(rep, 8)
+    assert (loop.verdict, loop.iterations, loop.graph_op) == ("python", 5, None)
+    # s * 2.0 + 1.0: Mul and AddV2 plus their constants, copied once per iteration
+    assert loop.ops_created == 5 * 4
+    assert "range(5)" in loop.reason and "n is the Python int 5" in loop.reason
+    assert "copied 5 times" in loop.reason
+    assert "tf.range" in loop.hint
+
+
+def test_tensor_for_is_staged_as_a_while_op(report):
+    rep = report(f"{CF}::tensor_for", "tf.constant(5)")
+    loop = by_line(rep, 15)
+    assert (loop.verdict, loop.graph_op, loop.iterations) == ("staged", "StatelessWhile", None)
+    ops = [op for op in rep.inventory.ops if op.type == "StatelessWhile"]
+    assert len(ops) == 1 and ops[0].line == 15
+
+
+def test_python_while_counts_the_iteration_while_stmt_runs_itself(report):
+    rep = report(f"{CF}::python_while", "4")
+    loop = by_line(rep, 22)
+    assert (loop.verdict, loop.iterations) == ("python", 4)
+    assert "`i` and `n` are Python values" in loop.hint
+
+
+def test_tensor_while(report):
+    rep = report(f"{CF}::tensor_while", "tf.constant(3)")
+    assert by_line(rep, 28).graph_op == "StatelessWhile"
+
+
+def test_if_in_unrolled_loop_is_staged_once_per_iteration(report):
+    rep = report(f"{CF}::if_in_unrolled_loop", "tf.constant(3), 3")
+    loop, cond = by_line(rep, 34), by_line(rep, 35)
+    assert loop.verdict == "python" and loop.iterations == 3
+    assert cond.verdict == "staged" and cond.times == 3 and cond.graph_op == "StatelessIf"
+    assert sum(op.type == "StatelessIf" for op in rep.inventory.ops) == 3
+    assert "staged 3 times" in cond.reason
+
+
+def test_python_if_takes_one_branch_and_the_other_is_unreached(report):
+    rep = report(f"{CF}::python_if_branches", "tf.constant(1), 5")
+    cond, loop = by_line(rep, 41), by_line(rep, 44)
+    assert (cond.verdict, cond.branch) == ("python", "true")
+    assert loop.verdict == "unreached"
+    assert "false branch of the if at line 41" in loop.reason
+
+
+def test_other_branch_when_the_condition_is_false(report):
+    rep = report(f"{CF}::python_if_branches", "tf.constant(1), 1")
+    assert by_line(rep, 41).branch == "false"
+    assert (by_line(rep, 44).verdict, by_line(rep, 44).iterations) == ("python", 3)
+
+
+def test_mixed_branches_are_counted(report):
+    rep = report(f"{CF}::mixed_branches", "tf.constant(0)")
+    cond = by_line(rep, 51)
+    assert cond.verdict == "python" and cond.branch is None and cond.times == 4
+    assert "true branch 2 times and the false branch 2 times" in cond.reason
+
+
+def test_python_list_loop(report):
+    rep = report(f"{CF}::list_loop", "tf.constant(1.0)")
+    loop = by_line(rep, 59)
+    assert (loop.verdict, loop.iterations) == ("python", 3)
+    assert "a Python list of 3 items" in loop.reason and "tf.stack" in loop.hint
+
+
+def test_dataset_loop_is_staged(report):
+    rep = report(f"{CF}::dataset_loop")
+    loop = by_line(rep, 66)
+    assert loop.verdict == "staged" and loop.graph_op is not None
+    assert "Dataset" in loop.reason
+
+
+def test_zero_iterations_leave_the_body_unreached(report):
+    rep = report(f"{CF}::zero_iterations", "tf.constant(1)")
+    assert (by_line(rep, 72).verdict, by_line(rep, 72).iterations) == ("python", 0)
+    assert by_line(rep, 73).verdict == "unreached"
+    assert "whose body never ran" in by_line(rep, 73).reason
+
+
+def test_trace_failure_keeps_verdicts_and_points_at_the_user_line(report):
+    rep = report(f"{CF}::raises_midway", "tf.constant([1.0, 2.0])")
+    assert rep.error is not None and rep.error.kind == "trace-failed"
+    assert rep.error.line == 83 and "ValueError: stop here" in rep.error.message
+    assert rep.error.message.startswith(f"{CF}:83:")
+    assert by_line(rep, 79).branch == "true"
+    assert by_line(rep, 81).iterations == 2
+
+
+def test_method_of_a_class_with_tf_function(report):
+    rep = report(f"{CF}::Scaler.scale", "tf.constant(2.0)")
+    assert rep.error is None and rep.decorated
+    cond = by_line(rep, 92)
+    assert (cond.verdict, cond.branch) == ("python", "true")
+    assert "def tf__scale(self, x)" in rep.conversion.code
+
+
+def test_input_signature_without_call(report):
+    rep = report(f"{CF}::with_signature")
+    assert rep.call_origin == "input_signature"
+    outputs = {op.type: op.outputs for op in rep.inventory.ops}
+    assert outputs["Placeholder"] == ["float32[?,3]"]
+    assert outputs["Sum"] == ["float32[?]"]
+
+
+def test_source_map_points_into_the_function_and_is_many_to_one(report, tf):
+    import importlib.util
+
+    rep = report(f"{CF}::tensor_for", "tf.constant(5)")
+    conv = rep.conversion
+    spec = importlib.util.spec_from_file_location("cf_for_to_code", CF)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    assert conv.code == tf.autograph.to_code(module.tensor_for)
+    assert all(13 <= s <= 17 for _, s in conv.source_map)
+    loop_lines = conv.converted_lines_for(15)
+    assert len(loop_lines) >= 3  # get_state, set_state, loop_body and the for_stmt call
+    code_lines = conv.code.splitlines()
+    assert any("ag__.for_stmt" in code_lines[c - 1] for c in loop_lines)
+    assert conv.source_lines_for(1) == [13]  # def tf__tensor_for(n) <- def line
+
+
+def test_ops_carry_lines_types_shapes_and_bodies(report):
+    rep = report(f"{CF}::tensor_for", "tf.constant(5)")
+    inv = rep.inventory
+    assert inv.bodies[0].role == "outer"
+    roles = {b.role for b in inv.bodies}
+    assert {"body", "cond"} <= roles
+    body = next(b for b in inv.bodies if b.role == "body")
+    assert body.parent_op == next(op.name for op in inv.ops if op.type == "StatelessWhile")
+    adds = [op for op in inv.ops if op.type == "AddV2" and op.function == body.name]
+    assert any(op.line == 16 for op in adds)  # s += i, inside the loop body
+    assert all(op.outputs for op in inv.ops if op.type == "AddV2")
+    assert inv.by_line()[16] >= 1
+
+
+@pytest.mark.parametrize("call", ["", "tf.constant(1), 2, 3"])
+def test_wrong_arguments_fail_the_trace_cleanly(report, call):
+    rep = report(f"{CF}::python_for", call)
+    assert rep.error is not None and rep.error.kind == "trace-failed"
+    assert "Traceback" not in rep.error.message

@@ -1,0 +1,112 @@
+"""The command line: JSON contract, readable report, and one clear sentence for each bad input."""
+
+import json
+
+import pytest
+
+from agexplorer.cli import main
+from conftest import fixture, run_cli, sample
+
+CF = fixture("control_flow.py")
+
+
+def run(capsys, *argv):
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_json_report_has_the_documented_keys(capsys, tf):
+    code, out, err = run(capsys, "report", f"{sample('s6_2_bad_loop.py')}::bad_loop",
+                         "--json", "--no-run")
+    assert code == 0, err
+    data = json.loads(out)
+    assert set(data) >= {"target", "source", "converted", "statements", "graph", "timings"}
+    assert data["target"]["function"] == "bad_loop"
+    assert data["source"]["first_line"] == 15
+    assert all(isinstance(p, list) and len(p) == 2 for p in data["converted"]["source_map"])
+    [stmt] = data["statements"]
+    assert set(stmt) >= {"kind", "line", "verdict", "graph_op", "iterations", "branch",
+                         "ops_created", "reason", "hint"}
+    assert (stmt["kind"], stmt["line"], stmt["verdict"], stmt["iterations"]) == \
+        ("while", 18, "python", 5)
+    assert set(data["graph"]) >= {"op_count", "functions", "ops"}
+    assert set(data["graph"]["ops"][0]) >= {"name", "type", "line", "function", "device",
+                                            "outputs"}
+    assert set(data["timings"]) >= {"load_s", "convert_s", "trace_s"}
+
+
+def test_prints_during_trace_do_not_corrupt_json(capsys, tf):
+    code, out, _ = run(capsys, "report", f"{sample('s4_2_tracing.py')}::show_trace", "--json")
+    assert code == 0
+    assert json.loads(out)["trace_output"] == "Tracing! (Python print)\n"
+
+
+def test_terminal_report_shows_code_verdicts_and_ops(capsys, tf):
+    code, out, _ = run(capsys, "report", f"{CF}::if_in_unrolled_loop",
+                       "--call", "tf.constant(3), 3", "--width", "170")
+    assert code == 0
+    assert "tf__if_in_unrolled_loop" in out  # converted code
+    assert "unrolled x3" in out and "staged x3" in out  # gutter marks
+    assert "Ops by source line" in out and "StatelessIf" in out
+
+
+def test_list_json(capsys):
+    code, out, _ = run(capsys, "list", CF, "--json")
+    assert code == 0
+    names = [f["qualname"] for f in json.loads(out)["functions"]]
+    assert "Scaler.scale" in names and "python_for" in names
+
+
+@pytest.mark.parametrize(("argv", "kind", "needle"), [
+    (["report", "nope/missing.py::f"], "missing-file", "no such file"),
+    (["report", f"{CF}::no_such_function"], "unknown-function", "available: python_for"),
+    (["report", f"{CF}::python_for", "--call", "1,,"], "bad-call", "not a valid Python"),
+    (["report", f"{CF}::python_for", "--call", "undefined_thing"], "bad-call", "NameError"),
+    (["report", f"{CF}::python_for"], "needs-arguments", "--call"),
+    (["report", f"{CF}::raises_midway", "--call", "tf.constant([1.0, 2.0])"], "trace-failed",
+     "control_flow.py:83: tracing raises_midway raised ValueError: stop here"),
+])
+def test_bad_input_gives_one_sentence_and_a_nonzero_exit(capsys, tf, argv, kind, needle):
+    code, out, err = run(capsys, *argv, "--json")
+    assert code != 0
+    assert needle in err and "Traceback" not in err
+    assert json.loads(out)["error"]["kind"] == kind
+
+
+def test_syntax_error_and_not_python(capsys, tmp_path):
+    broken = tmp_path / "broken.py"
+    broken.write_text("def f(:\n    pass\n")
+    code, _, err = run(capsys, "report", f"{broken}::f")
+    assert code == 2 and f"{broken}:1: syntax error" in err
+    notes = tmp_path / "notes.md"
+    notes.write_text("# Notes\n\nSome prose: it is not code.\n")
+    code, _, err = run(capsys, "report", f"{notes}::f")
+    assert code == 2 and "not look like Python" in err
+
+
+def test_conversion_failure(capsys, tmp_path, tf):
+    path = tmp_path / "gen.py"
+    path.write_text("def gen(x):\n    for i in range(3):\n        yield x\n")
+    code, _, err = run(capsys, "report", f"{path}::gen", "--call", "1")
+    assert code == 1
+    assert f"{path}:1: AutoGraph could not transform gen: generators are not supported" in err
+
+
+def test_module_that_raises_on_load(capsys, tmp_path, tf):
+    path = tmp_path / "bad_module.py"
+    path.write_text("import tensorflow as tf\nx = 1\nraise RuntimeError('broken at import')\n")
+    code, _, err = run(capsys, "report", f"{path}::f")
+    assert code == 1
+    assert f"{path}:3: loading the file as a module raised RuntimeError: broken at import" in err
+
+
+def test_fresh_process_never_shows_a_traceback():
+    """End to end in a new process: the exit code and stderr a shell user sees."""
+    result = run_cli("report", "does/not/exist.py::f")
+    assert result.returncode == 2
+    assert result.stderr.startswith("agexplorer: ") and result.stderr.count("\n") == 1
+    assert "exist.py: no such file" in result.stderr
+    result = run_cli("report", f"{CF}::raises_midway", "--call", "tf.constant([1.0, 2.0])")
+    assert result.returncode == 1
+    assert "Traceback" not in result.stderr and "ValueError: stop here" in result.stderr
