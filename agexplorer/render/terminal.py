@@ -50,31 +50,46 @@ def _highlighted(code: str, theme: str) -> list[Text]:
     return list(lines)
 
 
-def _source_table(report: Report, colors: dict[int, str], theme: str) -> Table:
+def _fit(line: Text, width: int) -> Text:
+    """Crop a code line to ``width`` cells (rich collapses a grid's other columns otherwise)."""
+    line = line.copy()
+    line.truncate(max(width, 8), overflow="ellipsis")
+    return line
+
+
+def _source_table(report: Report, colors: dict[int, str], theme: str, width: int) -> Table:
     verdicts = {v.line: v for v in report.statements}
     counts = report.inventory.by_line() if report.inventory else {}
+    badges = {line: verdict_badge(v) for line, v in verdicts.items()}
+    badge_width = max((len(b) for b in badges.values()), default=0)
     table = Table.grid(padding=(0, 1))
-    table.add_column(justify="right", style="dim", no_wrap=True, min_width=3)
-    table.add_column(no_wrap=True, min_width=13)
-    table.add_column(justify="right", no_wrap=True, min_width=2)
-    table.add_column(no_wrap=True, overflow="ellipsis")
+    table.add_column(justify="right", style="dim", min_width=3)
+    if badge_width:
+        table.add_column(min_width=badge_width)
+    table.add_column(justify="right", min_width=3)
+    table.add_column()
+    code_width = width - 3 - 3 - 3 - (badge_width + 1 if badge_width else 0)
     for offset, line in enumerate(_highlighted(textwrap.dedent(report.source), theme)):
         number = report.first_line + offset
         if offset and number > report.end_line:
             break
         v = verdicts.get(number)
-        mark = Text(verdict_badge(v), style=VERDICT_STYLE[v.verdict]) if v else Text("")
-        ops = Text(str(counts[number]), style=colors.get(number, "")) if counts.get(number) else Text("")
-        table.add_row(Text(str(number), style=colors.get(number, "dim")), mark, ops, line)
+        cells = [Text(str(number), style=colors.get(number, "dim"))]
+        if badge_width:
+            cells.append(Text(badges[number], style=VERDICT_STYLE[v.verdict]) if v else Text(""))
+        cells.append(Text(str(counts[number]), style=colors.get(number, ""))
+                     if counts.get(number) else Text(""))
+        cells.append(_fit(line, code_width))
+        table.add_row(*cells)
     return table
 
 
-def _converted_table(report: Report, colors: dict[int, str], theme: str) -> Table:
+def _converted_table(report: Report, colors: dict[int, str], theme: str, width: int) -> Table:
     conv = report.conversion
     table = Table.grid(padding=(0, 1))
-    table.add_column(justify="right", style="dim", no_wrap=True, min_width=3)
-    table.add_column(justify="right", no_wrap=True, min_width=4)
-    table.add_column(no_wrap=True, overflow="ellipsis")
+    table.add_column(justify="right", style="dim", min_width=3)
+    table.add_column(justify="right", min_width=4)
+    table.add_column()
     if conv is None:
         return table
     origin: dict[int, int] = {}
@@ -83,7 +98,7 @@ def _converted_table(report: Report, colors: dict[int, str], theme: str) -> Tabl
     for number, line in enumerate(_highlighted(conv.code, theme), start=1):
         src = origin.get(number)
         ref = Text(f"<{src}", style=colors.get(src, "dim")) if src else Text("")
-        table.add_row(str(number), ref, line)
+        table.add_row(str(number), ref, _fit(line, width - 9))
     return table
 
 
@@ -171,19 +186,23 @@ def render_report(report: Report, console: Console | None = None, width: int | N
     call = report.call if report.call is not None else "?"
     summary.append(f"\ncall: {report.function.split('.')[-1]}({call})  [{report.call_origin}]")
     if inv:
-        summary.append(f"\n{len(inv.ops)} ops in {len(inv.bodies)} function bodies;  ")
+        bodies = len(inv.bodies)
+        summary.append(f"\n{len(inv.ops)} ops in {bodies} function bod{'ies' if bodies != 1 else 'y'};  ")
     else:
         summary.append("\n")
     summary.append(", ".join(f"{n} {k}" for k, n in counts.items()) or "no if/for/while")
     console.print(Panel(summary, title="agexplorer report", title_align="left"))
 
-    source = _source_table(report, colors, theme)
-    converted = _converted_table(report, colors, theme)
-    left = Panel(source, title=f"Source (lines {report.first_line}-{report.end_line})",
+    side_by_side = console.width >= 150
+    inner = (console.width // 2 if side_by_side else console.width) - 4
+    source = _source_table(report, colors, theme, inner)
+    converted = _converted_table(report, colors, theme, inner)
+    left = Panel(source, title=f"Source, lines {report.first_line}-{report.end_line}  "
+                 "(line, verdict, ops made)",
                  title_align="left")
     right = Panel(converted, title="AutoGraph: tf.autograph.to_code  (<N: source line)",
                   title_align="left")
-    if console.width >= 150:
+    if side_by_side:
         grid = Table.grid(expand=True)
         grid.add_column(ratio=1)
         grid.add_column(ratio=1)
