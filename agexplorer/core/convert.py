@@ -43,6 +43,7 @@ def convert(function: Any, path: str, def_line: int) -> Conversion:
     from agexplorer.core.tfenv import import_tf
 
     tf = import_tf()
+    _forget_cached_conversion(function)
     try:
         converted = tf.autograph.to_graph(function)
         raw = inspect.getsource(converted)
@@ -56,6 +57,22 @@ def convert(function: Any, path: str, def_line: int) -> Conversion:
         if loc.filename == generated and origin.loc.filename == path:
             pairs.add((loc.lineno - first + 1, origin.loc.lineno))
     return Conversion(code=code, source_map=sorted(pairs))
+
+
+def _forget_cached_conversion(function: Any) -> None:
+    """Make AutoGraph convert ``function`` afresh.
+
+    AutoGraph caches conversions by code object, and code objects compare equal
+    when only their file differs: the same function text in a second file (or a
+    reloaded one) would get the first file's conversion, whose source map points
+    at the wrong file. The cache is private, hence the guard.
+    """
+    try:
+        from tensorflow.python.autograph.impl import api
+
+        api._TRANSPILER._cache._cache.pop(function.__code__, None)
+    except (ImportError, AttributeError, TypeError):
+        pass
 
 
 def conversion_error(exc: BaseException, path: str, def_line: int, name: str) -> AgxError:

@@ -159,3 +159,14 @@ def test_wrong_arguments_fail_the_trace_cleanly(report, call):
     rep = report(f"{CF}::python_for", call)
     assert rep.error is not None and rep.error.kind == "trace-failed"
     assert "Traceback" not in rep.error.message
+
+
+def test_same_function_text_in_two_files_maps_to_each_file(report, tmp_path):
+    """AutoGraph's cache treats equal code objects as one; each file must still get its own map."""
+    text = "import tensorflow as tf\n\n\ndef f(x):\n    if x > 0:\n        x = x - 1\n    return x\n"
+    for name in ("first.py", "second.py"):
+        (tmp_path / name).write_text(text)
+    for name in ("first.py", "second.py"):
+        rep = report(f"{tmp_path / name}::f", "tf.constant(1)")
+        assert rep.statements[0].verdict == "staged", name
+        assert rep.conversion.source_lines_for(1) == [4]
