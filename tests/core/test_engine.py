@@ -170,3 +170,15 @@ def test_same_function_text_in_two_files_maps_to_each_file(report, tmp_path):
         rep = report(f"{tmp_path / name}::f", "tf.constant(1)")
         assert rep.statements[0].verdict == "staged", name
         assert rep.conversion.source_lines_for(1) == [4]
+
+
+def test_inventory_walks_nested_functions_case_branches_and_dataset_bodies(report):
+    rep = report(f"{fixture('nested_bodies.py')}::outer", "tf.constant(1.0), tf.constant(0)")
+    roles = {(b.parent_op, b.role) for b in rep.inventory.bodies}
+    assert ("PartitionedCall", "function") in roles  # the nested @tf.function
+    assert {r for p, r in roles if p and "case" in p} == {"branch 0", "branch 1"}
+    assert ("ReduceDataset", "function") in roles
+    inner_ops = [op for op in rep.inventory.ops if op.type == "Mul"]
+    assert inner_ops and inner_ops[0].line == 10  # attributed to the call site in outer
+    loop = rep.statements[0]
+    assert (loop.verdict, loop.graph_op) == ("staged", "ReduceDataset")
