@@ -92,7 +92,8 @@ def _cmd_list(args: argparse.Namespace) -> int:
     for f in functions:
         badge = "@tf.function" if f.decorated else "plain"
         kind = "method" if f.is_method else "function"
-        print(f"{args.path}::{f.qualname}  line {f.line}  {kind}, {badge}")
+        inputs = "ready inputs" if f.ready else "needs --call"
+        print(f"{args.path}::{f.qualname}  line {f.line}  {kind}, {badge}, {inputs}")
     return 0
 
 
@@ -105,7 +106,8 @@ def _cmd_samples() -> int:
             path = os.path.join(folder, name)
             rel = os.path.relpath(path)
             for f in list_file(path):
-                print(f"agexplorer report {rel}::{f.qualname}")
+                if f.ready and not f.qualname.split(".")[-1].startswith("__"):
+                    print(f"agexplorer report {rel}::{f.qualname}")
     return 0
 
 

@@ -30,12 +30,13 @@ class FunctionInfo:
     decorators: tuple[str, ...]
     is_method: bool
     params: tuple[str, ...]
+    ready: bool = False  # callable without --call: AGX_CALLS entry, input_signature or no params
 
     def to_dict(self) -> dict:
         """JSON form used by ``agexplorer list --json``."""
         return {"qualname": self.qualname, "line": self.line, "end_line": self.end_line,
                 "decorated": self.decorated, "decorators": list(self.decorators),
-                "is_method": self.is_method, "params": list(self.params)}
+                "is_method": self.is_method, "params": list(self.params), "ready": self.ready}
 
 
 @dataclass(frozen=True)
@@ -97,9 +98,23 @@ def _decorator_name(node: ast.expr) -> str:
     return ast.unparse(target)
 
 
+def sample_call_names(tree: ast.Module) -> set[str]:
+    """The keys of a module-level ``AGX_CALLS = {...}`` literal (ready inputs of a sample)."""
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "AGX_CALLS"
+                                                for t in node.targets):
+            try:
+                value = ast.literal_eval(node.value)
+            except ValueError:
+                return set()
+            return {str(k) for k in value} if isinstance(value, dict) else set()
+    return set()
+
+
 def list_functions(tree: ast.Module) -> list[FunctionInfo]:
     """Every function reachable by a qualname: top-level ones and methods of (nested) classes."""
     found: list[FunctionInfo] = []
+    samples = sample_call_names(tree)
 
     def visit(body: list[ast.stmt], prefix: str, in_class: bool) -> None:
         for node in body:
@@ -107,11 +122,16 @@ def list_functions(tree: ast.Module) -> list[FunctionInfo]:
                 decorators = tuple(_decorator_name(d) for d in node.decorator_list)
                 params = tuple(a.arg for a in node.args.posonlyargs + node.args.args
                                + node.args.kwonlyargs)
+                positional = node.args.posonlyargs + node.args.args
+                required = len(positional) - len(node.args.defaults) - (1 if in_class else 0)
+                required += sum(d is None for d in node.args.kw_defaults)
+                signature = any("input_signature" in ast.unparse(d) for d in node.decorator_list)
                 found.append(FunctionInfo(
                     qualname=prefix + node.name, line=node.lineno,
                     end_line=node.end_lineno or node.lineno,
                     decorated=any(d in _TF_FUNCTION_NAMES for d in decorators),
-                    decorators=decorators, is_method=in_class, params=params))
+                    decorators=decorators, is_method=in_class, params=params,
+                    ready=prefix + node.name in samples or signature or required <= 0))
             elif isinstance(node, ast.ClassDef):
                 visit(node.body, prefix + node.name + ".", True)
 

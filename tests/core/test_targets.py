@@ -47,6 +47,17 @@ def test_lists_functions_methods_and_nested_classes():
     assert not functions["plain"].decorated
     assert functions["Model.call"].is_method and functions["Model.call"].line == 19
     assert functions["plain"].params == ("a", "b")
+    assert not functions["decorated"].ready and functions["Model.Inner.method"].ready
+
+
+def test_ready_inputs_from_agx_calls_and_signatures():
+    tree = ast.parse("import tensorflow as tf\n"
+                     "@tf.function(input_signature=[tf.TensorSpec([None])])\ndef sig(x):\n    return x\n"
+                     "def needs(x):\n    return x\n"
+                     "def given(x):\n    return x\n"
+                     "AGX_CALLS = {'given': '1'}\n")
+    ready = {f.qualname: f.ready for f in list_functions(tree)}
+    assert ready == {"sig": True, "needs": False, "given": True}
 
 
 def test_find_function_node_by_qualname():
