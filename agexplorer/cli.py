@@ -132,7 +132,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("agexplorer: interrupted.", file=sys.stderr)
         return 130
-    except Exception as exc:
+    except Exception as exc:  # never show the user our own traceback (--debug does)
         if args.debug:
             raise
         return _fail(AgxError("internal-error", f"agexplorer itself failed ({type(exc).__name__}: "

@@ -21,12 +21,17 @@ import sys
 
 
 def load(path: str):
-    """Run ``path`` as a module, as ``import`` would (its ``__main__`` block does not run)."""
+    """Run ``path`` as a module, as ``import`` would (its ``__main__`` block does not run).
+
+    Compiled from its text, as agexplorer does, so no ``__pycache__`` is written
+    next to the sample.
+    """
     spec = importlib.util.spec_from_file_location("baseline_user_module", path)
-    assert spec is not None and spec.loader is not None
+    assert spec is not None
     module = importlib.util.module_from_spec(spec)
     sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
+    with open(path, encoding="utf-8") as fh:
+        exec(compile(fh.read(), path, "exec"), module.__dict__)
     return module
 
 

@@ -13,7 +13,13 @@ the same concrete function, interleaved and repeated 5 times (2 with
 - a naive pass that reads every op's full traceback (``list(op.traceback)``) and
   keeps the innermost frame in the user's file.
 
-Goal: inventory / trace <= 0.15 (the RESULT line). The naive pass is printed for
+TensorFlow caches an op's user frames after the first ``get_user_frames()``, so
+the repeats above time a warm inventory; the first inventory of each freshly
+traced function (what a report pays) is timed too and printed as the "cold" row.
+
+Goal: inventory / trace <= 0.15. The RESULT line gives the cold ratio, the
+honest one: a report always builds the inventory of a function it just traced
+(the warm ratio is printed beside it). The naive pass is printed for
 comparison (expected about 0.25 of the trace). The script asserts that the
 inventory puts the loop's ops at the loop body's line, so that it measures real
 work; timings are printed, never asserted.
@@ -95,22 +101,28 @@ def main(argv: list[str] | None = None) -> int:
     from agexplorer.core.inventory import build_inventory
 
     tf.get_logger().setLevel("ERROR")
-    folder = tempfile.mkdtemp(prefix="agx_bench_")
-    path = os.path.join(folder, "unrolled_user.py")
-    with open(path, "w") as fh:
-        fh.write(USER_CODE)
+    with tempfile.TemporaryDirectory(prefix="agx_bench_") as folder:
+        path = os.path.join(folder, "unrolled_user.py")
+        with open(path, "w") as fh:
+            fh.write(USER_CODE)
+        return run(tf, build_inventory, path, traces, repeats, started)
+
+
+def run(tf, build_inventory, path: str, traces: int, repeats: int, started: float) -> int:
     node = ast.parse(USER_CODE).body[1]
     assert isinstance(node, ast.FunctionDef) and node.end_lineno is not None
     span = (node.lineno, node.end_lineno)
     fn = load(path).unrolled
 
     trace_times: list[float] = []
+    cold_times: list[float] = []
     concrete = None
     for _ in range(traces):
         concrete = None
         elapsed, concrete = timed(
             lambda: tf.function(fn).get_concrete_function(tf.constant(1.0), ITERATIONS))
         trace_times.append(elapsed)
+        cold_times.append(timed(build_inventory, concrete, path, span)[0])
     assert concrete is not None
     graph = concrete.graph
     op_count = len(graph.get_operations())
@@ -137,6 +149,7 @@ def main(argv: list[str] | None = None) -> int:
     trace = statistics.median(trace_times)
     inv = statistics.median(inv_times)
     nai = statistics.median(naive_times)
+    cold = statistics.median(cold_times)
     print(f"inventory on a loop unrolled {ITERATIONS} times: {op_count} ops "
           f"({by_line.get(BODY_LINE, 0)} at the body line {BODY_LINE}); "
           f"{traces} trace(s), {repeats} interleaved repeats, medians")
@@ -144,13 +157,15 @@ def main(argv: list[str] | None = None) -> int:
     print(header)
     print("-" * (len(header) + 30))
     for label, value, runs in (("trace (get_concrete_function)", trace, trace_times),
-                               ("agexplorer build_inventory", inv, inv_times),
+                               ("build_inventory, cold", cold, cold_times),
+                               ("build_inventory, warm", inv, inv_times),
                                ("naive list(op.traceback)", nai, naive_times)):
         print(f"{label:<30} {value:>9.3f} {value / trace:>8.3f}  "
               + " ".join(f"{t:.3f}" for t in runs))
-    print(f"goal inventory/trace <= {GOAL}; naive/trace expected about 0.25")
+    print(f"goal inventory/trace <= {GOAL} (warm: {inv / trace:.2f}, cold: {cold / trace:.2f}); "
+          f"naive/trace {nai / trace:.2f}, expected about 0.25")
     print(f"total {time.perf_counter() - started:.1f} s")
-    print(f"RESULT inventory ratio={inv / trace:.2f} goal<={GOAL}")
+    print(f"RESULT inventory ratio={cold / trace:.2f} goal<={GOAL}")
     return 0
 
 

@@ -27,7 +27,7 @@ def parse_call(expr: str, namespace: dict[str, Any], origin: str = "--call"
     scope["__agx_collect__"] = _collect
     try:
         return eval(code, scope)
-    except Exception as exc:
+    except Exception as exc:  # noqa: BLE001 - the user's expression may raise anything
         raise AgxError("bad-call", f'evaluating {origin} "{expr}" raised '
                        f"{type(exc).__name__}: {exc}; it sees tf, np and the module's "
                        "globals.") from None

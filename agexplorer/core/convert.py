@@ -47,7 +47,7 @@ def convert(function: Any, path: str, def_line: int) -> Conversion:
     try:
         converted = tf.autograph.to_graph(function)
         raw = inspect.getsource(converted)
-    except Exception as exc:
+    except Exception as exc:  # noqa: BLE001 - AutoGraph raises many types here
         raise conversion_error(exc, path, def_line, getattr(function, "__qualname__", "?")) from None
     code = textwrap.dedent(raw)
     first = converted.__code__.co_firstlineno

@@ -85,25 +85,33 @@ class _Walker:
             try:
                 cached = [(a.name, a.type == "list(func)") for a in op.op_def.attr
                           if a.type in ("func", "list(func)")]
-            except Exception:
+            except Exception:  # noqa: BLE001 - ops without a registered OpDef
                 cached = []
             self._func_attrs[op.type] = cached
         return cached
 
     def line_of(self, op: Any) -> int | None:
+        """The innermost frame of the user's file, preferring one inside the function.
+
+        Scans innermost first and stops at the first frame inside the function:
+        reading a frame's fields costs microseconds, and the outer frames
+        (tf.function's machinery, the caller) rarely matter.
+        """
         try:
             frames = op.traceback.get_user_frames()
-        except Exception:
+        except Exception:  # noqa: BLE001 - ops imported without a traceback
             return None
-        inside = None
-        anywhere = None
+        fallback = None
         low, high = self.span
-        for frame in frames:
-            if frame.filename == self.path:
-                anywhere = frame.lineno
-                if low <= frame.lineno <= high:
-                    inside = frame.lineno
-        return inside if inside is not None else anywhere
+        path = self.path
+        for frame in reversed(frames):
+            if frame.filename == path:
+                lineno = frame.lineno
+                if low <= lineno <= high:
+                    return lineno
+                if fallback is None:
+                    fallback = lineno
+        return fallback
 
     def walk(self, graph: Any, name: str, parent_op: str | None, role: str,
              root: Any) -> None:
@@ -123,7 +131,7 @@ class _Walker:
             for attr, is_list in self.func_attrs(op):
                 try:
                     value = op.get_attr(attr)
-                except Exception:
+                except Exception:  # noqa: BLE001 - an attribute that cannot be read is skipped
                     continue
                 values = list(value) if is_list else [value]
                 for i, func in enumerate(values):

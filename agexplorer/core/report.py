@@ -102,7 +102,7 @@ def _instance_for(module: Any, cls: type, qualname: str) -> Any:
             return value
     try:
         return cls()
-    except Exception as exc:
+    except Exception as exc:  # noqa: BLE001 - the class's constructor is user code
         raise AgxError("no-instance", f"{qualname} is a method and needs an instance of "
                        f"{cls.__name__}: {cls.__name__}() raised {type(exc).__name__}: {exc}; "
                        f"create one at module level (e.g. obj = {cls.__name__}(...)).") from None
@@ -271,7 +271,7 @@ def _run_engine(report: Report, pyfn: Any, bound: Any, signature: Any,
         traced = True
     except AgxError:
         raise
-    except Exception as exc:
+    except Exception as exc:  # noqa: BLE001 - the user's code can raise anything
         report.error = _trace_error(exc, report.file, qualname)
     finally:
         report.timings["trace_s"] = time.perf_counter() - t0

@@ -179,7 +179,7 @@ def load_module(path: str, text: str) -> ModuleType:
     try:
         code = compile(text, path, "exec")
         exec(code, module.__dict__)
-    except BaseException as exc:
+    except BaseException as exc:  # user code may raise anything, even SystemExit
         sys.modules.pop(name, None)
         if isinstance(exc, KeyboardInterrupt):
             raise

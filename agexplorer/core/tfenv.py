@@ -14,6 +14,6 @@ def import_tf() -> ModuleType:
     tf.get_logger().setLevel("ERROR")
     try:  # AutoGraph's own "could not transform" chatter goes to our report instead.
         tf.autograph.set_verbosity(0)
-    except Exception:  # pragma: no cover - older TF
+    except Exception:  # noqa: BLE001 - older TensorFlow releases
         pass
     return tf
