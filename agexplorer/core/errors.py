@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import os
+import re
+import traceback
+
 
 class AgxError(Exception):
     """A failure the user can act on: printed as one message, never as a traceback.
@@ -24,3 +28,51 @@ class AgxError(Exception):
         """The JSON form: ``{"kind", "message", "line", "details"}``."""
         return {"kind": self.kind, "message": self.message, "line": self.line,
                 "details": self.details}
+
+    def __reduce__(self):  # keyword-only arguments: pickle (to and from the worker) by fields
+        return (_rebuild, (self.kind, self.message, self.line, self.exit_code, self.details))
+
+
+def _rebuild(kind: str, message: str, line: int | None, exit_code: int,
+             details: list[str]) -> AgxError:
+    return AgxError(kind, message, line=line, exit_code=exit_code, details=details)
+
+
+def user_frames_message(exc: BaseException, path: str) -> tuple[str, int | None]:
+    """`Type: message` plus the deepest line of ``path`` in the exception's traceback."""
+    line = None
+    for frame in traceback.extract_tb(exc.__traceback__):
+        if os.path.abspath(frame.filename) == path:
+            line = frame.lineno
+    first = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
+    return f"{type(exc).__name__}: {first}" if first else type(exc).__name__, line
+
+
+def user_code_error(exc: BaseException, path: str, doing: str, kind: str = "trace-failed") -> AgxError:
+    """An exception from the user's code as one sentence at the user's line.
+
+    ``doing`` names what was happening ("tracing f", "running f eagerly"). For AutoGraph
+    errors, the frames come from its "in user code" list; otherwise from the traceback.
+    """
+    text = str(exc)
+    # AutoGraph's message lists the user's frames ("in user code:") before the
+    # original error line; frames after it belong to "was defined here" notes.
+    head = re.split(r"\n\s*[A-Za-z_][\w.]*(?:Error|Exception|Warning): ", text, maxsplit=1)[0]
+    frames = [(f, int(n), fn) for f, n, fn in
+              re.findall(r'File "([^"]+)", line (\d+), in (\S+)', head) if f == path]
+    line = frames[-1][1] if frames else None
+    if line is None:
+        _, line = user_frames_message(exc, path)
+    message = None
+    for candidate in text.splitlines():
+        m = re.match(r"\s*([A-Za-z_][\w.]*(?:Error|Exception|Warning)): (.*)", candidate)
+        if m:
+            message = f"{m.group(1)}: {m.group(2).strip()}"
+            break
+    if message is None:
+        first = text.strip().splitlines()[0] if text.strip() else ""
+        message = f"{type(exc).__name__}: {first}" if first else type(exc).__name__
+    where = f"{path}:{line}" if line else path
+    details = [f'File "{f}", line {n}, in {fn}' for f, n, fn in frames]
+    return AgxError(kind, f"{where}: {doing} raised {message}",
+                    line=line, exit_code=1, details=details)

@@ -8,12 +8,11 @@ import importlib.util
 import itertools
 import os
 import sys
-import traceback
 from dataclasses import dataclass
 from types import ModuleType
 from typing import Any
 
-from agexplorer.core.errors import AgxError
+from agexplorer.core.errors import AgxError, user_frames_message
 
 _TF_FUNCTION_NAMES = {"tf.function", "function", "tensorflow.function"}
 _module_counter = itertools.count()
@@ -152,16 +151,6 @@ def find_function_node(tree: ast.Module, qualname: str) -> ast.FunctionDef | ast
         if i < len(parts) - 1:
             body = node.body  # type: ignore[attr-defined]
     return node if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) else None
-
-
-def user_frames_message(exc: BaseException, path: str) -> tuple[str, int | None]:
-    """`Type: message` plus the deepest line of ``path`` in the exception's traceback."""
-    line = None
-    for frame in traceback.extract_tb(exc.__traceback__):
-        if os.path.abspath(frame.filename) == path:
-            line = frame.lineno
-    first = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
-    return f"{type(exc).__name__}: {first}" if first else type(exc).__name__, line
 
 
 def load_module(path: str, text: str) -> ModuleType:

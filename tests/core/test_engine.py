@@ -182,3 +182,13 @@ def test_inventory_walks_nested_functions_case_branches_and_dataset_bodies(repor
     assert inner_ops and inner_ops[0].line == 10  # attributed to the call site in outer
     loop = rep.statements[0]
     assert (loop.verdict, loop.graph_op) == ("staged", "ReduceDataset")
+
+
+def test_report_and_errors_survive_pickling(report):
+    """Reports cross the worker's process boundary."""
+    import pickle
+
+    rep = report(f"{CF}::raises_midway", "tf.constant([1.0, 2.0])")
+    back = pickle.loads(pickle.dumps(rep))
+    assert back.error.kind == "trace-failed" and back.error.line == 83
+    assert back.to_dict() == rep.to_dict()
