@@ -42,6 +42,18 @@ def _parser() -> argparse.ArgumentParser:
     report.add_argument("--json", action="store_true", help="print one JSON object")
     report.add_argument("--no-run", action="store_true",
                         help="trace only; do not run eager, graph and XLA modes")
+    report.add_argument("--device", metavar="NAME", help="run on this device (GPU:0, CPU:1; "
+                        "default: the first GPU, else CPU:0); see `agexplorer devices`")
+    report.add_argument("--budget", type=_positive, default=1.0, metavar="SECONDS",
+                        help="steady-state timing budget per mode (default 1)")
+    report.add_argument("--timeout", type=_positive, default=30.0, metavar="SECONDS",
+                        help="give up on the function after this long (default 30)")
+    report.add_argument("--hlo", action="store_true", help="add the HLO text XLA compiles")
+    report.add_argument("--tensorboard", metavar="LOGDIR",
+                        help="write the traced graph (and a profile) for TensorBoard")
+    report.add_argument("--shared-module", action="store_true",
+                        help="run all modes on one load of the module (default: a fresh "
+                        "load per mode, so side effects do not leak between modes)")
     report.add_argument("--width", type=int, default=None, help=argparse.SUPPRESS)
 
     lst = sub.add_parser("list", help="the functions of a file, with their lines")
@@ -49,7 +61,19 @@ def _parser() -> argparse.ArgumentParser:
     lst.add_argument("--json", action="store_true", help="print JSON")
 
     sub.add_parser("samples", help="list the bundled lesson samples")
+    devices = sub.add_parser("devices", help="TensorFlow's logical devices")
+    devices.add_argument("--json", action="store_true", help="print JSON")
     return parser
+
+
+def _positive(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"'{text}' is not a number of seconds") from None
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"'{text}' must be more than zero seconds")
+    return value
 
 
 def _fail(exc: AgxError, as_json: bool) -> int:
@@ -62,20 +86,44 @@ def _fail(exc: AgxError, as_json: bool) -> int:
 
 
 def _cmd_report(args: argparse.Namespace) -> int:
-    from agexplorer.core.report import build_report
+    from agexplorer.core.targets import parse_source, parse_spec, read_source
+    from agexplorer.worker.client import shared_worker
 
-    report = build_report(args.target, args.call)
+    spec = parse_spec(args.target)
+    parse_source(spec.path, read_source(spec.path))  # bad files fail before a worker starts
+    request = {"target": args.target, "call": args.call, "no_run": args.no_run,
+               "device": args.device, "budget": args.budget, "fresh": not args.shared_module,
+               "hlo": args.hlo, "tensorboard": os.path.abspath(args.tensorboard)
+               if args.tensorboard else None}
+    worker = shared_worker(args.timeout)
+    answer = worker.request("report", request, what=f"loading {spec.path}", path=spec.path)
+    report, lab = answer["report"], answer["lab"]
     if args.json:
-        print(json.dumps(report.to_dict(), indent=2))
+        data = report.to_dict()
+        if lab is not None:
+            data.update(lab.to_dict())
+        print(json.dumps(data, indent=2))
     else:
         from agexplorer.render.terminal import render_report
 
-        render_report(report, width=args.width)
+        render_report(report, width=args.width, lab=lab)
     if report.error is not None:
         print(f"agexplorer: {report.error.message}", file=sys.stderr)
         for line in report.error.details:
             print(f"  {line}", file=sys.stderr)
         return report.error.exit_code
+    return 0
+
+
+def _cmd_devices(args: argparse.Namespace) -> int:
+    from agexplorer.worker.client import shared_worker
+
+    devices = shared_worker().request("devices", what="listing devices")
+    if args.json:
+        print(json.dumps({"devices": devices}, indent=2))
+    else:
+        for d in devices:
+            print(f"{d['name']}  ({d['type']})")
     return 0
 
 
@@ -114,7 +162,7 @@ def _cmd_samples() -> int:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status."""
     argv = list(sys.argv[1:] if argv is None else argv)
-    commands = {"report", "list", "samples"}
+    commands = {"report", "list", "samples", "devices"}
     if argv and argv[0] not in commands and not argv[0].startswith("-"):
         argv = ["report", *argv]  # `agexplorer PATH::FUNC` until the TUI takes this over
     if not argv:
@@ -126,6 +174,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _cmd_report(args)
         if args.command == "list":
             return _cmd_list(args)
+        if args.command == "devices":
+            return _cmd_devices(args)
         return _cmd_samples()
     except AgxError as exc:
         return _fail(exc, as_json)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -82,7 +83,8 @@ def list_file(path: str) -> list[FunctionInfo]:
     return list_functions(parse_source(spec.path, read_source(spec.path)))
 
 
-def build_report(target: str, call: str | None = None) -> Report:
+def build_report(target: str, call: str | None = None,
+                 progress: Callable[[str], None] | None = None) -> Report:
     """Run the whole engine for ``PATH::QUALNAME``, capturing what it prints (see :func:`_build`)."""
     from agexplorer.core.capture import capture_output
 
@@ -96,7 +98,7 @@ def build_report(target: str, call: str | None = None) -> Report:
         import_s = time.perf_counter() - t0
         failure: AgxError | None = None
         try:
-            report = _build(target, call)
+            report = _build(target, call, progress or (lambda phase: None))
         except AgxError as exc:
             failure = exc
     if failure is not None:
@@ -112,7 +114,7 @@ def captured_lines(captured: Any) -> list[str]:
     return [f"printed: {line}" for line in captured.stdout.splitlines()[:20]]
 
 
-def _build(target: str, call: str | None = None) -> Report:
+def _build(target: str, call: str | None, progress: Callable[[str], None]) -> Report:
     """Run the whole engine for ``PATH::QUALNAME``; errors land in ``report.error``.
 
     Bad input that stops everything (missing file, unknown function) raises
@@ -120,6 +122,7 @@ def _build(target: str, call: str | None = None) -> Report:
     tracing) are kept on the report so that what was learned still shows.
     """
     t0 = time.perf_counter()
+    progress(f"loading {target.partition('::')[0]}")
     loaded = load_target(target, call)
     report = Report(file=loaded.path, function=loaded.qualname, call=loaded.call,
                     call_origin=loaded.call_origin, decorated=loaded.decorated)
@@ -132,6 +135,7 @@ def _build(target: str, call: str | None = None) -> Report:
     report.timings["load_s"] = time.perf_counter() - t0
     statements: list[Statement] = find_statements(node) if node is not None else []
     try:
+        progress(f"tracing {loaded.qualname}")
         _run_engine(report, loaded, statements)
     except AgxError as exc:
         report.error = exc

@@ -14,6 +14,7 @@ from rich.text import Text
 from rich.tree import Tree
 
 from agexplorer.core.report import Report
+from agexplorer.core.runs import RunLab
 from agexplorer.core.verdicts import Verdict
 
 # Okabe-Ito, a palette that stays distinct for colour-blind readers.
@@ -173,9 +174,77 @@ def _bodies_tree(report: Report) -> Tree:
     return tree
 
 
+def _seconds(x: float | None) -> str:
+    if x is None:
+        return "-"
+    if x >= 1:
+        return f"{x:.2f} s"
+    if x >= 1e-3:
+        return f"{x * 1e3:.2f} ms"
+    return f"{x * 1e6:.1f} µs"
+
+
+def render_lab(lab: RunLab, console: Console) -> None:
+    """Results, timings, a bar chart of the medians and the match flag of the run lab."""
+    modes = list(lab.runs)
+    loads = "a fresh module load per mode" if lab.fresh_module else "one shared module load"
+    results = Table(title=f"Runs on {lab.device} ({loads})", title_justify="left", expand=True)
+    results.add_column("mode")
+    results.add_column("result", ratio=3, overflow="fold")
+    results.add_column("ran on", ratio=1, overflow="fold")
+    for mode in modes:
+        run = lab.runs[mode]
+        shown = Text(run.result or "") if run.ok else Text(run.error or "failed", style="red")
+        results.add_row(mode, shown, (run.ran_on or "-").split("device:")[-1])
+    console.print(results)
+    timing = Table(title="Timings per call (results brought to the host inside the timed region)",
+                   title_justify="left")
+    for name in ("mode", "first call", "median", "min", "max", "calls", "traces", "speed-up"):
+        timing.add_column(name, justify="right" if name != "mode" else "left")
+    for mode in modes:
+        run = lab.runs[mode]
+        speed = lab.speedup.get(mode)
+        timing.add_row(mode, _seconds(run.first_call_s), _seconds(run.median_s),
+                       _seconds(run.min_s), _seconds(run.max_s), str(run.calls),
+                       "-" if run.tracing_count is None else str(run.tracing_count),
+                       f"{speed:.3g}x" if speed else ("1.00x" if mode == "eager" and run.ok else "-"))
+    console.print(timing)
+    medians = {m: r.median_s for m, r in lab.runs.items() if r.median_s}
+    if medians:
+        longest = max(medians.values())
+        chart = Table.grid(padding=(0, 1))
+        chart.add_column()
+        chart.add_column()
+        chart.add_column(justify="right")
+        width = 50
+        for mode, median in medians.items():
+            bar = "█" * max(1, round(width * median / longest))
+            chart.add_row(mode, Text(bar, style={"eager": "yellow", "graph": "green",
+                                                 "xla": "cyan"}.get(mode, "")), _seconds(median))
+        console.print(Panel(chart, title="Median time per call (shorter is faster)",
+                            title_align="left"))
+    if lab.results_match is True:
+        console.print(Text("results match across modes", style="green"))
+    elif lab.results_match is False:
+        console.print(Panel(Text(f"results differ between modes: {lab.mismatch}\n"
+                                 "A lesson in itself: Python side effects (a global counter, "
+                                 "a print) run only while tracing, so graph modes can "
+                                 "disagree with eager."), title="mismatch", style="yellow",
+                            title_align="left"))
+    if lab.hlo_error:
+        console.print(Text(lab.hlo_error, style="yellow"))
+    elif lab.hlo:
+        console.print(Panel(lab.hlo.rstrip(), title="HLO (XLA)", title_align="left"))
+    if lab.tensorboard_note:
+        console.print(Text(lab.tensorboard_note, style="cyan"))
+    if lab.output.strip():
+        console.print(Panel(lab.output.rstrip(), title="Printed while running",
+                            title_align="left"))
+
+
 def render_report(report: Report, console: Console | None = None, width: int | None = None,
-                  theme: str = "monokai") -> None:
-    """Print the whole report to ``console`` (stdout by default)."""
+                  theme: str = "monokai", lab: RunLab | None = None) -> None:
+    """Print the whole report (and the run lab, when there is one) to ``console``."""
     console = console or Console(width=width)
     colors = _line_colors(report)
     inv = report.inventory
@@ -227,8 +296,10 @@ def render_report(report: Report, console: Console | None = None, width: int | N
         console.print(Panel(report.output.rstrip(), title="Printed while loading and tracing "
                             "(Python print runs only here, never on later calls)",
                             title_align="left", style="yellow"))
+    if lab is not None:
+        render_lab(lab, console)
     t = report.timings
-    console.print(Text("timings: " + "  ".join(f"{k[:-2]} {v * 1000:.0f} ms"
+    console.print(Text("engine timings: " + "  ".join(f"{k[:-2]} {v * 1000:.0f} ms"
                                                for k, v in t.items()), style="dim"))
     if report.error is not None:
         console.print(Panel(Text(report.error.message), title="error", style="red",

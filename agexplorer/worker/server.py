@@ -1,0 +1,125 @@
+"""The worker's side: import TensorFlow once, then answer requests until the pipe closes."""
+
+from __future__ import annotations
+
+import faulthandler
+import os
+import signal
+import sys
+import time
+import traceback
+from multiprocessing.connection import Connection
+from typing import Any
+
+from agexplorer.core.errors import AgxError
+
+
+def _configure_devices() -> None:
+    """``AGX_LOGICAL_CPUS=N`` splits the CPU into N logical devices (tests of device choice)."""
+    count = int(os.environ.get("AGX_LOGICAL_CPUS", "0") or 0)
+    if count > 1:
+        from agexplorer.core.tfenv import import_tf
+
+        tf = import_tf()
+        cpu = tf.config.list_physical_devices("CPU")[0]
+        tf.config.set_logical_device_configuration(
+            cpu, [tf.config.LogicalDeviceConfiguration() for _ in range(count)])
+
+
+def handle_report(args: dict[str, Any], progress: Any) -> dict[str, Any]:
+    """Trace (and unless ``no_run``, run) one target: ``{"report": Report, "lab": RunLab}``."""
+    from agexplorer.core.report import build_report
+    from agexplorer.core.runs import run_lab
+
+    report = build_report(args["target"], args.get("call"), progress=progress)
+    lab = None
+    if not args.get("no_run"):
+        lab = run_lab(args["target"], args.get("call"), device=args.get("device"),
+                      budget=args.get("budget", 1.0), fresh_module=args.get("fresh", True),
+                      hlo=args.get("hlo", False), tensorboard=args.get("tensorboard"),
+                      progress=progress)
+    return {"report": report, "lab": lab}
+
+
+def handle_devices(args: dict[str, Any], progress: Any) -> list[dict[str, str]]:
+    """TensorFlow's logical devices."""
+    from agexplorer.core.tfenv import import_tf
+
+    tf = import_tf()
+    return [{"name": d.name, "type": d.device_type} for d in tf.config.list_logical_devices()]
+
+
+def handle_ping(args: dict[str, Any], progress: Any) -> str:
+    """Liveness check."""
+    return "pong"
+
+
+HANDLERS = {"report": handle_report, "devices": handle_devices, "ping": handle_ping}
+
+
+def serve(conn: Connection) -> None:
+    """Answer requests on ``conn`` until it closes."""
+
+    def progress(phase: str) -> None:
+        conn.send({"progress": phase})
+
+    while True:
+        try:
+            message = conn.recv()
+        except (EOFError, OSError):
+            return
+        handler = HANDLERS.get(message.get("kind"))
+        try:
+            if handler is None:
+                raise AgxError("bad-request", f"unknown request {message.get('kind')!r}")
+            reply = {"ok": True, "value": handler(message.get("args", {}), progress)}
+        except AgxError as exc:
+            reply = {"ok": False, "error": exc}
+        except Exception as exc:  # noqa: BLE001 - reported to the client, never a crash
+            reply = {"ok": False, "error": AgxError(
+                "internal-error", f"agexplorer's worker failed ({type(exc).__name__}: {exc}); "
+                "report it with the command you ran.", exit_code=3)}
+        try:
+            conn.send(reply)
+        except Exception as exc:  # noqa: BLE001 - e.g. a result that does not pickle
+            conn.send({"ok": False, "error": AgxError(
+                "internal-error", f"the worker could not send its answer ({exc}).", exit_code=3)})
+
+
+_LOG: Any = sys.stderr
+
+
+def _dump_stack(signum: int, frame: Any) -> None:
+    """SIGUSR1: write the Python stack, innermost first, with AutoGraph's lines mapped back
+    to the user's file (TensorFlow's stack extraction applies the active source maps)."""
+    try:
+        from tensorflow.python.util import tf_stack
+
+        frames = [(f.filename, f.lineno, f.name) for f in tf_stack.extract_stack()]
+    except Exception:  # noqa: BLE001 - fall back to the plain stack
+        frames = [(f.filename, f.lineno, f.name) for f in traceback.extract_stack(frame)]
+    lines = [f'  File "{name}", line {lineno} in {func}\n' for name, lineno, func in reversed(frames)]
+    text = "Stack of the timed-out request (innermost first):\n" + "".join(lines)
+    os.write(_LOG.fileno(), text.encode("utf-8", "replace"))
+
+
+def main() -> None:
+    """Entry point: ``python -c 'from agexplorer.worker.server import main; main()' FD``."""
+    global _LOG
+    fd = int(sys.argv[1])
+    # The log the client reads after a hang or a crash: a copy of the original stderr, so
+    # that requests capturing fd 2 (TensorFlow's chatter) do not swallow these dumps.
+    _LOG = os.fdopen(os.dup(2), "w")
+    faulthandler.enable(file=_LOG, all_threads=True)
+    faulthandler.register(signal.SIGUSR2, file=_LOG, all_threads=True)  # stuck in C
+    signal.signal(signal.SIGUSR1, _dump_stack)  # stuck in Python
+    conn = Connection(fd)
+    start = time.perf_counter()
+    from agexplorer.core.capture import capture_output
+    from agexplorer.core.tfenv import import_tf
+
+    with capture_output():
+        import_tf()
+        _configure_devices()
+    conn.send({"ready": True, "import_s": time.perf_counter() - start, "pid": os.getpid()})
+    serve(conn)

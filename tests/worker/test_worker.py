@@ -1,0 +1,166 @@
+"""The worker process: timeouts, crashes, side effects, odd results, devices, TensorBoard."""
+
+import glob
+import json
+import subprocess
+import sys
+
+import pytest
+
+from agexplorer.core.errors import AgxError
+from agexplorer.worker.client import Worker
+from conftest import ROOT, fixture
+
+RUNS = fixture("runs.py")
+
+
+def line_of(text: str) -> int:
+    """The line of the fixture that contains ``text``."""
+    with open(RUNS) as fh:
+        return next(i for i, line in enumerate(fh, 1) if text in line)
+
+
+@pytest.fixture(scope="module")
+def worker():
+    w = Worker(timeout=60)
+    w.start()
+    yield w
+    w.close()
+
+
+def lab(worker, func, call="tf.constant(2.0)", **extra):
+    args = {"target": f"{RUNS}::{func}", "call": call, "budget": 0.05, **extra}
+    return worker.request("report", args, path=RUNS)["lab"]
+
+
+def test_three_modes_with_timings_and_speedups(worker):
+    result = lab(worker, "square")
+    assert set(result.runs) == {"eager", "graph", "xla"}
+    for mode, run in result.runs.items():
+        assert run.ok, (mode, run.error)
+        assert run.result == "float32[] 4.0"
+        assert run.first_call_s > 0 and run.min_s <= run.median_s <= run.max_s
+        assert run.calls >= 3
+    assert result.results_match is True
+    assert result.runs["graph"].tracing_count == 1 and result.tracing_count == 1
+    assert result.speedup["graph"] == pytest.approx(
+        result.runs["eager"].median_s / result.runs["graph"].median_s, rel=1e-2)
+
+
+def test_a_hang_times_out_names_the_line_and_the_worker_recovers(worker):
+    with pytest.raises(AgxError) as err:
+        worker.request("report", {"target": f"{RUNS}::hangs", "call": "1", "budget": 0.05},
+                       timeout=8, path=RUNS)
+    assert err.value.kind == "timeout"
+    line = line_of("time.sleep(0.01)")
+    assert f"timed out after 8 s while tracing hangs at {RUNS}:{line}" in err.value.message
+    assert err.value.line == line
+    assert lab(worker, "square").runs["eager"].ok  # a fresh worker answers
+
+
+def test_a_hang_in_the_eager_run(worker):
+    with pytest.raises(AgxError) as err:
+        worker.request("report", {"target": f"{RUNS}::hangs_eagerly", "call": "1",
+                                  "budget": 0.05}, timeout=8, path=RUNS)
+    assert "while running hangs_eagerly eagerly at" in err.value.message
+
+
+@pytest.mark.parametrize(("func", "how"), [("exits", "exited with status 3"),
+                                           ("aborts", "exited with signal 6 (SIGABRT")])
+def test_a_dying_worker_is_reported_and_restarted(worker, func, how):
+    with pytest.raises(AgxError) as err:
+        lab(worker, func, call="1")
+    assert err.value.kind == "worker-died"
+    assert how in err.value.message and f"while tracing {func}" in err.value.message
+    assert lab(worker, "square").results_match is True
+
+
+def test_side_effects_do_not_leak_between_modes(worker):
+    fresh = lab(worker, "bumps_global")
+    assert fresh.results_match is True  # each mode sees counter == 0 at its first call
+    shared = lab(worker, "bumps_global", fresh=False)
+    assert shared.results_match is False
+    assert "eager:" in shared.mismatch and "graph:" in shared.mismatch
+
+
+def test_results_that_are_not_tensors(worker):
+    number = lab(worker, "python_number")
+    assert number.runs["eager"].result == "3"
+    assert number.runs["graph"].result == "int32[] 3"
+    assert number.results_match is True
+    nested = lab(worker, "nested")
+    assert nested.runs["eager"].result.startswith("{'a': float32[] 2.0, 'b': (float32[] 3.0, None)")
+    assert lab(worker, "empty", call="").runs["graph"].ok
+
+
+def test_huge_and_unpicklable_results_are_summarised(worker):
+    huge = lab(worker, "huge")
+    assert huge.runs["eager"].result.startswith("float32[1000, 1000] [[1. 1. 1. ... 1. 1. 1.]")
+    assert len(huge.runs["eager"].result) <= 400
+    opaque = lab(worker, "unpicklable")
+    assert "Opaque object" in opaque.runs["eager"].result
+
+
+def test_a_mode_that_fails_does_not_stop_the_others(worker):
+    result = lab(worker, "raises_in_graph_only")
+    assert result.runs["eager"].ok
+    assert not result.runs["graph"].ok and "running raises_in_graph_only as a graph raised" \
+        in result.runs["graph"].error
+    assert result.runs["graph"].error_line == line_of("np.array(x) + 1")
+    assert result.results_match is None
+
+
+def test_hlo_text(worker):
+    result = lab(worker, "square", hlo=True)
+    assert result.hlo.startswith("HloModule") and "multiply" in result.hlo
+
+
+def test_unknown_device(worker):
+    with pytest.raises(AgxError) as err:
+        lab(worker, "square", device="GPU:7")
+    assert err.value.kind == "unknown-device" and "CPU:0" in err.value.message
+
+
+def test_device_choice_on_a_split_cpu():
+    import os
+
+    w = Worker(timeout=60, env={**os.environ, "AGX_LOGICAL_CPUS": "2"})
+    try:
+        names = [d["name"] for d in w.request("devices")]
+        assert names[-2:] == ["/device:CPU:0", "/device:CPU:1"]
+        result = lab(w, "square", device="CPU:1")
+        assert result.device == "/device:CPU:1"
+        assert all(r.ran_on.endswith("CPU:1") for m, r in result.runs.items() if m != "eager")
+    finally:
+        w.close()
+
+
+def test_tensorboard_logdir_holds_the_functions_graph(worker, tmp_path):
+    from tensorboard.backend.event_processing.event_accumulator import EventAccumulator
+
+    result = lab(worker, "square", tensorboard=str(tmp_path))
+    assert "tensorboard --logdir" in result.tensorboard_note
+    events = glob.glob(str(tmp_path / "**" / "events.out.tfevents.*"), recursive=True)
+    assert events
+    acc = EventAccumulator(str(tmp_path))
+    acc.Reload()
+    graph = acc.Graph()
+    ops = {node.op for node in graph.node} | {
+        node.op for fn in graph.library.function for node in fn.node_def}
+    assert "Mul" in ops
+
+
+def test_the_cli_process_never_imports_tensorflow():
+    code = ("import json, sys\n"
+            "from agexplorer.cli import main\n"
+            f"rc = main(['report', {RUNS + '::square'!r}, '--call', 'tf.constant(3.0)', "
+            "'--json', '--budget', '0.05'])\n"
+            "print(json.dumps({'rc': rc, 'tf': 'tensorflow' in sys.modules}))\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         cwd=ROOT, timeout=300).stdout
+    lines = out.strip().splitlines()
+    status = json.loads(lines[-1])
+    assert status == {"rc": 0, "tf": False}
+    report = json.loads("\n".join(lines[:-1]))
+    assert report["runs"]["graph"]["result"] == "float32[] 9.0"
+    assert set(report) >= {"device", "runs", "speedup", "results_match", "tracing_count"}
