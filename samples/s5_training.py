@@ -13,6 +13,9 @@ import numpy as np
 import tensorflow as tf
 
 # 5.1 Build data and model: regression data (random, seeded here for repeatability).
+# Seeded so that every fresh load of this module starts from the same weights: the
+# explorer loads it once per mode (eager, graph, XLA) and compares their losses.
+tf.keras.utils.set_random_seed(0)
 rng = np.random.default_rng(0)
 X = rng.random((10000, 20), dtype=np.float32)
 y = rng.random((10000, 1), dtype=np.float32)
