@@ -39,6 +39,8 @@ class ModeRun:
     calls: int = 0
     tracing_count: int | None = None
     ran_on: str | None = None  # the device that produced the result
+    printed_lines: int = 0  # what the mode printed: a Python print runs on every eager call,
+    printed: list[tuple[str, int]] = field(default_factory=list)  # but only while tracing
 
     def to_dict(self) -> dict:
         """JSON form."""
@@ -61,7 +63,6 @@ class RunLab:
     hlo_error: str | None = None
     tensorboard: str | None = None
     tensorboard_note: str | None = None
-    output: str = ""
 
     def to_dict(self) -> dict:
         """The report's run keys (``device``, ``runs``, ``speedup``, ``results_match``, ...)."""
@@ -269,13 +270,15 @@ def run_lab(target: str, call: str | None = None, device: str | None = None,
     lab = RunLab(device=resolve_device(device), budget_s=budget, fresh_module=fresh_module)
     hosts: dict[str, Any] = {}
     last: Loaded | None = loaded
-    with capture_output() as captured:
-        for mode in MODES:
+    for mode in MODES:
+        say(_MODE_WORDS[mode].format(f=target.rpartition("::")[2]))
+        with capture_output() as captured:
             if last is None or fresh_module:
                 last = load_target(target, call)
-            say(_MODE_WORDS[mode].format(f=last.qualname))
             lab.runs[mode], hosts[mode] = run_mode(mode, last, lab.device, budget)
-        assert last is not None
+        _keep_output(lab.runs[mode], captured.stdout)
+    assert last is not None
+    with capture_output():
         if hlo:
             say(f"compiling {last.qualname} to HLO")
             _hlo(lab, last)
@@ -284,7 +287,6 @@ def run_lab(target: str, call: str | None = None, device: str | None = None,
 
             lab.tensorboard_note = export_tensorboard(last, tensorboard, lab.device)
             lab.tensorboard = tensorboard
-    lab.output = captured.stdout
     eager = lab.runs["eager"].median_s
     for mode in ("graph", "xla"):
         median = lab.runs[mode].median_s
@@ -298,6 +300,15 @@ def run_lab(target: str, call: str | None = None, device: str | None = None,
             lab.mismatch = "; ".join(f"{m}: {lab.runs[m].result}" for m in [first, *differing])
     lab.tracing_count = lab.runs["graph"].tracing_count or 0
     return lab
+
+
+def _keep_output(run: ModeRun, text: str) -> None:
+    """Keep what a mode printed as (line, count) pairs, the most frequent first."""
+    from collections import Counter
+
+    lines = text.splitlines()
+    run.printed_lines = len(lines)
+    run.printed = [(line[:200], n) for line, n in Counter(lines).most_common(8)]
 
 
 def _hlo(lab: RunLab, loaded: Loaded) -> None:

@@ -237,8 +237,16 @@ def render_lab(lab: RunLab, console: Console) -> None:
         console.print(Panel(lab.hlo.rstrip(), title="HLO (XLA)", title_align="left"))
     if lab.tensorboard_note:
         console.print(Text(lab.tensorboard_note, style="cyan"))
-    if lab.output.strip():
-        console.print(Panel(lab.output.rstrip(), title="Printed while running",
+    printed = [(m, r) for m, r in lab.runs.items() if r.printed_lines]
+    if printed:
+        text = Text()
+        for mode, run in printed:
+            text.append(f"{mode}: {run.printed_lines} line{'s' if run.printed_lines != 1 else ''} "
+                        f"over {run.calls + 1} calls\n", style="bold")
+            for line, n in run.printed:
+                text.append(f"  {line}" + (f"  x{n}" if n > 1 else "") + "\n")
+        console.print(Panel(text, title="Printed while running (a Python print runs on every "
+                            "eager call, but in graph modes only while tracing)",
                             title_align="left"))
 
 

@@ -164,3 +164,10 @@ def test_the_cli_process_never_imports_tensorflow():
     report = json.loads("\n".join(lines[:-1]))
     assert report["runs"]["graph"]["result"] == "float32[] 9.0"
     assert set(report) >= {"device", "runs", "speedup", "results_match", "tracing_count"}
+
+
+def test_python_print_runs_every_eager_call_but_only_while_tracing_in_graphs(worker):
+    result = lab(worker, "prints")
+    eager, graph = result.runs["eager"], result.runs["graph"]
+    assert eager.printed == [("side effect", eager.calls + 1)]
+    assert graph.printed == [("side effect", 1)] and graph.calls > 1
