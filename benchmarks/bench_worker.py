@@ -9,7 +9,10 @@ files into the page cache, the first report imports agexplorer's engine):
     before ``start()`` to the ping's answer (the worker's own ``start_s`` and
     ``import_s`` are printed beside it), against a fresh
     ``python -c "import tensorflow"`` (``subprocess.run``, wall time); both with
-    ``TF_CPP_MIN_LOG_LEVEL=3``. Goal: worker / import <= 1.2.
+    ``TF_CPP_MIN_LOG_LEVEL=3``. Goal: worker / import <= 1.2. A diagnostic row
+    times ``python -c "import os, tensorflow; os._exit(0)"`` too: the plain
+    import's wall time includes the interpreter's shutdown (TensorFlow's
+    teardown), which a worker's start does not.
 (b) **warm request**: on one warm worker (started once, kept for all repeats),
     ``request("report", {"target": ..., "call": None, "budget": 0.2})`` for
     ``samples/s4_4_autograph.py::dynamic_loop``, against the same work in this
@@ -40,6 +43,9 @@ if ROOT not in sys.path:
 START_GOAL = 1.2
 REQUEST_GOAL, REQUEST_SLACK_S = 1.1, 0.020
 BUDGET = 0.2
+# Diagnostic: the import without the interpreter's shutdown (TensorFlow's teardown at exit is
+# part of the plain import's wall time, and no part of a worker's start).
+NO_TEARDOWN = "import os, tensorflow; os._exit(0)"
 TARGET = os.path.join(ROOT, "samples", "s4_4_autograph.py") + "::dynamic_loop"
 
 
@@ -63,9 +69,9 @@ def fresh_worker(worker_cls) -> tuple[float, float | None, float | None]:
         worker.close()
 
 
-def import_tf_process() -> float:
+def import_tf_process(code: str = "import tensorflow") -> float:
     t0 = time.perf_counter()
-    proc = subprocess.run([sys.executable, "-c", "import tensorflow"], env=_env(),
+    proc = subprocess.run([sys.executable, "-c", code], env=_env(),
                           capture_output=True, check=False)
     elapsed = time.perf_counter() - t0
     if proc.returncode != 0:
@@ -119,6 +125,7 @@ def main(argv: list[str] | None = None) -> int:
             inside["start_s"].append(start_s or 0.0)
             inside["import_s"].append(import_s or 0.0)
             rows.setdefault("import tensorflow", []).append(import_tf_process())
+            rows.setdefault("import tf, os._exit", []).append(import_tf_process(NO_TEARDOWN))
 
             rows.setdefault("in-process full", []).append(timed(in_process_full)[0])
             elapsed, answer = timed(warm.request, "report", full_args, timeout=180)
@@ -159,6 +166,10 @@ def main(argv: list[str] | None = None) -> int:
     for label, mine, base, ratio, goal, met in lines:
         print(f"{label:<22} {med[mine]:>9.3f} {base:<18} {med[base]:>7.3f} {ratio:>6.2f} "
               f"{(med[mine] - med[base]) * 1000:>8.1f} {goal:<26} {'yes' if met else 'no':<4}")
+    print(f"  diagnostic: `python -c \"{NO_TEARDOWN}\"` {med['import tf, os._exit']:.3f} s "
+          f"(worker start / that: {med['worker start'] / med['import tf, os._exit']:.2f}); "
+          f"exit teardown of the plain import about "
+          f"{(med['import tensorflow'] - med['import tf, os._exit']) * 1000:.0f} ms")
     for key, values in rows.items():
         print(f"  {key}: repeats s: " + ", ".join(f"{v:.3f}" for v in values))
     print(f"  fresh worker's own timings (median s): start_s={statistics.median(inside['start_s']):.3f} "

@@ -161,7 +161,7 @@ def _run_engine(report: Report, loaded: Loaded, statements: list[Statement]) -> 
         traced = True
     except AgxError:
         raise
-    except Exception as exc:  # noqa: BLE001 - the user's code can raise anything
+    except (Exception, SystemExit) as exc:  # noqa: BLE001 - user code can raise anything
         report.error = user_code_error(exc, report.file, f"tracing {report.function}")
     finally:
         report.timings["trace_s"] = time.perf_counter() - t0

@@ -246,7 +246,7 @@ def run_mode(mode: str, loaded: Loaded, device: str, budget: float) -> tuple[Mod
             out.ran_on = _device_of(result)
             samples, out.calls = time_calls(fn, loaded.args, loaded.kwargs, sink_for(result),
                                             budget)
-    except Exception as exc:  # noqa: BLE001 - the user's code can raise anything
+    except (Exception, SystemExit) as exc:  # noqa: BLE001 - user code can raise anything
         err = user_code_error(exc, loaded.path, doing, kind=f"{mode}-failed")
         out.error, out.error_line = err.message, err.line
         return out, None

@@ -171,3 +171,10 @@ def test_python_print_runs_every_eager_call_but_only_while_tracing_in_graphs(wor
     eager, graph = result.runs["eager"], result.runs["graph"]
     assert eager.printed == [("side effect", eager.calls + 1)]
     assert graph.printed == [("side effect", 1)] and graph.calls > 1
+
+
+def test_sys_exit_in_user_code_is_an_error_not_a_dead_worker(worker):
+    answer = worker.request("report", {"target": f"{RUNS}::calls_exit", "call": "1",
+                                       "budget": 0.05}, path=RUNS)
+    assert "SystemExit" in answer["report"].error.message
+    assert not answer["lab"].runs["eager"].ok and "SystemExit" in answer["lab"].runs["eager"].error
