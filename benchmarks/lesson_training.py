@@ -156,7 +156,7 @@ def main(argv: list[str] | None = None) -> int:
           + (f" (ran on {', '.join(sorted(ran_on))})" if ran_on else ""))
     print(f"total {time.perf_counter() - started:.1f} s")
     graph_up = speedup.get("graph")
-    print(f"RESULT lesson_training graph_speedup={graph_up if graph_up is not None else 'nan'} "
+    print(f"RESULT lesson_training graph_speedup={f'{graph_up:.2f}' if graph_up is not None else 'nan'} "
           f"lesson_speedup={lesson_speedup:.2f} claim={CLAIM[0]:g}..{CLAIM[1]:g}")
     return 0
 
