@@ -22,12 +22,13 @@ Run: ``python benchmarks/bench_harness_overhead.py [--quick]``
 
 from __future__ import annotations
 
-import argparse
 import gc
 import os
 import statistics
 import sys
 import time
+
+from _common import repeats_from_args
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 if ROOT not in sys.path:
@@ -62,10 +63,7 @@ def bare_numpy(fn, n: int) -> float:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--quick", action="store_true", help="2 repeats instead of 5 (a smoke run)")
-    args = parser.parse_args(argv)
-    repeats = 2 if args.quick else 5
+    repeats = repeats_from_args(__doc__, argv)
     started = time.perf_counter()
 
     from agexplorer.core.runs import sink_for, time_calls

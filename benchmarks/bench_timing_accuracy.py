@@ -29,7 +29,6 @@ Run: ``python benchmarks/bench_timing_accuracy.py [--quick]``
 
 from __future__ import annotations
 
-import argparse
 import gc
 import os
 import statistics
@@ -37,6 +36,8 @@ import sys
 import tempfile
 import time
 import timeit
+
+from _common import repeats_from_args
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 if ROOT not in sys.path:
@@ -84,10 +85,7 @@ def timeit_median(fn, args: tuple, kwargs: dict) -> tuple[float, int]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--quick", action="store_true", help="2 repeats instead of 5 (a smoke run)")
-    args = parser.parse_args(argv)
-    repeats = 2 if args.quick else 5
+    repeats = repeats_from_args(__doc__, argv)
     started = time.perf_counter()
 
     from agexplorer.core.loaded import load_target
