@@ -30,15 +30,29 @@ def handle_report(args: dict[str, Any], progress: Any) -> dict[str, Any]:
     """Trace (and unless ``no_run``, run) one target: ``{"report": Report, "lab": RunLab}``."""
     from agexplorer.core.report import build_report
     from agexplorer.core.runs import run_lab
+    from agexplorer.core.shadow import shadowed
 
-    report = build_report(args["target"], args.get("call"), progress=progress)
-    lab = None
-    if not args.get("no_run"):
-        lab = run_lab(args["target"], args.get("call"), device=args.get("device"),
-                      budget=args.get("budget", 1.0), fresh_module=args.get("fresh", True),
-                      hlo=args.get("hlo", False), tensorboard=args.get("tensorboard"),
-                      progress=progress)
+    # ``source``: an unsaved buffer (the TUI), analysed in place of the file on disk.
+    with shadowed(args["target"], args.get("source")) as (target, shadow):
+        try:
+            report = shadow.fix(build_report(target, args.get("call"), progress=progress))
+            lab = None
+            if not args.get("no_run"):
+                lab = shadow.fix(run_lab(
+                    target, args.get("call"), device=args.get("device"),
+                    budget=args.get("budget", 1.0), fresh_module=args.get("fresh", True),
+                    hlo=args.get("hlo", False), tensorboard=args.get("tensorboard"),
+                    progress=progress))
+        except AgxError as exc:
+            raise shadow.fix(_Box(exc)).error from None
     return {"report": report, "lab": lab}
+
+
+class _Box:
+    """Lets Shadow.fix rewrite a bare error."""
+
+    def __init__(self, error: AgxError) -> None:
+        self.error = error
 
 
 def handle_devices(args: dict[str, Any], progress: Any) -> list[dict[str, str]]:

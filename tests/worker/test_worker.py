@@ -178,3 +178,15 @@ def test_sys_exit_in_user_code_is_an_error_not_a_dead_worker(worker):
                                        "budget": 0.05}, path=RUNS)
     assert "SystemExit" in answer["report"].error.message
     assert not answer["lab"].runs["eager"].ok and "SystemExit" in answer["lab"].runs["eager"].error
+
+
+def test_an_unsaved_buffer_is_analysed_under_the_real_path(worker):
+    source = open(RUNS).read().replace("return x * x", "return x * x * x")
+    answer = worker.request("report", {"target": f"{RUNS}::square", "call": "tf.constant(2.0)",
+                                       "budget": 0.05, "source": source}, path=RUNS)
+    assert answer["report"].file == RUNS
+    assert answer["lab"].runs["graph"].result == "float32[] 8.0"
+    broken = source.replace("def hangs(x):", "def hangs(x:")
+    with pytest.raises(AgxError) as err:
+        worker.request("report", {"target": f"{RUNS}::square", "source": broken}, path=RUNS)
+    assert err.value.kind == "syntax-error" and err.value.message.startswith(f"{RUNS}:")
