@@ -63,7 +63,7 @@ def test_list_json(capsys):
     (["report", f"{CF}::no_such_function"], "unknown-function", "available: python_for"),
     (["report", f"{CF}::python_for", "--call", "1,,"], "bad-call", "not a valid Python"),
     (["report", f"{CF}::python_for", "--call", "undefined_thing"], "bad-call", "NameError"),
-    (["report", f"{CF}::python_for"], "needs-arguments", "--call"),
+    (["report", f"{CF}::tensor_while"], "needs-arguments", "--call"),
     (["report", f"{CF}::raises_midway", "--call", "tf.constant([1.0, 2.0])"], "trace-failed",
      "control_flow.py:83: tracing raises_midway raised ValueError: stop here"),
 ])

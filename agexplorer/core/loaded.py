@@ -39,10 +39,15 @@ class Loaded:
     call_origin: str | None = None
     args: tuple[Any, ...] = ()
     kwargs: dict[str, Any] = field(default_factory=dict)
+    args_error: AgxError | None = None  # no usable arguments (only when not required)
 
 
-def load_target(target: str, call: str | None = None) -> Loaded:
-    """Parse, run the file as a module, find the function, bind it and build its arguments."""
+def load_target(target: str, call: str | None = None, require_args: bool = True) -> Loaded:
+    """Parse, run the file as a module, find the function, bind it and build its arguments.
+
+    With ``require_args=False`` a missing or bad argument list is kept in
+    ``args_error`` instead of raised: the code can still be converted.
+    """
     spec = parse_spec(target)
     text = read_source(spec.path)
     tree = parse_source(spec.path, text)
@@ -66,7 +71,12 @@ def load_target(target: str, call: str | None = None) -> Loaded:
     loaded = Loaded(path=spec.path, qualname=spec.qualname, text=text, functions=functions,
                     node=node, module=module, pyfn=pyfn, signature=signature,
                     bound=_bind(module, spec.qualname, pyfn), decorated=decorated)
-    _arguments(loaded, call)
+    try:
+        _arguments(loaded, call)
+    except AgxError as exc:
+        if require_args:
+            raise
+        loaded.args_error = exc
     return loaded
 
 

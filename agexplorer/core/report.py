@@ -123,7 +123,7 @@ def _build(target: str, call: str | None, progress: Callable[[str], None]) -> Re
     """
     t0 = time.perf_counter()
     progress(f"loading {target.partition('::')[0]}")
-    loaded = load_target(target, call)
+    loaded = load_target(target, call, require_args=False)
     report = Report(file=loaded.path, function=loaded.qualname, call=loaded.call,
                     call_origin=loaded.call_origin, decorated=loaded.decorated)
     node = loaded.node
@@ -139,6 +139,8 @@ def _build(target: str, call: str | None, progress: Callable[[str], None]) -> Re
         _run_engine(report, loaded, statements)
     except AgxError as exc:
         report.error = exc
+    if loaded.args_error is not None and report.error is None:
+        report.error = loaded.args_error  # converted, but not traced: no arguments
     return report
 
 
@@ -150,6 +152,8 @@ def _run_engine(report: Report, loaded: Loaded, statements: list[Statement]) -> 
     t0 = time.perf_counter()
     report.conversion = convert(loaded.pyfn, report.file, def_line)
     report.timings["convert_s"] = time.perf_counter() - t0
+    if loaded.args_error is not None:
+        return
 
     recorder = Recorder(report.file, {s.line: s.names for s in statements})
     traced = False

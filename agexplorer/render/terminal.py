@@ -185,7 +185,14 @@ def _seconds(x: float | None) -> str:
 
 
 def render_lab(lab: RunLab, console: Console) -> None:
+    """Print the run lab (see :func:`lab_renderables`)."""
+    for part in lab_renderables(lab):
+        console.print(part)
+
+
+def lab_renderables(lab: RunLab) -> list:
     """Results, timings, a bar chart of the medians and the match flag of the run lab."""
+    parts: list = []
     modes = list(lab.runs)
     loads = "a fresh module load per mode" if lab.fresh_module else "one shared module load"
     results = Table(title=f"Runs on {lab.device} ({loads})", title_justify="left", expand=True)
@@ -196,7 +203,7 @@ def render_lab(lab: RunLab, console: Console) -> None:
         run = lab.runs[mode]
         shown = Text(run.result or "") if run.ok else Text(run.error or "failed", style="red")
         results.add_row(mode, shown, (run.ran_on or "-").split("device:")[-1])
-    console.print(results)
+    parts.append(results)
     timing = Table(title="Timings per call (results brought to the host inside the timed region)",
                    title_justify="left")
     for name in ("mode", "first call", "median", "min", "max", "calls", "traces", "speed-up"):
@@ -208,7 +215,7 @@ def render_lab(lab: RunLab, console: Console) -> None:
                        _seconds(run.min_s), _seconds(run.max_s), str(run.calls),
                        "-" if run.tracing_count is None else str(run.tracing_count),
                        f"{speed:.3g}x" if speed else ("1.00x" if mode == "eager" and run.ok else "-"))
-    console.print(timing)
+    parts.append(timing)
     medians = {m: r.median_s for m, r in lab.runs.items() if r.median_s}
     if medians:
         longest = max(medians.values())
@@ -221,22 +228,22 @@ def render_lab(lab: RunLab, console: Console) -> None:
             bar = "█" * max(1, round(width * median / longest))
             chart.add_row(mode, Text(bar, style={"eager": "yellow", "graph": "green",
                                                  "xla": "cyan"}.get(mode, "")), _seconds(median))
-        console.print(Panel(chart, title="Median time per call (shorter is faster)",
+        parts.append(Panel(chart, title="Median time per call (shorter is faster)",
                             title_align="left"))
     if lab.results_match is True:
-        console.print(Text("results match across modes", style="green"))
+        parts.append(Text("results match across modes", style="green"))
     elif lab.results_match is False:
-        console.print(Panel(Text(f"results differ between modes: {lab.mismatch}\n"
+        parts.append(Panel(Text(f"results differ between modes: {lab.mismatch}\n"
                                  "A lesson in itself: Python side effects (a global counter, "
                                  "a print) run only while tracing, so graph modes can "
                                  "disagree with eager."), title="mismatch", style="yellow",
                             title_align="left"))
     if lab.hlo_error:
-        console.print(Text(lab.hlo_error, style="yellow"))
+        parts.append(Text(lab.hlo_error, style="yellow"))
     elif lab.hlo:
-        console.print(Panel(lab.hlo.rstrip(), title="HLO (XLA)", title_align="left"))
+        parts.append(Panel(lab.hlo.rstrip(), title="HLO (XLA)", title_align="left"))
     if lab.tensorboard_note:
-        console.print(Text(lab.tensorboard_note, style="cyan"))
+        parts.append(Text(lab.tensorboard_note, style="cyan"))
     printed = [(m, r) for m, r in lab.runs.items() if r.printed_lines]
     if printed:
         text = Text()
@@ -245,9 +252,10 @@ def render_lab(lab: RunLab, console: Console) -> None:
                         f"over {run.calls + 1} calls\n", style="bold")
             for line, n in run.printed:
                 text.append(f"  {line}" + (f"  x{n}" if n > 1 else "") + "\n")
-        console.print(Panel(text, title="Printed while running (a Python print runs on every "
+        parts.append(Panel(text, title="Printed while running (a Python print runs on every "
                             "eager call, but in graph modes only while tracing)",
                             title_align="left"))
+    return parts
 
 
 def render_report(report: Report, console: Console | None = None, width: int | None = None,

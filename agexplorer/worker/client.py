@@ -11,6 +11,7 @@ import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from multiprocessing.connection import Connection
 from typing import Any
@@ -40,6 +41,7 @@ class Worker:
         self._conn: Connection | None = None
         self._log: Any = None
         self._ready = False
+        self._lock = threading.RLock()  # one request at a time on the pipe
 
     # -- lifecycle ---------------------------------------------------------------------
     def start(self) -> None:
@@ -108,7 +110,15 @@ class Worker:
     def request(self, kind: str, args: dict[str, Any] | None = None, *,
                 timeout: float | None = None, what: str = "", path: str | None = None,
                 on_progress: Any = None) -> Any:
-        """Send one request and return its value; raise AgxError for its failure."""
+        """Send one request and return its value; raise AgxError for its failure.
+
+        Thread-safe: concurrent callers wait their turn.
+        """
+        with self._lock:
+            return self._request(kind, args, timeout, what, path, on_progress)
+
+    def _request(self, kind: str, args: dict[str, Any] | None, timeout: float | None,
+                 what: str, path: str | None, on_progress: Any) -> Any:
         self._wait_ready()
         assert self._conn is not None
         limit = self.timeout if timeout is None else timeout

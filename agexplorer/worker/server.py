@@ -37,7 +37,9 @@ def handle_report(args: dict[str, Any], progress: Any) -> dict[str, Any]:
         try:
             report = shadow.fix(build_report(target, args.get("call"), progress=progress))
             lab = None
-            if not args.get("no_run"):
+            no_arguments = report.error is not None and report.error.kind in (
+                "needs-arguments", "bad-call", "no-instance")
+            if not args.get("no_run") and not no_arguments:
                 lab = shadow.fix(run_lab(
                     target, args.get("call"), device=args.get("device"),
                     budget=args.get("budget", 1.0), fresh_module=args.get("fresh", True),

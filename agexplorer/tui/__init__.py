@@ -1,0 +1,1 @@
+"""The Textual explorer. This process never imports TensorFlow: the engine runs in the worker."""

@@ -1,0 +1,346 @@
+"""AgxApp: wires the picker, the code panes, the panels and the engine bridge together."""
+
+from __future__ import annotations
+
+import os
+from typing import ClassVar
+
+from textual import on
+from textual.app import App, ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.reactive import var
+from textual.timer import Timer
+from textual.widgets import Footer, RichLog, Static, TabbedContent, TabPane, TextArea, Tree
+
+from agexplorer.core.errors import AgxError
+from agexplorer.core.targets import read_source
+from agexplorer.tui.bridge import EngineBridge
+from agexplorer.tui.commands import ExplorerCommands
+from agexplorer.tui.confirm import ConfirmQuit
+from agexplorer.tui.messages import AnalysisFailed, AnalysisReady, EngineStatus
+from agexplorer.tui.widgets.converted_pane import ConvertedPane
+from agexplorer.tui.widgets.function_picker import FunctionPicker
+from agexplorer.tui.widgets.op_tree import OpTree
+from agexplorer.tui.widgets.run_panel import RunPanel
+from agexplorer.tui.widgets.source_pane import SourcePane
+from agexplorer.tui.widgets.verdict_table import VerdictTable
+from agexplorer.worker.client import Worker
+
+EDIT_PAUSE = 0.6  # seconds of quiet typing before re-converting
+LINK_PAUSE = 0.15  # cursor moves are debounced before cross-highlighting
+
+
+class AgxApp(App):
+    """The explorer: a function beside AutoGraph's version of it, its graph and its runs."""
+
+    CSS_PATH = "app.tcss"
+    TITLE = "agexplorer"
+    COMMANDS = App.COMMANDS | {ExplorerCommands}
+    BINDINGS: ClassVar[list[Binding]] = [
+        Binding("f5", "run", "Run"),
+        Binding("r", "run", "Run", show=False),
+        Binding("ctrl+s", "save", "Save"),
+        Binding("alt+down", "next_function", "Next fn"),
+        Binding("alt+up", "previous_function", "Prev fn"),
+        Binding("n", "next_function", "Next fn", show=False),
+        Binding("p", "previous_function", "Prev fn", show=False),
+        Binding("q", "quit_app", "Quit", show=False),
+        Binding("ctrl+q", "quit_app", "Quit", priority=True),
+    ]
+
+    target: var[tuple[str, str] | None] = var(None)
+
+    def __init__(self, paths: list[str], function: str | None = None,
+                 worker: Worker | None = None, timeout: float = 30.0) -> None:
+        super().__init__()
+        self.paths = [os.path.abspath(p) for p in paths]
+        self.first_function = function
+        self.bridge = EngineBridge(self, worker, timeout)
+        self.report = None
+        self.lab = None
+        self.engine_ready = False
+        self._edit_timer: Timer | None = None
+        self._link_timer: Timer | None = None
+        self._generation = 0
+        self._analysed_text = ""
+
+    # -- layout ------------------------------------------------------------------------
+    def compose(self) -> ComposeResult:
+        with Horizontal(id="main"):
+            yield FunctionPicker(self.paths, id="picker")
+            with Vertical(id="center"):
+                with Horizontal(id="code"):
+                    yield SourcePane(id="source")
+                    yield ConvertedPane(id="converted")
+                with TabbedContent(id="panels"):
+                    with TabPane("Control flow", id="tab-flow"):
+                        yield VerdictTable(id="verdicts")
+                    with TabPane("Graph", id="tab-graph"):
+                        yield OpTree(id="ops")
+                        yield Static("", id="op-detail")
+                    with TabPane("Run", id="tab-run"):
+                        yield RunPanel(id="run-panel")
+                    with TabPane("Log", id="tab-log"):
+                        yield RichLog(id="log", wrap=True, markup=False)
+        yield Static("loading TensorFlow…", id="status")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one("#source", SourcePane).border_title = "source"
+        self.query_one("#converted", ConvertedPane).border_title = "AutoGraph (to_code)"
+        self.query_one("#picker", FunctionPicker).border_title = "functions"
+        self.bridge.warm_up()
+        self.call_after_refresh(self._open_first)
+
+    def _open_first(self) -> None:
+        picker = self.query_one("#picker", FunctionPicker)
+        functions = picker.functions()
+        if not functions:
+            self.set_status("no functions found in " + ", ".join(self.paths), error=True)
+            return
+        wanted = next((f for f in functions if f[1] == self.first_function), functions[0])
+        picker.select_function(*wanted)
+        self.target = wanted
+
+    # -- engine ------------------------------------------------------------------------
+    def set_status(self, text: str, error: bool = False) -> None:
+        """The one-line status at the bottom (an error stays until the next request)."""
+        self._status_error = error
+        status = self.query_one("#status", Static)
+        status.update(text)
+        status.set_class(error, "error")
+
+    def log_line(self, text: str) -> None:
+        """Append to the Log panel."""
+        self.query_one("#log", RichLog).write(text)
+
+    @on(EngineStatus)
+    def _engine_status(self, message: EngineStatus) -> None:
+        self.engine_ready = self.engine_ready or message.ready
+        if message.ready and getattr(self, "_status_error", False):
+            return  # keep the error on screen; "ready" is implied
+        self.set_status(message.text)
+        if message.text not in ("ready",) and not message.text.endswith("…"):
+            self.log_line(message.text)
+
+    def analyse(self, run: bool = False, call: str | None = None) -> None:
+        """Ask the worker for the current function (the buffer if it has unsaved edits).
+
+        The arguments are those typed in the Run tab, else the function's ready inputs.
+        """
+        if self.target is None:
+            return
+        if call is None:
+            call = self.query_one("#run-panel", RunPanel).query_one("#call").value.strip() or None
+        path, qualname = self.target
+        source = self.query_one("#source", SourcePane)
+        self._analysed_text = source.text
+        self._generation += 1
+        key = (path, qualname, self._generation)
+        request = {"target": f"{path}::{qualname}", "call": call, "no_run": not run,
+                   "budget": 0.5, "source": source.text if source.dirty else None}
+        what = f"running {qualname}" if run else f"tracing {qualname}"
+        self.set_status(what + "…")
+        if run:
+            self.query_one("#run-panel", RunPanel).note(f"{what}…")
+        self.bridge.analyse(key, request, path, what)
+
+    @on(AnalysisReady)
+    def _analysis_ready(self, message: AnalysisReady) -> None:
+        if message.key[2] != self._generation or not self.is_running:
+            return
+        report, self.report = message.report, message.report
+        for pane in ("#converted", "#verdicts", "#ops"):
+            self.query_one(pane).remove_class("stale")
+        converted = self.query_one("#converted", ConvertedPane)
+        converted.load_text(report.conversion.code if report.conversion else "")
+        self.query_one("#verdicts", VerdictTable).show(report.statements)
+        self.query_one("#ops", OpTree).show(report.inventory)
+        picker = self.query_one("#picker", FunctionPicker)
+        picker.set_badge(report.file, report.function, self._badge(report))
+        if report.output:
+            self.log_line(f"printed while tracing {report.function}:\n{report.output.rstrip()}")
+        if report.log:
+            self.log_line(report.log)
+        if report.error is not None:
+            text = report.error.message
+            if report.error.kind == "needs-arguments":
+                text += " Type them in the Run tab and press F5."
+            self.set_status(text, error=True)
+            self.log_line(text)
+        if message.lab is not None:
+            self.lab = message.lab
+            self.query_one("#run-panel", RunPanel).show(message.lab)
+
+    @on(AnalysisFailed)
+    def _analysis_failed(self, message: AnalysisFailed) -> None:
+        if message.key[2] != self._generation or not self.is_running:
+            return
+        error: AgxError = message.error
+        for pane in ("#converted", "#verdicts", "#ops"):
+            self.query_one(pane).add_class("stale")  # the last good results stay, dimmed
+        self.set_status(error.message, error=True)
+        self.log_line(error.message)
+        self.query_one("#run-panel", RunPanel).note(error.message)
+        if error.kind != "syntax-error" and self.target:
+            self.query_one("#picker", FunctionPicker).set_badge(*self.target, "[red]failed[/]")
+
+    @staticmethod
+    def _badge(report) -> str:
+        if report.error is not None:
+            return "[red]failed[/]"
+        unrolled = [v for v in report.statements if v.verdict == "python" and v.kind != "if"]
+        if unrolled:
+            return f"[yellow]unrolled x{max(v.iterations or 0 for v in unrolled)}[/]"
+        if any(v.verdict == "staged" for v in report.statements):
+            return "[green]staged[/]"
+        return ""
+
+    # -- the current function ----------------------------------------------------------
+    def watch_target(self, old: tuple[str, str] | None, new: tuple[str, str] | None) -> None:
+        if new is None:
+            return
+        source = self.query_one("#source", SourcePane)
+        if old is None or old[0] != new[0]:
+            try:
+                source.open(new[0], read_source(new[0]))
+            except AgxError as exc:
+                self.set_status(exc.message, error=True)
+                return
+        source.border_title = f"{os.path.basename(new[0])} :: {new[1]}"
+        self.report = None
+        self.analyse()
+        line = self._def_line(new)
+        if line:
+            source.goto_line(line)
+
+    def _def_line(self, target: tuple[str, str]) -> int | None:
+        from agexplorer.core.targets import list_functions, parse_source
+
+        try:
+            source = self.query_one("#source", SourcePane)
+            for f in list_functions(parse_source(target[0], source.text)):
+                if f.qualname == target[1]:
+                    return f.line
+        except AgxError:
+            return None
+        return None
+
+    @on(FunctionPicker.Picked)
+    def _picked(self, message: FunctionPicker.Picked) -> None:
+        if self.target and self.target[0] != message.path:
+            source = self.query_one("#source", SourcePane)
+            if source.dirty:
+                self.set_status(f"save or undo the edits to {os.path.basename(self.target[0])} "
+                                "before opening another file (ctrl+s saves)", error=True)
+                return
+        self.target = (message.path, message.qualname)
+
+    # -- linking -------------------------------------------------------------------------
+    @on(TextArea.SelectionChanged, "#source")
+    def _source_cursor(self) -> None:
+        if self._link_timer is not None:
+            self._link_timer.stop()
+        self._link_timer = self.set_timer(LINK_PAUSE, self._link_from_source)
+
+    def _link_from_source(self) -> None:
+        report = self.report
+        if report is None or report.conversion is None:
+            return
+        line = self.query_one("#source", SourcePane).cursor_location[0] + 1
+        self.query_one("#converted", ConvertedPane).show_lines(
+            report.conversion.converted_lines_for(line))
+        self.query_one("#verdicts", VerdictTable).select_line(line)
+        self.query_one("#ops", OpTree).select_line(line)
+
+    @on(TextArea.SelectionChanged, "#converted")
+    def _converted_cursor(self) -> None:
+        report = self.report
+        converted = self.query_one("#converted", ConvertedPane)
+        if report is None or report.conversion is None or not converted.has_focus:
+            return
+        lines = report.conversion.source_lines_for(converted.cursor_location[0] + 1)
+        if lines:
+            source = self.query_one("#source", SourcePane)
+            source.scroll_to(y=max(lines[0] - 5, 0), animate=False)
+            self.query_one("#verdicts", VerdictTable).select_line(lines[0])
+            self.query_one("#ops", OpTree).select_line(lines[0])
+
+    @on(VerdictTable.Jump)
+    def _jump(self, message: VerdictTable.Jump) -> None:
+        source = self.query_one("#source", SourcePane)
+        source.goto_line(message.line)
+        source.focus()
+
+    @on(Tree.NodeHighlighted, "#ops")
+    def _op_highlighted(self, event: Tree.NodeHighlighted) -> None:
+        op = event.node.data
+        if op is not None:
+            self.query_one("#op-detail", Static).update(OpTree.describe(op))
+
+    # -- editing -------------------------------------------------------------------------
+    @on(TextArea.Changed, "#source")
+    def _edited(self) -> None:
+        if self._edit_timer is not None:
+            self._edit_timer.stop()
+        self._edit_timer = self.set_timer(EDIT_PAUSE, self._reanalyse_if_changed)
+
+    def _reanalyse_if_changed(self) -> None:
+        # Loading a file fires Changed too; only a real edit re-converts.
+        if self.query_one("#source", SourcePane).text != self._analysed_text:
+            self.analyse()
+
+    # -- actions -------------------------------------------------------------------------
+    def action_run(self) -> None:
+        self.query_one("#panels", TabbedContent).active = "tab-run"
+        self.analyse(run=True)
+
+    @on(RunPanel.RunRequested)
+    def _run_requested(self, message: RunPanel.RunRequested) -> None:
+        self.analyse(run=True, call=message.call)
+
+    def action_save(self) -> None:
+        source = self.query_one("#source", SourcePane)
+        try:
+            source.save()
+        except OSError as exc:
+            self.set_status(f"could not save {source.path}: {exc.strerror}; the buffer is kept.",
+                            error=True)
+            return
+        self.set_status(f"saved {source.path}")
+
+    def _step_function(self, step: int) -> None:
+        picker = self.query_one("#picker", FunctionPicker)
+        functions = picker.functions()
+        if not functions or self.target is None:
+            return
+        index = functions.index(self.target) if self.target in functions else -1
+        path, qualname = functions[(index + step) % len(functions)]
+        picker.select_function(path, qualname)
+        self.post_message(FunctionPicker.Picked(path, qualname))
+
+    def action_next_function(self) -> None:
+        self._step_function(1)
+
+    def action_previous_function(self) -> None:
+        self._step_function(-1)
+
+    def action_quit_app(self) -> None:
+        source = self.query_one("#source", SourcePane)
+        if not source.dirty:
+            self.exit()
+            return
+
+        def decided(choice: str | None) -> None:
+            if choice == "save":
+                self.action_save()
+                if not source.dirty:
+                    self.exit()
+            elif choice == "discard":
+                self.exit()
+
+        self.push_screen(ConfirmQuit(source.path or "the buffer"), decided)
+
+    def on_unmount(self) -> None:
+        self.bridge.close()

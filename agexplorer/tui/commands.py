@@ -1,0 +1,28 @@
+"""Command palette entries for the explorer's actions."""
+
+from __future__ import annotations
+
+from functools import partial
+from typing import ClassVar
+
+from textual.command import Hit, Hits, Provider
+
+
+class ExplorerCommands(Provider):
+    """run, save, next/previous function, quit."""
+
+    COMMANDS: ClassVar[list[tuple[str, str]]] = [
+        ("run: eager, graph and XLA", "run"),
+        ("save the file", "save"),
+        ("function: next", "next_function"),
+        ("function: previous", "previous_function"),
+        ("quit", "quit_app"),
+    ]
+
+    async def search(self, query: str) -> Hits:
+        matcher = self.matcher(query)
+        for name, action in self.COMMANDS:
+            score = matcher.match(name)
+            if score > 0:
+                yield Hit(score, matcher.highlight(name),
+                          partial(self.app.run_action, action), help=f"action {action}")

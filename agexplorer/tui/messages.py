@@ -1,0 +1,35 @@
+"""App-wide messages between the engine bridge and the widgets."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from textual.message import Message
+
+
+class EngineStatus(Message):
+    """The worker's state, for the status line ("loading TensorFlow…", "ready")."""
+
+    def __init__(self, text: str, ready: bool = False) -> None:
+        super().__init__()
+        self.text = text
+        self.ready = ready
+
+
+class AnalysisReady(Message):
+    """A report (and, after a run, a run lab) for the current function."""
+
+    def __init__(self, key: tuple, report: Any, lab: Any) -> None:
+        super().__init__()
+        self.key = key
+        self.report = report
+        self.lab = lab
+
+
+class AnalysisFailed(Message):
+    """The engine's one-sentence failure (syntax error, timeout, crash, ...)."""
+
+    def __init__(self, key: tuple, error: Any) -> None:
+        super().__init__()
+        self.key = key
+        self.error = error

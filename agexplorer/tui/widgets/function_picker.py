@@ -1,0 +1,69 @@
+"""FunctionPicker: files, then their functions, from a static parse (before TensorFlow loads)."""
+
+from __future__ import annotations
+
+import os
+
+from textual.message import Message
+from textual.widgets import Tree
+from textual.widgets.tree import TreeNode
+
+from agexplorer.core.errors import AgxError
+from agexplorer.core.targets import FunctionInfo, list_functions, parse_source, read_source
+
+
+class FunctionPicker(Tree[tuple[str, str] | None]):
+    """A tree of files and their functions; badges appear once a function is analysed."""
+
+    class Picked(Message):
+        """The user chose ``qualname`` in ``path``."""
+
+        def __init__(self, path: str, qualname: str) -> None:
+            super().__init__()
+            self.path = path
+            self.qualname = qualname
+
+    def __init__(self, paths: list[str], **kwargs) -> None:
+        super().__init__("functions", **kwargs)
+        self.paths = paths
+        self.show_root = False
+        self._fn_nodes: dict[tuple[str, str], TreeNode] = {}
+        self._fn_labels: dict[tuple[str, str], str] = {}
+
+    def on_mount(self) -> None:
+        for path in self.paths:
+            self.add_file(path)
+
+    def add_file(self, path: str) -> None:
+        """Parse ``path`` (no code runs) and list its functions under it."""
+        node = self.root.add(os.path.basename(path), data=None, expand=True)
+        try:
+            functions: list[FunctionInfo] = list_functions(parse_source(path, read_source(path)))
+        except AgxError as exc:
+            node.add_leaf(f"[red]{exc.message}[/]", data=None)
+            return
+        for f in functions:
+            label = f"{f.qualname}  [dim]{f.line}[/]" + ("  [cyan]@tf.function[/]" if f.decorated else "")
+            self._fn_labels[(path, f.qualname)] = label
+            self._fn_nodes[(path, f.qualname)] = node.add_leaf(label, data=(path, f.qualname))
+
+    def functions(self) -> list[tuple[str, str]]:
+        """Every (path, qualname), in display order."""
+        return list(self._fn_nodes)
+
+    def set_badge(self, path: str, qualname: str, badge: str) -> None:
+        """Show what the analysis found ("unrolled x5", "failed")."""
+        node = self._fn_nodes.get((path, qualname))
+        if node is not None:
+            node.set_label(self._fn_labels[(path, qualname)] + (f"  {badge}" if badge else ""))
+
+    def select_function(self, path: str, qualname: str) -> None:
+        """Move the cursor to a function without re-announcing it."""
+        node = self._fn_nodes.get((path, qualname))
+        if node is not None:
+            self.move_cursor(node)
+
+    def on_tree_node_selected(self, event: Tree.NodeSelected) -> None:
+        event.stop()
+        if event.node.data:
+            self.post_message(self.Picked(*event.node.data))

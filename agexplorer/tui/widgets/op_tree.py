@@ -1,0 +1,69 @@
+"""OpTree: the function's ops, a while/if/case op's bodies as its children; details on select."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+from textual.widgets import Tree
+from textual.widgets.tree import TreeNode
+
+
+class OpTree(Tree):
+    """The graph of the current report as a tree."""
+
+    def __init__(self, **kwargs) -> None:
+        super().__init__("graph", **kwargs)
+        self._by_line: dict[int, list[TreeNode]] = defaultdict(list)
+
+    def show(self, inventory) -> None:
+        """Fill the tree from an Inventory (None: nothing traced)."""
+        self.clear()
+        self._by_line.clear()
+        if inventory is None or not inventory.bodies:
+            self.root.set_label("graph (not traced)")
+            return
+        outer = inventory.bodies[0]
+        self.root.set_label(f"{outer.name} ({outer.op_count} ops)")
+        bodies = defaultdict(list)
+        for body in inventory.bodies[1:]:
+            bodies[body.parent_op].append(body)
+        ops_in = defaultdict(list)
+        for op in inventory.ops:
+            ops_in[op.function].append(op)
+
+        def fill(node: TreeNode, function: str) -> None:
+            for op in ops_in[function]:
+                where = f" :{op.line}" if op.line else ""
+                label = f"{op.type} [dim]{op.name}{where}[/]"
+                children = bodies.get(op.name, []) if op.function == function else []
+                if children:
+                    child = node.add(label, data=op, expand=False)
+                    for body in children:
+                        sub = child.add(f"[bold]{body.role}[/] {body.name} ({body.op_count} ops)")
+                        fill(sub, body.name)
+                else:
+                    child = node.add_leaf(label, data=op)
+                if op.line:
+                    self._by_line[op.line].append(child)
+
+        fill(self.root, outer.name)
+        self.root.expand()
+
+    def select_line(self, line: int) -> None:
+        """Move to the first op the source line created."""
+        nodes = self._by_line.get(line)
+        if nodes:
+            node = nodes[0]
+            parent = node.parent
+            while parent is not None:
+                parent.expand()
+                parent = parent.parent
+            self.move_cursor(node)
+            self.scroll_to_node(node)
+
+    @staticmethod
+    def describe(op) -> str:
+        """An op's detail: type, outputs, device, body, source line."""
+        return (f"{op.type}  {op.name}\noutputs: {', '.join(op.outputs) or '-'}\n"
+                f"device: {op.device or '(placed at run time)'}\nin: {op.function}"
+                f"\nsource line: {op.line if op.line else '- (made by tf.function)'}")

@@ -1,0 +1,51 @@
+"""RunPanel: call arguments, run eager/graph/XLA, and the results, timings and bar chart."""
+
+from __future__ import annotations
+
+from rich.console import Group
+from textual.app import ComposeResult
+from textual.containers import Horizontal, VerticalScroll
+from textual.message import Message
+from textual.widgets import Button, Input, Static
+
+from agexplorer.render.terminal import lab_renderables
+
+
+class RunPanel(VerticalScroll):
+    """Arguments and the latest run lab."""
+
+    class RunRequested(Message):
+        """Run with ``call`` (None: the function's ready inputs)."""
+
+        def __init__(self, call: str | None) -> None:
+            super().__init__()
+            self.call = call
+
+    def compose(self) -> ComposeResult:
+        with Horizontal(id="run-controls"):
+            yield Input(placeholder="call arguments, e.g. tf.constant(5)  (empty: ready inputs)",
+                        id="call")
+            yield Button("Run  F5", id="run", variant="primary")
+        yield Static("Press F5 (or r outside the editor) to run eagerly, as a graph and with XLA.",
+                     id="run-results")
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        self.request_run()
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        self.request_run()
+
+    def request_run(self) -> None:
+        """Ask the app to run with the arguments typed here."""
+        text = self.query_one("#call", Input).value.strip()
+        self.post_message(self.RunRequested(text or None))
+
+    def show(self, lab) -> None:
+        """Show a run lab."""
+        self.query_one("#run-results", Static).update(Group(*lab_renderables(lab)))
+
+    def note(self, text: str) -> None:
+        """Show a one-line state (running…, failed)."""
+        self.query_one("#run-results", Static).update(text)

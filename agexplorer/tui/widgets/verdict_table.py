@@ -1,0 +1,45 @@
+"""VerdictTable: every if/for/while with its verdict, reason and fix; selecting a row jumps there."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.message import Message
+from textual.widgets import DataTable
+
+from agexplorer.render.terminal import VERDICT_STYLE, verdict_badge
+
+
+class VerdictTable(DataTable):
+    """The control-flow verdicts of the current report."""
+
+    class Jump(Message):
+        """Go to ``line`` of the source."""
+
+        def __init__(self, line: int) -> None:
+            super().__init__()
+            self.line = line
+
+    def on_mount(self) -> None:
+        self.cursor_type = "row"
+        self.add_columns("line", "statement", "verdict", "why, and what to do")
+
+    def show(self, verdicts: list) -> None:
+        """Fill the table from a report's verdicts."""
+        self.clear()
+        for v in verdicts:
+            why = v.reason + (f"\nfix: {v.hint}" if v.hint else "")
+            self.add_row(str(v.line), v.header,
+                         Text(verdict_badge(v) + (f" {v.graph_op}" if v.graph_op else ""),
+                              style=VERDICT_STYLE[v.verdict]),
+                         why, key=str(v.line), height=None)
+
+    def select_line(self, line: int) -> None:
+        """Highlight the row of the statement at ``line``, if any."""
+        try:
+            self.move_cursor(row=self.get_row_index(str(line)))
+        except Exception:  # noqa: BLE001 - no statement on that line
+            pass
+
+    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+        event.stop()
+        self.post_message(self.Jump(int(event.row_key.value)))

@@ -1,0 +1,147 @@
+"""The explorer, driven by Textual's Pilot against a real worker."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+from agexplorer.worker.client import Worker
+from conftest import ROOT, fixture
+
+pytestmark = pytest.mark.tf  # the worker imports TensorFlow
+
+
+@pytest.fixture(scope="module")
+def worker():
+    w = Worker(timeout=60)
+    w.start()
+    yield w
+    w.close()
+
+
+@pytest.fixture
+def user_file(tmp_path):
+    path = tmp_path / "control_flow.py"
+    shutil.copy(fixture("control_flow.py"), path)
+    return path
+
+
+async def wait_for(pilot, condition, seconds=60.0):
+    for _ in range(int(seconds / 0.1)):
+        if condition():
+            return True
+        await pilot.pause(0.1)
+    return False
+
+
+def app_for(path, worker, function="python_for"):
+    from agexplorer.tui.app import AgxApp
+
+    return AgxApp([str(path)], function, worker=worker)
+
+
+async def test_first_paint_lists_functions_before_the_engine_answers(user_file, worker):
+    app = app_for(user_file, worker)
+    async with app.run_test(size=(140, 40)) as pilot:
+        picker = app.query_one("#picker")
+        assert ("python_for" in q for _, q in picker.functions())
+        names = [q for _, q in picker.functions()]
+        assert names[:3] == ["python_for", "tensor_for", "python_while"]
+        assert await wait_for(pilot, lambda: app.report is not None)
+
+
+async def test_picking_a_function_shows_code_verdicts_and_ops(user_file, worker):
+    app = app_for(user_file, worker, "tensor_for")
+    async with app.run_test(size=(140, 40)) as pilot:
+        assert await wait_for(pilot, lambda: app.report is not None)
+        assert "def tf__tensor_for(n):" in app.query_one("#converted").text
+        table = app.query_one("#verdicts")
+        assert table.row_count == 1
+        assert "StatelessWhile" in str(table.get_row_at(0)[2])
+        await pilot.press("alt+down")  # next function: python_while
+        assert await wait_for(pilot, lambda: app.report.function == "python_while")
+        assert app.query_one("#source").border_title.endswith("python_while")
+
+
+async def test_moving_the_cursor_highlights_the_converted_lines(user_file, worker):
+    app = app_for(user_file, worker, "tensor_for")
+    async with app.run_test(size=(140, 40)) as pilot:
+        assert await wait_for(pilot, lambda: app.report is not None)
+        source = app.query_one("#source")
+        source.focus()
+        source.move_cursor((14, 4))  # line 15: for i in tf.range(n)
+        converted = app.query_one("#converted")
+        wanted = app.report.conversion.converted_lines_for(15)
+
+        def selected() -> tuple[int, int]:
+            start, end = sorted([converted.selection.start, converted.selection.end])
+            return start[0] + 1, end[0] + 1
+
+        assert await wait_for(pilot, lambda: selected() == (min(wanted), max(wanted)), 10)
+        assert "for_stmt" in converted.selected_text
+
+
+async def test_an_edit_reconverts_and_a_syntax_error_keeps_the_last_results(user_file, worker):
+    app = app_for(user_file, worker, "python_for")
+    async with app.run_test(size=(140, 40)) as pilot:
+        assert await wait_for(pilot, lambda: app.report is not None)
+        source = app.query_one("#source")
+        source.focus()
+        source.replace("range(n + 1)", (7, 13), (7, 21))  # for i in range(n):
+        assert await wait_for(pilot, lambda: "ag__.ld(n) + 1" in app.report.conversion.code
+                              if app.report and app.report.conversion else False)
+        assert source.dirty and user_file.read_text().count("range(n + 1)") == 0
+        source.insert("(((", (7, 0))
+        assert await wait_for(pilot, lambda: app.query_one("#converted").has_class("stale"))
+        assert "syntax error" in str(app.query_one("#status").render())
+        assert "ag__.ld(n) + 1" in app.query_one("#converted").text  # last good results stay
+
+
+async def test_run_shows_results_and_timings(user_file, worker):
+    app = app_for(user_file, worker, "tensor_for")
+    async with app.run_test(size=(140, 40)) as pilot:
+        assert await wait_for(pilot, lambda: app.report is not None)
+        app.query_one("#call").value = "tf.constant(4)"
+        await pilot.press("f5")
+        assert await wait_for(pilot, lambda: app.lab is not None), str(app.query_one("#status").render())
+        assert app.lab.runs["graph"].result == "int32[] 6"
+        assert app.query_one("#panels").active == "tab-run"
+
+
+async def test_quit_with_unsaved_edits_asks_first(user_file, worker):
+    app = app_for(user_file, worker, "python_for")
+    async with app.run_test(size=(140, 40)) as pilot:
+        assert await wait_for(pilot, lambda: app.report is not None)
+        source = app.query_one("#source")
+        source.insert("# note\n", (0, 0))
+        await pilot.press("ctrl+q")
+        await pilot.pause(0.2)
+        assert type(app.screen).__name__ == "ConfirmQuit"
+        await pilot.click("#save")
+        await pilot.pause(0.2)
+    assert user_file.read_text().startswith("# note\n")
+
+
+def test_the_tui_process_never_imports_tensorflow(user_file):
+    code = f"""
+import asyncio, json, sys
+from agexplorer.tui.app import AgxApp
+
+async def main():
+    app = AgxApp([{str(user_file)!r}], "tensor_for")
+    async with app.run_test(size=(120, 40)) as pilot:
+        for _ in range(600):
+            if app.report is not None:
+                break
+            await pilot.pause(0.1)
+        print(json.dumps({{"traced": app.report is not None, "tf": "tensorflow" in sys.modules}}))
+
+asyncio.run(main())
+"""
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT,
+                         timeout=300).stdout
+    assert json.loads(out.strip().splitlines()[-1]) == {"traced": True, "tf": False}
