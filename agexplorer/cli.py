@@ -159,14 +159,41 @@ def _cmd_samples() -> int:
     return 0
 
 
+def _open_tui(argv: list[str]) -> int:
+    """`agexplorer [PATH[::FUNC]]`: the explorer on a file, or on the bundled samples."""
+    from agexplorer.core.targets import parse_source, parse_spec, read_source
+
+    if len(argv) > 1:
+        print("agexplorer: give one PATH[::FUNC] to open (or none for the samples); "
+              "see `agexplorer --help`.", file=sys.stderr)
+        return 2
+    if argv:
+        spec = parse_spec(argv[0])
+        try:
+            parse_source(spec.path, read_source(spec.path))
+        except AgxError as exc:
+            if exc.kind != "syntax-error":  # a syntax error opens: the editor shows it
+                raise
+        paths, function = [spec.path], spec.qualname
+    else:
+        folder = samples_dir()
+        paths = [os.path.join(folder, n) for n in sorted(os.listdir(folder)) if n.endswith(".py")]
+        function = None
+    from agexplorer.tui.app import AgxApp
+
+    AgxApp(paths, function).run()
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status."""
     argv = list(sys.argv[1:] if argv is None else argv)
     commands = {"report", "list", "samples", "devices"}
-    if argv and argv[0] not in commands and not argv[0].startswith("-"):
-        argv = ["report", *argv]  # `agexplorer PATH::FUNC` until the TUI takes this over
-    if not argv:
-        argv = ["samples"]
+    if not argv or (argv[0] not in commands and not argv[0].startswith("-")):
+        try:
+            return _open_tui(argv)
+        except AgxError as exc:
+            return _fail(exc, False)
     args = _parser().parse_args(argv)
     as_json = bool(getattr(args, "json", False))
     try:

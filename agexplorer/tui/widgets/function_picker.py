@@ -43,7 +43,7 @@ class FunctionPicker(Tree[tuple[str, str] | None]):
             node.add_leaf(f"[red]{exc.message}[/]", data=None)
             return
         for f in functions:
-            label = f"{f.qualname}  [dim]{f.line}[/]" + ("  [cyan]@tf.function[/]" if f.decorated else "")
+            label = f"{f.qualname} [dim]{f.line}[/]" + (" [cyan]@tf[/]" if f.decorated else "")
             self._fn_labels[(path, f.qualname)] = label
             self._fn_nodes[(path, f.qualname)] = node.add_leaf(label, data=(path, f.qualname))
 
