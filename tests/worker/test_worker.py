@@ -190,3 +190,11 @@ def test_an_unsaved_buffer_is_analysed_under_the_real_path(worker):
     with pytest.raises(AgxError) as err:
         worker.request("report", {"target": f"{RUNS}::square", "source": broken}, path=RUNS)
     assert err.value.kind == "syntax-error" and err.value.message.startswith(f"{RUNS}:")
+
+
+def test_an_xla_failure_is_reported_never_fatal(worker):
+    result = lab(worker, "strings", hlo=True)
+    assert result.runs["eager"].ok and result.runs["graph"].ok
+    assert not result.runs["xla"].ok and "running strings with XLA raised" in result.runs["xla"].error
+    assert result.hlo is None and result.hlo_error.startswith("XLA could not compile strings")
+    assert result.results_match is True  # eager and graph agree
