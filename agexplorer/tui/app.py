@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import os
 from typing import ClassVar
 
@@ -9,6 +10,7 @@ from textual import on
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
+from textual.css.query import NoMatches
 from textual.reactive import var
 from textual.timer import Timer
 from textual.widgets import Footer, RichLog, Static, TabbedContent, TabPane, TextArea, Tree
@@ -24,8 +26,25 @@ from agexplorer.tui.widgets.function_picker import FunctionPicker
 from agexplorer.tui.widgets.op_tree import OpTree
 from agexplorer.tui.widgets.run_panel import RunPanel
 from agexplorer.tui.widgets.source_pane import SourcePane
+from agexplorer.tui.widgets.verdict_gutter import VerdictGutter
 from agexplorer.tui.widgets.verdict_table import VerdictTable
 from agexplorer.worker.client import Worker
+
+
+def _while_mounted(method):
+    """Skip a handler whose widgets are already gone (timers and events racing the exit)."""
+
+    @functools.wraps(method)
+    def guarded(self, *args, **kwargs):
+        try:
+            return method(self, *args, **kwargs)
+        except NoMatches:
+            if self.is_running and not self._exiting:
+                raise
+            return None
+
+    return guarded
+
 
 EDIT_PAUSE = 0.6  # seconds of quiet typing before re-converting
 LINK_PAUSE = 0.15  # cursor moves are debounced before cross-highlighting
@@ -64,6 +83,8 @@ class AgxApp(App):
         self._link_timer: Timer | None = None
         self._generation = 0
         self._analysed_text = ""
+        self._mtime: int | None = None
+        self._exiting = False
 
     # -- layout ------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -71,6 +92,7 @@ class AgxApp(App):
             yield FunctionPicker(self.paths, id="picker")
             with Vertical(id="center"):
                 with Horizontal(id="code"):
+                    yield VerdictGutter(id="gutter")
                     yield SourcePane(id="source")
                     yield ConvertedPane(id="converted")
                 with TabbedContent(id="panels"):
@@ -91,7 +113,49 @@ class AgxApp(App):
         self.query_one("#converted", ConvertedPane).border_title = "AutoGraph (to_code)"
         self.query_one("#picker", FunctionPicker).border_title = "functions"
         self.bridge.warm_up()
+        source = self.query_one("#source", SourcePane)
+        self.watch(source, "scroll_y", lambda _: self._sync_gutter(), init=False)
+        self.set_interval(1.0, self._check_disk)
         self.call_after_refresh(self._open_first)
+
+    def on_resize(self) -> None:
+        self.call_after_refresh(self._sync_gutter)
+
+    @_while_mounted
+    def _sync_gutter(self) -> None:
+        source = self.query_one("#source", SourcePane)
+        rows = source.scrollable_content_region.height
+        self.query_one("#gutter", VerdictGutter).follow(int(source.scroll_y) + 1, rows)
+
+    @_while_mounted
+    def _check_disk(self) -> None:
+        """A change on disk reloads a clean buffer, or warns when the buffer has edits."""
+        source = self.query_one("#source", SourcePane)
+        if source.path is None:
+            return
+        try:
+            mtime = os.stat(source.path).st_mtime_ns
+        except OSError:
+            return
+        if self._mtime is None or mtime == self._mtime:
+            self._mtime = mtime
+            return
+        self._mtime = mtime
+        try:
+            text = read_source(source.path)
+        except AgxError as exc:
+            self.set_status(exc.message, error=True)
+            return
+        if text == source.saved_text:
+            return
+        if source.dirty:
+            self.set_status(f"{os.path.basename(source.path)} changed on disk; your unsaved "
+                            "edits are kept (ctrl+s overwrites the file with them)", error=True)
+            source.saved_text = text  # the disk now holds this; the buffer stays dirty
+            return
+        source.open(source.path, text)
+        self.set_status(f"reloaded {os.path.basename(source.path)}: it changed on disk")
+        self.analyse()
 
     def _open_first(self) -> None:
         picker = self.query_one("#picker", FunctionPicker)
@@ -151,11 +215,13 @@ class AgxApp(App):
         if message.key[2] != self._generation or not self.is_running:
             return
         report, self.report = message.report, message.report
-        for pane in ("#converted", "#verdicts", "#ops"):
+        for pane in ("#converted", "#verdicts", "#ops", "#gutter"):
             self.query_one(pane).remove_class("stale")
         converted = self.query_one("#converted", ConvertedPane)
         converted.load_text(report.conversion.code if report.conversion else "")
         self.query_one("#verdicts", VerdictTable).show(report.statements)
+        self.query_one("#gutter", VerdictGutter).set_verdicts(report.statements)
+        self._sync_gutter()
         self.query_one("#ops", OpTree).show(report.inventory)
         picker = self.query_one("#picker", FunctionPicker)
         picker.set_badge(report.file, report.function, self._badge(report))
@@ -178,7 +244,7 @@ class AgxApp(App):
         if message.key[2] != self._generation or not self.is_running:
             return
         error: AgxError = message.error
-        for pane in ("#converted", "#verdicts", "#ops"):
+        for pane in ("#converted", "#verdicts", "#ops", "#gutter"):
             self.query_one(pane).add_class("stale")  # the last good results stay, dimmed
         self.set_status(error.message, error=True)
         self.log_line(error.message)
@@ -205,8 +271,9 @@ class AgxApp(App):
         if old is None or old[0] != new[0]:
             try:
                 source.open(new[0], read_source(new[0]))
-            except AgxError as exc:
-                self.set_status(exc.message, error=True)
+                self._mtime = os.stat(new[0]).st_mtime_ns
+            except (AgxError, OSError) as exc:
+                self.set_status(getattr(exc, "message", str(exc)), error=True)
                 return
         source.border_title = f"{os.path.basename(new[0])} :: {new[1]}"
         self.report = None
@@ -244,6 +311,7 @@ class AgxApp(App):
             self._link_timer.stop()
         self._link_timer = self.set_timer(LINK_PAUSE, self._link_from_source)
 
+    @_while_mounted
     def _link_from_source(self) -> None:
         report = self.report
         if report is None or report.conversion is None:
@@ -255,6 +323,7 @@ class AgxApp(App):
         self.query_one("#ops", OpTree).select_line(line)
 
     @on(TextArea.SelectionChanged, "#converted")
+    @_while_mounted
     def _converted_cursor(self) -> None:
         report = self.report
         converted = self.query_one("#converted", ConvertedPane)
@@ -274,6 +343,7 @@ class AgxApp(App):
         source.focus()
 
     @on(Tree.NodeHighlighted, "#ops")
+    @_while_mounted
     def _op_highlighted(self, event: Tree.NodeHighlighted) -> None:
         op = event.node.data
         if op is not None:
@@ -304,6 +374,7 @@ class AgxApp(App):
         source = self.query_one("#source", SourcePane)
         try:
             source.save()
+            self._mtime = os.stat(source.path).st_mtime_ns if source.path else None
         except OSError as exc:
             self.set_status(f"could not save {source.path}: {exc.strerror}; the buffer is kept.",
                             error=True)
@@ -342,5 +413,11 @@ class AgxApp(App):
 
         self.push_screen(ConfirmQuit(source.path or "the buffer"), decided)
 
+    def exit(self, *args, **kwargs) -> None:
+        """Textual's exit, remembered so that racing handlers can stand down."""
+        self._exiting = True
+        super().exit(*args, **kwargs)
+
     def on_unmount(self) -> None:
+        self._exiting = True
         self.bridge.close()

@@ -145,3 +145,50 @@ asyncio.run(main())
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT,
                          timeout=300).stdout
     assert json.loads(out.strip().splitlines()[-1]) == {"traced": True, "tf": False}
+
+
+async def test_the_gutter_marks_each_statement_with_its_verdict(user_file, worker):
+    app = app_for(user_file, worker, "python_for")
+    async with app.run_test(size=(140, 40)) as pilot:
+        assert await wait_for(pilot, lambda: app.report is not None)
+        gutter = app.query_one("#gutter")
+        assert gutter.mark_at(8) == "unrolled x3"
+        source = app.query_one("#source")
+        row = 8 - (int(source.scroll_y) + 1)
+        assert str(gutter.render()).split("\n")[row] == "unrolled x3"  # level with line 8
+
+
+async def test_a_change_on_disk_reloads_a_clean_buffer_and_keeps_edits(user_file, worker):
+    app = app_for(user_file, worker, "python_for")
+    async with app.run_test(size=(140, 40)) as pilot:
+        assert await wait_for(pilot, lambda: app.report is not None)
+        source = app.query_one("#source")
+        user_file.write_text(user_file.read_text() + "\n# added elsewhere\n")
+        assert await wait_for(pilot, lambda: "# added elsewhere" in source.text, 10)
+        assert not source.dirty
+        source.insert("# mine\n", (0, 0))
+        user_file.write_text(user_file.read_text() + "# and again\n")
+        assert await wait_for(pilot, lambda: "changed on disk" in str(
+            app.query_one("#status").render()), 10)
+        assert source.text.startswith("# mine\n") and source.dirty
+
+
+async def test_a_hang_is_reported_the_worker_restarts_and_the_buffer_stays(tmp_path):
+    path = tmp_path / "hangs.py"
+    path.write_text("import time\n\n\ndef stuck(x):\n    while True:\n        time.sleep(0.01)\n"
+                    "\n\ndef fine(x):\n    return x + 1\n\n\nAGX_CALLS = {'stuck': '1', 'fine': '1'}\n")
+    worker = Worker(timeout=5)
+    app = app_for(path, worker, "stuck")
+    try:
+        async with app.run_test(size=(140, 40)) as pilot:
+            status = app.query_one("#status")
+            assert await wait_for(pilot, lambda: "timed out after 5 s" in str(status.render()))
+            assert f"{path}:6" in str(status.render())
+            source = app.query_one("#source")
+            source.insert("# kept\n", (0, 0))
+            await pilot.press("alt+down")  # fine: a fresh worker answers
+            assert await wait_for(pilot, lambda: app.report is not None
+                                  and app.report.function == "fine")
+            assert source.text.startswith("# kept\n")
+    finally:
+        worker.close()

@@ -1,0 +1,171 @@
+"""Child process of ``bench_tui_first_paint.py``: open the real explorer on all the samples,
+print ``PAINTED`` the moment the function list is on the first drawn screen, then exit.
+
+It runs the real ``AgxApp`` (its CSS, widgets, picker, source pane) on every file of
+``samples/``, headless (``App.run(headless=True, size=(160, 45))``: the same app loop,
+layout and compositor as in a terminal, without writing the escape codes out), so no
+terminal is needed. A tiny subclass hooks Textual's ``Ready`` event (posted after the
+first layout and compositor refresh) and then ``call_after_refresh``, which runs once the
+screen is idle with nothing left to repaint; at the first such moment where the picker
+holds its functions the child prints ``PAINTED``, flushed. The parent stops its clock when
+it reads that line, so the figure is wall time from just before ``Popen`` (interpreter
+start, imports, app start-up, first paint). It then waits one more refresh for the source
+pane to show the first function (``SOURCE``), prints a few diagnostics and leaves with
+``os._exit(0)``, never waiting for TensorFlow.
+
+The worker (``--worker``):
+
+- ``idle`` (the measured figure): the app gets a ``Worker`` subclass whose ``start()`` does
+  nothing and whose ``request()`` blocks forever, as if TensorFlow were still loading. No
+  worker process exists, so none can outlive the child and nothing imports TensorFlow;
+  the app's own code runs unchanged (the bridge's warm-up and first analysis sit in their
+  thread workers, exactly where they wait in real use). This measures what the first
+  screen costs the UI process itself.
+- ``real`` (a diagnostic row): a real ``Worker`` starts in the background as in normal
+  use, so its TensorFlow import competes for the CPUs while the UI paints. At exit the
+  child kills the worker's process group (it runs in its own session) with SIGKILL.
+
+Diagnostics after ``PAINTED`` (``KEY value`` lines): ``TF_LOADED`` ("tensorflow" in
+sys.modules at paint time, must be False), ``FUNCTIONS`` (how many the picker lists),
+``PICKER_SHOWS`` (the first function's name is in the picker's rendered lines) and
+``T_*`` phase timestamps from ``time.perf_counter()`` (CLOCK_MONOTONIC on Linux, shared by
+parent and child, so the parent subtracts its own start).
+
+Run by the benchmark: ``python benchmarks/tui_first_paint_driver.py [--worker idle|real]``.
+"""
+
+from __future__ import annotations
+
+import time
+
+T_MAIN = time.perf_counter()  # interpreter and site start-up are done
+
+import os  # noqa: E402
+import signal  # noqa: E402
+import sys  # noqa: E402
+import threading  # noqa: E402
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+if ROOT not in sys.path:
+    sys.path.insert(0, ROOT)
+
+from textual import events, on  # noqa: E402
+
+import agexplorer.tui.app  # noqa: E402
+from agexplorer.tui.app import AgxApp  # noqa: E402
+from agexplorer.worker.client import Worker  # noqa: E402
+
+T_IMPORTED = time.perf_counter()
+
+
+class IdleWorker(Worker):
+    """A worker that never starts and never answers: TensorFlow is 'still loading'."""
+
+    def start(self) -> None:
+        pass
+
+    def request(self, kind, args=None, **kwargs):
+        threading.Event().wait()  # blocks its Textual thread worker until the process ends
+
+    def close(self) -> None:
+        pass
+
+
+class RealWorker(Worker):
+    """The real worker; remembers that its process exists so the child can kill it."""
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.spawned = threading.Event()
+
+    def start(self) -> None:
+        super().start()
+        self.spawned.set()
+
+    def kill_now(self) -> None:
+        self.spawned.wait(5)
+        proc = self._proc
+        if proc is not None and proc.poll() is None:
+            try:
+                os.killpg(proc.pid, signal.SIGKILL)
+            except OSError:
+                pass
+
+
+PROFILER = None
+if "--profile" in sys.argv:  # diagnostics: cProfile of the app's start-up (after the imports)
+    import cProfile
+
+    PROFILER = cProfile.Profile()
+
+
+def emit(line: str) -> None:
+    sys.stdout.write(line + "\n")
+    sys.stdout.flush()
+
+
+class PaintProbe(AgxApp):
+    """AgxApp, plus a probe that announces the first paint of the function list."""
+
+    # Textual resolves a relative CSS_PATH against the subclass's file: point at the app's own.
+    CSS_PATH = os.path.join(os.path.dirname(agexplorer.tui.app.__file__), AgxApp.CSS_PATH)
+    painted = False
+    t_ready: float | None = None
+
+    @on(events.Ready)
+    def _probe_ready(self) -> None:
+        self.t_ready = time.perf_counter()
+        self.call_after_refresh(self._probe_paint)
+
+    def _probe_paint(self) -> None:
+        picker = self.query_one("#picker")
+        if not picker.functions():
+            self.call_after_refresh(self._probe_paint)
+            return
+        tf_loaded = "tensorflow" in sys.modules
+        emit("PAINTED")
+        t_painted = time.perf_counter()
+        first = picker.functions()[0][1]
+        lines = ["".join(s.text for s in picker.render_line(y)) for y in range(picker.size.height)]
+        emit(f"TF_LOADED {tf_loaded}")
+        emit(f"FUNCTIONS {len(picker.functions())}")
+        emit(f"PICKER_SHOWS {any(first in line for line in lines)}")
+        emit(f"T_MAIN {T_MAIN:.6f}")
+        emit(f"T_IMPORTED {T_IMPORTED:.6f}")
+        emit(f"T_READY {self.t_ready:.6f}")
+        emit(f"T_PAINTED {t_painted:.6f}")
+        self.call_after_refresh(self._probe_source)
+
+    def _probe_source(self) -> None:
+        source = self.query_one("#source")
+        if not source.text:
+            self.call_after_refresh(self._probe_source)
+            return
+        t_source = time.perf_counter()
+        emit("SOURCE")
+        emit(f"T_SOURCE {t_source:.6f}")
+        emit(f"TF_LOADED_AT_EXIT {'tensorflow' in sys.modules}")
+        if PROFILER is not None:
+            PROFILER.disable()
+            PROFILER.dump_stats(sys.argv[sys.argv.index("--profile") + 1])
+        worker = self.bridge.worker
+        if isinstance(worker, RealWorker):
+            worker.kill_now()
+        emit("END")
+        os._exit(0)
+
+
+def main() -> None:
+    mode = sys.argv[sys.argv.index("--worker") + 1] if "--worker" in sys.argv else "idle"
+    folder = os.path.join(ROOT, "samples")
+    paths = [os.path.join(folder, n) for n in sorted(os.listdir(folder)) if n.endswith(".py")]
+    worker = RealWorker() if mode == "real" else IdleWorker()
+    if PROFILER is not None:
+        PROFILER.enable()
+    PaintProbe(paths, worker=worker).run(headless=True, size=(160, 45))
+    emit("EXITED_WITHOUT_PAINT")
+    os._exit(1)
+
+
+if __name__ == "__main__":
+    main()
