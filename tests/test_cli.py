@@ -101,6 +101,7 @@ def test_module_that_raises_on_load(capsys, tmp_path, tf):
     assert f"{path}:3: loading the file as a module raised RuntimeError: broken at import" in err
 
 
+@pytest.mark.tf
 def test_fresh_process_never_shows_a_traceback():
     """End to end in a new process: the exit code and stderr a shell user sees."""
     result = run_cli("report", "does/not/exist.py::f")

@@ -22,3 +22,8 @@ def test_core_imports_neither_textual_nor_rich():
 def test_package_and_cli_import_no_tensorflow():
     loaded = modules_after("import agexplorer, agexplorer.cli, agexplorer.core.report")
     assert "tensorflow" not in loaded
+
+
+def test_the_tui_imports_no_tensorflow():
+    loaded = modules_after("import agexplorer.tui.app, agexplorer.worker.client")
+    assert "tensorflow" not in loaded and "textual" in loaded

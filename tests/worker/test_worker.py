@@ -12,6 +12,7 @@ from agexplorer.worker.client import Worker
 from conftest import ROOT, fixture
 
 RUNS = fixture("runs.py")
+pytestmark = pytest.mark.tf  # every test here talks to a TensorFlow worker
 
 
 def line_of(text: str) -> int:
