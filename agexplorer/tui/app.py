@@ -13,7 +13,16 @@ from textual.containers import Horizontal, Vertical
 from textual.css.query import NoMatches
 from textual.reactive import var
 from textual.timer import Timer
-from textual.widgets import Footer, RichLog, Static, TabbedContent, TabPane, TextArea, Tree
+from textual.widgets import (
+    Footer,
+    Input,
+    RichLog,
+    Static,
+    TabbedContent,
+    TabPane,
+    TextArea,
+    Tree,
+)
 
 from agexplorer.core.errors import AgxError
 from agexplorer.core.targets import read_source
@@ -99,6 +108,8 @@ class AgxApp(App):
                     with TabPane("Control flow", id="tab-flow"):
                         yield VerdictTable(id="verdicts")
                     with TabPane("Graph", id="tab-graph"):
+                        yield Input(placeholder="filter ops by type (e.g. While, MatMul)",
+                                    id="op-filter")
                         yield OpTree(id="ops")
                         yield Static("", id="op-detail")
                     with TabPane("Run", id="tab-run"):
@@ -182,6 +193,8 @@ class AgxApp(App):
     @on(EngineStatus)
     def _engine_status(self, message: EngineStatus) -> None:
         self.engine_ready = self.engine_ready or message.ready
+        if message.devices:
+            self.query_one("#run-panel", RunPanel).set_devices(message.devices)
         if message.ready and getattr(self, "_status_error", False):
             return  # keep the error on screen; "ready" is implied
         self.set_status(message.text)
@@ -202,8 +215,12 @@ class AgxApp(App):
         self._analysed_text = source.text
         self._generation += 1
         key = (path, qualname, self._generation)
+        panel = self.query_one("#run-panel", RunPanel)
         request = {"target": f"{path}::{qualname}", "call": call, "no_run": not run,
-                   "budget": 0.5, "source": source.text if source.dirty else None}
+                   "budget": 0.5, "source": source.text if source.dirty else None,
+                   "device": panel.device}
+        if run:
+            panel.remember(call)
         what = f"running {qualname}" if run else f"tracing {qualname}"
         self.set_status(what + "…")
         if run:
@@ -222,7 +239,8 @@ class AgxApp(App):
         self.query_one("#verdicts", VerdictTable).show(report.statements)
         self.query_one("#gutter", VerdictGutter).set_verdicts(report.statements)
         self._sync_gutter()
-        self.query_one("#ops", OpTree).show(report.inventory)
+        ops = self.query_one("#ops", OpTree)
+        ops.show(report.inventory, self.query_one("#op-filter", Input).value)
         picker = self.query_one("#picker", FunctionPicker)
         picker.set_badge(report.file, report.function, self._badge(report))
         if report.output:
@@ -335,6 +353,11 @@ class AgxApp(App):
             source.scroll_to(y=max(lines[0] - 5, 0), animate=False)
             self.query_one("#verdicts", VerdictTable).select_line(lines[0])
             self.query_one("#ops", OpTree).select_line(lines[0])
+
+    @on(Input.Changed, "#op-filter")
+    def _filter_ops(self, event: Input.Changed) -> None:
+        ops = self.query_one("#ops", OpTree)
+        ops.show(ops.inventory, event.value)
 
     @on(VerdictTable.Jump)
     def _jump(self, message: VerdictTable.Jump) -> None:

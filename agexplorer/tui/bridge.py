@@ -31,7 +31,12 @@ class EngineBridge:
         except AgxError as exc:
             self.app.post_message(EngineStatus(exc.message))
             return
-        self.app.post_message(EngineStatus("ready", ready=True))
+        try:
+            devices = self.worker.request("devices", what="listing devices")
+        except AgxError:
+            devices = []
+        self.app.post_message(EngineStatus("ready", ready=True,
+                                           devices=[d["name"] for d in devices]))
 
     def analyse(self, key: tuple, request: dict[str, Any], path: str, what: str) -> None:
         """Trace (and run, unless ``request['no_run']``) in the background."""

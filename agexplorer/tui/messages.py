@@ -10,10 +10,11 @@ from textual.message import Message
 class EngineStatus(Message):
     """The worker's state, for the status line ("loading TensorFlow…", "ready")."""
 
-    def __init__(self, text: str, ready: bool = False) -> None:
+    def __init__(self, text: str, ready: bool = False, devices: list[str] | None = None) -> None:
         super().__init__()
         self.text = text
         self.ready = ready
+        self.devices = devices
 
 
 class AnalysisReady(Message):

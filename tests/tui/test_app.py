@@ -192,3 +192,29 @@ async def test_a_hang_is_reported_the_worker_restarts_and_the_buffer_stays(tmp_p
             assert source.text.startswith("# kept\n")
     finally:
         worker.close()
+
+
+async def test_graph_filter_devices_and_call_history(user_file, worker):
+    app = app_for(user_file, worker, "tensor_for")
+    async with app.run_test(size=(140, 40)) as pilot:
+        assert await wait_for(pilot, lambda: app.report is not None and app.engine_ready)
+        ops = app.query_one("#ops")
+        app.query_one("#op-filter").value = "AddV2"
+        await pilot.pause(0.2)
+        shown = []
+
+        def walk(node):
+            for child in node.children:
+                if child.data is not None:
+                    shown.append(child.data.type)
+                walk(child)
+
+        walk(ops.root)
+        assert set(shown) == {"AddV2", "StatelessWhile"}  # the while stays: it holds the body
+        panel = app.query_one("#run-panel")
+        assert await wait_for(pilot, lambda: len(panel.query_one("#device")._options) > 1, 10)
+        app.query_one("#call").value = "tf.constant(3)"
+        await pilot.press("f5")
+        assert await wait_for(pilot, lambda: app.lab is not None)
+        assert panel.history == ["tf.constant(3)"]
+        assert app.lab.device == "/device:CPU:0"

@@ -13,10 +13,19 @@ class OpTree(Tree):
 
     def __init__(self, **kwargs) -> None:
         super().__init__("graph", **kwargs)
+        self.inventory = None
+        self.type_filter = ""
         self._by_line: dict[int, list[TreeNode]] = defaultdict(list)
 
-    def show(self, inventory) -> None:
-        """Fill the tree from an Inventory (None: nothing traced)."""
+    def show(self, inventory, type_filter: str = "") -> None:
+        """Fill the tree from an Inventory (None: nothing traced).
+
+        ``type_filter`` keeps the ops whose type contains it (any case); ops that
+        hold bodies stay, so that matches inside a loop keep their place.
+        """
+        self.inventory = inventory
+        self.type_filter = type_filter
+        wanted = type_filter.strip().lower()
         self.clear()
         self._by_line.clear()
         if inventory is None or not inventory.bodies:
@@ -36,6 +45,8 @@ class OpTree(Tree):
                 where = f" :{op.line}" if op.line else ""
                 label = f"{op.type} [dim]{op.name}{where}[/]"
                 children = bodies.get(op.name, []) if op.function == function else []
+                if wanted and wanted not in op.type.lower() and not children:
+                    continue
                 if children:
                     child = node.add(label, data=op, expand=False)
                     for body in children:

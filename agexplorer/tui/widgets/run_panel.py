@@ -6,7 +6,8 @@ from rich.console import Group
 from textual.app import ComposeResult
 from textual.containers import Horizontal, VerticalScroll
 from textual.message import Message
-from textual.widgets import Button, Input, Static
+from textual.suggester import SuggestFromList
+from textual.widgets import Button, Input, Select, Static
 
 from agexplorer.render.terminal import lab_renderables
 
@@ -21,10 +22,15 @@ class RunPanel(VerticalScroll):
             super().__init__()
             self.call = call
 
+    def __init__(self, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.history: list[str] = []
+
     def compose(self) -> ComposeResult:
         with Horizontal(id="run-controls"):
             yield Input(placeholder="call arguments, e.g. tf.constant(5)  (empty: ready inputs)",
                         id="call")
+            yield Select([], prompt="device: default", id="device", allow_blank=True)
             yield Button("Run  F5", id="run", variant="primary")
         yield Static("Press F5 (or r outside the editor) to run eagerly, as a graph and with XLA.",
                      id="run-results")
@@ -41,6 +47,23 @@ class RunPanel(VerticalScroll):
         """Ask the app to run with the arguments typed here."""
         text = self.query_one("#call", Input).value.strip()
         self.post_message(self.RunRequested(text or None))
+
+    def remember(self, call: str | None) -> None:
+        """Keep ``call`` in the history the input suggests from (most recent first)."""
+        if call:
+            self.history = [call, *[c for c in self.history if c != call][:19]]
+            self.query_one("#call", Input).suggester = SuggestFromList(self.history)
+
+    def set_devices(self, names: list[str]) -> None:
+        """Offer TensorFlow's logical devices."""
+        self.query_one("#device", Select).set_options(
+            [(n.split("device:")[-1], n) for n in names])
+
+    @property
+    def device(self) -> str | None:
+        """The chosen device, or None for the default (first GPU, else CPU:0)."""
+        value = self.query_one("#device", Select).value
+        return value if isinstance(value, str) else None
 
     def show(self, lab) -> None:
         """Show a run lab."""
