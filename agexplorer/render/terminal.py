@@ -17,8 +17,10 @@ from agexplorer.core.report import Report
 from agexplorer.core.runs import RunLab
 from agexplorer.core.verdicts import Verdict
 
-# Okabe-Ito, a palette that stays distinct for colour-blind readers.
+# Okabe-Ito, a palette that stays distinct for colour-blind readers (the report's default).
 PALETTE = ["#E69F00", "#56B4E9", "#009E73", "#F0E442", "#0072B2", "#D55E00", "#CC79A7"]
+# A brighter set for the explorer, where colour-blind readers can switch to PALETTE.
+VIVID = ["#ff6b6b", "#4ecdc4", "#ffd93d", "#6bcB77", "#4d96ff", "#c77dff", "#ff9f1c", "#2ec4b6"]
 VERDICT_STYLE = {"staged": "bold green", "python": "bold yellow", "unreached": "dim"}
 
 
@@ -39,10 +41,11 @@ def verdict_badge(v: Verdict) -> str:
     return "unreached"
 
 
-def _line_colors(report: Report) -> dict[int, str]:
+def line_colors(report: Report, palette: list[str] = PALETTE) -> dict[int, str]:
+    """One colour per source line that produced converted code, shared by its lines and ops."""
     conv = report.conversion
     lines = sorted({s for _, s in conv.source_map}) if conv else []
-    return {line: PALETTE[i % len(PALETTE)] for i, line in enumerate(lines)}
+    return {line: palette[i % len(palette)] for i, line in enumerate(lines)}
 
 
 def _highlighted(code: str, theme: str) -> list[Text]:
@@ -262,7 +265,7 @@ def render_report(report: Report, console: Console | None = None, width: int | N
                   theme: str = "monokai", lab: RunLab | None = None) -> None:
     """Print the whole report (and the run lab, when there is one) to ``console``."""
     console = console or Console(width=width)
-    colors = _line_colors(report)
+    colors = line_colors(report)
     inv = report.inventory
     counts = Counter(v.verdict for v in report.statements)
     summary = Text()

@@ -26,6 +26,7 @@ from textual.widgets import (
 
 from agexplorer.core.errors import AgxError
 from agexplorer.core.targets import read_source
+from agexplorer.render.terminal import PALETTE, VIVID, line_colors
 from agexplorer.tui.bridge import EngineBridge
 from agexplorer.tui.commands import ExplorerCommands
 from agexplorer.tui.confirm import ConfirmQuit
@@ -35,7 +36,7 @@ from agexplorer.tui.widgets.function_picker import FunctionPicker
 from agexplorer.tui.widgets.op_tree import OpTree
 from agexplorer.tui.widgets.run_panel import RunPanel
 from agexplorer.tui.widgets.source_pane import SourcePane
-from agexplorer.tui.widgets.verdict_gutter import VerdictGutter
+from agexplorer.tui.widgets.verdict_gutter import LineRefGutter, VerdictGutter
 from agexplorer.tui.widgets.verdict_table import VerdictTable
 from agexplorer.worker.client import Worker
 
@@ -80,7 +81,8 @@ class AgxApp(App):
     target: var[tuple[str, str] | None] = var(None)
 
     def __init__(self, paths: list[str], function: str | None = None,
-                 worker: Worker | None = None, timeout: float = 30.0) -> None:
+                 worker: Worker | None = None, timeout: float = 30.0,
+                 colorblind: bool = False) -> None:
         super().__init__()
         self.paths = [os.path.abspath(p) for p in paths]
         self.first_function = function
@@ -94,6 +96,7 @@ class AgxApp(App):
         self._analysed_text = ""
         self._mtime: int | None = None
         self._exiting = False
+        self.colorblind = colorblind
 
     # -- layout ------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -103,6 +106,7 @@ class AgxApp(App):
                 with Horizontal(id="code"):
                     yield VerdictGutter(id="gutter")
                     yield SourcePane(id="source")
+                    yield LineRefGutter(id="refs")
                     yield ConvertedPane(id="converted")
                 with TabbedContent(id="panels"):
                     with TabPane("Control flow", id="tab-flow"):
@@ -126,6 +130,8 @@ class AgxApp(App):
         self.bridge.warm_up()
         source = self.query_one("#source", SourcePane)
         self.watch(source, "scroll_y", lambda _: self._sync_gutter(), init=False)
+        converted = self.query_one("#converted", ConvertedPane)
+        self.watch(converted, "scroll_y", lambda _: self._sync_gutter(), init=False)
         self.set_interval(1.0, self._check_disk)
         self.call_after_refresh(self._open_first)
 
@@ -137,6 +143,30 @@ class AgxApp(App):
         source = self.query_one("#source", SourcePane)
         rows = source.scrollable_content_region.height
         self.query_one("#gutter", VerdictGutter).follow(int(source.scroll_y) + 1, rows)
+        converted = self.query_one("#converted", ConvertedPane)
+        self.query_one("#refs", LineRefGutter).follow(
+            int(converted.scroll_y) + 1, converted.scrollable_content_region.height)
+
+    def _paint_lines(self) -> None:
+        """Give each source line its colour in both gutters and in the op tree."""
+        report = self.report
+        if report is None:
+            return
+        colors = line_colors(report, PALETTE if self.colorblind else VIVID)
+        self.query_one("#gutter", VerdictGutter).set_verdicts(report.statements, colors)
+        if report.conversion is not None:
+            self.query_one("#refs", LineRefGutter).set_map(report.conversion.source_map, colors)
+        ops = self.query_one("#ops", OpTree)
+        ops.shades = colors
+        ops.show(report.inventory, self.query_one("#op-filter", Input).value)
+        self._sync_gutter()
+
+    def action_toggle_palette(self) -> None:
+        """Switch between the vivid and the colour-blind-safe (Okabe-Ito) line colours."""
+        self.colorblind = not self.colorblind
+        self._paint_lines()
+        self.set_status("line colours: " + ("colour-blind safe (Okabe-Ito)" if self.colorblind
+                                            else "vivid"))
 
     @_while_mounted
     def _check_disk(self) -> None:
@@ -232,15 +262,12 @@ class AgxApp(App):
         if message.key[2] != self._generation or not self.is_running:
             return
         report, self.report = message.report, message.report
-        for pane in ("#converted", "#verdicts", "#ops", "#gutter"):
+        for pane in ("#converted", "#verdicts", "#ops", "#gutter", "#refs"):
             self.query_one(pane).remove_class("stale")
         converted = self.query_one("#converted", ConvertedPane)
         converted.load_text(report.conversion.code if report.conversion else "")
         self.query_one("#verdicts", VerdictTable).show(report.statements)
-        self.query_one("#gutter", VerdictGutter).set_verdicts(report.statements)
-        self._sync_gutter()
-        ops = self.query_one("#ops", OpTree)
-        ops.show(report.inventory, self.query_one("#op-filter", Input).value)
+        self._paint_lines()
         picker = self.query_one("#picker", FunctionPicker)
         picker.set_badge(report.file, report.function, self._badge(report))
         if report.output:
@@ -262,7 +289,7 @@ class AgxApp(App):
         if message.key[2] != self._generation or not self.is_running:
             return
         error: AgxError = message.error
-        for pane in ("#converted", "#verdicts", "#ops", "#gutter"):
+        for pane in ("#converted", "#verdicts", "#ops", "#gutter", "#refs"):
             self.query_one(pane).add_class("stale")  # the last good results stay, dimmed
         self.set_status(error.message, error=True)
         self.log_line(error.message)

@@ -16,6 +16,7 @@ class ExplorerCommands(Provider):
         ("save the file", "save"),
         ("function: next", "next_function"),
         ("function: previous", "previous_function"),
+        ("palette: toggle colour-blind-safe line colours", "toggle_palette"),
         ("quit", "quit_app"),
     ]
 

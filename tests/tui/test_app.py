@@ -155,7 +155,7 @@ async def test_the_gutter_marks_each_statement_with_its_verdict(user_file, worke
         assert gutter.mark_at(8) == "unrolled x3"
         source = app.query_one("#source")
         row = 8 - (int(source.scroll_y) + 1)
-        assert str(gutter.render()).split("\n")[row] == "unrolled x3"  # level with line 8
+        assert str(gutter.render()).split("\n")[row] == "▌unrolled x3"  # level with line 8
 
 
 async def test_a_change_on_disk_reloads_a_clean_buffer_and_keeps_edits(user_file, worker):
@@ -218,3 +218,17 @@ async def test_graph_filter_devices_and_call_history(user_file, worker):
         assert await wait_for(pilot, lambda: app.lab is not None)
         assert panel.history == ["tf.constant(3)"]
         assert app.lab.device == "/device:CPU:0"
+
+
+async def test_each_source_line_has_one_colour_in_both_gutters_and_the_ops(user_file, worker):
+    app = app_for(user_file, worker, "tensor_for")
+    async with app.run_test(size=(140, 40)) as pilot:
+        assert await wait_for(pilot, lambda: app.report is not None)
+        gutter, refs, ops = app.query_one("#gutter"), app.query_one("#refs"), app.query_one("#ops")
+        colour = gutter.shades[15]  # for i in tf.range(n)
+        assert refs.shades[15] == colour and ops.shades[15] == colour
+        converted_lines = app.report.conversion.converted_lines_for(15)
+        assert all(refs.origin[c] == 15 for c in converted_lines if refs.origin.get(c) == 15)
+        assert len(set(gutter.shades.values())) == len(gutter.shades)  # distinct per line
+        app.action_toggle_palette()
+        assert gutter.shades[15] != colour and refs.shades[15] == gutter.shades[15]

@@ -15,6 +15,7 @@ class OpTree(Tree):
         super().__init__("graph", **kwargs)
         self.inventory = None
         self.type_filter = ""
+        self.shades: dict[int, str] = {}
         self._by_line: dict[int, list[TreeNode]] = defaultdict(list)
 
     def show(self, inventory, type_filter: str = "") -> None:
@@ -43,7 +44,9 @@ class OpTree(Tree):
         def fill(node: TreeNode, function: str) -> None:
             for op in ops_in[function]:
                 where = f" :{op.line}" if op.line else ""
-                label = f"{op.type} [dim]{op.name}{where}[/]"
+                color = self.shades.get(op.line) if op.line else None
+                mark = f"[{color}]▌[/]" if color else " "
+                label = f"{mark}{op.type} [dim]{op.name}{where}[/]"
                 children = bodies.get(op.name, []) if op.function == function else []
                 if wanted and wanted not in op.type.lower() and not children:
                     continue
