@@ -3,42 +3,47 @@ print ``PAINTED`` the moment the function list is on the first drawn screen, the
 
 It runs the real ``AgxApp`` (its CSS, widgets, picker, source pane) on every file of
 ``samples/``, headless (``App.run(headless=True, size=(160, 45))``: the same app loop,
-layout and compositor as in a terminal, without writing the escape codes out), so no
-terminal is needed. A tiny subclass hooks Textual's ``Ready`` event (posted after the
-first layout and compositor refresh) and then ``call_after_refresh``, which runs once the
-screen is idle with nothing left to repaint; at the first such moment where the picker
-holds its functions the child prints ``PAINTED``, flushed. The parent stops its clock when
-it reads that line, so the figure is wall time from just before ``Popen`` (interpreter
-start, imports, app start-up, first paint). It then waits one more refresh for the source
-pane to show the first function (``SOURCE``), prints a few diagnostics and leaves with
-``os._exit(0)``, never waiting for TensorFlow.
+layout and compositor as in a terminal, only the final escape codes are not written), so no
+terminal is needed. A tiny subclass hooks Textual's ``Ready`` event (posted after the first
+layout and compositor refresh) and then ``call_after_refresh``, whose callback runs once
+the screen is idle with nothing left to repaint; at the first such moment where the picker
+holds its functions the child writes ``PAINTED`` straight to fd 1 (``os.write``, past
+Textual's print capture). The parent stops its clock when it reads that line, so the
+figure is wall time from just before ``Popen``: interpreter start, imports, app start-up,
+first paint. The child then waits one more refresh for the source pane to show the first
+function (``SOURCE``), writes a few diagnostics and leaves with ``os._exit(0)``, never
+waiting for TensorFlow.
 
 The worker (``--worker``):
 
 - ``idle`` (the measured figure): the app gets a ``Worker`` subclass whose ``start()`` does
   nothing and whose ``request()`` blocks forever, as if TensorFlow were still loading. No
-  worker process exists, so none can outlive the child and nothing imports TensorFlow;
-  the app's own code runs unchanged (the bridge's warm-up and first analysis sit in their
-  thread workers, exactly where they wait in real use). This measures what the first
-  screen costs the UI process itself.
+  worker process exists, so none can outlive the child, and nothing imports TensorFlow;
+  the app's own code runs unchanged (the bridge's warm-up and first analysis wait in their
+  thread workers, exactly where they wait in real use). Chosen over starting a real worker
+  and killing it because it measures what the first screen costs the UI process alone,
+  without a 4-second TensorFlow import fighting it for the 2 CPUs.
 - ``real`` (a diagnostic row): a real ``Worker`` starts in the background as in normal
-  use, so its TensorFlow import competes for the CPUs while the UI paints. At exit the
-  child kills the worker's process group (it runs in its own session) with SIGKILL.
+  use, so its TensorFlow import competes for the CPUs while the UI paints. Before exiting
+  the child kills the worker's process group (it runs in its own session) with SIGKILL.
 
-Diagnostics after ``PAINTED`` (``KEY value`` lines): ``TF_LOADED`` ("tensorflow" in
-sys.modules at paint time, must be False), ``FUNCTIONS`` (how many the picker lists),
-``PICKER_SHOWS`` (the first function's name is in the picker's rendered lines) and
-``T_*`` phase timestamps from ``time.perf_counter()`` (CLOCK_MONOTONIC on Linux, shared by
-parent and child, so the parent subtracts its own start).
+Diagnostics after ``PAINTED`` (``KEY value`` lines): ``TF_LOADED`` (``"tensorflow" in
+sys.modules`` at paint time; must be False), ``FUNCTIONS`` (how many the picker lists),
+``PICKER_SHOWS`` (the first function's name is in the picker's rendered lines) and ``T_*``
+phase timestamps from ``time.perf_counter()`` (CLOCK_MONOTONIC on Linux, one clock for
+parent and child, so the parent subtracts its own start). ``--profile FILE`` writes a
+cProfile of the app's start-up (from after the imports to ``SOURCE``) for the benchmark's
+diagnosis. A watchdog ends the child after 60 s if it never paints.
 
-Run by the benchmark: ``python benchmarks/tui_first_paint_driver.py [--worker idle|real]``.
+Run by the benchmark: ``python benchmarks/tui_first_paint_driver.py [--worker idle|real]
+[--profile FILE]``.
 """
 
 from __future__ import annotations
 
 import time
 
-T_MAIN = time.perf_counter()  # interpreter and site start-up are done
+T_MAIN = time.perf_counter()  # the interpreter and site are up
 
 import os  # noqa: E402
 import signal  # noqa: E402
@@ -56,6 +61,24 @@ from agexplorer.tui.app import AgxApp  # noqa: E402
 from agexplorer.worker.client import Worker  # noqa: E402
 
 T_IMPORTED = time.perf_counter()
+WATCHDOG_S = 60.0
+
+
+def _option(name: str, default: str | None = None) -> str | None:
+    return sys.argv[sys.argv.index(name) + 1] if name in sys.argv else default
+
+
+PROFILE_FILE = _option("--profile")
+PROFILER = None
+if PROFILE_FILE:
+    import cProfile
+
+    PROFILER = cProfile.Profile()
+
+
+def emit(line: str) -> None:
+    """One line on the real stdout, unbuffered (Textual captures ``sys.stdout`` while running)."""
+    os.write(1, (line + "\n").encode())
 
 
 class IdleWorker(Worker):
@@ -92,25 +115,12 @@ class RealWorker(Worker):
                 pass
 
 
-PROFILER = None
-if "--profile" in sys.argv:  # diagnostics: cProfile of the app's start-up (after the imports)
-    import cProfile
-
-    PROFILER = cProfile.Profile()
-
-
-def emit(line: str) -> None:
-    sys.stdout.write(line + "\n")
-    sys.stdout.flush()
-
-
 class PaintProbe(AgxApp):
     """AgxApp, plus a probe that announces the first paint of the function list."""
 
     # Textual resolves a relative CSS_PATH against the subclass's file: point at the app's own.
     CSS_PATH = os.path.join(os.path.dirname(agexplorer.tui.app.__file__), AgxApp.CSS_PATH)
-    painted = False
-    t_ready: float | None = None
+    t_ready: float = 0.0
 
     @on(events.Ready)
     def _probe_ready(self) -> None:
@@ -130,24 +140,20 @@ class PaintProbe(AgxApp):
         emit(f"TF_LOADED {tf_loaded}")
         emit(f"FUNCTIONS {len(picker.functions())}")
         emit(f"PICKER_SHOWS {any(first in line for line in lines)}")
-        emit(f"T_MAIN {T_MAIN:.6f}")
-        emit(f"T_IMPORTED {T_IMPORTED:.6f}")
-        emit(f"T_READY {self.t_ready:.6f}")
-        emit(f"T_PAINTED {t_painted:.6f}")
+        for name, value in (("T_MAIN", T_MAIN), ("T_IMPORTED", T_IMPORTED),
+                            ("T_READY", self.t_ready), ("T_PAINTED", t_painted)):
+            emit(f"{name} {value:.6f}")
         self.call_after_refresh(self._probe_source)
 
     def _probe_source(self) -> None:
-        source = self.query_one("#source")
-        if not source.text:
+        if not self.query_one("#source").text:
             self.call_after_refresh(self._probe_source)
             return
-        t_source = time.perf_counter()
-        emit("SOURCE")
-        emit(f"T_SOURCE {t_source:.6f}")
+        emit(f"T_SOURCE {time.perf_counter():.6f}")
         emit(f"TF_LOADED_AT_EXIT {'tensorflow' in sys.modules}")
         if PROFILER is not None:
             PROFILER.disable()
-            PROFILER.dump_stats(sys.argv[sys.argv.index("--profile") + 1])
+            PROFILER.dump_stats(PROFILE_FILE)
         worker = self.bridge.worker
         if isinstance(worker, RealWorker):
             worker.kill_now()
@@ -155,11 +161,18 @@ class PaintProbe(AgxApp):
         os._exit(0)
 
 
+def _watchdog() -> None:
+    emit(f"WATCHDOG no paint within {WATCHDOG_S:g} s")
+    os._exit(2)
+
+
 def main() -> None:
-    mode = sys.argv[sys.argv.index("--worker") + 1] if "--worker" in sys.argv else "idle"
+    timer = threading.Timer(WATCHDOG_S, _watchdog)
+    timer.daemon = True
+    timer.start()
     folder = os.path.join(ROOT, "samples")
     paths = [os.path.join(folder, n) for n in sorted(os.listdir(folder)) if n.endswith(".py")]
-    worker = RealWorker() if mode == "real" else IdleWorker()
+    worker = RealWorker() if _option("--worker", "idle") == "real" else IdleWorker()
     if PROFILER is not None:
         PROFILER.enable()
     PaintProbe(paths, worker=worker).run(headless=True, size=(160, 45))

@@ -1,0 +1,90 @@
+"""SVG snapshots of the main screens, from a fixed report and fixed timings.
+
+The engine's answer is computed once in this process and replayed by a stand-in
+worker, so that the screens do not depend on the machine's speed. Update with
+``python -m pytest tests/tui/test_snapshots.py --snapshot-update`` and look at
+the SVGs before committing them.
+"""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from agexplorer.core.runs import ModeRun, RunLab
+from agexplorer.worker.client import Worker
+from conftest import SAMPLES
+
+pytestmark = pytest.mark.tf
+TARGET = os.path.join(SAMPLES, "s6_2_bad_loop.py")
+
+
+class ReplayWorker(Worker):
+    """Answers like the TensorFlow worker, from a prepared report and run lab."""
+
+    def __init__(self, report, lab) -> None:
+        super().__init__()
+        self.answer = {"report": report, "lab": lab}
+
+    def request(self, kind, args=None, **_):
+        if kind == "ping":
+            return "pong"
+        if kind == "devices":
+            return [{"name": "/device:CPU:0", "type": "CPU"}]
+        return {"report": self.answer["report"],
+                "lab": None if (args or {}).get("no_run") else self.answer["lab"]}
+
+    def close(self) -> None:
+        pass
+
+
+@pytest.fixture(scope="module")
+def replay(report):
+    rep = report(f"{TARGET}::bad_loop")
+    rep.timings = {k: 0.01 for k in rep.timings}
+    runs = {
+        "eager": ModeRun(ok=True, result="5", first_call_s=4e-6, median_s=2e-7, min_s=2e-7,
+                         max_s=3e-7, calls=2_000_000, ran_on=None),
+        "graph": ModeRun(ok=True, result="int32[] 5", first_call_s=0.016, median_s=2.2e-4,
+                         min_s=2.1e-4, max_s=2.7e-4, calls=4899, tracing_count=1,
+                         ran_on="/job:localhost/replica:0/task:0/device:CPU:0"),
+        "xla": ModeRun(ok=True, result="int32[] 5", first_call_s=0.013, median_s=1.6e-4,
+                       min_s=1.5e-4, max_s=1.7e-4, calls=7083, tracing_count=1,
+                       ran_on="/job:localhost/replica:0/task:0/device:CPU:0"),
+    }
+    lab = RunLab(device="/device:CPU:0", runs=runs, speedup={"graph": 0.001, "xla": 0.001},
+                 results_match=True, tracing_count=1, budget_s=0.5)
+    return ReplayWorker(rep, lab)
+
+
+def make_app(replay):
+    from agexplorer.tui.app import AgxApp
+
+    return AgxApp([TARGET], "bad_loop", worker=replay)
+
+
+async def settle(pilot) -> None:
+    app = pilot.app
+    for _ in range(200):
+        if app.report is not None and app.engine_ready:
+            break
+        await pilot.pause(0.05)
+    await pilot.pause(0.3)
+
+
+def test_main_screen(snap_compare, replay):
+    assert snap_compare(make_app(replay), terminal_size=(150, 42), run_before=settle)
+
+
+def test_run_tab(snap_compare, replay):
+    async def run(pilot) -> None:
+        await settle(pilot)
+        await pilot.press("f5")
+        for _ in range(100):
+            if pilot.app.lab is not None:
+                break
+            await pilot.pause(0.05)
+        await pilot.pause(0.3)
+
+    assert snap_compare(make_app(replay), terminal_size=(150, 42), run_before=run)
