@@ -55,10 +55,18 @@ LAZY_CANDIDATES = ("agexplorer.render.terminal", "agexplorer.core.report", "agex
                    "rich.syntax", "rich.pretty", "attr", "textual.command", "textual.widgets._select",
                    "textual.widgets._data_table", "multiprocessing.connection", "certifi",
                    "tree_sitter_python")
-PROFILE_PHASES = ("stylesheet.py:\\d+\\(apply\\)", "\\(_refresh_layout\\)", "\\(_render_chops\\)",
-                  "\\(prepare_query\\)", "tui/app.py:\\d+\\(compose\\)", "\\(_set_document\\)",
-                  "\\(_on_compose\\)", "\\(mount_all\\)", "function_picker.py:\\d+\\(on_mount\\)",
-                  "tui/app.py:\\d+\\(watch_target\\)")
+PROFILE_PHASES = (  # regular expressions on "file:line(function)" of the cProfile entries
+    r"textual/app.py:\d+\(_on_compose\)",  # the app's compose and mount, widget by widget
+    r"agexplorer/tui/app.py:\d+\(compose\)",
+    r"\(mount_all\)",
+    r"stylesheet.py:\d+\(apply\)",  # CSS applied to each widget
+    r"\(_refresh_layout\)",
+    r"\(_render_chops\)",  # the compositor drawing the widgets
+    r"\(_set_document\)",  # a TextArea's document, with its tree-sitter highlighting
+    r"\(prepare_query\)",  # tree-sitter compiling the Python highlight query
+    r"function_picker.py:\d+\(on_mount\)",  # parsing the samples, filling the tree
+    r"agexplorer/tui/app.py:\d+\(watch_target\)",  # the first function opened in the source pane
+)
 
 
 def _env() -> dict[str, str]:
@@ -157,17 +165,15 @@ def diagnose_startup() -> None:
         stats = pstats.Stats(path)
     print(f"\napp start-up under cProfile (after the imports, to the source pane; one run; "
           f"profiled paint {cmd_out['painted']:.3f} s vs {out['painted']:.3f} s unprofiled):")
-    entries = stats.stats  # type: ignore[attr-defined]
-    total = max(ct for (_, _, ct, _, _) in entries.values())
-    print(f"  total {total:.3f} s; selected phases (cumulative s, calls):")
+    entries = stats.stats  # type: ignore[attr-defined]  # {(file, line, name): (cc, nc, tt, ct, callers)}
+    total = max(value[3] for value in entries.values())
+    print(f"  total {total:.3f} s; selected phases (cumulative s, calls; nested phases overlap):")
     for pattern in PROFILE_PHASES:
         hits = [(key, value) for key, value in entries.items()
                 if re.search(pattern, f"{key[0]}:{key[1]}({key[2]})")]
         if hits:
-            cum = sum(v[3] for _, v in hits)
-            calls = sum(v[1] for _, v in hits)
-            name = hits[0][0]
-            print(f"    {cum:6.3f}  {calls:5d}  {os.path.basename(name[0])}:{name[2]}")
+            key, value = max(hits, key=lambda kv: kv[1][3])
+            print(f"    {value[3]:6.3f}  {value[1]:5d}  {os.path.basename(key[0])}:{key[2]}")
     print("  most own time (s, calls):")
     for key, value in sorted(entries.items(), key=lambda kv: -kv[1][2])[:10]:
         where = os.path.relpath(key[0], ROOT) if key[0].startswith(ROOT) else os.path.basename(key[0])
@@ -222,7 +228,7 @@ def main(argv: list[str] | None = None) -> int:
 
     print(f"tui first paint: {repeats} interleaved repeats, medians of wall time; AgxApp on "
           f"{len(os.listdir(os.path.join(ROOT, 'samples')))} sample files, headless 160x45")
-    header = f"{'measurement':<44} {'median s':>9} {'/ import tf':>12} {'/ no teardown':>14}"
+    header = f"{'measurement':<48} {'median s':>9} {'/ import tf':>12} {'/ no teardown':>14}"
     print(header)
     print("-" * len(header))
     for label, key in (("first paint (function list), idle worker", "paint"),
@@ -230,14 +236,14 @@ def main(argv: list[str] | None = None) -> int:
                        ("first paint, real worker starting (diag.)", "paint, real worker"),
                        (f'python -c "{IMPORT_TF}"', "import tensorflow"),
                        (f'python -c "{NO_TEARDOWN}"', "import tf, os._exit")):
-        print(f"{label:<44} {med[key]:>9.3f} {med[key] / med['import tensorflow']:>12.3f} "
+        print(f"{label:<48} {med[key]:>9.3f} {med[key] / med['import tensorflow']:>12.3f} "
               f"{med[key] / med['import tf, os._exit']:>14.3f}")
     print(f"goal: first paint <= {GOAL} x import tensorflow: {ratio:.3f} -> "
           f"{'met' if met else 'NOT met'} (allowed {GOAL * med['import tensorflow']:.3f} s; "
           f"against the import without teardown {ratio_no_teardown:.3f})")
     print("phases of the idle-worker paint (medians, s): " + ", ".join(
         f"{key[6:]} {med[key]:.3f}" for key in med if key.startswith("phase ")))
-    print(f"  (the parent reads PAINTED {med['paint seen by parent - stamp'] * 1000:.1f} ms after "
+    print(f"  (the parent reads PAINTED {med['paint seen by parent - stamp'] * 1000:+.1f} ms after "
           "the child's stamp)")
     print("checks: " + "; ".join(f"{key}={'/'.join(sorted(values))}" for key, values in checks.items()))
     for key, values in rows.items():
