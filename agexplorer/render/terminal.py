@@ -15,30 +15,18 @@ from rich.tree import Tree
 
 from agexplorer.core.report import Report
 from agexplorer.core.runs import RunLab
-from agexplorer.core.verdicts import Verdict
+from agexplorer.render.badges import VERDICT_STYLE, verdict_badge
 
 # Okabe-Ito, a palette that stays distinct for colour-blind readers (the report's default).
 PALETTE = ["#E69F00", "#56B4E9", "#009E73", "#F0E442", "#0072B2", "#D55E00", "#CC79A7"]
 # A brighter set for the explorer, where colour-blind readers can switch to PALETTE.
 VIVID = ["#ff6b6b", "#4ecdc4", "#ffd93d", "#6bcB77", "#4d96ff", "#c77dff", "#ff9f1c", "#2ec4b6"]
-VERDICT_STYLE = {"staged": "bold green", "python": "bold yellow", "unreached": "dim"}
 
 
 def display_path(path: str) -> str:
     """Relative to the working folder when inside it, else absolute."""
     rel = os.path.relpath(path)
     return path if rel.startswith("..") else rel
-
-
-def verdict_badge(v: Verdict) -> str:
-    """Short gutter mark: ``staged``, ``unrolled x4``, ``took true``, ``unreached``."""
-    if v.verdict == "staged":
-        return "staged" + (f" x{v.times}" if v.times > 1 else "")
-    if v.verdict == "python":
-        if v.kind == "if":
-            return f"took {v.branch}" if v.branch else "both, in turn"
-        return f"unrolled x{v.iterations}"
-    return "unreached"
 
 
 def line_colors(report: Report, palette: list[str] = PALETTE) -> dict[int, str]:

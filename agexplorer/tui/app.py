@@ -26,7 +26,6 @@ from textual.widgets import (
 
 from agexplorer.core.errors import AgxError
 from agexplorer.core.targets import read_source
-from agexplorer.render.terminal import PALETTE, VIVID, line_colors
 from agexplorer.tui.bridge import EngineBridge
 from agexplorer.tui.commands import ExplorerCommands
 from agexplorer.tui.confirm import ConfirmQuit
@@ -152,6 +151,8 @@ class AgxApp(App):
         report = self.report
         if report is None:
             return
+        from agexplorer.render.terminal import PALETTE, VIVID, line_colors
+
         colors = line_colors(report, PALETTE if self.colorblind else VIVID)
         self.query_one("#gutter", VerdictGutter).set_verdicts(report.statements, colors)
         if report.conversion is not None:
@@ -265,7 +266,7 @@ class AgxApp(App):
         for pane in ("#converted", "#verdicts", "#ops", "#gutter", "#refs"):
             self.query_one(pane).remove_class("stale")
         converted = self.query_one("#converted", ConvertedPane)
-        converted.load_text(report.conversion.code if report.conversion else "")
+        converted.show_code(report.conversion.code if report.conversion else "")
         self.query_one("#verdicts", VerdictTable).show(report.statements)
         self._paint_lines()
         picker = self.query_one("#picker", FunctionPicker)

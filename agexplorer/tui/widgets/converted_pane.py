@@ -9,8 +9,16 @@ class ConvertedPane(TextArea):
     """The converted code; ``show_lines`` selects the lines a source line produced."""
 
     def __init__(self, **kwargs) -> None:
-        super().__init__("", language="python", read_only=True, show_line_numbers=True,
-                         soft_wrap=False, **kwargs)
+        # The language is set with the first code: compiling its highlight query costs ~20 ms,
+        # better spent after the first paint.
+        super().__init__("", read_only=True, show_line_numbers=True, soft_wrap=False, **kwargs)
+
+    def show_code(self, code: str) -> None:
+        """Replace the code; an unchanged text keeps its document (re-highlighting costs ~20 ms)."""
+        if self.language is None:
+            self.language = "python"
+        if code != self.text:
+            self.load_text(code)
 
     def show_lines(self, lines: list[int]) -> None:
         """Select converted lines ``min..max`` (1-based) and scroll them into view."""
@@ -20,3 +28,4 @@ class ConvertedPane(TextArea):
         last_len = len(self.document.get_line(last)) if last < self.document.line_count else 0
         self.selection = ((first, 0), (last, last_len))
         self.scroll_cursor_visible(center=True)
+        self.scroll_to(x=0, animate=False)  # keep the start of the lines, not their ends

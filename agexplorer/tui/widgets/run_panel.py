@@ -9,8 +9,6 @@ from textual.message import Message
 from textual.suggester import SuggestFromList
 from textual.widgets import Button, Input, Select, Static
 
-from agexplorer.render.terminal import lab_renderables
-
 
 class RunPanel(VerticalScroll):
     """Arguments and the latest run lab."""
@@ -67,6 +65,8 @@ class RunPanel(VerticalScroll):
 
     def show(self, lab) -> None:
         """Show a run lab."""
+        from agexplorer.render.terminal import lab_renderables  # rich tables: only when shown
+
         self.query_one("#run-results", Static).update(Group(*lab_renderables(lab)))
 
     def note(self, text: str) -> None:

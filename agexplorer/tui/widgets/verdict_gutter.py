@@ -5,7 +5,7 @@ from __future__ import annotations
 from rich.text import Text
 from textual.widgets import Static
 
-from agexplorer.render.terminal import VERDICT_STYLE, verdict_badge
+from agexplorer.render.badges import VERDICT_STYLE, verdict_badge
 
 
 class VerdictGutter(Static):

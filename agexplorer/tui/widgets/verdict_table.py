@@ -6,7 +6,7 @@ from rich.text import Text
 from textual.message import Message
 from textual.widgets import DataTable
 
-from agexplorer.render.terminal import VERDICT_STYLE, verdict_badge
+from agexplorer.render.badges import VERDICT_STYLE, verdict_badge
 
 
 class VerdictTable(DataTable):
