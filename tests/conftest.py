@@ -46,6 +46,17 @@ def pytest_collection_modifyitems(items):
             item.add_marker("tf")
 
 
+@pytest.fixture(scope="module")
+def worker():
+    """A TensorFlow worker process shared by the tests of one module (restarted after crashes)."""
+    from agexplorer.worker.client import Worker
+
+    w = Worker(timeout=60)
+    w.start()
+    yield w
+    w.close()
+
+
 @pytest.fixture(scope="session")
 def report(tf):
     """``report(TARGET, call)``: build_report, cached per target and call for the session."""

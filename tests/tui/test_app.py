@@ -15,14 +15,6 @@ from conftest import ROOT, fixture
 pytestmark = pytest.mark.tf  # the worker imports TensorFlow
 
 
-@pytest.fixture(scope="module")
-def worker():
-    w = Worker(timeout=60)
-    w.start()
-    yield w
-    w.close()
-
-
 @pytest.fixture
 def user_file(tmp_path):
     path = tmp_path / "control_flow.py"

@@ -21,14 +21,6 @@ def line_of(text: str) -> int:
         return next(i for i, line in enumerate(fh, 1) if text in line)
 
 
-@pytest.fixture(scope="module")
-def worker():
-    w = Worker(timeout=60)
-    w.start()
-    yield w
-    w.close()
-
-
 def lab(worker, func, call="tf.constant(2.0)", **extra):
     args = {"target": f"{RUNS}::{func}", "call": call, "budget": 0.05, **extra}
     return worker.request("report", args, path=RUNS)["lab"]
