@@ -233,10 +233,3 @@ def _unreached_reason(stmt: Statement, statements: list[Statement], done: list[V
         return "tracing stopped with an error before Python reached this statement."
     return ("Python never reached it while tracing: the function returned (or skipped it) "
             "before this line.")
-
-
-def summary(verdicts: list[Verdict]) -> dict[str, int]:
-    """Counts per verdict."""
-    return dict(Counter(v.verdict for v in verdicts))
-
-
