@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import textwrap
+
 from rich.text import Text
 from textual.message import Message
 from textual.widgets import DataTable
@@ -20,18 +22,27 @@ class VerdictTable(DataTable):
             self.line = line
 
     def on_mount(self) -> None:
+        self.verdicts: list = []
         self.cursor_type = "row"
         self.add_columns("line", "statement", "verdict", "why, and what to do")
 
     def show(self, verdicts: list) -> None:
         """Fill the table from a report's verdicts."""
         self.clear()
+        self.verdicts = verdicts
+        # DataTable clips long cells: wrap the explanation to the room the other columns leave.
+        width = max(40, (self.size.width or 120) - 50)
         for v in verdicts:
-            why = v.reason + (f"\nfix: {v.hint}" if v.hint else "")
+            why = "\n".join(textwrap.wrap(v.reason, width)
+                            + (textwrap.wrap("fix: " + v.hint, width) if v.hint else []))
             self.add_row(str(v.line), v.header,
                          Text(verdict_badge(v) + (f" {v.graph_op}" if v.graph_op else ""),
                               style=VERDICT_STYLE[v.verdict]),
                          why, key=str(v.line), height=None)
+
+    def on_resize(self) -> None:
+        if self.verdicts:
+            self.show(self.verdicts)
 
     def select_line(self, line: int) -> None:
         """Highlight the row of the statement at ``line``, if any."""
