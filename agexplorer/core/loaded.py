@@ -20,6 +20,9 @@ from agexplorer.core.targets import (
     resolve,
 )
 
+# The kinds of AgxError that ``_arguments`` raises: the function converts, but cannot run.
+ARGUMENT_ERRORS = frozenset({"needs-arguments", "bad-call"})
+
 
 @dataclass
 class Loaded:

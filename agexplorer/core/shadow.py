@@ -24,16 +24,20 @@ class Shadow:
         """Replace the shadow path with the real one in a message."""
         return text.replace(self.shadow, self.real) if text and self.shadow != self.real else text
 
+    def fix_error(self, error: Any) -> Any:
+        """Rewrite an AgxError's message and details in place; returns it."""
+        error.message = self.fix_text(error.message)
+        error.details = [self.fix_text(d) for d in error.details]
+        return error
+
     def fix(self, result: Any) -> Any:
         """Rewrite a Report or RunLab in place so it names the user's file."""
         if result is None:
             return None
         if hasattr(result, "file"):
             result.file = self.real
-        error = getattr(result, "error", None)
-        if error is not None and hasattr(error, "message"):
-            error.message = self.fix_text(error.message)
-            error.details = [self.fix_text(d) for d in error.details]
+        if getattr(result, "error", None) is not None:
+            self.fix_error(result.error)
         for run in getattr(result, "runs", {}).values():
             run.error = self.fix_text(run.error)
         return result

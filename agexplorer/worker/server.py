@@ -28,6 +28,7 @@ def _configure_devices() -> None:
 
 def handle_report(args: dict[str, Any], progress: Any) -> dict[str, Any]:
     """Trace (and unless ``no_run``, run) one target: ``{"report": Report, "lab": RunLab}``."""
+    from agexplorer.core.loaded import ARGUMENT_ERRORS
     from agexplorer.core.report import build_report
     from agexplorer.core.runs import run_lab
     from agexplorer.core.shadow import shadowed
@@ -37,8 +38,7 @@ def handle_report(args: dict[str, Any], progress: Any) -> dict[str, Any]:
         try:
             report = shadow.fix(build_report(target, args.get("call"), progress=progress))
             lab = None
-            no_arguments = report.error is not None and report.error.kind in (
-                "needs-arguments", "bad-call", "no-instance")
+            no_arguments = report.error is not None and report.error.kind in ARGUMENT_ERRORS
             if not args.get("no_run") and not no_arguments:
                 lab = shadow.fix(run_lab(
                     target, args.get("call"), device=args.get("device"),
@@ -46,15 +46,8 @@ def handle_report(args: dict[str, Any], progress: Any) -> dict[str, Any]:
                     hlo=args.get("hlo", False), tensorboard=args.get("tensorboard"),
                     progress=progress))
         except AgxError as exc:
-            raise shadow.fix(_Box(exc)).error from None
+            raise shadow.fix_error(exc) from None
     return {"report": report, "lab": lab}
-
-
-class _Box:
-    """Lets Shadow.fix rewrite a bare error."""
-
-    def __init__(self, error: AgxError) -> None:
-        self.error = error
 
 
 def handle_devices(args: dict[str, Any], progress: Any) -> list[dict[str, str]]:
