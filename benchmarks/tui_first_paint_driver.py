@@ -4,15 +4,15 @@ print ``PAINTED`` the moment the function list is on the first drawn screen, the
 It runs the real ``AgxApp`` (its CSS, widgets, picker, source pane) on every file of
 ``samples/``, headless (``App.run(headless=True, size=(160, 45))``: the same app loop,
 layout and compositor as in a terminal, only the final escape codes are not written), so no
-terminal is needed. A tiny subclass hooks Textual's ``Ready`` event (posted after the first
-layout and compositor refresh) and then ``call_after_refresh``, whose callback runs once
-the screen is idle with nothing left to repaint; at the first such moment where the picker
-holds its functions the child writes ``PAINTED`` straight to fd 1 (``os.write``, past
-Textual's print capture). The parent stops its clock when it reads that line, so the
+terminal is needed. A tiny subclass wraps ``App._display``, through which every frame
+Textual composites goes to the terminal driver: at the first frame drawn while the picker
+holds its functions, it renders that frame's escape codes (what a terminal would be sent;
+headless Textual skips that step) and writes ``PAINTED`` straight to fd 1 (``os.write``,
+past Textual's print capture). The parent stops its clock when it reads that line, so the
 figure is wall time from just before ``Popen``: interpreter start, imports, app start-up,
-first paint. The child then waits one more refresh for the source pane to show the first
-function (``SOURCE``), writes a few diagnostics and leaves with ``os._exit(0)``, never
-waiting for TensorFlow.
+first frame. The app mounts its code panes and panels just after that frame; the child
+waits for the source pane to show the first function (``SOURCE``), writes a few
+diagnostics and leaves with ``os._exit(0)``, never waiting for TensorFlow.
 
 The worker (``--worker``):
 
@@ -54,7 +54,6 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 if ROOT not in sys.path:
     sys.path.insert(0, ROOT)
 
-from textual import events, on  # noqa: E402
 
 import agexplorer.tui.app  # noqa: E402
 from agexplorer.tui.app import AgxApp  # noqa: E402
@@ -120,18 +119,23 @@ class PaintProbe(AgxApp):
 
     # Textual resolves a relative CSS_PATH against the subclass's file: point at the app's own.
     CSS_PATH = os.path.join(os.path.dirname(agexplorer.tui.app.__file__), AgxApp.CSS_PATH)
-    t_ready: float = 0.0
+    _probe_painted = False
 
-    @on(events.Ready)
-    def _probe_ready(self) -> None:
-        self.t_ready = time.perf_counter()
-        self.call_after_refresh(self._probe_paint)
+    def _display(self, screen, renderable) -> None:
+        """Every frame Textual composites passes here on its way to the terminal."""
+        super()._display(screen, renderable)
+        if self._probe_painted or renderable is None or self._batch_count:
+            return
+        picker = self.query_one("#picker")
+        if not picker.functions():
+            return
+        if self.is_headless:  # the escape codes a real terminal would be sent for this frame
+            renderable.render_segments(self.console)
+        self._probe_painted = True
+        self._probe_paint()
 
     def _probe_paint(self) -> None:
         picker = self.query_one("#picker")
-        if not picker.functions():
-            self.call_after_refresh(self._probe_paint)
-            return
         tf_loaded = "tensorflow" in sys.modules
         emit("PAINTED")
         t_painted = time.perf_counter()
@@ -141,12 +145,12 @@ class PaintProbe(AgxApp):
         emit(f"FUNCTIONS {len(picker.functions())}")
         emit(f"PICKER_SHOWS {any(first in line for line in lines)}")
         for name, value in (("T_MAIN", T_MAIN), ("T_IMPORTED", T_IMPORTED),
-                            ("T_READY", self.t_ready), ("T_PAINTED", t_painted)):
+                            ("T_PAINTED", t_painted)):
             emit(f"{name} {value:.6f}")
         self.call_after_refresh(self._probe_source)
 
     def _probe_source(self) -> None:
-        if not self.query_one("#source").text:
+        if not self.workspace_ready or not self.query_one("#source").text:
             self.call_after_refresh(self._probe_source)
             return
         emit(f"T_SOURCE {time.perf_counter():.6f}")

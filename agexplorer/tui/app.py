@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import functools
 import os
 from typing import ClassVar
@@ -13,16 +14,7 @@ from textual.containers import Horizontal, Vertical
 from textual.css.query import NoMatches
 from textual.reactive import var
 from textual.timer import Timer
-from textual.widgets import (
-    Footer,
-    Input,
-    RichLog,
-    Static,
-    TabbedContent,
-    TabPane,
-    TextArea,
-    Tree,
-)
+from textual.widgets import Footer, Static
 
 from agexplorer.core.errors import AgxError
 from agexplorer.core.targets import read_source
@@ -30,14 +22,12 @@ from agexplorer.tui.bridge import EngineBridge
 from agexplorer.tui.commands import ExplorerCommands
 from agexplorer.tui.confirm import ConfirmQuit
 from agexplorer.tui.messages import AnalysisFailed, AnalysisReady, EngineStatus
-from agexplorer.tui.widgets.converted_pane import ConvertedPane
 from agexplorer.tui.widgets.function_picker import FunctionPicker
-from agexplorer.tui.widgets.op_tree import OpTree
-from agexplorer.tui.widgets.run_panel import RunPanel
-from agexplorer.tui.widgets.source_pane import SourcePane
-from agexplorer.tui.widgets.verdict_gutter import LineRefGutter, VerdictGutter
-from agexplorer.tui.widgets.verdict_table import VerdictTable
 from agexplorer.worker.client import Worker
+
+# The code panes and panels (agexplorer.tui.widgets.workspace) are imported and mounted
+# after the first frame, so their handlers below are named (on_text_area_changed, ...)
+# rather than decorated with their classes, and queries go by id.
 
 
 def _while_mounted(method):
@@ -48,7 +38,7 @@ def _while_mounted(method):
         try:
             return method(self, *args, **kwargs)
         except NoMatches:
-            if self.is_running and not self._exiting:
+            if self.is_running and not self._exiting and self.workspace_ready:
                 raise
             return None
 
@@ -89,61 +79,57 @@ class AgxApp(App):
         self.report = None
         self.lab = None
         self.engine_ready = False
-        self._edit_timer: Timer | None = None
+        self._edit_timer: asyncio.TimerHandle | None = None
         self._link_timer: Timer | None = None
         self._generation = 0
         self._analysed_text = ""
         self._mtime: int | None = None
         self._exiting = False
         self.colorblind = colorblind
+        self.workspace_ready = False
+        self._early_status: list[EngineStatus] = []
 
     # -- layout ------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
         with Horizontal(id="main"):
             yield FunctionPicker(self.paths, id="picker")
-            with Vertical(id="center"):
-                with Horizontal(id="code"):
-                    yield VerdictGutter(id="gutter")
-                    yield SourcePane(id="source")
-                    yield LineRefGutter(id="refs")
-                    yield ConvertedPane(id="converted")
-                with TabbedContent(id="panels"):
-                    with TabPane("Control flow", id="tab-flow"):
-                        yield VerdictTable(id="verdicts")
-                    with TabPane("Graph", id="tab-graph"):
-                        yield Input(placeholder="filter ops by type (e.g. While, MatMul)",
-                                    id="op-filter")
-                        yield OpTree(id="ops")
-                        yield Static("", id="op-detail")
-                    with TabPane("Run", id="tab-run"):
-                        yield RunPanel(id="run-panel")
-                    with TabPane("Log", id="tab-log"):
-                        yield RichLog(id="log", wrap=True, markup=False)
+            yield Vertical(id="center")  # the Workspace goes here after the first frame
         yield Static("loading TensorFlow…", id="status")
         yield Footer()
 
     def on_mount(self) -> None:
-        self.query_one("#source", SourcePane).border_title = "source"
-        self.query_one("#converted", ConvertedPane).border_title = "AutoGraph (to_code)"
         self.query_one("#picker", FunctionPicker).border_title = "functions"
-        self.bridge.warm_up()
-        source = self.query_one("#source", SourcePane)
+        self.bridge.warm_up()  # TensorFlow starts loading in the worker now
+
+    def on_ready(self) -> None:
+        """The first frame (the function list) is on screen: now the rest of the layout."""
+        self.call_after_refresh(self._mount_workspace)
+
+    async def _mount_workspace(self) -> None:
+        from agexplorer.tui.widgets.workspace import Workspace
+
+        await self.query_one("#center", Vertical).mount(Workspace(id="workspace"))
+        self.workspace_ready = True
+        for message in self._early_status:
+            self._engine_status(message)
+        self._early_status.clear()
+        source, converted = self.query_one("#source"), self.query_one("#converted")
+        source.on_edit = self._edited
         self.watch(source, "scroll_y", lambda _: self._sync_gutter(), init=False)
-        converted = self.query_one("#converted", ConvertedPane)
         self.watch(converted, "scroll_y", lambda _: self._sync_gutter(), init=False)
         self.set_interval(1.0, self._check_disk)
-        self.call_after_refresh(self._open_first)
+        self.call_after_refresh(self._open_first)  # after the layout: goto_line centres
 
     def on_resize(self) -> None:
         self.call_after_refresh(self._sync_gutter)
 
     @_while_mounted
     def _sync_gutter(self) -> None:
-        source = self.query_one("#source", SourcePane)
+        source = self.query_one("#source")
         rows = source.scrollable_content_region.height
-        self.query_one("#gutter", VerdictGutter).follow(int(source.scroll_y) + 1, rows)
-        converted = self.query_one("#converted", ConvertedPane)
-        self.query_one("#refs", LineRefGutter).follow(
+        self.query_one("#gutter").follow(int(source.scroll_y) + 1, rows)
+        converted = self.query_one("#converted")
+        self.query_one("#refs").follow(
             int(converted.scroll_y) + 1, converted.scrollable_content_region.height)
 
     def _paint_lines(self) -> None:
@@ -154,12 +140,12 @@ class AgxApp(App):
         from agexplorer.render.terminal import PALETTE, VIVID, line_colors
 
         colors = line_colors(report, PALETTE if self.colorblind else VIVID)
-        self.query_one("#gutter", VerdictGutter).set_verdicts(report.statements, colors)
+        self.query_one("#gutter").set_verdicts(report.statements, colors)
         if report.conversion is not None:
-            self.query_one("#refs", LineRefGutter).set_map(report.conversion.source_map, colors)
-        ops = self.query_one("#ops", OpTree)
+            self.query_one("#refs").set_map(report.conversion.source_map, colors)
+        ops = self.query_one("#ops")
         ops.shades = colors
-        ops.show(report.inventory, self.query_one("#op-filter", Input).value)
+        ops.show(report.inventory, self.query_one("#op-filter").value)
         self._sync_gutter()
 
     def action_toggle_palette(self) -> None:
@@ -172,7 +158,7 @@ class AgxApp(App):
     @_while_mounted
     def _check_disk(self) -> None:
         """A change on disk reloads a clean buffer, or warns when the buffer has edits."""
-        source = self.query_one("#source", SourcePane)
+        source = self.query_one("#source")
         if source.path is None:
             return
         try:
@@ -219,19 +205,23 @@ class AgxApp(App):
 
     def log_line(self, text: str) -> None:
         """Append to the Log panel."""
-        self.query_one("#log", RichLog).write(text)
+        self.query_one("#log").write(text)
 
     @on(EngineStatus)
     def _engine_status(self, message: EngineStatus) -> None:
+        if not self.workspace_ready:
+            self._early_status.append(message)  # replayed once the panels exist
+            return
         self.engine_ready = self.engine_ready or message.ready
         if message.devices:
-            self.query_one("#run-panel", RunPanel).set_devices(message.devices)
+            self.query_one("#run-panel").set_devices(message.devices)
         if message.ready and getattr(self, "_status_error", False):
             return  # keep the error on screen; "ready" is implied
         self.set_status(message.text)
         if message.text not in ("ready",) and not message.text.endswith("…"):
             self.log_line(message.text)
 
+    @_while_mounted
     def analyse(self, run: bool = False, call: str | None = None) -> None:
         """Ask the worker for the current function (the buffer if it has unsaved edits).
 
@@ -240,13 +230,13 @@ class AgxApp(App):
         if self.target is None:
             return
         if call is None:
-            call = self.query_one("#run-panel", RunPanel).query_one("#call").value.strip() or None
+            call = self.query_one("#run-panel").query_one("#call").value.strip() or None
         path, qualname = self.target
-        source = self.query_one("#source", SourcePane)
+        source = self.query_one("#source")
         self._analysed_text = source.text
         self._generation += 1
         key = (path, qualname, self._generation)
-        panel = self.query_one("#run-panel", RunPanel)
+        panel = self.query_one("#run-panel")
         request = {"target": f"{path}::{qualname}", "call": call, "no_run": not run,
                    "budget": 0.5, "source": source.text if source.dirty else None,
                    "device": panel.device}
@@ -255,7 +245,7 @@ class AgxApp(App):
         what = f"running {qualname}" if run else f"tracing {qualname}"
         self.set_status(what + "…")
         if run:
-            self.query_one("#run-panel", RunPanel).note(f"{what}…")
+            self.query_one("#run-panel").note(f"{what}…")
         self.bridge.analyse(key, request, path, what)
 
     @on(AnalysisReady)
@@ -265,9 +255,9 @@ class AgxApp(App):
         report, self.report = message.report, message.report
         for pane in ("#converted", "#verdicts", "#ops", "#gutter", "#refs"):
             self.query_one(pane).remove_class("stale")
-        converted = self.query_one("#converted", ConvertedPane)
+        converted = self.query_one("#converted")
         converted.show_code(report.conversion.code if report.conversion else "")
-        self.query_one("#verdicts", VerdictTable).show(report.statements)
+        self.query_one("#verdicts").show(report.statements)
         self._paint_lines()
         picker = self.query_one("#picker", FunctionPicker)
         picker.set_badge(report.file, report.function, self._badge(report))
@@ -283,7 +273,7 @@ class AgxApp(App):
             self.log_line(text)
         if message.lab is not None:
             self.lab = message.lab
-            self.query_one("#run-panel", RunPanel).show(message.lab)
+            self.query_one("#run-panel").show(message.lab)
 
     @on(AnalysisFailed)
     def _analysis_failed(self, message: AnalysisFailed) -> None:
@@ -294,7 +284,7 @@ class AgxApp(App):
             self.query_one(pane).add_class("stale")  # the last good results stay, dimmed
         self.set_status(error.message, error=True)
         self.log_line(error.message)
-        self.query_one("#run-panel", RunPanel).note(error.message)
+        self.query_one("#run-panel").note(error.message)
         if error.kind != "syntax-error" and self.target:
             self.query_one("#picker", FunctionPicker).set_badge(*self.target, "[red]failed[/]")
 
@@ -313,7 +303,7 @@ class AgxApp(App):
     def watch_target(self, old: tuple[str, str] | None, new: tuple[str, str] | None) -> None:
         if new is None:
             return
-        source = self.query_one("#source", SourcePane)
+        source = self.query_one("#source")
         if old is None or old[0] != new[0]:
             try:
                 source.open(new[0], read_source(new[0]))
@@ -326,13 +316,14 @@ class AgxApp(App):
         self.analyse()
         line = self._def_line(new)
         if line:
-            source.goto_line(line)
+            # A file just loaded has no scroll size until the next refresh: centre then.
+            self.call_after_refresh(source.goto_line, line)
 
     def _def_line(self, target: tuple[str, str]) -> int | None:
         from agexplorer.core.targets import list_functions, parse_source
 
         try:
-            source = self.query_one("#source", SourcePane)
+            source = self.query_one("#source")
             for f in list_functions(parse_source(target[0], source.text)):
                 if f.qualname == target[1]:
                     return f.line
@@ -341,9 +332,10 @@ class AgxApp(App):
         return None
 
     @on(FunctionPicker.Picked)
+    @_while_mounted
     def _picked(self, message: FunctionPicker.Picked) -> None:
         if self.target and self.target[0] != message.path:
-            source = self.query_one("#source", SourcePane)
+            source = self.query_one("#source")
             if source.dirty:
                 self.set_status(f"save or undo the edits to {os.path.basename(self.target[0])} "
                                 "before opening another file (ctrl+s saves)", error=True)
@@ -351,7 +343,12 @@ class AgxApp(App):
         self.target = (message.path, message.qualname)
 
     # -- linking -------------------------------------------------------------------------
-    @on(TextArea.SelectionChanged, "#source")
+    def on_text_area_selection_changed(self, event) -> None:
+        if event.text_area.id == "source":
+            self._source_cursor()
+        elif event.text_area.id == "converted":
+            self._converted_cursor()
+
     def _source_cursor(self) -> None:
         if self._link_timer is not None:
             self._link_timer.stop()
@@ -362,67 +359,70 @@ class AgxApp(App):
         report = self.report
         if report is None or report.conversion is None:
             return
-        line = self.query_one("#source", SourcePane).cursor_location[0] + 1
-        self.query_one("#converted", ConvertedPane).show_lines(
+        line = self.query_one("#source").cursor_location[0] + 1
+        self.query_one("#converted").show_lines(
             report.conversion.converted_lines_for(line))
-        self.query_one("#verdicts", VerdictTable).select_line(line)
-        self.query_one("#ops", OpTree).select_line(line)
+        self.query_one("#verdicts").select_line(line)
+        self.query_one("#ops").select_line(line)
 
-    @on(TextArea.SelectionChanged, "#converted")
     @_while_mounted
     def _converted_cursor(self) -> None:
         report = self.report
-        converted = self.query_one("#converted", ConvertedPane)
+        converted = self.query_one("#converted")
         if report is None or report.conversion is None or not converted.has_focus:
             return
         lines = report.conversion.source_lines_for(converted.cursor_location[0] + 1)
         if lines:
-            source = self.query_one("#source", SourcePane)
+            source = self.query_one("#source")
             source.scroll_to(y=max(lines[0] - 5, 0), animate=False)
-            self.query_one("#verdicts", VerdictTable).select_line(lines[0])
-            self.query_one("#ops", OpTree).select_line(lines[0])
+            self.query_one("#verdicts").select_line(lines[0])
+            self.query_one("#ops").select_line(lines[0])
 
-    @on(Input.Changed, "#op-filter")
-    def _filter_ops(self, event: Input.Changed) -> None:
-        ops = self.query_one("#ops", OpTree)
+    def on_input_changed(self, event) -> None:
+        if event.input.id != "op-filter":
+            return
+        ops = self.query_one("#ops")
         ops.show(ops.inventory, event.value)
 
-    @on(VerdictTable.Jump)
-    def _jump(self, message: VerdictTable.Jump) -> None:
-        source = self.query_one("#source", SourcePane)
+    def on_verdict_table_jump(self, message) -> None:
+        source = self.query_one("#source")
         source.goto_line(message.line)
         source.focus()
 
-    @on(Tree.NodeHighlighted, "#ops")
     @_while_mounted
-    def _op_highlighted(self, event: Tree.NodeHighlighted) -> None:
-        op = event.node.data
-        if op is not None:
-            self.query_one("#op-detail", Static).update(OpTree.describe(op))
+    def on_tree_node_highlighted(self, event) -> None:
+        if event.control.id != "ops" or event.node.data is None:
+            return
+        ops = self.query_one("#ops")
+        self.query_one("#op-detail", Static).update(ops.describe(event.node.data))
 
     # -- editing -------------------------------------------------------------------------
-    @on(TextArea.Changed, "#source")
     def _edited(self) -> None:
         if self._edit_timer is not None:
-            self._edit_timer.stop()
-        self._edit_timer = self.set_timer(EDIT_PAUSE, self._reanalyse_if_changed)
+            self._edit_timer.cancel()
+        # The event loop's own timer calls back on time; a Textual timer posts a message
+        # that waits behind the edit's repaint (measured ~15 ms late).
+        self._edit_timer = asyncio.get_running_loop().call_later(
+            EDIT_PAUSE, self._reanalyse_if_changed)
 
+    @_while_mounted
     def _reanalyse_if_changed(self) -> None:
         # Loading a file fires Changed too; only a real edit re-converts.
-        if self.query_one("#source", SourcePane).text != self._analysed_text:
+        if self.query_one("#source").text != self._analysed_text:
             self.analyse()
 
     # -- actions -------------------------------------------------------------------------
+    @_while_mounted
     def action_run(self) -> None:
-        self.query_one("#panels", TabbedContent).active = "tab-run"
+        self.query_one("#panels").active = "tab-run"
         self.analyse(run=True)
 
-    @on(RunPanel.RunRequested)
-    def _run_requested(self, message: RunPanel.RunRequested) -> None:
+    def on_run_panel_run_requested(self, message) -> None:
         self.analyse(run=True, call=message.call)
 
+    @_while_mounted
     def action_save(self) -> None:
-        source = self.query_one("#source", SourcePane)
+        source = self.query_one("#source")
         try:
             source.save()
             self._mtime = os.stat(source.path).st_mtime_ns if source.path else None
@@ -432,6 +432,7 @@ class AgxApp(App):
             return
         self.set_status(f"saved {source.path}")
 
+    @_while_mounted
     def _step_function(self, step: int) -> None:
         picker = self.query_one("#picker", FunctionPicker)
         functions = picker.functions()
@@ -449,7 +450,10 @@ class AgxApp(App):
         self._step_function(-1)
 
     def action_quit_app(self) -> None:
-        source = self.query_one("#source", SourcePane)
+        if not self.workspace_ready:
+            self.exit()  # nothing to lose yet
+            return
+        source = self.query_one("#source")
         if not source.dirty:
             self.exit()
             return
@@ -471,4 +475,6 @@ class AgxApp(App):
 
     def on_unmount(self) -> None:
         self._exiting = True
+        if self._edit_timer is not None:
+            self._edit_timer.cancel()
         self.bridge.close()

@@ -4,6 +4,10 @@ from __future__ import annotations
 
 from textual.widgets import TextArea
 
+from agexplorer.tui.widgets import query_cache
+
+query_cache.install()
+
 
 class ConvertedPane(TextArea):
     """The converted code; ``show_lines`` selects the lines a source line produced."""

@@ -2,7 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from textual.widgets import TextArea
+from textual.widgets.text_area import Edit, EditResult
+
+from agexplorer.tui.widgets import query_cache
+
+query_cache.install()
 
 
 class SourcePane(TextArea):
@@ -13,6 +20,16 @@ class SourcePane(TextArea):
                          soft_wrap=False, **kwargs)
         self.path: str | None = None
         self.saved_text = ""
+        # Called right after every edit (typing, paste, undo). TextArea.Changed says the
+        # same, but reaches the app ~20 ms later, after bubbling through each container.
+        self.on_edit: Callable[[], None] | None = None
+
+    def edit(self, edit: Edit) -> EditResult:
+        """Every change of the text passes here; tell ``on_edit`` at once."""
+        result = super().edit(edit)
+        if self.on_edit is not None:
+            self.on_edit()
+        return result
 
     def open(self, path: str, text: str) -> None:
         """Show ``text`` as the saved content of ``path``."""
