@@ -7,9 +7,13 @@ import json
 import os
 import sys
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from agexplorer import __version__
 from agexplorer.core.errors import AgxError
+
+if TYPE_CHECKING:
+    from agexplorer.worker.client import Worker
 
 SAMPLES_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "samples")
 
@@ -55,6 +59,34 @@ def _parser() -> argparse.ArgumentParser:
                         help="run all modes on one load of the module (default: a fresh "
                         "load per mode, so side effects do not leak between modes)")
     report.add_argument("--width", type=int, default=None, help=argparse.SUPPRESS)
+
+    retrace = sub.add_parser("retrace", help="call one function with a sequence of arguments: "
+                             "which calls traced anew, and why")
+    retrace.add_argument("target", metavar="PATH::FUNC")
+    retrace.add_argument("--call", metavar="ARGS", action="append", help="one call's arguments; "
+                         'repeat for a sequence: --call "tf.constant(1)" --call "tf.constant(2.0)" '
+                         "(default: the file's AGX_RETRACE entry)")
+    retrace.add_argument("--json", action="store_true", help="print one JSON object")
+    retrace.add_argument("--timeout", type=_positive, default=30.0, metavar="SECONDS",
+                         help="give up on the calls after this long (default 30)")
+    retrace.add_argument("--width", type=int, default=None, help=argparse.SUPPRESS)
+
+    doctor = sub.add_parser("doctor", help="pitfalls of a function (or of every function of "
+                            "a file), each with why and the fix; --try shows a rewrite tried")
+    doctor.add_argument("target", metavar="PATH[::FUNC]")
+    doctor.add_argument("--call", metavar="ARGS", help="call arguments (needs ::FUNC), as for "
+                        "report")
+    doctor.add_argument("--json", action="store_true", help="print one JSON object")
+    doctor.add_argument("--timeout", type=_positive, default=30.0, metavar="SECONDS",
+                        help="give up on a function after this long (default 30)")
+    doctor.add_argument("--try", dest="try_fix", metavar="CODE|LINE", help="rewrite the "
+                        "finding with this code (AGX004) or at this line, and compare the "
+                        "function before and after (needs ::FUNC)")
+    doctor.add_argument("--apply", action="store_true", help="write the rewrite --try shows "
+                        "into the file")
+    doctor.add_argument("--budget", type=_positive, default=0.5, metavar="SECONDS",
+                        help="steady-state timing budget per mode for --try (default 0.5)")
+    doctor.add_argument("--width", type=int, default=None, help=argparse.SUPPRESS)
 
     lst = sub.add_parser("list", help="the functions of a file, with their lines")
     lst.add_argument("path", metavar="PATH")
@@ -112,6 +144,100 @@ def _cmd_report(args: argparse.Namespace) -> int:
         for line in report.error.details:
             print(f"  {line}", file=sys.stderr)
         return report.error.exit_code
+    return 0
+
+
+def _cmd_retrace(args: argparse.Namespace) -> int:
+    from agexplorer.core.targets import parse_source, parse_spec, read_source
+    from agexplorer.worker.client import shared_worker
+
+    spec = parse_spec(args.target)
+    parse_source(spec.path, read_source(spec.path))  # bad files fail before a worker starts
+    worker = shared_worker(args.timeout)
+    report = worker.request("retrace", {"target": args.target, "calls": args.call},
+                            what=f"loading {spec.path}", path=spec.path)
+    if args.json:
+        print(json.dumps(report.to_dict(), indent=2))
+    else:
+        from agexplorer.render.retrace import render_retrace
+
+        render_retrace(report, width=args.width)
+    return 0  # a call that raised is part of the report, not a failure of the command
+
+
+def _cmd_doctor(args: argparse.Namespace) -> int:
+    """Exit 1 when something was found (as a linter does), 0 when clean, 2 on bad input."""
+    import re
+
+    from agexplorer.core.doctor import DoctorReport, doctor_targets, module_findings
+    from agexplorer.core.targets import parse_source, parse_spec, read_source
+    from agexplorer.worker.client import shared_worker
+
+    spec = parse_spec(args.target)
+    text = read_source(spec.path)
+    parse_source(spec.path, text)  # bad files fail before a worker starts
+    if args.apply and not args.try_fix:
+        raise AgxError("bad-arguments", "--apply writes the rewrite that --try shows: add "
+                       "--try CODE|LINE.")
+    if args.try_fix and not re.fullmatch(r"(?i)AGX\d{3}|\d+", args.try_fix):
+        raise AgxError("bad-arguments", f"--try takes a finding's code (AGX004) or its line "
+                       f"number, not '{args.try_fix}'.")
+    if spec.qualname is None and (args.try_fix or args.call is not None):
+        option = "--try" if args.try_fix else "--call"
+        raise AgxError("bad-arguments", f"{option} needs one function: write "
+                       f"{args.target}::FUNCTION.")
+    worker = shared_worker(args.timeout)
+    request = {"target": args.target, "call": args.call}
+    if args.try_fix:
+        return _doctor_try(args, worker, request)
+    names = [spec.qualname] if spec.qualname else doctor_targets(spec.path)
+    reports: list[DoctorReport] = []
+    for name in names:
+        target = f"{spec.path}::{name}"
+        try:
+            reports.append(worker.request("doctor", {**request, "target": target},
+                                          what=f"diagnosing {name}", path=spec.path))
+        except AgxError as exc:
+            if spec.qualname:
+                raise
+            reports.append(DoctorReport(file=spec.path, function=name, error=exc))
+    module = [] if spec.qualname else [f for f in module_findings(text)
+                                       if f.subject not in names]
+    if args.json:
+        data = reports[0].to_dict() if spec.qualname else {
+            "file": spec.path, "functions": [r.to_dict() for r in reports],
+            "module": [f.to_dict() for f in module]}
+        print(json.dumps(data, indent=2))
+    else:
+        from agexplorer.render.doctor import render_doctor
+
+        render_doctor(reports, width=args.width, module=module)
+    return 1 if module or any(r.findings for r in reports) else 0
+
+
+def _doctor_try(args: argparse.Namespace, worker: Worker, request: dict) -> int:
+    from agexplorer.core.fixes import apply_fix
+    from agexplorer.core.targets import parse_spec
+
+    trial = worker.request("try_fix", {**request, "fix": args.try_fix, "budget": args.budget},
+                           what=f"trying the fix for {args.try_fix}",
+                           path=parse_spec(args.target).path)
+    applied = None
+    if args.apply:
+        if trial.after.error is not None and trial.before.error is None:
+            raise AgxError("fix-failed", f"not applied: the rewritten function fails "
+                           f"({trial.after.error.message}).", exit_code=1)
+        applied = apply_fix(trial.file, trial.rewrite)
+    if args.json:
+        print(json.dumps({"trial": trial.to_dict(), "applied": applied}, indent=2))
+    else:
+        from agexplorer.render.doctor import render_trial
+
+        render_trial(trial, width=args.width)
+        if applied:
+            print(f"wrote {applied} ({trial.finding.code}: {trial.rewrite.description})")
+        elif trial.rewrite.new_call is not None:
+            print(f'to use it, call with --call "{trial.rewrite.new_call}"')
     return 0
 
 
@@ -188,7 +314,7 @@ def _open_tui(argv: list[str]) -> int:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status."""
     argv = list(sys.argv[1:] if argv is None else argv)
-    commands = {"report", "list", "samples", "devices"}
+    commands = {"report", "retrace", "doctor", "list", "samples", "devices"}
     if not argv or (argv[0] not in commands and not argv[0].startswith("-")):
         try:
             return _open_tui(argv)
@@ -199,6 +325,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         if args.command == "report":
             return _cmd_report(args)
+        if args.command == "retrace":
+            return _cmd_retrace(args)
+        if args.command == "doctor":
+            return _cmd_doctor(args)
         if args.command == "list":
             return _cmd_list(args)
         if args.command == "devices":

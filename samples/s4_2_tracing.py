@@ -35,3 +35,11 @@ if __name__ == "__main__":
 
     # But a change of input dtype triggers a new trace.
     print(show_trace(tf.constant(1.0)))  # float: new trace
+
+
+# Call sequences for `agexplorer retrace`: reuse, then a retrace on a new dtype or shape.
+AGX_RETRACE = {
+    "show_trace": ["tf.constant(1)", "tf.constant(2)", "tf.constant(1.0)"],
+    "simple_func": ["tf.constant([1.0, 2.0])", "tf.constant([3.0, 4.0])",
+                    "tf.constant([1.0, 2.0, 3.0])", "tf.constant([1.0, 2.0, 3.0, 4.0])"],
+}

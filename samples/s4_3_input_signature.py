@@ -28,3 +28,10 @@ if __name__ == "__main__":
         process_batch(tf.constant([[1, 2]], dtype=tf.int32))
     except TypeError as e:
         print("Error:", e)
+
+
+# Call sequences for `agexplorer retrace`: two batch sizes share one trace; int32 is refused.
+AGX_RETRACE = {
+    "process_batch": ["tf.constant([[1.0, 2.0], [3.0, 4.0]])", "tf.constant([[1.0, 2.0]])",
+                      "tf.constant([[1, 2]], dtype=tf.int32)"],
+}

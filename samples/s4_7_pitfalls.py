@@ -73,3 +73,10 @@ if __name__ == "__main__":
               "from inside the while loop graph. Use tf.TensorArray instead.")
 
     print(build_tensorarray(tf.constant(5)))
+
+
+# Call sequences for `agexplorer retrace`: the global counter moves on the tracing call only.
+AGX_RETRACE = {
+    "increment": ["", "", ""],
+    "increment_var": ["", "", ""],
+}

@@ -69,3 +69,10 @@ if __name__ == "__main__":
     print("fixed_loop(tf.constant(5)):", fixed_loop(n), "ops:", _op_types(fixed_loop, n))
     print("range_loop(5):", range_loop(5), "ops:", _op_types(range_loop, 5))
     print("tf_range_loop(5):", tf_range_loop(5), "ops:", _op_types(tf_range_loop, 5))
+
+
+# Call sequences for `agexplorer retrace`: each new Python int traces anew; tensors do not.
+AGX_RETRACE = {
+    "bad_loop": ["2", "3", "3", "tf.constant(4)"],
+    "fixed_loop": ["tf.constant(2)", "tf.constant(3)", "tf.constant(4)"],
+}

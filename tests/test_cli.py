@@ -111,3 +111,37 @@ def test_fresh_process_never_shows_a_traceback():
     result = run_cli("report", f"{CF}::raises_midway", "--call", "tf.constant([1.0, 2.0])")
     assert result.returncode == 1
     assert "Traceback" not in result.stderr and "ValueError: stop here" in result.stderr
+
+
+@pytest.mark.tf
+def test_retrace_json_end_to_end():
+    """`agexplorer retrace` in a fresh process: each call traced or reused, and why."""
+    result = run_cli("retrace", f"{sample('s6_2_bad_loop.py')}::bad_loop", "--json")
+    assert result.returncode == 0, result.stderr
+    data = json.loads(result.stdout)
+    assert [c["traced"] for c in data["calls"]] == [True, True, False, True]
+    assert "n: now the Python int 3, before 2" in data["calls"][1]["reason"]
+    assert data["tracing_count"] == 3 and len(data["signatures"]) == 3
+    assert data["replays"]["input_signature"]["tracing_count"] == 1
+
+
+@pytest.mark.parametrize(("argv", "kind", "needle"), [
+    (["nope/missing.py::f"], "missing-file", "no such file"),
+    ([f"{CF}::no_such_function", "--call", "1"], "unknown-function", "available: python_for"),
+    ([f"{CF}::python_for", "--call", "1", "--call", "1,,"], "bad-call", "not a valid Python"),
+    ([f"{CF}::tensor_while"], "needs-arguments", "--call"),
+])
+def test_retrace_bad_input_gives_one_sentence_and_exit_2(capsys, tf, argv, kind, needle):
+    code, out, err = run(capsys, "retrace", *argv, "--json")
+    assert code == 2
+    assert needle in err and "Traceback" not in err and err.count("\n") == 1
+    assert json.loads(out)["error"]["kind"] == kind
+
+
+def test_retrace_terminal_shows_calls_prints_and_replays(capsys, tf):
+    code, out, _ = run(capsys, "retrace", f"{sample('s4_2_tracing.py')}::show_trace",
+                       "--width", "160")
+    assert code == 0
+    assert "x: now float32[], before int32[] (call 1)" in out
+    assert "Tracing! (Python print)" in out and "reused call 2" in out
+    assert "reduce_retracing=True" in out and "refused by the input_signature" in out

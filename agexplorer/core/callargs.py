@@ -7,6 +7,7 @@ from typing import Any
 from agexplorer.core.errors import AgxError
 
 SAMPLE_CALLS = "AGX_CALLS"  # module-level dict: qualname -> argument string
+SAMPLE_SEQUENCES = "AGX_RETRACE"  # module-level dict: qualname -> list of argument strings
 
 
 def _collect(*args: Any, **kwargs: Any) -> tuple[tuple[Any, ...], dict[str, Any]]:

@@ -31,15 +31,20 @@ class Shadow:
         return error
 
     def fix(self, result: Any) -> Any:
-        """Rewrite a Report or RunLab in place so it names the user's file."""
+        """Rewrite a Report, RunLab or RetraceReport in place so it names the user's file."""
         if result is None:
             return None
         if hasattr(result, "file"):
             result.file = self.real
+        fix_paths = getattr(result, "fix_paths", None)
+        if fix_paths is not None:  # results that know where their messages are (RetraceReport)
+            fix_paths(self.fix_text)
         if getattr(result, "error", None) is not None:
             self.fix_error(result.error)
         for run in getattr(result, "runs", {}).values():
             run.error = self.fix_text(run.error)
+        for part in getattr(result, "parts", ()):  # composite results (the doctor's FixTrial)
+            self.fix(part)
         return result
 
 

@@ -1,0 +1,114 @@
+"""The doctor in the terminal: findings per function, and a tried fix side by side."""
+
+from __future__ import annotations
+
+from rich.console import Console
+from rich.panel import Panel
+from rich.syntax import Syntax
+from rich.table import Table
+from rich.text import Text
+
+from agexplorer.core.doctor import DoctorReport, Finding
+from agexplorer.core.fixes import FixTrial, TrialSide
+from agexplorer.render.badges import verdict_badge
+from agexplorer.render.terminal import _seconds, display_path
+
+
+def _finding_text(f: Finding, target: str | None) -> Text:
+    text = Text(f.message)
+    if f.basis == "static":
+        text.append("  (from the source)", style="dim")
+    text.append("\nwhy: ", style="bold")
+    text.append(f.why, style="dim")
+    if f.fix:
+        text.append("\nfix: ", style="bold cyan")
+        text.append(f.fix, style="cyan")
+    if f.rewrite and target:
+        text.append("\ntry: ", style="bold green")
+        text.append(f"agexplorer doctor {target} --try {f.code}", style="green")
+        text.append(f"  ({f.rewrite})", style="dim green")
+    return text
+
+
+def findings_table(findings: list[Finding], target: str | None = None, title: str = "") -> Table:
+    """One row per finding: line, code and title, what, why, the fix and the rewrite."""
+    table = Table(title=title or None, title_justify="left", expand=True, show_lines=True)
+    table.add_column("line", justify="right")
+    table.add_column("code", no_wrap=True)
+    table.add_column("finding", ratio=1)
+    for f in findings:
+        table.add_row(str(f.line), Text(f"{f.code}\n{f.title}", style="bold yellow"),
+                      _finding_text(f, target))
+    return table
+
+
+def render_doctor(reports: list[DoctorReport], console: Console | None = None,
+                  width: int | None = None, module: list[Finding] | None = None) -> None:
+    """Print the doctor's findings for each function (and the module-level ones)."""
+    console = console or Console(width=width)
+    for report in reports:
+        target = f"{display_path(report.file)}::{report.function}"
+        n = len(report.findings)
+        head = Text(target, style="bold")
+        head.append(f": {n} finding{'s' if n != 1 else ''}" if n else ": no pitfalls found",
+                    style="bold yellow" if n else "green")
+        if report.call is not None:
+            head.append(f"\n  call: {report.function.split('.')[-1]}({report.call})"
+                        f"  [{report.call_origin}]", style="dim")
+        if report.error is not None:
+            head.append(f"\n  {'not traced' if not report.traced else 'error'}: "
+                        f"{report.error.message}", style="yellow")
+        console.print(head)
+        if report.findings:
+            console.print(findings_table(report.findings, target))
+        console.print()
+    if module:
+        console.print(findings_table(module, None, "module level"))
+
+
+def _side_cells(side: TrialSide) -> dict[str, str]:
+    lab = side.lab
+    cells = {"call": f"({side.call})" if side.call is not None else "-",
+             "traced": "yes" if side.op_count is not None else "no",
+             "ops": "-" if side.op_count is None else str(side.op_count),
+             "trace time": _seconds(side.trace_s)}
+    for v in side.verdicts:
+        cells[f"{v.kind} line {v.line}"] = verdict_badge(v) + \
+            (f" ({v.graph_op})" if v.graph_op else "")
+    for mode in ("eager", "graph", "xla"):
+        run = lab.runs.get(mode) if lab is not None else None
+        cells[f"{mode} median"] = "-" if run is None else \
+            (_seconds(run.median_s) if run.ok else "failed")
+    graph = lab.runs.get("graph") if lab is not None else None
+    cells["graph traces"] = str(graph.tracing_count) if graph and graph.tracing_count else "-"
+    cells["graph result"] = (graph.result or "") if graph and graph.ok else \
+        (graph.error or "failed") if graph else "-"
+    if lab is not None:
+        cells["modes agree"] = {True: "yes", False: "no", None: "-"}[lab.results_match]
+    if side.error is not None:
+        cells["error"] = side.error.message
+    return cells
+
+
+def render_trial(trial: FixTrial, console: Console | None = None, width: int | None = None) -> None:
+    """Print a tried fix: the diff of the function, then before and after side by side."""
+    console = console or Console(width=width)
+    f = trial.finding
+    console.print(Text(f"{f.code} at line {f.line}: {trial.rewrite.description}", style="bold"))
+    console.print(Panel(Syntax(trial.diff, "diff", theme="ansi_dark", word_wrap=True),
+                        title="the rewrite (your file is not changed)", title_align="left"))
+    before, after = _side_cells(trial.before), _side_cells(trial.after)
+    table = Table(title="before and after", title_justify="left", expand=True)
+    table.add_column("")
+    table.add_column("before", ratio=1, overflow="fold")
+    table.add_column("after", ratio=1, overflow="fold")
+    for key in dict.fromkeys([*before, *after]):
+        old, new = before.get(key, "-"), after.get(key, "-")
+        table.add_row(key, old, Text(new, style="bold" if new != old else ""))
+    console.print(table)
+    if trial.results_equal is True:
+        console.print(Text(f"same result: {trial.results_note}", style="green"))
+    elif trial.results_equal is False:
+        console.print(Text(f"the results differ: {trial.results_note}", style="yellow"))
+    else:
+        console.print(Text(trial.results_note, style="yellow"))

@@ -1,0 +1,149 @@
+"""The retrace explainer in the terminal: each call traced or reused and why, what ran while tracing."""
+
+from __future__ import annotations
+
+from rich.console import Console
+from rich.panel import Panel
+from rich.table import Table
+from rich.text import Text
+
+from agexplorer.core.retrace import RetraceCall, RetraceReport
+from agexplorer.render.terminal import display_path
+
+OUTCOME_STYLE = {"traced": "bold yellow", "reused": "green", "failed": "bold red"}
+
+
+def _times(n: int | None) -> str:
+    if n is None:
+        return "-"
+    return "once" if n == 1 else f"{n} times"
+
+
+def _note(call: RetraceCall) -> Text:
+    """The last column of the calls table: why it traced, what it reused, or its error."""
+    if call.outcome == "failed":
+        return Text(call.error or "raised", style="red")
+    if call.outcome == "reused":
+        return Text(call.reused_because or "reused a trace made earlier", style="dim")
+    return Text(call.reason or "")
+
+
+def _calls_table(report: RetraceReport) -> Table:
+    table = Table(title="Calls, in order", title_justify="left", expand=True)
+    table.add_column("#", justify="right", style="dim")
+    table.add_column("call", overflow="fold", max_width=36)
+    table.add_column("arguments", overflow="fold", max_width=30)
+    table.add_column("trace", no_wrap=True)
+    table.add_column("why", ratio=1)
+    name = report.function.rpartition(".")[2]
+    for call in report.calls:
+        arguments = ", ".join(f"{a.name}: {a.text}" for a in call.arguments)
+        table.add_row(str(call.index), f"{name}({call.call})", arguments,
+                      Text(call.outcome, style=OUTCOME_STYLE[call.outcome]), _note(call))
+    return table
+
+
+def _python_table(report: RetraceReport) -> Table | None:
+    """What ran in Python on each call: printed text and changed state, beside traced/reused."""
+    if not any(c.printed.strip() or c.effects or c.logged.strip() for c in report.calls):
+        return None
+    table = Table(title="What ran in Python on each call (only while tracing)",
+                  title_justify="left", expand=True)
+    table.add_column("#", justify="right", style="dim")
+    table.add_column("trace", no_wrap=True)
+    table.add_column("printed", ratio=1, overflow="fold")
+    table.add_column("Python state it changed", ratio=1, overflow="fold")
+    for call in report.calls:
+        printed = Text(call.printed.rstrip())
+        if call.logged.strip():  # tf.print writes to stderr, from the graph, on every call
+            printed.append(("\n" if printed else "") + "stderr: " + call.logged.strip(),
+                           style="cyan")
+        if not printed:
+            printed = Text("nothing", style="dim")
+        effects = Text("\n".join(e.text for e in call.effects)) if call.effects \
+            else Text("nothing", style="dim")
+        table.add_row(str(call.index), Text(call.outcome, style=OUTCOME_STYLE[call.outcome]),
+                      printed, effects)
+    return table
+
+
+def _replays_table(report: RetraceReport) -> Table:
+    replays = [r for r in report.replays.values() if r.applied]
+    table = Table(title="Replayed with other settings (the same calls, a fresh tf.function each)",
+                  title_justify="left")
+    table.add_column("#", justify="right", style="dim")
+    table.add_column("call", overflow="fold", max_width=36)
+    table.add_column("as written", no_wrap=True)
+    for r in replays:
+        table.add_column(r.setting, no_wrap=True)
+    for i, call in enumerate(report.calls):
+        cells = [Text(call.outcome, style=OUTCOME_STYLE[call.outcome])]
+        for r in replays:
+            rc = r.calls[i]
+            cells.append(Text(rc.outcome, style=OUTCOME_STYLE[rc.outcome]))
+        table.add_row(str(call.index), call.call, *cells)
+    table.add_section()
+    table.add_row("", "", Text(f"traced {_times(report.tracing_count)}", style="bold"),
+                  *[Text(f"traced {_times(r.tracing_count)}", style="bold") for r in replays])
+    return table
+
+
+def _replay_notes(report: RetraceReport) -> Text:
+    text = Text()
+    for r in report.replays.values():
+        if text:
+            text.append("\n")
+        text.append(f"{r.setting}: ", style="bold")
+        if r.applied:
+            text.append(r.code or "", style="cyan")
+            text.append(f"\n  {r.summary}")
+            if r.note:
+                text.append(f"\n  {r.note}")
+            for rc in r.calls:
+                if rc.error:  # the message names its call
+                    text.append(f"\n  {rc.error}", style="red")
+        else:
+            if r.code:
+                text.append(r.code, style="cyan")
+                text.append("\n  ")
+            text.append(f"not replayed: {r.note}", style="dim")
+    return text
+
+
+def render_retrace(report: RetraceReport, console: Console | None = None,
+                   width: int | None = None) -> None:
+    """Print the retrace report to ``console`` (a new one ``width`` columns wide by default)."""
+    console = console or Console(width=width)
+    head = Text()
+    head.append(f"{display_path(report.file)}::{report.function}", style="bold")
+    settings = report.settings.replace("tf.function()", "tf.function")
+    head.append(f"  @{settings}" if report.decorated else "  plain function, "
+                "called through tf.function()", style="cyan")
+    n = len(report.calls)
+    head.append(f"\n{n} call{'s' if n != 1 else ''} (from {report.calls_origin}), "
+                f"traced {_times(report.tracing_count)}; each trace is a concrete function "
+                "made for one kind of argument")
+    console.print(Panel(head, title="agexplorer retrace", title_align="left"))
+    console.print(_calls_table(report))
+    python = _python_table(report)
+    if python is not None:
+        console.print(python)
+    if report.findings:
+        console.print(Panel(Text("\n".join(f"- {f}" for f in report.findings)),
+                            title="What this shows", title_align="left", style="yellow"))
+    if report.signatures:
+        baked = any("=" in s for s in report.signatures)
+        console.print(Panel(Text("\n".join(f"{i}. {s}" for i, s in enumerate(report.signatures, 1))),
+                            title="The traces, one concrete function each"
+                            + (" (n=2: a Python value baked in)" if baked else ""),
+                            title_align="left"))
+    if any(r.applied for r in report.replays.values()):
+        console.print(_replays_table(report))
+    if report.replays:
+        console.print(Panel(_replay_notes(report), title="What each setting would change",
+                            title_align="left"))
+    for note in report.notes:
+        console.print(Text(f"note: {note}", style="dim"))
+    if report.load_output.strip():
+        console.print(Panel(report.load_output.rstrip(), title="Printed while loading the file",
+                            title_align="left", style="dim"))
