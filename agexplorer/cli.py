@@ -80,8 +80,8 @@ def _parser() -> argparse.ArgumentParser:
     doctor.add_argument("--timeout", type=_positive, default=30.0, metavar="SECONDS",
                         help="give up on a function after this long (default 30)")
     doctor.add_argument("--try", dest="try_fix", metavar="CODE|LINE", help="rewrite the "
-                        "finding with this code (AGX004) or at this line, and compare the "
-                        "function before and after (needs ::FUNC)")
+                        "finding with this code (AGX004), at this line (38) or both "
+                        "(AGX004@38), and compare the function before and after (needs ::FUNC)")
     doctor.add_argument("--apply", action="store_true", help="write the rewrite --try shows "
                         "into the file")
     doctor.add_argument("--budget", type=_positive, default=0.5, metavar="SECONDS",
@@ -179,9 +179,9 @@ def _cmd_doctor(args: argparse.Namespace) -> int:
     if args.apply and not args.try_fix:
         raise AgxError("bad-arguments", "--apply writes the rewrite that --try shows: add "
                        "--try CODE|LINE.")
-    if args.try_fix and not re.fullmatch(r"(?i)AGX\d{3}|\d+", args.try_fix):
-        raise AgxError("bad-arguments", f"--try takes a finding's code (AGX004) or its line "
-                       f"number, not '{args.try_fix}'.")
+    if args.try_fix and not re.fullmatch(r"(?i)AGX\d{3}(@\d+)?|\d+", args.try_fix):
+        raise AgxError("bad-arguments", f"--try takes a finding's code (AGX004), its line "
+                       f"number (38) or both (AGX004@38), not '{args.try_fix}'.")
     if spec.qualname is None and (args.try_fix or args.call is not None):
         option = "--try" if args.try_fix else "--call"
         raise AgxError("bad-arguments", f"{option} needs one function: write "
@@ -233,7 +233,7 @@ def _doctor_try(args: argparse.Namespace, worker: Worker, request: dict) -> int:
     else:
         from agexplorer.render.doctor import render_trial
 
-        render_trial(trial, width=args.width)
+        render_trial(trial, width=args.width, applied=bool(applied))
         if applied:
             print(f"wrote {applied} ({trial.finding.code}: {trial.rewrite.description})")
         elif trial.rewrite.new_call is not None:

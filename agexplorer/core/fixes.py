@@ -52,6 +52,10 @@ class Rewrite:
         """JSON form."""
         return asdict(self)
 
+    def made_from(self, text: str) -> bool:
+        """Whether ``text`` is the text this rewrite was made from (nothing changed since)."""
+        return _sha(text) == self.old_sha
+
 
 def _sha(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
@@ -342,11 +346,12 @@ class FixTrial:
 
 
 def pick_finding(findings: list[Finding], choice: str) -> Finding:
-    """The finding ``--try CODE|LINE`` names, among those with a rewrite."""
+    """The finding ``--try CODE|LINE|CODE@LINE`` names, among those with a rewrite."""
     wanted = choice.strip().upper()
     ready = [f for f in findings if f.rewrite is not None]
-    match = [f for f in ready if (f.code == wanted if wanted.startswith("AGX")
-                                  else str(f.line) == wanted)]
+    code, _, line = wanted.partition("@") if "@" in wanted else (
+        (wanted, "", "") if wanted.startswith("AGX") else ("", "", wanted))
+    match = [f for f in ready if (not code or f.code == code) and (not line or str(f.line) == line)]
     if match:
         return match[0]
     offered = ", ".join(f"{f.code} at line {f.line} ({f.rewrite})" for f in ready)
@@ -450,7 +455,7 @@ def apply_fix(path: str, made: Rewrite) -> str:
     if made.new_text is None:
         raise AgxError("call-only", f"the {made.code} fix changes the call, not the file: "
                        f'call the function with --call "{made.new_call}".')
-    if _sha(read_source(path)) != made.old_sha:
+    if not made.made_from(read_source(path)):
         raise AgxError("file-changed", f"{path} changed on disk since the fix was made; "
                        "run the doctor again and retry.")
     with open(path, "w", encoding="utf-8", newline="") as fh:

@@ -90,13 +90,22 @@ def _side_cells(side: TrialSide) -> dict[str, str]:
     return cells
 
 
-def render_trial(trial: FixTrial, console: Console | None = None, width: int | None = None) -> None:
+def render_trial(trial: FixTrial, console: Console | None = None, width: int | None = None,
+                 applied: bool = False) -> None:
     """Print a tried fix: the diff of the function, then before and after side by side."""
     console = console or Console(width=width)
+    for part in trial_renderables(trial, applied):
+        console.print(part)
+
+
+def trial_renderables(trial: FixTrial, applied: bool = False) -> list:
+    """A tried fix as rich renderables (the CLI prints them, the TUI's Doctor tab shows them)."""
+    parts: list = []
     f = trial.finding
-    console.print(Text(f"{f.code} at line {f.line}: {trial.rewrite.description}", style="bold"))
-    console.print(Panel(Syntax(trial.diff, "diff", theme="ansi_dark", word_wrap=True),
-                        title="the rewrite (your file is not changed)", title_align="left"))
+    parts.append(Text(f"{f.code} at line {f.line}: {trial.rewrite.description}", style="bold"))
+    parts.append(Panel(Syntax(trial.diff, "diff", theme="ansi_dark", word_wrap=True),
+                       title="the rewrite (written to your file)" if applied else
+                       "the rewrite (your file is not changed)", title_align="left"))
     before, after = _side_cells(trial.before), _side_cells(trial.after)
     table = Table(title="before and after", title_justify="left", expand=True)
     table.add_column("")
@@ -105,10 +114,11 @@ def render_trial(trial: FixTrial, console: Console | None = None, width: int | N
     for key in dict.fromkeys([*before, *after]):
         old, new = before.get(key, "-"), after.get(key, "-")
         table.add_row(key, old, Text(new, style="bold" if new != old else ""))
-    console.print(table)
+    parts.append(table)
     if trial.results_equal is True:
-        console.print(Text(f"same result: {trial.results_note}", style="green"))
+        parts.append(Text(f"same result: {trial.results_note}", style="green"))
     elif trial.results_equal is False:
-        console.print(Text(f"the results differ: {trial.results_note}", style="yellow"))
+        parts.append(Text(f"the results differ: {trial.results_note}", style="yellow"))
     else:
-        console.print(Text(trial.results_note, style="yellow"))
+        parts.append(Text(trial.results_note, style="yellow"))
+    return parts

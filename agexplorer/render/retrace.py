@@ -114,6 +114,13 @@ def render_retrace(report: RetraceReport, console: Console | None = None,
                    width: int | None = None) -> None:
     """Print the retrace report to ``console`` (a new one ``width`` columns wide by default)."""
     console = console or Console(width=width)
+    for part in retrace_renderables(report):
+        console.print(part)
+
+
+def retrace_renderables(report: RetraceReport) -> list:
+    """The retrace report as rich renderables (the CLI prints them, the TUI's Trace tab shows them)."""
+    parts: list = []
     head = Text()
     head.append(f"{display_path(report.file)}::{report.function}", style="bold")
     settings = report.settings.replace("tf.function()", "tf.function")
@@ -123,27 +130,28 @@ def render_retrace(report: RetraceReport, console: Console | None = None,
     head.append(f"\n{n} call{'s' if n != 1 else ''} (from {report.calls_origin}), "
                 f"traced {_times(report.tracing_count)}; each trace is a concrete function "
                 "made for one kind of argument")
-    console.print(Panel(head, title="agexplorer retrace", title_align="left"))
-    console.print(_calls_table(report))
+    parts.append(Panel(head, title="agexplorer retrace", title_align="left"))
+    parts.append(_calls_table(report))
     python = _python_table(report)
     if python is not None:
-        console.print(python)
+        parts.append(python)
     if report.findings:
-        console.print(Panel(Text("\n".join(f"- {f}" for f in report.findings)),
+        parts.append(Panel(Text("\n".join(f"- {f}" for f in report.findings)),
                             title="What this shows", title_align="left", style="yellow"))
     if report.signatures:
         baked = any("=" in s for s in report.signatures)
-        console.print(Panel(Text("\n".join(f"{i}. {s}" for i, s in enumerate(report.signatures, 1))),
+        parts.append(Panel(Text("\n".join(f"{i}. {s}" for i, s in enumerate(report.signatures, 1))),
                             title="The traces, one concrete function each"
-                            + (" (n=2: a Python value baked in)" if baked else ""),
+                            + (" (name=value: a Python value baked into the trace)" if baked else ""),
                             title_align="left"))
     if any(r.applied for r in report.replays.values()):
-        console.print(_replays_table(report))
+        parts.append(_replays_table(report))
     if report.replays:
-        console.print(Panel(_replay_notes(report), title="What each setting would change",
+        parts.append(Panel(_replay_notes(report), title="What each setting would change",
                             title_align="left"))
     for note in report.notes:
-        console.print(Text(f"note: {note}", style="dim"))
+        parts.append(Text(f"note: {note}", style="dim"))
     if report.load_output.strip():
-        console.print(Panel(report.load_output.rstrip(), title="Printed while loading the file",
+        parts.append(Panel(report.load_output.rstrip(), title="Printed while loading the file",
                             title_align="left", style="dim"))
+    return parts

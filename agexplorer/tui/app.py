@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import functools
 import os
 from typing import ClassVar
 
@@ -11,7 +10,6 @@ from textual import on
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.css.query import NoMatches
 from textual.reactive import var
 from textual.timer import Timer
 from textual.widgets import Footer, Static
@@ -21,7 +19,9 @@ from agexplorer.core.targets import read_source
 from agexplorer.tui.bridge import EngineBridge
 from agexplorer.tui.commands import ExplorerCommands
 from agexplorer.tui.confirm import ConfirmQuit
+from agexplorer.tui.guards import while_mounted
 from agexplorer.tui.messages import AnalysisFailed, AnalysisReady, EngineStatus
+from agexplorer.tui.pitfalls import PitfallsWiring
 from agexplorer.tui.widgets.function_picker import FunctionPicker
 from agexplorer.worker.client import Worker
 
@@ -30,26 +30,13 @@ from agexplorer.worker.client import Worker
 # rather than decorated with their classes, and queries go by id.
 
 
-def _while_mounted(method):
-    """Skip a handler whose widgets are already gone (timers and events racing the exit)."""
-
-    @functools.wraps(method)
-    def guarded(self, *args, **kwargs):
-        try:
-            return method(self, *args, **kwargs)
-        except NoMatches:
-            if self.is_running and not self._exiting and self.workspace_ready:
-                raise
-            return None
-
-    return guarded
 
 
 EDIT_PAUSE = 0.6  # seconds of quiet typing before re-converting
 LINK_PAUSE = 0.15  # cursor moves are debounced before cross-highlighting
 
 
-class AgxApp(App):
+class AgxApp(PitfallsWiring, App):
     """The explorer: a function beside AutoGraph's version of it, its graph and its runs."""
 
     CSS_PATH = "app.tcss"
@@ -63,6 +50,8 @@ class AgxApp(App):
         Binding("alt+up", "previous_function", "Prev fn"),
         Binding("n", "next_function", "Next fn", show=False),
         Binding("p", "previous_function", "Prev fn", show=False),
+        Binding("t", "trace", "Trace"),
+        Binding("f", "try_fix", "Try fix"),
         Binding("q", "quit_app", "Quit", show=False),
         Binding("ctrl+q", "quit_app", "Quit", priority=True),
     ]
@@ -123,7 +112,7 @@ class AgxApp(App):
     def on_resize(self) -> None:
         self.call_after_refresh(self._sync_gutter)
 
-    @_while_mounted
+    @while_mounted
     def _sync_gutter(self) -> None:
         source = self.query_one("#source")
         rows = source.scrollable_content_region.height
@@ -155,7 +144,7 @@ class AgxApp(App):
         self.set_status("line colours: " + ("colour-blind safe (Okabe-Ito)" if self.colorblind
                                             else "vivid"))
 
-    @_while_mounted
+    @while_mounted
     def _check_disk(self) -> None:
         """A change on disk reloads a clean buffer, or warns when the buffer has edits."""
         source = self.query_one("#source")
@@ -208,6 +197,7 @@ class AgxApp(App):
         self.query_one("#log").write(text)
 
     @on(EngineStatus)
+    @while_mounted
     def _engine_status(self, message: EngineStatus) -> None:
         if not self.workspace_ready:
             self._early_status.append(message)  # replayed once the panels exist
@@ -221,7 +211,7 @@ class AgxApp(App):
         if message.text not in ("ready",) and not message.text.endswith("…"):
             self.log_line(message.text)
 
-    @_while_mounted
+    @while_mounted
     def analyse(self, run: bool = False, call: str | None = None) -> None:
         """Ask the worker for the current function (the buffer if it has unsaved edits).
 
@@ -332,7 +322,7 @@ class AgxApp(App):
         return None
 
     @on(FunctionPicker.Picked)
-    @_while_mounted
+    @while_mounted
     def _picked(self, message: FunctionPicker.Picked) -> None:
         if self.target and self.target[0] != message.path:
             source = self.query_one("#source")
@@ -354,7 +344,7 @@ class AgxApp(App):
             self._link_timer.stop()
         self._link_timer = self.set_timer(LINK_PAUSE, self._link_from_source)
 
-    @_while_mounted
+    @while_mounted
     def _link_from_source(self) -> None:
         report = self.report
         if report is None or report.conversion is None:
@@ -365,7 +355,7 @@ class AgxApp(App):
         self.query_one("#verdicts").select_line(line)
         self.query_one("#ops").select_line(line)
 
-    @_while_mounted
+    @while_mounted
     def _converted_cursor(self) -> None:
         report = self.report
         converted = self.query_one("#converted")
@@ -389,7 +379,7 @@ class AgxApp(App):
         source.goto_line(message.line)
         source.focus()
 
-    @_while_mounted
+    @while_mounted
     def on_tree_node_highlighted(self, event) -> None:
         if event.control.id != "ops" or event.node.data is None:
             return
@@ -405,14 +395,14 @@ class AgxApp(App):
         self._edit_timer = asyncio.get_running_loop().call_later(
             EDIT_PAUSE, self._reanalyse_if_changed)
 
-    @_while_mounted
+    @while_mounted
     def _reanalyse_if_changed(self) -> None:
         # Loading a file fires Changed too; only a real edit re-converts.
         if self.query_one("#source").text != self._analysed_text:
             self.analyse()
 
     # -- actions -------------------------------------------------------------------------
-    @_while_mounted
+    @while_mounted
     def action_run(self) -> None:
         self.query_one("#panels").active = "tab-run"
         self.analyse(run=True)
@@ -420,7 +410,7 @@ class AgxApp(App):
     def on_run_panel_run_requested(self, message) -> None:
         self.analyse(run=True, call=message.call)
 
-    @_while_mounted
+    @while_mounted
     def action_save(self) -> None:
         source = self.query_one("#source")
         try:
@@ -432,7 +422,7 @@ class AgxApp(App):
             return
         self.set_status(f"saved {source.path}")
 
-    @_while_mounted
+    @while_mounted
     def _step_function(self, step: int) -> None:
         picker = self.query_one("#picker", FunctionPicker)
         functions = picker.functions()

@@ -8,7 +8,7 @@ from textual.app import App
 from textual.worker import get_current_worker
 
 from agexplorer.core.errors import AgxError
-from agexplorer.tui.messages import AnalysisFailed, AnalysisReady, EngineStatus
+from agexplorer.tui.messages import AnalysisFailed, AnalysisReady, EngineAnswer, EngineStatus
 from agexplorer.worker.client import Worker
 
 
@@ -58,9 +58,34 @@ class EngineBridge:
             self.app.post_message(AnalysisFailed(key, exc))
             self.app.post_message(EngineStatus("ready", ready=True))
             return
-        if not job.is_cancelled:
-            self.app.post_message(AnalysisReady(key, answer["report"], answer["lab"]))
+        if job.is_cancelled:
+            return
+        self.app.post_message(AnalysisReady(key, answer["report"], answer["lab"]))
+        # The doctor reads the same trace (kept by the worker): it follows the report, so the
+        # panes never wait for it.
+        self._answer("doctor", key, {"target": request["target"], "call": request.get("call"),
+                                     "source": request.get("source"), "reuse": True},
+                     path, "examining the pitfalls", progress)
         self.app.post_message(EngineStatus("ready", ready=True))
+
+    def ask(self, kind: str, key: tuple, request: dict[str, Any], path: str, what: str) -> None:
+        """Any other request (retrace, try_fix) in the background; answers ``EngineAnswer``."""
+        def run() -> None:
+            self._answer(kind, key, request, path, what,
+                         lambda phase: self.app.post_message(EngineStatus(phase + "…")))
+            self.app.post_message(EngineStatus("ready", ready=True))
+
+        self.app.run_worker(run, thread=True, group=f"engine-{kind}", exclusive=True)
+
+    def _answer(self, kind: str, key: tuple, request: dict[str, Any], path: str, what: str,
+                progress: Any) -> None:
+        try:
+            value = self.worker.request(kind, request, what=what, path=path, on_progress=progress)
+        except AgxError as exc:
+            self.app.post_message(EngineAnswer(kind, key, error=exc))
+            return
+        if not get_current_worker().is_cancelled:
+            self.app.post_message(EngineAnswer(kind, key, value))
 
     def close(self) -> None:
         """End the worker (when this bridge started it)."""

@@ -9,10 +9,12 @@ from textual.command import Hit, Hits, Provider
 
 
 class ExplorerCommands(Provider):
-    """run, save, next/previous function, quit."""
+    """run, trace, try a fix, save, next/previous function, palette, quit."""
 
     COMMANDS: ClassVar[list[tuple[str, str]]] = [
         ("run: eager, graph and XLA", "run"),
+        ("trace: explain which calls retrace, and why", "trace"),
+        ("doctor: try the selected finding's fix on a copy", "try_fix"),
         ("save the file", "save"),
         ("function: next", "next_function"),
         ("function: previous", "previous_function"),

@@ -34,3 +34,15 @@ class AnalysisFailed(Message):
         super().__init__()
         self.key = key
         self.error = error
+
+
+class EngineAnswer(Message):
+    """The worker's answer to a ``kind`` request other than the report (doctor, retrace,
+    try_fix): ``value``, or ``error`` (an AgxError) when it failed."""
+
+    def __init__(self, kind: str, key: tuple, value: Any = None, error: Any = None) -> None:
+        super().__init__()
+        self.kind = kind
+        self.key = key
+        self.value = value
+        self.error = error

@@ -38,6 +38,8 @@ def handle_report(args: dict[str, Any], progress: Any) -> dict[str, Any]:
     with shadowed(args["target"], args.get("source")) as (target, shadow):
         try:
             report = shadow.fix(build_report(target, args.get("call"), progress=progress))
+            _LAST_REPORT.clear()
+            _LAST_REPORT[_report_key(args)] = report
             lab = None
             no_arguments = report.error is not None and report.error.kind in ARGUMENT_ERRORS
             if not args.get("no_run") and not no_arguments:
@@ -71,11 +73,23 @@ def handle_retrace(args: dict[str, Any], progress: Any) -> Any:
                                                             progress=progress))
 
 
+# The last report built, by (target, source, call): the doctor's request that follows the
+# TUI's report reuses its trace instead of tracing again.
+_LAST_REPORT: dict[tuple, Any] = {}
+
+
+def _report_key(args: dict[str, Any]) -> tuple:
+    return args["target"], args.get("source"), args.get("call")
+
+
 def handle_doctor(args: dict[str, Any], progress: Any) -> Any:
-    """The pitfall doctor for one target: a DoctorReport."""
+    """The pitfall doctor for one target: a DoctorReport (``reuse``: the last report's trace,
+    when it was built for the same target, buffer and call)."""
     from agexplorer.core.doctor import diagnose
 
-    return _on_buffer(args, lambda target: diagnose(target, args.get("call"), progress=progress))
+    report = _LAST_REPORT.get(_report_key(args)) if args.get("reuse") else None
+    return _on_buffer(args, lambda target: diagnose(target, args.get("call"), progress=progress,
+                                                    report=report))
 
 
 def handle_try_fix(args: dict[str, Any], progress: Any) -> Any:

@@ -23,15 +23,19 @@ TARGET = os.path.join(SAMPLES, "s6_2_bad_loop.py")
 class ReplayWorker(Worker):
     """Answers like the TensorFlow worker, from a prepared report and run lab."""
 
-    def __init__(self, report, lab) -> None:
+    def __init__(self, report, lab, doctor) -> None:
         super().__init__()
         self.answer = {"report": report, "lab": lab}
+        self.doctor = doctor
 
     def request(self, kind, args=None, **_):
         if kind == "ping":
             return "pong"
         if kind == "devices":
             return [{"name": "/device:CPU:0", "type": "CPU"}]
+        if kind == "doctor":
+            return self.doctor
+        assert kind == "report", kind
         return {"report": self.answer["report"],
                 "lab": None if (args or {}).get("no_run") else self.answer["lab"]}
 
@@ -55,7 +59,9 @@ def replay(report):
     }
     lab = RunLab(device="/device:CPU:0", runs=runs, speedup={"graph": 0.001, "xla": 0.001},
                  results_match=True, tracing_count=1, budget_s=0.5)
-    return ReplayWorker(rep, lab)
+    from agexplorer.core.doctor import diagnose
+
+    return ReplayWorker(rep, lab, diagnose(f"{TARGET}::bad_loop", report=rep))
 
 
 def make_app(replay):
@@ -88,3 +94,16 @@ def test_run_tab(snap_compare, replay):
         await pilot.pause(0.3)
 
     assert snap_compare(make_app(replay), terminal_size=(150, 42), run_before=run)
+
+
+def test_doctor_tab(snap_compare, replay):
+    async def doctor(pilot) -> None:
+        await settle(pilot)
+        for _ in range(100):
+            if pilot.app.query_one("#doctor-panel").findings:
+                break
+            await pilot.pause(0.05)
+        pilot.app.query_one("#panels").active = "tab-doctor"
+        await pilot.pause(0.3)
+
+    assert snap_compare(make_app(replay), terminal_size=(150, 42), run_before=doctor)

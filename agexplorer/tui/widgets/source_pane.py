@@ -50,6 +50,28 @@ class SourcePane(TextArea):
             fh.write(self.text)
         self.saved_text = self.text
 
+    def replace_changed_lines(self, new_text: str) -> None:
+        """Make the buffer ``new_text`` with one edit of the lines that differ (one undo step;
+        the cursor, the scroll and every other line stay as they are)."""
+        old = self.text
+        if old == new_text:
+            return
+        # The common prefix and suffix in whole lines (cut at a newline), never overlapping.
+        head = 0
+        while head < min(len(old), len(new_text)) and old[head] == new_text[head]:
+            head += 1
+        head = old.rfind("\n", 0, head) + 1
+        tail = 0
+        limit = min(len(old), len(new_text)) - head
+        while tail < limit and old[-1 - tail] == new_text[-1 - tail]:
+            tail += 1
+        cut = old.find("\n", len(old) - tail)  # keep whole lines of the suffix
+        tail = len(old) - (cut + 1) if cut != -1 and tail else 0
+        doc = self.document
+        self.replace(new_text[head:len(new_text) - tail],
+                     doc.get_location_from_index(head),
+                     doc.get_location_from_index(len(old) - tail))
+
     def goto_line(self, line: int) -> None:
         """Put the cursor on a 1-based line and scroll it into view."""
         self.move_cursor((max(line - 1, 0), 0), center=True)

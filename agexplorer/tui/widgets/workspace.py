@@ -14,16 +14,18 @@ from textual.containers import Horizontal, Vertical
 from textual.widgets import Input, RichLog, Static, TabbedContent, TabPane
 
 from agexplorer.tui.widgets.converted_pane import ConvertedPane
+from agexplorer.tui.widgets.doctor_panel import DoctorPanel
 from agexplorer.tui.widgets.op_tree import OpTree
 from agexplorer.tui.widgets.run_panel import RunPanel
 from agexplorer.tui.widgets.source_pane import SourcePane
+from agexplorer.tui.widgets.trace_panel import TracePanel
 from agexplorer.tui.widgets.verdict_gutter import LineRefGutter, VerdictGutter
 from agexplorer.tui.widgets.verdict_table import VerdictTable
 
 
 class Workspace(Vertical):
-    """Source beside converted code (with their gutters), and the Control flow, Graph,
-    Run and Log tabs."""
+    """Source beside converted code (with their gutters), and the Control flow, Doctor,
+    Graph, Run, Trace and Log tabs."""
 
     def compose(self) -> ComposeResult:
         with Horizontal(id="code"):
@@ -34,12 +36,16 @@ class Workspace(Vertical):
         with TabbedContent(id="panels"):
             with TabPane("Control flow", id="tab-flow"):
                 yield VerdictTable(id="verdicts")
+            with TabPane("Doctor", id="tab-doctor"):
+                yield DoctorPanel(id="doctor-panel")
             with TabPane("Graph", id="tab-graph"):
                 yield Input(placeholder="filter ops by type (e.g. While, MatMul)", id="op-filter")
                 yield OpTree(id="ops")
                 yield Static("", id="op-detail")
             with TabPane("Run", id="tab-run"):
                 yield RunPanel(id="run-panel")
+            with TabPane("Trace", id="tab-trace"):
+                yield TracePanel(id="trace-panel")
             with TabPane("Log", id="tab-log"):
                 yield RichLog(id="log", wrap=True, markup=False)
 

@@ -1,0 +1,93 @@
+"""The Doctor and Trace tabs' wiring: their requests to the worker and the answers.
+
+A mixin of :class:`~agexplorer.tui.app.AgxApp` (kept apart so that app.py stays a
+readable map of the explorer): it uses the app's ``bridge``, ``target``,
+``_generation``, ``analyse`` and ``set_status``.
+"""
+
+from __future__ import annotations
+
+from agexplorer.tui.guards import while_mounted
+from agexplorer.tui.messages import EngineAnswer
+
+
+class PitfallsWiring:
+    """Doctor findings after each analysis; the retrace explainer and fix trials on request."""
+
+    def _buffer_request(self) -> tuple[tuple, dict, str] | None:
+        """(key, request with target, call and unsaved buffer, path) for the current function."""
+        if self.target is None:
+            return None
+        path, qualname = self.target
+        source = self.query_one("#source")
+        call = self.query_one("#call").value.strip() or None
+        return ((path, qualname, self._generation),
+                {"target": f"{path}::{qualname}", "call": call,
+                 "source": source.text if source.dirty else None}, path)
+
+    @while_mounted
+    def on_engine_answer(self, message: EngineAnswer) -> None:  # by name: a mixin has no @on
+        if message.kind == "doctor":
+            if message.key[2] != self._generation:
+                return  # an older buffer's findings
+            doctor = message.value
+            self.query_one("#doctor-panel").show(doctor)
+            count = len(doctor.findings) if doctor is not None else 0
+            self.query_one("#panels").get_tab("tab-doctor").label = (
+                f"Doctor ({count})" if count else "Doctor")
+        elif message.kind == "retrace":
+            panel = self.query_one("#trace-panel")
+            if message.error is not None:
+                panel.note(message.error.message)
+                self.set_status(message.error.message, error=True)
+            else:
+                panel.show(message.value)
+        elif message.kind == "try_fix":
+            self.query_one("#doctor-panel").show_trial(message.value, message.error)
+
+    def action_trace(self) -> None:
+        self.query_one("#panels").active = "tab-trace"
+        self.query_one("#trace-panel").request_explain()
+
+    def on_trace_panel_explain_requested(self, message) -> None:
+        made = self._buffer_request()
+        if made is None:
+            return
+        key, request, path = made
+        request["calls"] = message.calls
+        what = f"explaining the retraces of {self.target[1]}"
+        self.query_one("#trace-panel").note(what + "… (each call runs, then two replays)")
+        self.bridge.ask("retrace", key, request, path, what)
+
+    def action_try_fix(self) -> None:
+        self.query_one("#panels").active = "tab-doctor"
+        self.query_one("#doctor-panel").request_try()
+
+    def on_doctor_panel_try_fix(self, message) -> None:
+        made = self._buffer_request()
+        if made is None:
+            return
+        key, request, path = made
+        finding = message.finding
+        request.update(fix=f"{finding.code}@{finding.line}", budget=0.3,
+                       device=self.query_one("#run-panel").device)
+        self.bridge.ask("try_fix", key, request, path, f"trying the {finding.code} rewrite")
+
+    def on_doctor_panel_apply_fix(self, message) -> None:
+        rewrite = message.trial.rewrite
+        if rewrite.new_text is None:  # the fix is to the call (a tensor instead of a Python int)
+            self.query_one("#call").value = rewrite.new_call
+            self.set_status(f"the Run tab's call is now {rewrite.new_call}; F5 runs it")
+            self.analyse(call=rewrite.new_call)
+            return
+        source = self.query_one("#source")
+        if not rewrite.made_from(source.text):
+            self.set_status("the buffer changed since the fix was tried; press f to try it "
+                            "again", error=True)
+            return
+        source.replace_changed_lines(rewrite.new_text)
+        self.set_status(f"{rewrite.code} applied to the buffer (ctrl+z undoes it, ctrl+s saves "
+                        "it to the file)")
+
+    def on_doctor_panel_jump(self, message) -> None:
+        self.on_verdict_table_jump(message)

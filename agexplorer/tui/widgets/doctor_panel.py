@@ -1,0 +1,155 @@
+"""DoctorPanel: the pitfalls of the current function, why they bite, and fixes to try first."""
+
+from __future__ import annotations
+
+import textwrap
+
+from rich.console import Group
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.containers import Horizontal, VerticalScroll
+from textual.message import Message
+from textual.widgets import Button, DataTable, Static
+
+
+class DoctorPanel(Horizontal):
+    """Findings (line, code, message) beside the selected one's why, fix and tried rewrite."""
+
+    class Jump(Message):
+        """Go to ``line`` of the source."""
+
+        def __init__(self, line: int) -> None:
+            super().__init__()
+            self.line = line
+
+    class TryFix(Message):
+        """Try the mechanical rewrite of ``finding`` before and after."""
+
+        def __init__(self, finding) -> None:
+            super().__init__()
+            self.finding = finding
+
+    class ApplyFix(Message):
+        """Put the tried rewrite into the buffer (the file is only written by ctrl+s)."""
+
+        def __init__(self, trial) -> None:
+            super().__init__()
+            self.trial = trial
+
+    def __init__(self, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.findings: list = []
+        self.trial = None
+        self._trial_for = None  # the finding the trial was made for
+
+    def compose(self) -> ComposeResult:
+        yield DataTable(id="findings", cursor_type="row")
+        with VerticalScroll(id="finding-side"):
+            with Horizontal(id="fix-buttons"):
+                yield Button("Try fix  f", id="try-fix", disabled=True)
+                yield Button("Apply", id="apply-fix", disabled=True)
+            yield Static("The doctor reads the function once it has been traced.",
+                         id="finding-detail")
+
+    def on_mount(self) -> None:
+        self.query_one("#findings", DataTable).add_columns("line", "code", "finding")
+
+    def show(self, doctor) -> None:
+        """Fill the table from a DoctorReport (None: no answer, e.g. a syntax error)."""
+        self.findings = list(doctor.findings) if doctor is not None else []
+        self.trial = None
+        self._fill()
+        if not self.findings:
+            detail = ("No pitfalls found: nothing in this function runs only while tracing, "
+                      "and no loop was unrolled." if doctor is not None else
+                      "No findings yet.")
+            if doctor is not None and doctor.error is not None and not doctor.traced:
+                detail += f"\n(It did not trace: {doctor.error.message})"
+            self._detail(detail)
+        else:
+            self._describe(0)
+
+    def _fill(self) -> None:
+        """The findings, wrapped to the table's width (DataTable clips long cells)."""
+        table = self.query_one("#findings", DataTable)
+        row = table.cursor_row
+        table.clear()
+        width = max(30, (table.size.width or 80) - 18)
+        for i, f in enumerate(self.findings):
+            table.add_row(str(f.line), Text(f.code, style="bold yellow"),
+                          "\n".join(textwrap.wrap(f.message, width)), key=str(i), height=None)
+        if 0 < row < len(self.findings):
+            table.move_cursor(row=row)
+
+    def on_resize(self) -> None:
+        if self.findings:
+            self._fill()
+
+    @property
+    def selected(self):
+        """The highlighted finding, or None."""
+        row = self.query_one("#findings", DataTable).cursor_row
+        return self.findings[row] if 0 <= row < len(self.findings) else None
+
+    def _detail(self, renderable) -> None:
+        self.query_one("#finding-detail", Static).update(renderable)
+        finding = self.selected
+        self.query_one("#try-fix", Button).disabled = finding is None or not finding.rewrite
+        self.query_one("#apply-fix", Button).disabled = self.trial is None
+
+    def _describe(self, row: int) -> None:
+        if not 0 <= row < len(self.findings):
+            return
+        f = self.findings[row]
+        text = Text()
+        text.append(f"{f.code} {f.title}", style="bold yellow")
+        text.append(f"  line {f.line}" + ("" if f.basis == "trace" else ", from the code alone"),
+                    style="dim")
+        text.append(f"\n{f.message}\n\nwhy: ", style="")
+        text.append(f.why)
+        if f.fix:
+            text.append("\nfix: ", style="bold")
+            text.append(f.fix)
+        if f.rewrite:
+            text.append(f"\n\nf tries it on a copy: {f.rewrite}", style="cyan")
+        self._detail(text)
+
+    def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
+        event.stop()
+        if self.trial is None or self.selected is not self._trial_for:
+            self.trial = None
+            self._describe(event.cursor_row)
+
+    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+        event.stop()
+        finding = self.selected
+        if finding is not None:
+            self.post_message(self.Jump(finding.line))
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        if event.button.id == "try-fix":
+            self.request_try()
+        elif event.button.id == "apply-fix" and self.trial is not None:
+            self.post_message(self.ApplyFix(self.trial))
+
+    def request_try(self) -> None:
+        """Ask the app to try the highlighted finding's rewrite."""
+        finding = self.selected
+        if finding is not None and finding.rewrite:
+            self._detail(Text(f"trying the {finding.code} rewrite on a copy of the buffer…"))
+            self.post_message(self.TryFix(finding))
+
+    def show_trial(self, trial, error=None) -> None:
+        """Show a FixTrial (the diff, then before and after), or why it could not be tried."""
+        if error is not None:
+            self.trial = None
+            self._detail(Text(error.message, style="red"))
+            return
+        from agexplorer.render.doctor import trial_renderables
+
+        self._trial_for, self.trial = self.selected, trial
+        hint = Text("Apply puts the rewrite into the buffer (ctrl+z undoes it; ctrl+s saves)."
+                    if trial.rewrite.new_text is not None else
+                    f"Apply puts the call {trial.rewrite.new_call} into the Run tab.", style="dim")
+        self._detail(Group(*trial_renderables(trial), hint))
