@@ -10,9 +10,12 @@ case), ``AgxApp([path], qualname, worker=worker)`` runs headless (``run_test``, 
 once its first report is in, an edit inserts a comment line ``# edit N`` just above the
 function (above its decorators, at its indentation), which changes its line numbers, so
 the worker really re-loads, re-converts and re-traces. The clock starts just before
-``source.insert(...)`` and stops when ``app.report`` is a new object whose
-``conversion.code`` is present, the ``#converted`` TextArea's text equals it and the
-``#verdicts`` table has one row per statement (polled with ``pilot.pause(0.01)``).
+``source.insert(...)`` and stops at the first frame Textual composites (the app's
+``App._display`` is wrapped; the frame's escape codes are rendered, which headless Textual
+skips) in which ``app.report`` is a new object whose ``conversion.code`` is present, the
+``#converted`` TextArea's text equals it and the ``#verdicts`` table has one row per
+statement. Between checks the benchmark sleeps (``asyncio.sleep``): ``pilot.pause()``
+posts a message to every widget each time, work the app would not do in real use.
 3 edits per function (1 with ``--quick``), median per function.
 
 The app waits ``EDIT_PAUSE`` (0.6 s) of quiet typing before it re-converts: part of the
@@ -21,8 +24,8 @@ goal and the RESULT line use the figure minus the debounce**. Diagnostics per fu
 the debounce as it really fired (edit to ``app.analyse()``), the worker round trip of the
 report request, the worker's own load/convert/trace/inventory timings, and the UI's share
 (answer received to panes updated: the message hop, ``load_text`` of the converted pane,
-the verdict table and op tree fills, and the rest until the poll sees it, a repaint included,
-since ``pilot.pause`` repaints the screen).
+the verdict table and op tree fills, and the rest until that frame: the rest of the handler,
+Textual's 60 fps frame pacing and the render).
 
 Baseline, in this process after the TUI part (not interleaved with it: the TUI part has to
 stay free of TensorFlow): ``import tensorflow``; for each function, 3 repeats, each on a
@@ -351,8 +354,8 @@ def main(argv: list[str] | None = None) -> int:
     print(f"    converted.load_text:               {stats([med[k]['load_text'] for k in measured])}")
     print(f"    verdicts.show:                     {stats([med[k]['show'] for k in measured])}")
     print(f"    ops.show:                          {stats([med[k]['ops.show'] for k in measured])}")
-    print(f"    last pane call to seen by the poll: {stats([med[k]['seen'] for k in measured])}"
-          "  (the rest of the handler, a repaint and the 10 ms poll)")
+    print(f"    last pane call to the frame:       {stats([med[k]['seen'] for k in measured])}"
+          "  (the rest of the handler, the frame pacing and the render)")
     print(f"baseline to_code + concrete function:  {stats([base[k] for k in measured])}")
     ratios = [ratio[k] for k in measured]
     print(f"per-function ratio (minus pause / baseline): p50 {statistics.median(ratios):.2f}  "
