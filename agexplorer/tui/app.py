@@ -23,6 +23,7 @@ from agexplorer.tui.guards import while_mounted
 from agexplorer.tui.messages import AnalysisFailed, AnalysisReady, EngineStatus
 from agexplorer.tui.pitfalls import PitfallsWiring
 from agexplorer.tui.widgets.function_picker import FunctionPicker
+from agexplorer.tui.widgets.status_line import StatusLine
 from agexplorer.worker.client import Worker
 
 # The code panes and panels (agexplorer.tui.widgets.workspace) are imported and mounted
@@ -76,6 +77,7 @@ class AgxApp(PitfallsWiring, App):
         self._exiting = False
         self.colorblind = colorblind
         self.workspace_ready = False
+        self._last_request: tuple[int, dict] | None = None  # (generation, request sent)
         self._early_status: list[EngineStatus] = []
 
     # -- layout ------------------------------------------------------------------------
@@ -83,7 +85,7 @@ class AgxApp(PitfallsWiring, App):
         with Horizontal(id="main"):
             yield FunctionPicker(self.paths, id="picker")
             yield Vertical(id="center")  # the Workspace goes here after the first frame
-        yield Static("loading TensorFlow…", id="status")
+        yield StatusLine("loading TensorFlow…", id="status")
         yield Footer()
 
     def on_mount(self) -> None:
@@ -188,7 +190,7 @@ class AgxApp(PitfallsWiring, App):
     def set_status(self, text: str, error: bool = False) -> None:
         """The one-line status at the bottom (an error stays until the next request)."""
         self._status_error = error
-        status = self.query_one("#status", Static)
+        status = self.query_one("#status", StatusLine)
         status.update(text)
         status.set_class(error, "error")
 
@@ -236,6 +238,7 @@ class AgxApp(PitfallsWiring, App):
         self.set_status(what + "…")
         if run:
             self.query_one("#run-panel").note(f"{what}…")
+        self._last_request = (self._generation, request)
         self.bridge.analyse(key, request, path, what)
 
     @on(AnalysisReady)
@@ -243,6 +246,10 @@ class AgxApp(PitfallsWiring, App):
         if message.key[2] != self._generation or not self.is_running:
             return
         report, self.report = message.report, message.report
+        # The doctor reads the trace the worker just made, once these panes are painted.
+        sent = self._last_request
+        self.call_after_refresh(self.ask_doctor, message.key,
+                                sent[1] if sent and sent[0] == message.key[2] else None)
         for pane in ("#converted", "#verdicts", "#ops", "#gutter", "#refs"):
             self.query_one(pane).remove_class("stale")
         converted = self.query_one("#converted")

@@ -61,11 +61,6 @@ class EngineBridge:
         if job.is_cancelled:
             return
         self.app.post_message(AnalysisReady(key, answer["report"], answer["lab"]))
-        # The doctor reads the same trace (kept by the worker): it follows the report, so the
-        # panes never wait for it.
-        self._answer("doctor", key, {"target": request["target"], "call": request.get("call"),
-                                     "source": request.get("source"), "reuse": True},
-                     path, "examining the pitfalls", progress)
         self.app.post_message(EngineStatus("ready", ready=True))
 
     def ask(self, kind: str, key: tuple, request: dict[str, Any], path: str, what: str) -> None:

@@ -45,6 +45,15 @@ class PitfallsWiring:
         elif message.kind == "try_fix":
             self.query_one("#doctor-panel").show_trial(message.value, message.error)
 
+    def ask_doctor(self, key: tuple, request: dict | None) -> None:
+        """The doctor's findings for the analysis ``key`` (same target, buffer and call, so
+        the worker reuses that trace); skipped when a newer analysis has started."""
+        if request is None or key[2] != self._generation:
+            return
+        self.bridge.ask("doctor", key, {"target": request["target"], "call": request["call"],
+                                        "source": request["source"], "reuse": True},
+                        key[0], "examining the pitfalls")
+
     def action_trace(self) -> None:
         self.query_one("#panels").active = "tab-trace"
         self.query_one("#trace-panel").request_explain()

@@ -147,7 +147,7 @@ async def test_the_gutter_marks_each_statement_with_its_verdict(user_file, worke
         assert gutter.mark_at(8) == "unrolled x3"
         source = app.query_one("#source")
         row = 8 - (int(source.scroll_y) + 1)
-        assert str(gutter.render()).split("\n")[row] == "▌unrolled x3"  # level with line 8
+        assert gutter.line_text(row) == "▌unrolled x3"  # level with line 8
 
 
 async def test_a_change_on_disk_reloads_a_clean_buffer_and_keeps_edits(user_file, worker):
@@ -191,6 +191,9 @@ async def test_graph_filter_devices_and_call_history(user_file, worker):
     async with app.run_test(size=(140, 40)) as pilot:
         assert await wait_for(pilot, lambda: app.report is not None and app.engine_ready)
         ops = app.query_one("#ops")
+        assert ops._pending  # the Graph tab is not open: the tree waits
+        app.query_one("#panels").active = "tab-graph"
+        assert await wait_for(pilot, lambda: not ops._pending, 10)
         app.query_one("#op-filter").value = "AddV2"
         await pilot.pause(0.2)
         shown = []

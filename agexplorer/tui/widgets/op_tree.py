@@ -17,16 +17,35 @@ class OpTree(Tree):
         self.type_filter = ""
         self.shades: dict[int, str] = {}
         self._by_line: dict[int, list[TreeNode]] = defaultdict(list)
+        self._pending = False  # shown while hidden: filled when the Graph tab is opened
+        self._line: int | None = None
 
     def show(self, inventory, type_filter: str = "") -> None:
         """Fill the tree from an Inventory (None: nothing traced).
 
         ``type_filter`` keeps the ops whose type contains it (any case); ops that
-        hold bodies stay, so that matches inside a loop keep their place.
+        hold bodies stay, so that matches inside a loop keep their place. While the
+        tree is hidden (another tab is open) the fill waits until it is shown: a
+        hidden tree's new size still made Textual lay out the whole screen again
+        after every analysis.
         """
         self.inventory = inventory
         self.type_filter = type_filter
-        wanted = type_filter.strip().lower()
+        if self.region.area == 0:
+            self._pending = True
+            return
+        self._fill()
+
+    def on_show(self) -> None:
+        if self._pending:
+            self._fill()
+            if self._line is not None:
+                self.select_line(self._line)
+
+    def _fill(self) -> None:
+        self._pending = False
+        inventory = self.inventory
+        wanted = self.type_filter.strip().lower()
         self.clear()
         self._by_line.clear()
         if inventory is None or not inventory.bodies:
@@ -65,6 +84,9 @@ class OpTree(Tree):
 
     def select_line(self, line: int) -> None:
         """Move to the first op the source line created."""
+        self._line = line
+        if self._pending:
+            return
         nodes = self._by_line.get(line)
         if nodes:
             node = nodes[0]

@@ -1,60 +1,98 @@
-"""VerdictGutter: beside the source, each if/for/while's verdict on its own line."""
+"""VerdictGutter and LineRefGutter: the narrow columns beside the code panes.
+
+Both draw line by line (Textual's line API: ``render_line(y)`` returns one strip) from
+pre-parsed styles. They were ``Static`` widgets holding a multi-line ``Text``, which
+Textual re-laid out on every change: ~10 ms a frame, the largest cost of a repaint after
+each analysis.
+"""
 
 from __future__ import annotations
 
-from rich.text import Text
-from textual.widgets import Static
+from functools import lru_cache
+
+from rich.segment import Segment
+from rich.style import Style
+from textual.strip import Strip
+from textual.widget import Widget
 
 from agexplorer.render.badges import VERDICT_STYLE, verdict_badge
 
 
-class VerdictGutter(Static):
+@lru_cache(maxsize=256)
+def _style(text: str) -> Style:
+    return Style.parse(text) if text else Style()
+
+
+class _Gutter(Widget):
+    """A column of short per-line texts, scrolled with its pane (``follow``)."""
+
+    def __init__(self, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.shades: dict[int, str] = {}
+        self.first_line, self.rows = 1, 0
+        self._base: Style | None = None
+
+    def follow(self, first_line: int, rows: int) -> None:
+        """Show ``rows`` lines starting at ``first_line`` (the pane's view)."""
+        if (first_line, rows) != (self.first_line, self.rows):
+            self.first_line, self.rows = first_line, rows
+            self.refresh()
+
+    def cells(self, line: int) -> list[tuple[str, str]]:
+        """(text, style) pieces for one line of the pane."""
+        raise NotImplementedError
+
+    def line_text(self, row: int) -> str:
+        """The text row ``row`` shows, as drawn (for tests)."""
+        return "".join(segment.text for segment in self.render_line(row)).rstrip()
+
+    def render_lines(self, crop):
+        self._base = self.rich_style  # the background, from the ancestors: once per paint
+        return super().render_lines(crop)
+
+    def render_line(self, y: int) -> Strip:
+        base = self._base or self.rich_style
+        width = self.size.width
+        if y >= self.rows:
+            return Strip.blank(width, base)
+        segments = [Segment(text, base + _style(style))
+                    for text, style in self.cells(self.first_line + y) if text]
+        return Strip(segments).crop_extend(0, width, base)
+
+
+class VerdictGutter(_Gutter):
     """Marks (staged, unrolled xN, took true, unreached) kept level with the source's lines."""
 
     def __init__(self, **kwargs) -> None:
-        super().__init__("", **kwargs)
+        super().__init__(**kwargs)
         self.badges: dict[int, tuple[str, str]] = {}
-        self.shades: dict[int, str] = {}
-        self.first_line = 1
-        self.rows = 0
 
     def set_verdicts(self, verdicts: list, colors: dict[int, str] | None = None) -> None:
         """Badges from a report's verdicts, and the colour of each mapped line."""
         self.badges = {v.line: (verdict_badge(v), VERDICT_STYLE[v.verdict]) for v in verdicts}
         self.shades = colors or {}
-        self.refresh_marks()
-
-    def follow(self, first_line: int, rows: int) -> None:
-        """Show the marks for ``rows`` lines starting at ``first_line`` (the source's view)."""
-        self.first_line, self.rows = first_line, rows
-        self.refresh_marks()
+        self.refresh()
 
     def refresh_marks(self) -> None:
         """Redraw for the current view."""
-        text = Text(no_wrap=True, overflow="ellipsis")
-        for row in range(self.rows):
-            line = self.first_line + row
-            badge, style = self.badges.get(line, ("", ""))
-            color = self.shades.get(line)
-            text.append("▌" if color else " ", style=color or "")
-            text.append(badge, style=style)
-            if row < self.rows - 1:
-                text.append("\n")
-        self.update(text)
+        self.refresh()
+
+    def cells(self, line: int) -> list[tuple[str, str]]:
+        badge, style = self.badges.get(line, ("", ""))
+        color = self.shades.get(line)
+        return [("▌" if color else " ", color or ""), (badge, style)]
 
     def mark_at(self, line: int) -> str:
         """The badge shown for ``line`` (empty when none) — for tests and the status line."""
         return self.badges.get(line, ("", ""))[0]
 
 
-class LineRefGutter(Static):
+class LineRefGutter(_Gutter):
     """Beside the converted code: the source line each converted line came from, in its colour."""
 
     def __init__(self, **kwargs) -> None:
-        super().__init__("", **kwargs)
+        super().__init__(**kwargs)
         self.origin: dict[int, int] = {}
-        self.shades: dict[int, str] = {}
-        self.first_line, self.rows = 1, 0
 
     def set_map(self, source_map: list[tuple[int, int]], colors: dict[int, str]) -> None:
         """``source_map`` pairs (converted line, source line); the first source line wins."""
@@ -62,16 +100,10 @@ class LineRefGutter(Static):
         for converted, source in source_map:
             self.origin.setdefault(converted, source)
         self.shades = colors
-        self.follow(self.first_line, self.rows)
+        self.refresh()
 
-    def follow(self, first_line: int, rows: int) -> None:
-        """Show the references for ``rows`` converted lines from ``first_line``."""
-        self.first_line, self.rows = first_line, rows
-        text = Text(no_wrap=True)
-        for row in range(rows):
-            source = self.origin.get(first_line + row)
-            if source is not None:
-                text.append(f"▌{source:<4}", style=self.shades.get(source, ""))
-            if row < rows - 1:
-                text.append("\n")
-        self.update(text)
+    def cells(self, line: int) -> list[tuple[str, str]]:
+        source = self.origin.get(line)
+        if source is None:
+            return []
+        return [(f"▌{source:<4}", self.shades.get(source, ""))]
