@@ -53,6 +53,7 @@ class AgxApp(PitfallsWiring, App):
         Binding("p", "previous_function", "Prev fn", show=False),
         Binding("t", "trace", "Trace"),
         Binding("f", "try_fix", "Try fix"),
+        Binding("a", "apply_fix", "Apply fix", show=False),
         Binding("q", "quit_app", "Quit", show=False),
         Binding("ctrl+q", "quit_app", "Quit", priority=True),
     ]

@@ -15,6 +15,7 @@ class ExplorerCommands(Provider):
         ("run: eager, graph and XLA", "run"),
         ("trace: explain which calls retrace, and why", "trace"),
         ("doctor: try the selected finding's fix on a copy", "try_fix"),
+        ("doctor: apply the tried fix to the buffer", "apply_fix"),
         ("save the file", "save"),
         ("function: next", "next_function"),
         ("function: previous", "previous_function"),

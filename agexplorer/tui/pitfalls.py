@@ -72,6 +72,14 @@ class PitfallsWiring:
         self.query_one("#panels").active = "tab-doctor"
         self.query_one("#doctor-panel").request_try()
 
+    def action_apply_fix(self) -> None:
+        panel = self.query_one("#doctor-panel")
+        if panel.trial is None:
+            self.set_status("no fix tried yet: pick a finding in the Doctor tab and press f",
+                            error=True)
+            return
+        self.on_doctor_panel_apply_fix(panel.ApplyFix(panel.trial))
+
     def on_doctor_panel_try_fix(self, message) -> None:
         made = self._buffer_request()
         if made is None:

@@ -47,7 +47,7 @@ class DoctorPanel(Horizontal):
         with VerticalScroll(id="finding-side"):
             with Horizontal(id="fix-buttons"):
                 yield Button("Try fix  f", id="try-fix", disabled=True)
-                yield Button("Apply", id="apply-fix", disabled=True)
+                yield Button("Apply  a", id="apply-fix", disabled=True)
             yield Static("The doctor reads the function once it has been traced.",
                          id="finding-detail")
 
