@@ -31,6 +31,15 @@ def run_cli(*args: str, timeout: float = 240) -> subprocess.CompletedProcess[str
                           text=True, timeout=timeout, cwd=ROOT)
 
 
+async def wait_for(pilot, condition, seconds: float = 60.0) -> bool:
+    """Let a Textual app run (``pilot``) until ``condition()`` holds; False after ``seconds``."""
+    for _ in range(int(seconds / 0.1)):
+        if condition():
+            return True
+        await pilot.pause(0.1)
+    return False
+
+
 @pytest.fixture(scope="session")
 def tf():
     """TensorFlow, imported once for the whole session."""

@@ -10,7 +10,7 @@ import sys
 import pytest
 
 from agexplorer.worker.client import Worker
-from conftest import ROOT, fixture
+from conftest import ROOT, fixture, wait_for
 
 pytestmark = pytest.mark.tf  # the worker imports TensorFlow
 
@@ -20,14 +20,6 @@ def user_file(tmp_path):
     path = tmp_path / "control_flow.py"
     shutil.copy(fixture("control_flow.py"), path)
     return path
-
-
-async def wait_for(pilot, condition, seconds=60.0):
-    for _ in range(int(seconds / 0.1)):
-        if condition():
-            return True
-        await pilot.pause(0.1)
-    return False
 
 
 def app_for(path, worker, function="python_for"):

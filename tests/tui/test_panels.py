@@ -6,7 +6,7 @@ import shutil
 
 import pytest
 
-from conftest import SAMPLES
+from conftest import SAMPLES, wait_for
 
 pytestmark = pytest.mark.tf  # the worker imports TensorFlow
 
@@ -16,14 +16,6 @@ def bad_loop_file(tmp_path):
     path = tmp_path / "s6_2_bad_loop.py"
     shutil.copy(f"{SAMPLES}/s6_2_bad_loop.py", path)
     return path
-
-
-async def wait_for(pilot, condition, seconds=60.0):
-    for _ in range(int(seconds / 0.1)):
-        if condition():
-            return True
-        await pilot.pause(0.1)
-    return False
 
 
 def explorer(path, worker, function):
