@@ -27,7 +27,7 @@ from agexplorer.tui.widgets.status_line import StatusLine
 from agexplorer.worker.client import Worker
 
 # The code panes and panels (agexplorer.tui.widgets.workspace) are imported and mounted
-# after the first frame, so their handlers below are named (on_text_area_changed, ...)
+# after the first frame, so their handlers below are named (on_input_changed, ...)
 # rather than decorated with their classes, and queries go by id.
 
 
