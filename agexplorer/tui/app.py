@@ -74,6 +74,7 @@ class AgxApp(PitfallsWiring, App):
         self._link_timer: Timer | None = None
         self._generation = 0
         self._analysed_text = ""
+        self._relabelled: dict[str, str] = {}  # path -> the text the picker's lines are from
         self._mtime: int | None = None
         self._exiting = False
         self.colorblind = colorblind
@@ -251,6 +252,7 @@ class AgxApp(PitfallsWiring, App):
         sent = self._last_request
         self.call_after_refresh(self.ask_doctor, message.key,
                                 sent[1] if sent and sent[0] == message.key[2] else None)
+        self.call_after_refresh(self._relabel_functions, report.file)
         for pane in ("#converted", "#verdicts", "#ops", "#gutter", "#refs"):
             self.query_one(pane).remove_class("stale")
         converted = self.query_one("#converted")
@@ -316,6 +318,21 @@ class AgxApp(PitfallsWiring, App):
         if line:
             # A file just loaded has no scroll size until the next refresh: centre then.
             self.call_after_refresh(source.goto_line, line)
+
+    @while_mounted
+    def _relabel_functions(self, path: str) -> None:
+        """The picker's line numbers follow the analysed buffer (painted after the answer)."""
+        from agexplorer.core.targets import list_functions, parse_source
+
+        text = self._analysed_text
+        if self.target is None or self.target[0] != path or text == self._relabelled.get(path):
+            return
+        self._relabelled[path] = text
+        try:
+            functions = list_functions(parse_source(path, text))
+        except AgxError:
+            return
+        self.query_one("#picker", FunctionPicker).update_lines(path, functions)
 
     def _def_line(self, target: tuple[str, str]) -> int | None:
         from agexplorer.core.targets import list_functions, parse_source

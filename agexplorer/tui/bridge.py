@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 from typing import Any
 
 from textual.app import App
@@ -10,6 +11,45 @@ from textual.worker import get_current_worker
 from agexplorer.core.errors import AgxError
 from agexplorer.tui.messages import AnalysisFailed, AnalysisReady, EngineAnswer, EngineStatus
 from agexplorer.worker.client import Worker
+
+# The worker's progress ("loading x.py", "tracing f") shows once a request has run this long.
+# A re-trace after an edit takes ~30 ms: its phases would flicker past unread, and each new
+# text costs a frame, which then holds back the frame that shows the answer (Textual draws
+# at most one frame per 1/60 s).
+PHASE_DELAY = 0.2
+
+
+class _Phases:
+    """The progress callback of one request: phases reach the status line only after
+    ``PHASE_DELAY`` (the latest one then, the rest as they come), never after ``close``."""
+
+    def __init__(self, app: App) -> None:
+        self.app = app
+        self._latest: str | None = None
+        self._due = False
+        self._done = False
+        self._lock = threading.Lock()
+        self._timer = threading.Timer(PHASE_DELAY, self._flush)
+        self._timer.daemon = True
+        self._timer.start()
+
+    def __call__(self, phase: str) -> None:
+        with self._lock:
+            self._latest = phase
+            if self._due and not self._done:
+                self.app.post_message(EngineStatus(phase + "…"))
+
+    def _flush(self) -> None:
+        with self._lock:
+            self._due = True
+            if self._latest is not None and not self._done:
+                self.app.post_message(EngineStatus(self._latest + "…"))
+
+    def close(self) -> None:
+        """The request is over: nothing more is shown."""
+        with self._lock:
+            self._done = True
+        self._timer.cancel()
 
 
 class EngineBridge:
@@ -45,19 +85,18 @@ class EngineBridge:
 
     def _analyse(self, key: tuple, request: dict[str, Any], path: str, what: str) -> None:
         job = get_current_worker()
-
-        def progress(phase: str) -> None:
-            self.app.post_message(EngineStatus(phase + "…"))
-
         if job.is_cancelled:
             return
+        progress = _Phases(self.app)
         try:
             answer = self.worker.request("report", request, what=what, path=path,
                                          on_progress=progress)
         except AgxError as exc:
+            progress.close()
             self.app.post_message(AnalysisFailed(key, exc))
             self.app.post_message(EngineStatus("ready", ready=True))
             return
+        progress.close()
         if job.is_cancelled:
             return
         self.app.post_message(AnalysisReady(key, answer["report"], answer["lab"]))
@@ -66,8 +105,11 @@ class EngineBridge:
     def ask(self, kind: str, key: tuple, request: dict[str, Any], path: str, what: str) -> None:
         """Any other request (retrace, try_fix) in the background; answers ``EngineAnswer``."""
         def run() -> None:
-            self._answer(kind, key, request, path, what,
-                         lambda phase: self.app.post_message(EngineStatus(phase + "…")))
+            progress = _Phases(self.app)
+            try:
+                self._answer(kind, key, request, path, what, progress)
+            finally:
+                progress.close()
             self.app.post_message(EngineStatus("ready", ready=True))
 
         self.app.run_worker(run, thread=True, group=f"engine-{kind}", exclusive=True)

@@ -85,6 +85,21 @@ async def test_an_edit_reconverts_and_a_syntax_error_keeps_the_last_results(user
         assert "ag__.ld(n) + 1" in app.query_one("#converted").text  # last good results stay
 
 
+async def test_an_edit_above_a_function_moves_its_line_in_the_picker(user_file, worker):
+    app = app_for(user_file, worker, "tensor_for")
+    async with app.run_test(size=(140, 40)) as pilot:
+        assert await wait_for(pilot, lambda: app.report is not None)
+        picker, path = app.query_one("#picker"), str(user_file)
+        before = {q: picker.label(path, q) for _, q in picker.functions()}
+        assert before["tensor_for"].startswith("tensor_for 13")
+        app.query_one("#source").insert("# a note\n# and another\n", (0, 0))
+        assert await wait_for(pilot, lambda: picker.label(path, "tensor_for").startswith(
+            "tensor_for 15"))
+        assert picker.label(path, "python_for").startswith("python_for 8")  # all of the file
+        assert before["python_for"].startswith("python_for 6")
+        assert "staged" in picker.label(path, "tensor_for")  # the badge stays
+
+
 async def test_run_shows_results_and_timings(user_file, worker):
     app = app_for(user_file, worker, "tensor_for")
     async with app.run_test(size=(140, 40)) as pilot:

@@ -28,7 +28,9 @@ class FunctionPicker(Tree[tuple[str, str] | None]):
         self.paths = paths
         self.show_root = False
         self._fn_nodes: dict[tuple[str, str], TreeNode] = {}
-        self._fn_labels: dict[tuple[str, str], str] = {}
+        self._fn_infos: dict[tuple[str, str], FunctionInfo] = {}
+        self._badges: dict[tuple[str, str], str] = {}
+        self._shown: dict[tuple[str, str], str] = {}
 
     def on_mount(self) -> None:
         for path in self.paths:
@@ -43,9 +45,21 @@ class FunctionPicker(Tree[tuple[str, str] | None]):
             node.add_leaf(f"[red]{exc.message}[/]", data=None)
             return
         for f in functions:
-            label = f"{f.qualname} [dim]{f.line}[/]" + (" [cyan]@tf[/]" if f.decorated else "")
-            self._fn_labels[(path, f.qualname)] = label
-            self._fn_nodes[(path, f.qualname)] = node.add_leaf(label, data=(path, f.qualname))
+            key = (path, f.qualname)
+            self._fn_infos[key] = f
+            self._shown[key] = self._label(key)
+            self._fn_nodes[key] = node.add_leaf(self._shown[key], data=key)
+
+    def _label(self, key: tuple[str, str]) -> str:
+        f, badge = self._fn_infos[key], self._badges.get(key, "")
+        return (f"{f.qualname} [dim]{f.line}[/]" + (" [cyan]@tf[/]" if f.decorated else "")
+                + (f"  {badge}" if badge else ""))
+
+    def _relabel(self, key: tuple[str, str]) -> None:
+        label = self._label(key)
+        if label != self._shown[key]:  # an unchanged label costs no repaint
+            self._shown[key] = label
+            self._fn_nodes[key].set_label(label)
 
     def functions(self) -> list[tuple[str, str]]:
         """Every (path, qualname), in display order."""
@@ -53,9 +67,23 @@ class FunctionPicker(Tree[tuple[str, str] | None]):
 
     def set_badge(self, path: str, qualname: str, badge: str) -> None:
         """Show what the analysis found ("unrolled x5", "failed")."""
-        node = self._fn_nodes.get((path, qualname))
-        if node is not None:
-            node.set_label(self._fn_labels[(path, qualname)] + (f"  {badge}" if badge else ""))
+        key = (path, qualname)
+        if key in self._fn_nodes:
+            self._badges[key] = badge
+            self._relabel(key)
+
+    def label(self, path: str, qualname: str) -> str:
+        """The function's label as shown, without markup."""
+        return self._fn_nodes[(path, qualname)].label.plain
+
+    def update_lines(self, path: str, functions: list[FunctionInfo]) -> None:
+        """Show the lines of an edited buffer (an edit above a function moves it); functions
+        the edit added or removed stay as the file listed them."""
+        for f in functions:
+            key = (path, f.qualname)
+            if key in self._fn_infos:
+                self._fn_infos[key] = f
+                self._relabel(key)
 
     def select_function(self, path: str, qualname: str) -> None:
         """Move the cursor to a function without re-announcing it."""
