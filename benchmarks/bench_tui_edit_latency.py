@@ -27,19 +27,24 @@ report request, the worker's own load/convert/trace/inventory timings, and the U
 the verdict table and op tree fills, and the rest until that frame: the rest of the handler,
 Textual's 60 fps frame pacing and the render).
 
-Baseline, in this process after the TUI part (not interleaved with it: the TUI part has to
-stay free of TensorFlow): ``import tensorflow``; for each function, 3 repeats, each on a
-fresh load of the same kind of edited buffer (a comment line inserted above the function,
-written to a shadow file as the worker does: AutoGraph caches conversions by code object,
-and code objects compare by value, so an unedited reload would hit that cache), timing
-``tf.autograph.to_code(loaded.pyfn)`` + ``tf.function(loaded.bound,
-input_signature=loaded.signature).get_concrete_function(*loaded.args, **loaded.kwargs)``;
-median. The load (running the module) is not timed; one untimed warm-up first.
+Baseline, interleaved with the edits: a second process (``edit_baseline_server.py``; this
+one must stay free of TensorFlow) that imported TensorFlow and ran one untimed warm-up
+before the TUI part starts. After each edit has been timed and the app has had 0.1 s to
+settle, the benchmark asks it for one baseline of the same function, so both figures see
+the same machine (it is shared and noisy: a baseline taken a minute later drifted by up to
+40%). One baseline is a fresh load of the same kind of edited buffer (comment lines
+inserted above the function, a new count each time, written to a shadow file as the worker
+does: AutoGraph caches conversions by code object, and code objects compare by value, so
+an unedited reload would hit that cache), timing ``tf.autograph.to_code(loaded.pyfn)`` +
+``tf.function(loaded.bound, input_signature=loaded.signature).get_concrete_function(
+*loaded.args, **loaded.kwargs)``; the load (running the module) is not timed. Median of
+the function's baselines (one per edit).
 
 Printed: a per-function table (latency, minus debounce, baseline, ratio), p50 and p95
 (linear interpolation) of the latencies and of the per-function ratios. Goal: p50 latency
-(minus the debounce) <= 2 x p50 baseline; the ratio of the p50s is the RESULT figure, the
-p50 of the per-function ratios is printed beside it.
+(minus the debounce) <= 2 x the bare time of the same function. Read both ways, and met
+only when both hold: the p50 of the per-function ratios (each function against its own
+baseline) and the ratio of the p50s; the RESULT line gives both.
 
 Timings are printed, never asserted: the machine is shared and noisy.
 
@@ -50,9 +55,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import io
+import json
 import os
 import statistics
+import subprocess
 import sys
 import threading
 import time
@@ -73,7 +79,7 @@ from agexplorer.worker.client import Worker  # noqa: E402
 
 GOAL = 2.0
 SKIP = {"build_list": "fails to trace on purpose"}
-BASELINE_REPEATS = 3
+SETTLE_S = 0.1  # after an edit is timed: the doctor's request and the relabelling finish
 SIZE = (160, 45)
 FIRST_REPORT_TIMEOUT_S = 180.0
 EDIT_TIMEOUT_S = 60.0
@@ -95,6 +101,48 @@ class TimedWorker(Worker):
             if kind == "report":
                 with self._trips_lock:
                     self.trips.append((t0, time.perf_counter()))
+
+
+class Baseline:
+    """The baseline process (``edit_baseline_server.py``), asked one function at a time."""
+
+    def __init__(self) -> None:
+        env = dict(os.environ, TF_CPP_MIN_LOG_LEVEL="3")
+        self._proc = subprocess.Popen(
+            [sys.executable, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                          "edit_baseline_server.py")],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+            text=True, env=env)
+        self._edits = 0
+
+    def _ask(self, request: object) -> dict:
+        assert self._proc.stdin is not None and self._proc.stdout is not None
+        if request is not None:
+            self._proc.stdin.write(json.dumps(request) + "\n")
+            self._proc.stdin.flush()
+        line = self._proc.stdout.readline()
+        if not line:
+            raise RuntimeError("the baseline process ended")
+        return json.loads(line)
+
+    def wait_ready(self) -> None:
+        self._ask(None)
+
+    def measure(self, path: str, qualname: str) -> float:
+        """Seconds of to_code + get_concrete_function on a freshly edited load."""
+        self._edits += 1
+        answer = self._ask([path, qualname, self._edits])
+        if "error" in answer:
+            raise RuntimeError(answer["error"])
+        return answer["s"]
+
+    def close(self) -> None:
+        with contextlib.suppress(OSError):
+            self._proc.stdin.close()  # type: ignore[union-attr]
+        try:
+            self._proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self._proc.kill()
 
 
 def sample_functions() -> list[tuple[str, str, str]]:
@@ -128,8 +176,10 @@ def p95(values: list[float]) -> float:
     return statistics.quantiles(values, n=20, method="inclusive")[18]
 
 
-async def edit_latencies(worker: TimedWorker, path: str, qualname: str, edits: int) -> dict:
-    """Open the app on one function and time ``edits`` edits; per-edit lists of seconds."""
+async def edit_latencies(worker: TimedWorker, baseline: Baseline, path: str, qualname: str,
+                         edits: int) -> dict:
+    """Open the app on one function and time ``edits`` edits, each followed by one baseline;
+    per-edit lists of seconds."""
     from agexplorer.tui.app import AgxApp
 
     class FrameStamped(AgxApp):
@@ -158,7 +208,7 @@ async def edit_latencies(worker: TimedWorker, path: str, qualname: str, edits: i
 
     app.analyse = analyse  # the edit timer calls self.analyse(): stamp when it fires
     out: dict = {"total": [], "debounce": [], "trip": [], "ui": [], "hop": [], "seen": [], "load_text": [],
-                 "show": [], "ops.show": [], "inside": [], "error": ""}
+                 "show": [], "ops.show": [], "inside": [], "baseline": [], "error": ""}
     async with app.run_test(size=SIZE) as pilot:
         deadline = time.perf_counter() + FIRST_REPORT_TIMEOUT_S
         while app.report is None and time.perf_counter() < deadline:
@@ -219,6 +269,9 @@ async def edit_latencies(worker: TimedWorker, path: str, qualname: str, edits: i
             spans.clear()
             out["inside"].append({k: timings.get(k, 0.0) for k in
                                   ("load_s", "convert_s", "trace_s", "inventory_s")})
+            await asyncio.sleep(SETTLE_S)
+            # Blocking on purpose: the app does nothing while the baseline runs.
+            out["baseline"].append(baseline.measure(path, qualname))
     return out
 
 
@@ -247,45 +300,26 @@ def edited_text(text: str, path: str, qualname: str, lines: int) -> str:
     return "".join(rows[:row]) + comment + "".join(rows[row:])
 
 
-def baseline(functions: list[tuple[str, str]]) -> dict[tuple[str, str], float]:
-    """Median seconds of to_code + get_concrete_function per function, fresh edited loads."""
-    os.environ["TF_CPP_MIN_LOG_LEVEL"] = "3"
-    import tensorflow as tf
-
-    from agexplorer.core.loaded import load_target
-    from agexplorer.core.shadow import shadowed
-
-    def once(path: str, qualname: str, lines: int) -> float:
-        text = edited_text(read_source(path), path, qualname, lines)
-        with shadowed(f"{path}::{qualname}", text) as (target, _):
-            loaded = load_target(target)
-            t0 = time.perf_counter()
-            tf.autograph.to_code(loaded.pyfn)
-            tf.function(loaded.bound, input_signature=loaded.signature).get_concrete_function(
-                *loaded.args, **loaded.kwargs)
-            return time.perf_counter() - t0
-
-    with contextlib.redirect_stdout(io.StringIO()):  # what the samples print while tracing
-        once(*functions[0], lines=1)  # warm-up: TensorFlow's and AutoGraph's first-use costs
-        return {(path, qualname): statistics.median(once(path, qualname, lines=k + 1)
-                                                    for k in range(BASELINE_REPEATS))
-                for path, qualname in functions}
-
-
 async def tui_part(functions: list[tuple[str, str]], edits: int) -> tuple[dict, float]:
     env = dict(os.environ)
     env["TF_CPP_MIN_LOG_LEVEL"] = "3"
     worker = TimedWorker(timeout=120, env=env)
     t0 = time.perf_counter()
+    baseline = Baseline()
     worker.start()
     worker.request("ping", timeout=180)
-    start_s = time.perf_counter() - t0
+    baseline.wait_ready()
     results = {}
     try:
+        # warm-up, untimed: TensorFlow's and AutoGraph's first-use costs
+        baseline.measure(*functions[0])
+        start_s = time.perf_counter() - t0
         for path, qualname in functions:
-            results[(path, qualname)] = await edit_latencies(worker, path, qualname, edits)
+            results[(path, qualname)] = await edit_latencies(worker, baseline, path, qualname,
+                                                             edits)
     finally:
         worker.close()
+        baseline.close()
     return results, start_s
 
 
@@ -302,9 +336,7 @@ def main(argv: list[str] | None = None) -> int:
     failed = {key: r["error"] for key, r in tui.items() if r["error"]}
     measured = [key for key in functions if key not in failed]
 
-    t_base = time.perf_counter()
-    base = baseline(measured)
-    base_s = time.perf_counter() - t_base
+    base = {key: statistics.median(tui[key]["baseline"]) for key in measured}
 
     def short(key: tuple[str, str]) -> str:
         return f"{os.path.splitext(os.path.basename(key[0]))[0]}::{key[1]}"
@@ -319,8 +351,8 @@ def main(argv: list[str] | None = None) -> int:
     ratio = {key: net[key] / base[key] for key in measured}
 
     print(f"tui edit latency: {len(measured)} functions, {edits} edit(s) each (median per function); "
-          f"EDIT_PAUSE {EDIT_PAUSE:g} s; baseline {BASELINE_REPEATS} repeats each (median), after "
-          "the TUI part")
+          f"EDIT_PAUSE {EDIT_PAUSE:g} s; baseline once after each edit, in its own process "
+          "(median per function)")
     print(f"tensorflow imported in this process during the TUI part: {tf_in_tui}")
     print("skipped: " + ", ".join(f"{short((p, q))} ({r})" for p, q, r in listed if r))
     if failed:
@@ -364,14 +396,16 @@ def main(argv: list[str] | None = None) -> int:
     p50_base = statistics.median(base[k] for k in measured)
     p50_ratio = p50_net / p50_base
     p50_ratio_incl = statistics.median(values) / p50_base
-    print(f"goal: p50 latency minus the pause <= {GOAL:g} x p50 baseline: ratio of p50s "
-          f"{p50_ratio:.2f} -> {'met' if p50_ratio <= GOAL else 'NOT met'} (p50 of per-function "
-          f"ratios {statistics.median(ratios):.2f}; including the pause the ratio of p50s is "
+    p50_fn = statistics.median(ratios)
+    met = p50_ratio <= GOAL and p50_fn <= GOAL
+    print(f"goal: p50 latency minus the pause <= {GOAL:g} x the baseline, read both ways: p50 of "
+          f"the per-function ratios {p50_fn:.2f}, ratio of the p50s {p50_ratio:.2f} -> "
+          f"{'met' if met else 'NOT met'} (including the pause the ratio of p50s is "
           f"{p50_ratio_incl:.2f})")
-    print(f"total {time.perf_counter() - started:.1f} s (worker start {worker_start_s:.1f} s, TUI part "
-          f"{tui_s:.1f} s, baseline with the TensorFlow import {base_s:.1f} s)")
-    print(f"RESULT edit_latency p50_ratio={p50_ratio:.2f} goal<={GOAL:g}  "
-          f"(p50 latency minus the {EDIT_PAUSE:g} s debounce / p50 baseline)")
+    print(f"total {time.perf_counter() - started:.1f} s (worker and baseline start "
+          f"{worker_start_s:.1f} s, TUI part with the interleaved baselines {tui_s:.1f} s)")
+    print(f"RESULT edit_latency p50_fn_ratio={p50_fn:.2f} p50_ratio={p50_ratio:.2f} goal<={GOAL:g}"
+          f"  (latency minus the {EDIT_PAUSE:g} s debounce / baseline, per function and of p50s)")
     return 0
 
 
