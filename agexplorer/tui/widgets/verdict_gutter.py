@@ -31,6 +31,7 @@ class _Gutter(Widget):
         self.shades: dict[int, str] = {}
         self.first_line, self.rows = 1, 0
         self._base: Style | None = None
+        self._strips: dict[tuple, Strip] = {}  # most lines look as they did in the last paint
 
     def follow(self, first_line: int, rows: int) -> None:
         """Show ``rows`` lines starting at ``first_line`` (the pane's view)."""
@@ -55,9 +56,15 @@ class _Gutter(Widget):
         width = self.size.width
         if y >= self.rows:
             return Strip.blank(width, base)
-        segments = [Segment(text, base + _style(style))
-                    for text, style in self.cells(self.first_line + y) if text]
-        return Strip(segments).crop_extend(0, width, base)
+        cells = tuple(self.cells(self.first_line + y))
+        key = (cells, width, base)
+        strip = self._strips.get(key)
+        if strip is None:
+            if len(self._strips) > 2048:
+                self._strips.clear()
+            segments = [Segment(text, base + _style(style)) for text, style in cells if text]
+            strip = self._strips[key] = Strip(segments).crop_extend(0, width, base)
+        return strip
 
 
 class VerdictGutter(_Gutter):
