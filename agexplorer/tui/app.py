@@ -245,6 +245,8 @@ class AgxApp(PitfallsWiring, App):
 
     @on(AnalysisReady)
     def _analysis_ready(self, message: AnalysisReady) -> None:
+        from agexplorer.tui.widgets.verdict_table import flow_summary  # loaded with the panes
+
         if message.key[2] != self._generation or not self.is_running:
             return
         report, self.report = message.report, message.report
@@ -258,6 +260,8 @@ class AgxApp(PitfallsWiring, App):
         converted = self.query_one("#converted")
         converted.show_code(report.conversion.code if report.conversion else "")
         self.query_one("#verdicts").show(report.statements)
+        self.query_one("#flow-summary", StatusLine).update(
+            flow_summary(report.function, report.statements, report.error is not None))
         self._paint_lines()
         picker = self.query_one("#picker", FunctionPicker)
         picker.set_badge(report.file, report.function, self._badge(report))

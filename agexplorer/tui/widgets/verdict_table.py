@@ -11,6 +11,22 @@ from textual.widgets import DataTable
 from agexplorer.render.badges import VERDICT_STYLE, verdict_badge
 
 
+def flow_summary(function: str, verdicts: list, failed: bool) -> str:
+    """The Control flow tab's one line above the table: what the table holds, or why empty."""
+    name = function.split(".")[-1]
+    if not verdicts:
+        if failed:
+            return f"no verdicts for {name}: it did not trace (the status line says why)"
+        return (f"no if, for or while in {name}: nothing for AutoGraph to stage; its converted "
+                "code only wraps the function (FunctionScope, the return value)")
+    kinds = {"staged": "staged in the graph", "python": "run in Python while tracing",
+             "unreached": "never reached"}
+    counts = {k: sum(v.verdict == k for v in verdicts) for k in kinds}
+    parts = [f"{n} {kinds[k]}" for k, n in counts.items() if n]
+    noun = "statement" if len(verdicts) == 1 else "statements"
+    return f"{len(verdicts)} {noun} in {name}: " + ", ".join(parts) + " (Enter on a row: its line)"
+
+
 class VerdictTable(DataTable):
     """The control-flow verdicts of the current report."""
 

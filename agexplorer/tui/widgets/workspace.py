@@ -18,6 +18,7 @@ from agexplorer.tui.widgets.doctor_panel import DoctorPanel
 from agexplorer.tui.widgets.op_tree import OpTree
 from agexplorer.tui.widgets.run_panel import RunPanel
 from agexplorer.tui.widgets.source_pane import SourcePane
+from agexplorer.tui.widgets.status_line import StatusLine
 from agexplorer.tui.widgets.trace_panel import TracePanel
 from agexplorer.tui.widgets.verdict_gutter import LineRefGutter, VerdictGutter
 from agexplorer.tui.widgets.verdict_table import VerdictTable
@@ -35,6 +36,7 @@ class Workspace(Vertical):
             yield ConvertedPane(id="converted")
         with TabbedContent(id="panels"):
             with TabPane("Control flow", id="tab-flow"):
+                yield StatusLine("", id="flow-summary")
                 yield VerdictTable(id="verdicts")
             with TabPane("Doctor", id="tab-doctor"):
                 yield DoctorPanel(id="doctor-panel")
