@@ -132,7 +132,8 @@ def _staged(verdict: Verdict, stmt: Statement, staged: list[Call], python: list[
             if line == stmt.line and (body is None or function == body):
                 types[op_type] += n
     verdict.graph_op = types.most_common(1)[0][0] if types else None
-    op_text = f"a {verdict.graph_op} op" if verdict.graph_op else "a graph op"
+    op = verdict.graph_op
+    op_text = f"{'an' if op and op[0] in 'AEIOU' else 'a'} {op} op" if op else "a graph op"
     value = _value(staged)
     if stmt.kind == "for":
         if "Dataset" in value:
