@@ -291,6 +291,7 @@ class AgxApp(PitfallsWiring, App):
         self.query_one("#run-panel").note(error.message)
         if error.kind != "syntax-error" and self.target:
             self.query_one("#picker", FunctionPicker).set_badge(*self.target, "[red]failed[/]")
+            self.call_after_refresh(self._relabel_functions, self.target[0])  # e.g. renamed
 
     @staticmethod
     def _badge(report) -> str:
@@ -325,7 +326,8 @@ class AgxApp(PitfallsWiring, App):
 
     @while_mounted
     def _relabel_functions(self, path: str) -> None:
-        """The picker's line numbers follow the analysed buffer (painted after the answer)."""
+        """The picker follows the analysed buffer: line numbers, functions added or renamed
+        (run after the answer's frame)."""
         from agexplorer.core.targets import list_functions, parse_source
 
         text = self._analysed_text
@@ -336,7 +338,9 @@ class AgxApp(PitfallsWiring, App):
             functions = list_functions(parse_source(path, text))
         except AgxError:
             return
-        self.query_one("#picker", FunctionPicker).update_lines(path, functions)
+        picker = self.query_one("#picker", FunctionPicker)
+        if picker.update_functions(path, functions) and self.target in picker.functions():
+            self.call_after_refresh(picker.select_function, *self.target)  # once laid out
 
     def _def_line(self, target: tuple[str, str]) -> int | None:
         from agexplorer.core.targets import list_functions, parse_source

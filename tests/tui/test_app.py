@@ -85,7 +85,7 @@ async def test_an_edit_reconverts_and_a_syntax_error_keeps_the_last_results(user
         assert "ag__.ld(n) + 1" in app.query_one("#converted").text  # last good results stay
 
 
-async def test_an_edit_above_a_function_moves_its_line_in_the_picker(user_file, worker):
+async def test_the_picker_follows_the_edited_buffer(user_file, worker):
     app = app_for(user_file, worker, "tensor_for")
     async with app.run_test(size=(140, 40)) as pilot:
         assert await wait_for(pilot, lambda: app.report is not None)
@@ -98,6 +98,12 @@ async def test_an_edit_above_a_function_moves_its_line_in_the_picker(user_file, 
         assert picker.label(path, "python_for").startswith("python_for 8")  # all of the file
         assert before["python_for"].startswith("python_for 6")
         assert "staged" in picker.label(path, "tensor_for")  # the badge stays
+        source = app.query_one("#source")
+        source.insert("\n\ndef added_later(n):\n    return n\n", source.document.end)
+        assert await wait_for(pilot, lambda: (path, "added_later") in picker.functions())
+        assert picker.functions()[-1] == (path, "added_later")
+        assert await wait_for(pilot, lambda: picker.cursor_node.data == (path, "tensor_for"))
+        assert "staged" in picker.label(path, "tensor_for")
 
 
 async def test_run_shows_results_and_timings(user_file, worker):

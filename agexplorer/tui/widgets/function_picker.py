@@ -31,6 +31,7 @@ class FunctionPicker(Tree[tuple[str, str] | None]):
         self._fn_infos: dict[tuple[str, str], FunctionInfo] = {}
         self._badges: dict[tuple[str, str], str] = {}
         self._shown: dict[tuple[str, str], str] = {}
+        self._file_nodes: dict[str, TreeNode] = {}
 
     def on_mount(self) -> None:
         for path in self.paths:
@@ -38,12 +39,17 @@ class FunctionPicker(Tree[tuple[str, str] | None]):
 
     def add_file(self, path: str) -> None:
         """Parse ``path`` (no code runs) and list its functions under it."""
-        node = self.root.add(os.path.basename(path), data=None, expand=True)
+        node = self._file_nodes[path] = self.root.add(os.path.basename(path), data=None,
+                                                      expand=True)
         try:
             functions: list[FunctionInfo] = list_functions(parse_source(path, read_source(path)))
         except AgxError as exc:
             node.add_leaf(f"[red]{exc.message}[/]", data=None)
             return
+        self._fill(path, functions)
+
+    def _fill(self, path: str, functions: list[FunctionInfo]) -> None:
+        node = self._file_nodes[path]
         for f in functions:
             key = (path, f.qualname)
             self._fn_infos[key] = f
@@ -76,14 +82,29 @@ class FunctionPicker(Tree[tuple[str, str] | None]):
         """The function's label as shown, without markup."""
         return self._fn_nodes[(path, qualname)].label.plain
 
-    def update_lines(self, path: str, functions: list[FunctionInfo]) -> None:
-        """Show the lines of an edited buffer (an edit above a function moves it); functions
-        the edit added or removed stay as the file listed them."""
-        for f in functions:
-            key = (path, f.qualname)
-            if key in self._fn_infos:
-                self._fn_infos[key] = f
-                self._relabel(key)
+    def update_functions(self, path: str, functions: list[FunctionInfo]) -> bool:
+        """Follow an edited buffer of ``path``: new line numbers, and functions added, removed
+        or renamed (then the file's list is rebuilt and this returns True; the cursor is the
+        caller's to put back)."""
+        if path not in self._file_nodes:
+            return False
+        old = [q for p, q in self._fn_nodes if p == path]
+        if old == [f.qualname for f in functions]:
+            for f in functions:
+                self._fn_infos[(path, f.qualname)] = f
+                self._relabel((path, f.qualname))
+            return False
+        self._file_nodes[path].remove_children()
+        kept = {f.qualname for f in functions}
+        for qualname in old:
+            key = (path, qualname)
+            del self._fn_nodes[key], self._fn_infos[key], self._shown[key]
+            if qualname not in kept:
+                self._badges.pop(key, None)
+        self._fill(path, functions)
+        order = [key for p in self.paths for key in self._fn_nodes if key[0] == p]
+        self._fn_nodes = {key: self._fn_nodes[key] for key in order}
+        return True
 
     def select_function(self, path: str, qualname: str) -> None:
         """Move the cursor to a function without re-announcing it."""
