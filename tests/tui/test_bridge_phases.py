@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import time
 
+import pytest
+
 from agexplorer.tui import bridge
 
 
@@ -16,24 +18,29 @@ class PostBox:
         return True
 
 
-def test_a_request_over_before_the_delay_shows_no_phase(monkeypatch):
-    monkeypatch.setattr(bridge, "PHASE_DELAY", 0.05)
+@pytest.fixture
+def started(monkeypatch):
+    """A request's progress callback (delay 0.3 s) that has reported two phases at once."""
+    monkeypatch.setattr(bridge, "PHASE_DELAY", 0.3)
     app = PostBox()
     phases = bridge._Phases(app)
     phases("loading f.py")
     phases("tracing f")
+    return app, phases
+
+
+def test_a_request_over_before_the_delay_shows_no_phase(started):
+    app, phases = started
     phases.close()
-    time.sleep(0.1)
+    time.sleep(0.5)
     assert app.texts == []
 
 
-def test_a_slow_request_shows_its_latest_phase_then_every_new_one(monkeypatch):
-    monkeypatch.setattr(bridge, "PHASE_DELAY", 0.05)
-    app = PostBox()
-    phases = bridge._Phases(app)
-    phases("loading f.py")
-    phases("tracing f")
-    time.sleep(0.15)
+def test_a_slow_request_shows_its_latest_phase_then_every_new_one(started):
+    app, phases = started
+    deadline = time.monotonic() + 5
+    while not app.texts and time.monotonic() < deadline:
+        time.sleep(0.01)
     assert app.texts == ["tracing f…"]
     phases("running eagerly")
     phases.close()
