@@ -249,12 +249,15 @@ class AgxApp(PitfallsWiring, App):
 
         if message.key[2] != self._generation or not self.is_running:
             return
+        first = self.report is None  # a function just opened: link its cursor line, once
         report, self.report = message.report, message.report
         # The doctor reads the trace the worker just made, once these panes are painted.
         sent = self._last_request
         self.call_after_refresh(self.ask_doctor, message.key,
                                 sent[1] if sent and sent[0] == message.key[2] else None)
         self.call_after_refresh(self._relabel_functions, report.file)
+        if first:
+            self.call_after_refresh(self._link_from_source)
         for pane in ("#converted", "#verdicts", "#ops", "#gutter", "#refs"):
             self.query_one(pane).remove_class("stale")
         converted = self.query_one("#converted")
@@ -366,7 +369,13 @@ class AgxApp(PitfallsWiring, App):
         self.target = (message.path, message.qualname)
 
     # -- linking -------------------------------------------------------------------------
+    # A cursor the user moves (its pane has the focus) highlights the same source line
+    # everywhere else: the source's cursor line, the converted lines it produced, its
+    # verdict row and its first op, each scrolled into view. Moves made by the linking
+    # itself land in unfocused panes and go no further.
     def on_text_area_selection_changed(self, event) -> None:
+        if not event.text_area.has_focus:
+            return
         if event.text_area.id == "source":
             self._source_cursor()
         elif event.text_area.id == "converted":
@@ -379,27 +388,35 @@ class AgxApp(PitfallsWiring, App):
 
     @while_mounted
     def _link_from_source(self) -> None:
-        report = self.report
-        if report is None or report.conversion is None:
-            return
-        line = self.query_one("#source").cursor_location[0] + 1
-        self.query_one("#converted").show_lines(
-            report.conversion.converted_lines_for(line))
-        self.query_one("#verdicts").select_line(line)
-        self.query_one("#ops").select_line(line)
+        self._link_line(self.query_one("#source").cursor_location[0] + 1, "source")
 
     @while_mounted
     def _converted_cursor(self) -> None:
         report = self.report
         converted = self.query_one("#converted")
-        if report is None or report.conversion is None or not converted.has_focus:
+        if report is None or report.conversion is None:
             return
         lines = report.conversion.source_lines_for(converted.cursor_location[0] + 1)
         if lines:
-            source = self.query_one("#source")
-            source.scroll_to(y=max(lines[0] - 5, 0), animate=False)
-            self.query_one("#verdicts").select_line(lines[0])
-            self.query_one("#ops").select_line(lines[0])
+            self._link_line(lines[0], "converted")
+
+    def _link_line(self, line: int, origin: str) -> None:
+        """Highlight source ``line``'s counterparts in every pane but ``origin``."""
+        report = self.report
+        if report is None:
+            return
+        if origin != "source":
+            self.query_one("#source").goto_line(line)  # its cursor line shows, focused or not
+        if origin != "converted" and report.conversion is not None:
+            self.query_one("#converted").show_lines(report.conversion.converted_lines_for(line))
+        if origin != "verdicts":
+            self.query_one("#verdicts").select_line(line)
+        if origin != "ops":
+            self.query_one("#ops").select_line(line)
+
+    def on_data_table_row_highlighted(self, event) -> None:
+        if event.data_table.id == "verdicts" and event.data_table.has_focus:
+            self._link_line(int(event.row_key.value), "verdicts")
 
     def on_input_changed(self, event) -> None:
         if event.input.id != "op-filter":
@@ -416,8 +433,10 @@ class AgxApp(PitfallsWiring, App):
     def on_tree_node_highlighted(self, event) -> None:
         if event.control.id != "ops" or event.node.data is None:
             return
-        ops = self.query_one("#ops")
-        self.query_one("#op-detail", Static).update(ops.describe(event.node.data))
+        ops, op = self.query_one("#ops"), event.node.data
+        self.query_one("#op-detail", Static).update(ops.describe(op))
+        if ops.has_focus and op.line:
+            self._link_line(op.line, "ops")
 
     # -- editing -------------------------------------------------------------------------
     def _edited(self) -> None:

@@ -67,6 +67,35 @@ async def test_moving_the_cursor_highlights_the_converted_lines(user_file, worke
 
         assert await wait_for(pilot, lambda: selected() == (min(wanted), max(wanted)), 10)
         assert "for_stmt" in converted.selected_text
+        verdicts = app.query_one("#verdicts")
+        assert verdicts.cursor_row == 0  # the loop's row
+
+        # From the Graph tab: the op a line made leads back to that line everywhere.
+        app.query_one("#panels").active = "tab-graph"
+        ops = app.query_one("#ops")
+        assert await wait_for(pilot, lambda: 14 in ops._by_line)
+        ops.focus()
+        ops.move_cursor(ops._by_line[14][0])  # s = tf.constant(0)
+        assert await wait_for(pilot, lambda: source.cursor_location[0] == 13)
+        made = app.report.conversion.converted_lines_for(14)
+        assert await wait_for(pilot, lambda: selected() == (min(made), max(made)))
+        assert "Const" in str(app.query_one("#op-detail").render())
+
+
+async def test_moving_in_the_verdict_table_highlights_the_statement(user_file, worker):
+    app = app_for(user_file, worker, "if_in_unrolled_loop")  # for (line 34), if (line 35)
+    async with app.run_test(size=(140, 40)) as pilot:
+        assert await wait_for(pilot, lambda: app.report is not None)  # no arguments yet
+        app.query_one("#call").value = "tf.constant(1.0), 2"
+        app.analyse()
+        verdicts, source = app.query_one("#verdicts"), app.query_one("#source")
+        assert await wait_for(pilot, lambda: verdicts.row_count == 2)
+        verdicts.focus()
+        await pilot.press("down")  # the keyboard, not Enter: only the cursor moves
+        assert await wait_for(pilot, lambda: source.cursor_location[0] == 34)
+        assert not source.has_focus
+        converted = app.query_one("#converted")
+        assert "if_stmt" in converted.selected_text or "if " in converted.selected_text
 
 
 async def test_an_edit_reconverts_and_a_syntax_error_keeps_the_last_results(user_file, worker):
