@@ -52,6 +52,37 @@ class Inventory:
     ops: list[OpInfo] = field(default_factory=list)
     bodies: list[BodyInfo] = field(default_factory=list)
     graph_names: dict[int, str] = field(default_factory=dict)  # id(FuncGraph) -> body name
+    # body name -> its FuncGraph, where the trace was made (never pickled): an op's
+    # attributes are read from it on demand; reading every op's NodeDef while walking
+    # would cost more than the walk itself.
+    _graphs: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
+
+    def __getstate__(self) -> dict[str, Any]:
+        state = dict(self.__dict__)
+        state["_graphs"] = {}
+        return state
+
+    def op_attributes(self, function: str, name: str) -> list[tuple[str, str]]:
+        """The attributes of op ``name`` in body ``function``, as (name, short text) pairs.
+
+        Only where the trace was made (the worker); raises LookupError elsewhere or for
+        an op it does not hold.
+        """
+        graph = self._graphs.get(function)
+        if graph is None:
+            raise LookupError(f"the graph of {function} is not here")
+        try:
+            op = graph.get_operation_by_name(name)
+        except (KeyError, ValueError) as exc:
+            raise LookupError(f"no op {name} in {function}") from exc
+        pairs = []
+        for key in sorted(op.node_def.attr):
+            try:
+                text = _format_attr(op.get_attr(key))
+            except Exception:  # noqa: BLE001 - an attribute TensorFlow cannot decode
+                text = "?"
+            pairs.append((key, text))
+        return pairs
 
     def by_line(self) -> dict[int | None, int]:
         """How many ops each source line created (None: made by tf.function itself)."""
@@ -60,6 +91,37 @@ class Inventory:
     def by_type(self) -> dict[str, int]:
         """How many ops of each type, most common first."""
         return dict(Counter(op.type for op in self.ops).most_common())
+
+
+_ATTR_TEXT = 100  # characters of an attribute's value shown
+
+
+def _format_attr(value: Any) -> str:
+    """An attribute value as a user reads it: dtype names, shapes, a constant's values."""
+    if isinstance(value, (list, tuple)):
+        text = "[" + ", ".join(_format_attr(v) for v in value) + "]"
+    elif isinstance(value, bytes):
+        text = value.decode("utf-8", "replace")
+    elif hasattr(value, "as_datatype_enum"):  # a DType
+        text = value.name
+    elif type(value).__name__ == "TensorProto":
+        import numpy as np
+        from tensorflow.python.framework import tensor_util
+
+        array = tensor_util.MakeNdarray(value)
+        text = (f"{array.dtype.name}{list(array.shape)} "
+                + np.array2string(array, threshold=8, edgeitems=3).replace("\n", ""))
+    elif type(value).__name__ == "NameAttrList":  # a function
+        text = value.name
+    elif type(value).__name__ == "TensorShapeProto":
+        text = "[*]" if value.unknown_rank else (
+            "[" + ",".join("?" if d.size < 0 else str(d.size) for d in value.dim) + "]")
+    elif type(value).__name__ == "TensorShape":
+        text = "[*]" if value.rank is None else (
+            "[" + ",".join("?" if d is None else str(d) for d in value.as_list()) + "]")
+    else:
+        text = str(value)
+    return text if len(text) <= _ATTR_TEXT else text[:_ATTR_TEXT - 1] + "…"
 
 
 def _format_output(tensor: Any) -> str:
@@ -119,6 +181,7 @@ class _Walker:
             return
         self._seen.add(id(graph))
         self.inventory.graph_names[id(graph)] = name
+        self.inventory._graphs[name] = graph
         body = BodyInfo(name=name, parent_op=parent_op, role=role)
         self.inventory.bodies.append(body)
         nested: list[tuple[Any, str, str, str]] = []

@@ -434,9 +434,30 @@ class AgxApp(PitfallsWiring, App):
         if event.control.id != "ops" or event.node.data is None:
             return
         ops, op = self.query_one("#ops"), event.node.data
-        self.query_one("#op-detail", Static).update(ops.describe(op))
+        self.query_one("#op-detail", Static).update(ops.describe(op) + "\nattributes: …")
         if ops.has_focus and op.line:
             self._link_line(op.line, "ops")
+        sent = self._last_request
+        if sent is not None and self.target is not None:
+            # Read from the trace in the worker: reading every op's attributes up front
+            # would cost more than the whole op inventory.
+            request = {k: sent[1][k] for k in ("target", "call", "source")}
+            self.bridge.ask("op_attributes", (*self.target, sent[0], op.function, op.name),
+                            {**request, "function": op.function, "name": op.name},
+                            self.target[0], f"reading {op.name}")
+
+    def show_op_attributes(self, message) -> None:
+        """The worker's answer for the highlighted op (ignored if another op is highlighted)."""
+        node = self.query_one("#ops").cursor_node
+        op = node.data if node is not None else None
+        if op is None or (op.function, op.name) != message.key[3:]:
+            return
+        if message.error is not None:
+            text = f"attributes: ({message.error.message})"
+        else:
+            text = "attributes: " + (", ".join(f"{k}={v}" for k, v in message.value) or "none")
+        self.query_one("#op-detail", Static).update(
+            self.query_one("#ops").describe(op) + "\n" + text)
 
     # -- editing -------------------------------------------------------------------------
     def _edited(self) -> None:

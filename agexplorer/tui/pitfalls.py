@@ -44,6 +44,8 @@ class PitfallsWiring:
                 panel.show(message.value)
         elif message.kind == "try_fix":
             self.query_one("#doctor-panel").show_trial(message.value, message.error)
+        elif message.kind == "op_attributes":
+            self.show_op_attributes(message)  # the Graph tab's, in the app
 
     def ask_doctor(self, key: tuple, request: dict | None) -> None:
         """The doctor's findings for the analysis ``key`` (same target, buffer and call, so

@@ -92,6 +92,19 @@ def handle_doctor(args: dict[str, Any], progress: Any) -> Any:
                                                     report=report))
 
 
+def handle_op_attributes(args: dict[str, Any], progress: Any) -> list[tuple[str, str]]:
+    """The attributes of one op of the last report's trace (the TUI's Graph tab asks when an
+    op is highlighted): (name, text) pairs."""
+    report = _LAST_REPORT.get(_report_key(args))
+    if report is None or report.inventory is None:
+        raise AgxError("stale", "that trace is no longer in the worker; analyse the function "
+                       "again to read its ops' attributes.")
+    try:
+        return report.inventory.op_attributes(args["function"], args["name"])
+    except LookupError as exc:
+        raise AgxError("stale", f"{exc}; analyse the function again.") from None
+
+
 def handle_try_fix(args: dict[str, Any], progress: Any) -> Any:
     """Try the doctor's rewrite ``fix`` (a code or a line) before and after: a FixTrial."""
     from agexplorer.core.fixes import try_fix
@@ -115,7 +128,8 @@ def handle_ping(args: dict[str, Any], progress: Any) -> str:
 
 
 HANDLERS = {"report": handle_report, "retrace": handle_retrace, "devices": handle_devices,
-            "ping": handle_ping, "doctor": handle_doctor, "try_fix": handle_try_fix}
+            "ping": handle_ping, "doctor": handle_doctor, "try_fix": handle_try_fix,
+            "op_attributes": handle_op_attributes}
 
 
 def serve(conn: Connection) -> None:

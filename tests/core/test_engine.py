@@ -192,3 +192,22 @@ def test_report_and_errors_survive_pickling(report):
     back = pickle.loads(pickle.dumps(rep))
     assert back.error.kind == "trace-failed" and back.error.line == 83
     assert back.to_dict() == rep.to_dict()
+
+
+def test_an_ops_attributes_are_read_from_the_trace_and_never_pickled(report):
+    import pickle
+
+    rep = report(f"{CF}::tensor_for", "tf.constant(5)")
+    inv = rep.inventory
+    loop = next(op for op in inv.ops if op.type == "StatelessWhile")
+    attrs = dict(inv.op_attributes(loop.function, loop.name))
+    body = next(b.name for b in inv.bodies if b.parent_op == loop.name and b.role == "body")
+    assert attrs["body"] == body  # a function attribute shows as its name
+    assert attrs["T"].startswith("[int32")  # a list of dtypes, by name
+    assert attrs["output_shapes"].startswith("[[]")  # shapes as the outputs show them
+    const = next(op for op in inv.ops if op.type == "Const" and op.line == 14)
+    assert dict(inv.op_attributes(const.function, const.name))["value"] == "int32[] 0"
+    copy = pickle.loads(pickle.dumps(inv))
+    assert copy.ops == inv.ops
+    with pytest.raises(LookupError):
+        copy.op_attributes(loop.function, loop.name)

@@ -79,7 +79,11 @@ async def test_moving_the_cursor_highlights_the_converted_lines(user_file, worke
         assert await wait_for(pilot, lambda: source.cursor_location[0] == 13)
         made = app.report.conversion.converted_lines_for(14)
         assert await wait_for(pilot, lambda: selected() == (min(made), max(made)))
-        assert "Const" in str(app.query_one("#op-detail").render())
+        detail = app.query_one("#op-detail")
+        assert "Const" in str(detail.render())
+        # its attributes, read from the trace in the worker
+        assert await wait_for(pilot, lambda: "dtype=int32" in str(detail.render()))
+        assert "value=int32[] 0" in str(detail.render())
 
 
 async def test_moving_in_the_verdict_table_highlights_the_statement(user_file, worker):

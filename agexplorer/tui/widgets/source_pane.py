@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import ClassVar
 
+from textual.binding import Binding
 from textual.widgets import TextArea
 from textual.widgets.text_area import Edit, EditResult
 
@@ -14,6 +16,10 @@ query_cache.install()
 
 class SourcePane(TextArea):
     """The editor. ``dirty`` is True while the buffer differs from the file on disk."""
+
+    # Tab indents here, so Escape is the way out to the next pane (TextArea handles the key
+    # itself; the binding puts it in the footer while the editor has the focus).
+    BINDINGS: ClassVar[list[Binding]] = [Binding("escape", "leave", "Leave editor")]
 
     def __init__(self, **kwargs) -> None:
         super().__init__("", language="python", show_line_numbers=True, tab_behavior="indent",
@@ -30,6 +36,10 @@ class SourcePane(TextArea):
         if self.on_edit is not None:
             self.on_edit()
         return super().edit(edit)
+
+    def action_leave(self) -> None:
+        """Focus the next pane."""
+        self.screen.focus_next()
 
     def open(self, path: str, text: str) -> None:
         """Show ``text`` as the saved content of ``path``."""
