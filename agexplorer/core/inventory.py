@@ -114,23 +114,28 @@ def _format_attr(value: Any) -> str:
     elif type(value).__name__ == "NameAttrList":  # a function
         text = value.name
     elif type(value).__name__ == "TensorShapeProto":
-        text = "[*]" if value.unknown_rank else (
-            "[" + ",".join("?" if d.size < 0 else str(d.size) for d in value.dim) + "]")
+        text = _shape_text(None if value.unknown_rank
+                           else [None if d.size < 0 else d.size for d in value.dim])
     elif type(value).__name__ == "TensorShape":
-        text = "[*]" if value.rank is None else (
-            "[" + ",".join("?" if d is None else str(d) for d in value.as_list()) + "]")
+        text = _shape_text(None if value.rank is None else value.as_list())
     else:
         text = str(value)
     return text if len(text) <= _ATTR_TEXT else text[:_ATTR_TEXT - 1] + "…"
 
 
+def _shape_text(dims: list[int | None] | None) -> str:
+    """``[2,?]``; ``[*]`` for an unknown rank."""
+    if dims is None:
+        return "[*]"
+    return "[" + ",".join("?" if d is None else str(d) for d in dims) + "]"
+
+
 def _format_output(tensor: Any) -> str:
     try:
         dims = tensor.shape.as_list()
-        shape = "[" + ",".join("?" if d is None else str(d) for d in dims) + "]"
     except ValueError:
-        shape = "[*]"
-    return f"{tensor.dtype.name}{shape}"
+        dims = None
+    return f"{tensor.dtype.name}{_shape_text(dims)}"
 
 
 class _Walker:

@@ -331,31 +331,30 @@ class AgxApp(PitfallsWiring, App):
     def _relabel_functions(self, path: str) -> None:
         """The picker follows the analysed buffer: line numbers, functions added or renamed
         (run after the answer's frame)."""
-        from agexplorer.core.targets import list_functions, parse_source
-
         text = self._analysed_text
         if self.target is None or self.target[0] != path or text == self._relabelled.get(path):
             return
         self._relabelled[path] = text
-        try:
-            functions = list_functions(parse_source(path, text))
-        except AgxError:
+        functions = self._functions_in(path, text)
+        if functions is None:
             return
         picker = self.query_one("#picker", FunctionPicker)
         if picker.update_functions(path, functions) and self.target in picker.functions():
             self.call_after_refresh(picker.select_function, *self.target)  # once laid out
 
-    def _def_line(self, target: tuple[str, str]) -> int | None:
+    @staticmethod
+    def _functions_in(path: str, text: str) -> list | None:
+        """The functions of ``text`` (the buffer of ``path``); None when it does not parse."""
         from agexplorer.core.targets import list_functions, parse_source
 
         try:
-            source = self.query_one("#source")
-            for f in list_functions(parse_source(target[0], source.text)):
-                if f.qualname == target[1]:
-                    return f.line
+            return list_functions(parse_source(path, text))
         except AgxError:
             return None
-        return None
+
+    def _def_line(self, target: tuple[str, str]) -> int | None:
+        functions = self._functions_in(target[0], self.query_one("#source").text) or []
+        return next((f.line for f in functions if f.qualname == target[1]), None)
 
     @on(FunctionPicker.Picked)
     @while_mounted
@@ -434,7 +433,7 @@ class AgxApp(PitfallsWiring, App):
         if event.control.id != "ops" or event.node.data is None:
             return
         ops, op = self.query_one("#ops"), event.node.data
-        self.query_one("#op-detail", Static).update(ops.describe(op) + "\nattributes: …")
+        self._show_op_detail(op, "…")
         if ops.has_focus and op.line:
             self._link_line(op.line, "ops")
         sent = self._last_request
@@ -453,11 +452,13 @@ class AgxApp(PitfallsWiring, App):
         if op is None or (op.function, op.name) != message.key[3:]:
             return
         if message.error is not None:
-            text = f"attributes: ({message.error.message})"
+            self._show_op_detail(op, f"({message.error.message})")
         else:
-            text = "attributes: " + (", ".join(f"{k}={v}" for k, v in message.value) or "none")
+            self._show_op_detail(op, ", ".join(f"{k}={v}" for k, v in message.value) or "none")
+
+    def _show_op_detail(self, op, attributes: str) -> None:
         self.query_one("#op-detail", Static).update(
-            self.query_one("#ops").describe(op) + "\n" + text)
+            f"{self.query_one('#ops').describe(op)}\nattributes: {attributes}")
 
     # -- editing -------------------------------------------------------------------------
     def _edited(self) -> None:

@@ -92,14 +92,17 @@ class EngineBridge:
             answer = self.worker.request("report", request, what=what, path=path,
                                          on_progress=progress)
         except AgxError as exc:
-            progress.close()
-            self.app.post_message(AnalysisFailed(key, exc))
-            self.app.post_message(EngineStatus("ready", ready=True))
+            answer, failure = None, exc
+        else:
+            failure = None
+        finally:
+            progress.close()  # before the answer is posted: no phase may follow "ready"
+        if failure is not None:
+            self.app.post_message(AnalysisFailed(key, failure))
+        elif job.is_cancelled:
             return
-        progress.close()
-        if job.is_cancelled:
-            return
-        self.app.post_message(AnalysisReady(key, answer["report"], answer["lab"]))
+        else:
+            self.app.post_message(AnalysisReady(key, answer["report"], answer["lab"]))
         self.app.post_message(EngineStatus("ready", ready=True))
 
     def ask(self, kind: str, key: tuple, request: dict[str, Any], path: str, what: str) -> None:
