@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import sys
@@ -13,6 +14,7 @@ from agexplorer import __version__
 from agexplorer.core.errors import AgxError
 
 if TYPE_CHECKING:
+    from agexplorer.core.targets import TargetSpec
     from agexplorer.worker.client import Worker
 
 SAMPLES_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "samples")
@@ -117,13 +119,23 @@ def _fail(exc: AgxError, as_json: bool) -> int:
     return exc.exit_code
 
 
+def _checked(target: str, need_function: bool = True) -> tuple[TargetSpec, str, str]:
+    """(spec, text, target with an absolute path): the checks that need no TensorFlow, done
+    before a worker is waited for (a bad file or a certainly unknown name answers at once)."""
+    from agexplorer.core.targets import check_target, parse_source, parse_spec, read_source
+
+    spec = parse_spec(target)
+    text = read_source(spec.path)
+    check_target(target, parse_source(spec.path, text), need_function)
+    # Absolute: the worker's current folder is not ours, and user code may os.chdir.
+    return spec, text, f"{spec.path}::{spec.qualname}" if spec.qualname else spec.path
+
+
 def _cmd_report(args: argparse.Namespace) -> int:
-    from agexplorer.core.targets import parse_source, parse_spec, read_source
     from agexplorer.worker.client import shared_worker
 
-    spec = parse_spec(args.target)
-    parse_source(spec.path, read_source(spec.path))  # bad files fail before a worker starts
-    request = {"target": args.target, "call": args.call, "no_run": args.no_run,
+    spec, _, target = _checked(args.target)
+    request = {"target": target, "call": args.call, "no_run": args.no_run,
                "device": args.device, "budget": args.budget, "fresh": not args.shared_module,
                "hlo": args.hlo, "tensorboard": os.path.abspath(args.tensorboard)
                if args.tensorboard else None}
@@ -148,13 +160,11 @@ def _cmd_report(args: argparse.Namespace) -> int:
 
 
 def _cmd_retrace(args: argparse.Namespace) -> int:
-    from agexplorer.core.targets import parse_source, parse_spec, read_source
     from agexplorer.worker.client import shared_worker
 
-    spec = parse_spec(args.target)
-    parse_source(spec.path, read_source(spec.path))  # bad files fail before a worker starts
+    spec, _, target = _checked(args.target)
     worker = shared_worker(args.timeout)
-    report = worker.request("retrace", {"target": args.target, "calls": args.call},
+    report = worker.request("retrace", {"target": target, "calls": args.call},
                             what=f"loading {spec.path}", path=spec.path)
     if args.json:
         print(json.dumps(report.to_dict(), indent=2))
@@ -170,12 +180,9 @@ def _cmd_doctor(args: argparse.Namespace) -> int:
     import re
 
     from agexplorer.core.doctor import DoctorReport, doctor_targets, module_findings
-    from agexplorer.core.targets import parse_source, parse_spec, read_source
     from agexplorer.worker.client import shared_worker
 
-    spec = parse_spec(args.target)
-    text = read_source(spec.path)
-    parse_source(spec.path, text)  # bad files fail before a worker starts
+    spec, text, target = _checked(args.target, need_function=False)
     if args.apply and not args.try_fix:
         raise AgxError("bad-arguments", "--apply writes the rewrite that --try shows: add "
                        "--try CODE|LINE.")
@@ -187,7 +194,7 @@ def _cmd_doctor(args: argparse.Namespace) -> int:
         raise AgxError("bad-arguments", f"{option} needs one function: write "
                        f"{args.target}::FUNCTION.")
     worker = shared_worker(args.timeout)
-    request = {"target": args.target, "call": args.call}
+    request = {"target": target, "call": args.call}
     if args.try_fix:
         return _doctor_try(args, worker, request)
     names = [spec.qualname] if spec.qualname else doctor_targets(spec.path)
@@ -221,7 +228,7 @@ def _doctor_try(args: argparse.Namespace, worker: Worker, request: dict) -> int:
 
     trial = worker.request("try_fix", {**request, "fix": args.try_fix, "budget": args.budget},
                            what=f"trying the fix for {args.try_fix}",
-                           path=parse_spec(args.target).path)
+                           path=parse_spec(request["target"]).path)
     applied = None
     if args.apply:
         if trial.after.error is not None and trial.before.error is None:
@@ -286,9 +293,11 @@ def _cmd_samples() -> int:
 
 
 def _open_tui(argv: list[str]) -> int:
-    """`agexplorer [PATH[::FUNC]]`: the explorer on a file, or on the bundled samples."""
-    from agexplorer.core.targets import parse_source, parse_spec, read_source
+    """`agexplorer [--timeout SECONDS] [PATH[::FUNC]]`: the explorer on a file, or on the
+    bundled samples."""
+    from agexplorer.core.targets import check_target, parse_source, parse_spec, read_source
 
+    timeout, argv = _tui_timeout(argv)
     if len(argv) > 1:
         print("agexplorer: give one PATH[::FUNC] to open (or none for the samples); "
               "see `agexplorer --help`.", file=sys.stderr)
@@ -296,10 +305,12 @@ def _open_tui(argv: list[str]) -> int:
     if argv:
         spec = parse_spec(argv[0])
         try:
-            parse_source(spec.path, read_source(spec.path))
+            tree = parse_source(spec.path, read_source(spec.path))
         except AgxError as exc:
             if exc.kind != "syntax-error":  # a syntax error opens: the editor shows it
                 raise
+        else:
+            check_target(argv[0], tree, need_function=False)
         paths, function = [spec.path], spec.qualname
     else:
         folder = samples_dir()
@@ -307,15 +318,51 @@ def _open_tui(argv: list[str]) -> int:
         function = None
     from agexplorer.tui.app import AgxApp
 
-    AgxApp(paths, function).run()
-    return 0
+    app = AgxApp(paths, function, timeout=timeout)
+    app.run()
+    if app.exit_note:  # e.g. where the unsaved edits were kept after a crash
+        print(f"agexplorer: {app.exit_note}", file=sys.stderr)
+    return app.return_code or 0
+
+
+def _tui_timeout(argv: list[str]) -> tuple[float, list[str]]:
+    """The explorer's ``--timeout SECONDS`` (or ``--timeout=SECONDS``), and the other arguments."""
+    rest, timeout = list(argv), 30.0
+    for i, arg in enumerate(rest):
+        if arg == "--timeout" or arg.startswith("--timeout="):
+            value = arg.partition("=")[2] if "=" in arg else (rest[i + 1] if i + 1 < len(rest)
+                                                             else "")
+            del rest[i:i + (1 if "=" in arg else 2)]
+            try:
+                timeout = _positive(value)
+            except argparse.ArgumentTypeError as exc:
+                raise AgxError("bad-arguments", f"--timeout: {exc}; give the seconds an "
+                               "analysis may take, e.g. --timeout 60.") from None
+            break
+    return timeout, rest
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status."""
+    try:
+        return _main(argv)
+    except BrokenPipeError:
+        # The reader of our output went away (`agexplorer list F --json | head -1`): stop
+        # quietly, as other Unix tools do. Exit 2, the issue's group for "the user's
+        # environment" (not 3: agexplorer did not fail). stdout now points at /dev/null so
+        # the interpreter's final flush of what is still buffered does not complain.
+        with contextlib.suppress(OSError, ValueError):
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+            os.close(devnull)
+        return 2
+
+
+def _main(argv: Sequence[str] | None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     commands = {"report", "retrace", "doctor", "list", "samples", "devices"}
-    if not argv or (argv[0] not in commands and not argv[0].startswith("-")):
+    tui = not argv or argv[0] == "--timeout" or argv[0].startswith("--timeout=")
+    if tui or (argv[0] not in commands and not argv[0].startswith("-")):
         try:
             return _open_tui(argv)
         except AgxError as exc:
@@ -339,6 +386,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("agexplorer: interrupted.", file=sys.stderr)
         return 130
+    except BrokenPipeError:
+        raise  # our output was closed: main stops quietly
     except Exception as exc:  # never show the user our own traceback (--debug does)
         if args.debug:
             raise

@@ -63,7 +63,7 @@ import sys
 import threading
 import time
 
-from _common import repeats_from_args
+from _common import private_state_home, repeats_from_args
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 if ROOT not in sys.path:
@@ -325,6 +325,7 @@ async def tui_part(functions: list[tuple[str, str]], edits: int) -> tuple[dict, 
 
 def main(argv: list[str] | None = None) -> int:
     edits = repeats_from_args(__doc__, argv, full=3, quick=1)
+    private_state_home()
     started = time.perf_counter()
     from agexplorer.tui.app import EDIT_PAUSE
 

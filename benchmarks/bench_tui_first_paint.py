@@ -43,7 +43,7 @@ import sys
 import tempfile
 import time
 
-from _common import repeats_from_args
+from _common import private_state_home, repeats_from_args
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DRIVER = os.path.join(ROOT, "benchmarks", "tui_first_paint_driver.py")
@@ -195,6 +195,7 @@ def _profiled(path: str) -> dict:
 
 def main(argv: list[str] | None = None) -> int:
     repeats = repeats_from_args(__doc__, argv)
+    private_state_home()
     started = time.perf_counter()
 
     # Warm-ups (page cache): one paint of each kind, one import of each kind.

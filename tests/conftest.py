@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 
@@ -31,6 +32,21 @@ def run_cli(*args: str, timeout: float = 240) -> subprocess.CompletedProcess[str
                           text=True, timeout=timeout, cwd=ROOT)
 
 
+def explorer(path, worker, function: str | None = None):
+    """The explorer (AgxApp) on one file, talking to ``worker`` (run it with ``run_test``)."""
+    from agexplorer.tui.app import AgxApp
+
+    return AgxApp([str(path)], function, worker=worker)
+
+
+@pytest.fixture
+def flow_file(tmp_path):
+    """A copy of tests/fixtures/control_flow.py to edit."""
+    path = tmp_path / "control_flow.py"
+    shutil.copy(fixture("control_flow.py"), path)
+    return path
+
+
 async def wait_for(pilot, condition, seconds: float = 60.0) -> bool:
     """Let a Textual app run (``pilot``) until ``condition()`` holds; False after ``seconds``."""
     for _ in range(int(seconds / 0.1)):
@@ -38,6 +54,13 @@ async def wait_for(pilot, condition, seconds: float = 60.0) -> bool:
             return True
         await pilot.pause(0.1)
     return False
+
+
+@pytest.fixture(autouse=True)
+def _private_state_home(tmp_path_factory, monkeypatch):
+    """The explorer's recovery copies of unsaved buffers go to a folder of the test's own,
+    never to the user's ~/.local/state."""
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path_factory.mktemp("state")))
 
 
 @pytest.fixture(scope="session")

@@ -95,7 +95,8 @@ def test_conversion_failure(capsys, tmp_path, tf):
 
 def test_module_that_raises_on_load(capsys, tmp_path, tf):
     path = tmp_path / "bad_module.py"
-    path.write_text("import tensorflow as tf\nx = 1\nraise RuntimeError('broken at import')\n")
+    path.write_text("import tensorflow as tf\nx = 1\nraise RuntimeError('broken at import')\n"
+                    "\n\ndef f():\n    return x\n")  # f exists: a missing f is answered statically
     code, _, err = run(capsys, "report", f"{path}::f")
     assert code == 1
     assert f"{path}:3: loading the file as a module raised RuntimeError: broken at import" in err

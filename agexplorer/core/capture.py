@@ -2,19 +2,27 @@
 
 TensorFlow's C++ runtime logs straight to file descriptor 2, and the user's
 function may ``print`` while it traces; neither may corrupt ``--json`` output
-or bury the report. What was captured is kept, so nothing is lost.
+or bury the report. What was captured is kept up to a cap per stream: the first
+and the last ``KEEP`` characters, with one line in between that says how much
+was dropped, so a function that prints 100 MB costs neither memory nor minutes.
 """
 
 from __future__ import annotations
 
+import codecs
 import contextlib
 import io
 import os
 import re
+import selectors
 import sys
-import tempfile
+import threading
+import time
+from collections import deque
 from collections.abc import Iterator
 from dataclasses import dataclass
+
+KEEP = 32 * 1024  # characters kept at each end of each stream
 
 # TensorFlow start-up chatter that says nothing about the user's function.
 _NOISE = re.compile(
@@ -39,34 +47,191 @@ def without_noise(text: str) -> str:
                      and not _NOISE.search(line))
 
 
+def _size(chars: int) -> str:
+    if chars >= 1_000_000:
+        return f"{chars / 1e6:.1f} MB"
+    if chars >= 1_000:
+        return f"{chars / 1e3:.1f} KB"
+    return f"{chars} characters"
+
+
+class BoundedText(io.TextIOBase):
+    """A text stream that keeps the first and the last ``keep`` characters written to it."""
+
+    def __init__(self, keep: int = KEEP) -> None:
+        super().__init__()
+        self.keep = keep
+        self._head: list[str] = []
+        self._head_len = 0
+        self._tail: deque[str] = deque()
+        self._tail_len = 0
+        self.dropped = 0
+        self._lock = threading.Lock()  # the fd readers write from their own threads
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, text: str) -> int:
+        n = len(text)
+        with self._lock:
+            if self._head_len < self.keep:
+                part = text[:self.keep - self._head_len]
+                self._head.append(part)
+                self._head_len += len(part)
+                text = text[len(part):]
+            if text:
+                self._tail.append(text)
+                self._tail_len += len(text)
+                while self._tail_len - len(self._tail[0]) >= self.keep:
+                    self._tail_len -= len(self._tail[0])
+                    self.dropped += len(self._tail.popleft())
+                extra = self._tail_len - self.keep
+                if extra > 0:
+                    self._tail[0] = self._tail[0][extra:]
+                    self._tail_len -= extra
+                    self.dropped += extra
+        return n
+
+    def getvalue(self) -> str:
+        """What was kept, with a ``[… 97.3 MB dropped …]`` line where the middle was."""
+        with self._lock:
+            head, tail = "".join(self._head), "".join(self._tail)
+            if not self.dropped:
+                return head + tail
+            gap = "" if head.endswith("\n") else "\n"
+            return f"{head}{gap}[… {_size(self.dropped)} dropped …]\n{tail}"
+
+
+class _Reader:
+    """One thread per process that empties the capture pipes into their BoundedTexts.
+
+    A thread per capture would cost its start-up (about a millisecond on a busy machine)
+    on every capture, and the retrace explainer captures each call.
+    """
+
+    def __init__(self) -> None:
+        self._selector = selectors.DefaultSelector()
+        self._wake_r, self._wake_w = os.pipe()
+        self._selector.register(self._wake_r, selectors.EVENT_READ)
+        self._pending: list[tuple[int, BoundedText, threading.Event]] = []
+        self._lock = threading.Lock()
+        threading.Thread(target=self._run, name="agx-capture", daemon=True).start()
+
+    def add(self, read_end: int, sink: BoundedText) -> threading.Event:
+        """Read ``read_end`` into ``sink`` until EOF, then close it and set the event."""
+        done = threading.Event()
+        with self._lock:
+            self._pending.append((read_end, sink, done))
+        os.write(self._wake_w, b"x")
+        return done
+
+    def _run(self) -> None:
+        while True:
+            for key, _ in self._selector.select():
+                if key.fd == self._wake_r:
+                    os.read(self._wake_r, 4096)
+                    with self._lock:
+                        pending, self._pending = self._pending, []
+                    for read_end, sink, done in pending:
+                        decoder = codecs.getincrementaldecoder("utf-8")("replace")
+                        self._selector.register(read_end, selectors.EVENT_READ,
+                                                (sink, decoder, done))
+                    continue
+                sink, decoder, done = key.data
+                try:
+                    data = os.read(key.fd, 1 << 16)
+                except OSError:  # read as the end: this thread must outlive any one pipe
+                    data = b""
+                if data:
+                    sink.write(decoder.decode(data))
+                    continue
+                sink.write(decoder.decode(b"", final=True))
+                self._selector.unregister(key.fd)
+                os.close(key.fd)
+                done.set()
+
+
+_reader: _Reader | None = None
+_reader_lock = threading.Lock()
+
+
+def _the_reader() -> _Reader:
+    global _reader
+    with _reader_lock:
+        if _reader is None:
+            _reader = _Reader()
+        return _reader
+
+
+def _forget_reader() -> None:
+    global _reader, _reader_lock
+    _reader, _reader_lock = None, threading.Lock()  # a forked child has neither thread nor lock
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_forget_reader)
+
+
+class _Drain:
+    """File descriptors redirected into pipes that the reader thread empties into
+    BoundedTexts (a temporary file would grow as long as the user's code prints)."""
+
+    def __init__(self, fds: tuple[int, ...]) -> None:
+        self.sinks: dict[int, BoundedText] = {}
+        self._saved: dict[int, int] = {}
+        self._done: list[threading.Event] = []
+        reader = _the_reader()
+        for fd in fds:
+            try:
+                saved = os.dup(fd)
+            except OSError:  # no such descriptor (a daemon without streams)
+                continue
+            try:
+                read_end, write_end = os.pipe()
+            except OSError:  # out of descriptors: this stream goes where it went
+                os.close(saved)
+                continue
+            # A larger pipe lets native code that holds the GIL write more before it waits on
+            # the reader (which needs the GIL); the request's timeout ends a worker stuck so.
+            with contextlib.suppress(OSError, AttributeError, ImportError):
+                import fcntl
+
+                fcntl.fcntl(write_end, fcntl.F_SETPIPE_SZ, 1 << 20)
+            os.dup2(write_end, fd)
+            os.close(write_end)
+            self._saved[fd] = saved
+            self.sinks[fd] = BoundedText()
+            self._done.append(reader.add(read_end, self.sinks[fd]))
+
+    def close(self) -> dict[int, str]:
+        """Put the descriptors back; what was written to each."""
+        for fd, saved in self._saved.items():
+            os.dup2(saved, fd)
+            os.close(saved)
+        # EOF comes at once, unless a process the user's code started still holds a pipe:
+        # then what came so far is the answer, and the pipe is read until that process ends.
+        deadline = time.monotonic() + 1.0
+        for done in self._done:
+            done.wait(timeout=max(deadline - time.monotonic(), 0))
+        return {fd: sink.getvalue() for fd, sink in self.sinks.items()}
+
+
 @contextlib.contextmanager
 def capture_output() -> Iterator[Captured]:
     """Redirect fds 1 and 2 and ``sys.stdout``/``sys.stderr`` into a :class:`Captured`."""
     result = Captured()
-    py_out, py_err = io.StringIO(), io.StringIO()
+    py_out, py_err = BoundedText(), BoundedText()
     for stream in (sys.stdout, sys.stderr):
         with contextlib.suppress(Exception):
             stream.flush()
-    saved: dict[int, int] = {}
-    files: dict[int, tempfile._TemporaryFileWrapper] = {}
+    drain: _Drain | None = None
+    c_text: dict[int, str] = {}
     try:
-        for fd in (1, 2):
-            try:
-                saved[fd] = os.dup(fd)
-            except OSError:  # no such descriptor (a daemon without streams)
-                continue
-            files[fd] = tempfile.TemporaryFile(mode="w+b")
-            os.dup2(files[fd].fileno(), fd)
+        drain = _Drain((1, 2))
         with contextlib.redirect_stdout(py_out), contextlib.redirect_stderr(py_err):
             yield result
     finally:
-        for fd, copy in saved.items():
-            os.dup2(copy, fd)
-            os.close(copy)
-        c_text = {}
-        for fd, fh in files.items():
-            fh.seek(0)
-            c_text[fd] = fh.read().decode("utf-8", "replace")
-            fh.close()
+        if drain is not None:
+            c_text = drain.close()
         result.stdout = py_out.getvalue() + c_text.get(1, "")
         result.log = without_noise(py_err.getvalue() + "\n" + c_text.get(2, ""))

@@ -448,16 +448,19 @@ def try_fix(target: str, choice: str, call: str | None = None, budget: float = 0
 
 
 def apply_fix(path: str, made: Rewrite) -> str:
-    """Write ``made`` to ``path``; refuses when the file changed since the rewrite was made."""
-    from agexplorer.core.targets import read_source
+    """Write ``made`` to ``path`` atomically, keeping its encoding, BOM and line endings.
+
+    Refuses when the file changed since the rewrite was made; returns the real path written
+    (a symlink's target). A failed write leaves the file untouched (see ``write_source``).
+    """
+    from agexplorer.core.sourcefile import read_source_file, write_source
 
     path = os.path.abspath(path)
     if made.new_text is None:
         raise AgxError("call-only", f"the {made.code} fix changes the call, not the file: "
                        f'call the function with --call "{made.new_call}".')
-    if not made.made_from(read_source(path)):
+    current = read_source_file(path)
+    if not made.made_from(current.text):
         raise AgxError("file-changed", f"{path} changed on disk since the fix was made; "
                        "run the doctor again and retry.")
-    with open(path, "w", encoding="utf-8", newline="") as fh:
-        fh.write(made.new_text)
-    return path
+    return write_source(path, made.new_text, like=current)

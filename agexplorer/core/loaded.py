@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import inspect
 import types
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -14,11 +15,15 @@ from agexplorer.core.targets import (
     find_function_node,
     list_functions,
     load_module,
+    name_list,
     parse_source,
     parse_spec,
     read_source,
     resolve,
 )
+
+# The phase a timeout names while an argument expression runs (``--call '10**10**8'``).
+EVALUATING = "evaluating the call arguments"
 
 # The kinds of AgxError that ``_arguments`` raises: the function converts, but cannot run.
 ARGUMENT_ERRORS = frozenset({"needs-arguments", "bad-call"})
@@ -45,18 +50,20 @@ class Loaded:
     args_error: AgxError | None = None  # no usable arguments (only when not required)
 
 
-def load_target(target: str, call: str | None = None, require_args: bool = True) -> Loaded:
+def load_target(target: str, call: str | None = None, require_args: bool = True,
+                progress: Callable[[str], None] | None = None) -> Loaded:
     """Parse, run the file as a module, find the function, bind it and build its arguments.
 
     With ``require_args=False`` a missing or bad argument list is kept in
-    ``args_error`` instead of raised: the code can still be converted.
+    ``args_error`` instead of raised: the code can still be converted. ``progress``
+    hears when the call's arguments are evaluated (user code, which can take long).
     """
     spec = parse_spec(target)
     text = read_source(spec.path)
     tree = parse_source(spec.path, text)
     functions = list_functions(tree)
     if spec.qualname is None:
-        names = ", ".join(f.qualname for f in functions) or "none"
+        names = name_list([f.qualname for f in functions], spec.path)
         raise AgxError("no-function", f"name a function: {spec.path}::FUNCTION "
                        f"(available: {names}).")
     node = find_function_node(tree, spec.qualname)
@@ -75,7 +82,7 @@ def load_target(target: str, call: str | None = None, require_args: bool = True)
                     node=node, module=module, pyfn=pyfn, signature=signature,
                     bound=_bind(module, spec.qualname, pyfn), decorated=decorated)
     try:
-        _arguments(loaded, call)
+        _arguments(loaded, call, progress or (lambda phase: None))
     except AgxError as exc:
         if require_args:
             raise
@@ -114,16 +121,18 @@ def _bind(module: Any, qualname: str, pyfn: Any) -> Any:
     return pyfn
 
 
-def _arguments(loaded: Loaded, call: str | None) -> None:
+def _arguments(loaded: Loaded, call: str | None, progress: Callable[[str], None]) -> None:
     """Fill ``args``/``kwargs``: --call, else AGX_CALLS, else the input_signature, else none."""
     module, qualname = loaded.module, loaded.qualname
     if call is not None:
         loaded.call, loaded.call_origin = call, "--call"
+        progress(f"{EVALUATING} (--call)")
         loaded.args, loaded.kwargs = callargs.parse_call(call, callargs.call_namespace(module))
         return
     samples = getattr(module, callargs.SAMPLE_CALLS, None)
     if isinstance(samples, dict) and qualname in samples:
         loaded.call, loaded.call_origin = samples[qualname], callargs.SAMPLE_CALLS
+        progress(f"{EVALUATING} ({callargs.SAMPLE_CALLS})")
         loaded.args, loaded.kwargs = callargs.parse_call(
             samples[qualname], callargs.call_namespace(module),
             origin=f"{callargs.SAMPLE_CALLS}[{qualname!r}]")

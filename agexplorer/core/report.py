@@ -123,7 +123,7 @@ def _build(target: str, call: str | None, progress: Callable[[str], None]) -> Re
     """
     t0 = time.perf_counter()
     progress(f"loading {target.partition('::')[0]}")
-    loaded = load_target(target, call, require_args=False)
+    loaded = load_target(target, call, require_args=False, progress=progress)
     report = Report(file=loaded.path, function=loaded.qualname, call=loaded.call,
                     call_origin=loaded.call_origin, decorated=loaded.decorated)
     node = loaded.node

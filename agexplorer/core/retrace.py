@@ -17,7 +17,7 @@ from typing import Any
 from agexplorer.core import callargs
 from agexplorer.core.capture import capture_output
 from agexplorer.core.errors import AgxError, user_code_error
-from agexplorer.core.loaded import Loaded, load_target
+from agexplorer.core.loaded import EVALUATING, Loaded, load_target
 from agexplorer.core.retrace_args import (
     Argument,
     NotApplicable,
@@ -172,7 +172,8 @@ def _explain(target: str, calls: list[str] | None, progress: Callable[[str], Non
 
     tf = import_tf()
     progress(f"loading {target.partition('::')[0]}")
-    loaded = load_target(target, call=None, require_args=False)
+    loaded = load_target(target, call=None, require_args=False, progress=progress)
+    progress(EVALUATING + (" (--call)" if calls else ""))
     sequence, origin = _sequence(loaded, calls)
     settings = _settings(loaded)
     report = RetraceReport(file=loaded.path, function=loaded.qualname, decorated=loaded.decorated,

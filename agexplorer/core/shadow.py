@@ -10,6 +10,7 @@ import tempfile
 from collections.abc import Iterator
 from typing import Any
 
+from agexplorer.core.sourcefile import coding_of, encode_source
 from agexplorer.core.targets import parse_spec
 
 
@@ -55,10 +56,13 @@ def shadowed(target: str, source: str | None) -> Iterator[tuple[str, Shadow]]:
     if source is None:
         yield target, Shadow(spec.path, spec.path)
         return
+    # AutoGraph re-reads the file with Python's rules (linecache, tokenize): write the bytes in
+    # the buffer's declared encoding, newlines as they are, so the lines match the buffer's.
+    data = encode_source(source, coding_of(source) or "utf-8")
     folder = tempfile.mkdtemp(prefix="agx-buffer-")
     shadow = os.path.join(folder, os.path.basename(spec.path))
-    with open(shadow, "w", encoding="utf-8") as fh:
-        fh.write(source)
+    with open(shadow, "wb") as fh:
+        fh.write(data)
     real_folder = os.path.dirname(spec.path)
     added = real_folder not in sys.path
     if added:  # sibling imports of the real file keep working

@@ -13,6 +13,7 @@ from types import ModuleType
 from typing import Any
 
 from agexplorer.core.errors import AgxError, user_frames_message
+from agexplorer.core.sourcefile import read_source_file
 
 _TF_FUNCTION_NAMES = {"tf.function", "function", "tensorflow.function"}
 _module_counter = itertools.count()
@@ -56,23 +57,8 @@ def parse_spec(spec: str) -> TargetSpec:
 
 
 def read_source(path: str) -> str:
-    """Read a Python file, turning every way it can be unreadable into one clear sentence."""
-    if not os.path.exists(path):
-        raise AgxError("missing-file", f"{path}: no such file; check the path "
-                       "(run `agexplorer list PATH` to see what a file holds).")
-    if os.path.isdir(path):
-        raise AgxError("not-python", f"{path} is a folder, not a Python file; "
-                       "name a .py file inside it.")
-    with open(path, "rb") as fh:
-        data = fh.read()
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError:
-        text = None
-    if text is None or "\x00" in text:
-        raise AgxError("not-python", f"{path} is not a Python source file "
-                       "(it is binary or not UTF-8 text); open a .py file.")
-    return text
+    """Read a Python file as Python does (coding line, BOM), bounded; unreadable is one sentence."""
+    return read_source_file(path).text
 
 
 def parse_source(path: str, text: str) -> ast.Module:
@@ -180,13 +166,86 @@ def load_module(path: str, text: str) -> ModuleType:
     return module
 
 
+MAX_NAMES_SHOWN = 20
+
+
+def name_list(names: list[str], path: str) -> str:
+    """``a, b, c`` for a message: at most 20 names, then "and N more: agexplorer list FILE"."""
+    if not names:
+        return "none"
+    shown = ", ".join(names[:MAX_NAMES_SHOWN])
+    rest = len(names) - MAX_NAMES_SHOWN
+    return shown if rest <= 0 else f"{shown} and {rest} more: agexplorer list {path}"
+
+
 def resolve(module: ModuleType, qualname: str, available: list[FunctionInfo]) -> Any:
     """Follow ``a.b.c`` from the module; an unknown name lists what is there."""
     obj: Any = module
     for part in qualname.replace(".<locals>", "").split("."):
         if not hasattr(obj, part):
-            names = ", ".join(f.qualname for f in available) or "none"
+            names = name_list([f.qualname for f in available], str(module.__file__))
             raise AgxError("unknown-function", f"{module.__file__} has no function "
                            f"'{qualname}'; available: {names}.")
         obj = getattr(obj, part)
     return obj
+
+
+# Calls and attributes through which a module can bind names that no statement shows.
+_DYNAMIC_NAMES = {"globals", "locals", "vars", "exec", "eval", "setattr", "__import__",
+                  "__builtins__"}
+_DYNAMIC_ATTRS = {"__dict__", "__setattr__", "f_globals", "f_locals", "modules"}
+
+
+def _bound_names(tree: ast.Module) -> set[str] | None:
+    """Every name the file binds anywhere (an over-estimate of its module globals), or None
+    when the module can bind names dynamically (``__getattr__``, ``import *``, ``globals()``,
+    ``exec``, ``setattr``, ``vars()``...), so that no name is certainly missing."""
+    bound: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name):
+            if node.id in _DYNAMIC_NAMES:
+                return None
+            if not isinstance(node.ctx, ast.Load):
+                bound.add(node.id)
+        elif isinstance(node, ast.Attribute) and node.attr in _DYNAMIC_ATTRS:
+            return None
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            bound.add(node.name)
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            for alias in node.names:
+                if alias.name == "*":
+                    return None
+                bound.add(alias.asname or alias.name.split(".")[0])
+        elif isinstance(node, (ast.Global, ast.Nonlocal)):
+            bound.update(node.names)
+        elif isinstance(node, ast.ExceptHandler) and node.name:
+            bound.add(node.name)
+        elif isinstance(node, (ast.MatchAs, ast.MatchStar)) and node.name:
+            bound.add(node.name)
+        elif isinstance(node, ast.MatchMapping) and node.rest:
+            bound.add(node.rest)
+    return None if "__getattr__" in bound else bound
+
+
+def check_target(target: str, tree: ast.Module, need_function: bool = True) -> None:
+    """The target checks that need no TensorFlow: raise AgxError when ``target`` certainly
+    names nothing in the parsed file (no function part where one is needed, an empty one,
+    or a first name the module never binds); what might exist at run time is left to the worker."""
+    spec = parse_spec(target)
+    _, sep, qualname = target.partition("::")
+    functions = [f.qualname for f in list_functions(tree)]
+    if sep and not qualname.strip():
+        raise AgxError("bad-target", f"'{target}' names no function after '::': write "
+                       f"{spec.path}::FUNCTION (available: {name_list(functions, spec.path)}).")
+    if not qualname:
+        if need_function:
+            raise AgxError("no-function", f"name a function: {spec.path}::FUNCTION "
+                           f"(available: {name_list(functions, spec.path)}).")
+        return
+    first = qualname.replace(".<locals>", "").split(".")[0]
+    if first.startswith("__") and first.endswith("__"):
+        return  # module attributes the loader sets (__name__, __file__...)
+    bound = _bound_names(tree)
+    if bound is not None and first not in bound:
+        raise AgxError("unknown-function", f"{spec.path} has no function '{qualname}'; "
+                       f"available: {name_list(functions, spec.path)}.")

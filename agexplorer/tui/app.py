@@ -3,7 +3,11 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
+import signal
+import threading
+import time
 from typing import ClassVar
 
 from textual import on
@@ -15,12 +19,14 @@ from textual.timer import Timer
 from textual.widgets import Footer, Static
 
 from agexplorer.core.errors import AgxError
-from agexplorer.core.targets import read_source
+from agexplorer.core.sourcefile import read_source_file
+from agexplorer.tui import recovery
 from agexplorer.tui.bridge import EngineBridge
 from agexplorer.tui.commands import ExplorerCommands
 from agexplorer.tui.confirm import ConfirmQuit
 from agexplorer.tui.guards import while_mounted
-from agexplorer.tui.messages import AnalysisFailed, AnalysisReady, EngineStatus
+from agexplorer.tui.made import Made, call_label
+from agexplorer.tui.messages import AnalysisFailed, AnalysisReady, EngineStatus, WorkerNotice
 from agexplorer.tui.pitfalls import PitfallsWiring
 from agexplorer.tui.widgets.function_picker import FunctionPicker
 from agexplorer.tui.widgets.status_line import StatusLine
@@ -30,11 +36,9 @@ from agexplorer.worker.client import Worker
 # after the first frame, so their handlers below are named (on_input_changed, ...)
 # rather than decorated with their classes, and queries go by id.
 
-
-
-
 EDIT_PAUSE = 0.6  # seconds of quiet typing before re-converting
 LINK_PAUSE = 0.15  # cursor moves are debounced before cross-highlighting
+PANES = ("#converted", "#verdicts", "#ops", "#gutter", "#refs")  # dimmed when out of date
 
 
 class AgxApp(PitfallsWiring, App):
@@ -54,6 +58,7 @@ class AgxApp(PitfallsWiring, App):
         Binding("t", "trace", "Trace"),
         Binding("f", "try_fix", "Try fix"),
         Binding("a", "apply_fix", "Apply fix", show=False),
+        Binding("ctrl+t", "double_timeout", "Timeout x2", show=False),
         Binding("q", "quit_app", "Quit", show=False),
         Binding("ctrl+q", "quit_app", "Quit", priority=True),
     ]
@@ -81,6 +86,22 @@ class AgxApp(PitfallsWiring, App):
         self.workspace_ready = False
         self._last_request: tuple[int, dict] | None = None  # (generation, request sent)
         self._early_status: list[EngineStatus] = []
+        self._status_error = False
+        # (text, error): a notice shown again in place of the "ready" that ends the request
+        # under way (a new request lets it go)
+        self._sticky: tuple[str, bool] | None = None
+        self._made: dict[str, Made] = {}  # result panel -> what it shows was made from
+        self._marked: dict[str, tuple] = {}  # result panel -> (made, stale) as last drawn
+        self._log_header: tuple | None = None  # the analysis the Log's last header names
+        self._op_detail: str | None = None  # the op detail's text, below its header
+        self._report_text = ""  # the buffer self.report was made from
+        self.recovery = recovery.RecoveryKeeper(
+            on_error=lambda text: self.post_message(WorkerNotice(text)))
+        self._discarded = False  # "Quit without saving": the recovery copy goes too
+        self._signals: list[tuple[int, object]] = []  # (signal, the handler it replaced)
+        self.exit_note: str | None = None  # printed by the command line after the app ends
+        self._last_resort: threading.Timer | None = None
+        self._set_timeout_hint()
 
     # -- layout ------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -93,6 +114,7 @@ class AgxApp(PitfallsWiring, App):
     def on_mount(self) -> None:
         self.query_one("#picker", FunctionPicker).border_title = "functions"
         self.bridge.warm_up()  # TensorFlow starts loading in the worker now
+        self._catch_signals()
 
     def on_ready(self) -> None:
         """The first frame (the function list) is on screen: now the rest of the layout."""
@@ -150,32 +172,46 @@ class AgxApp(PitfallsWiring, App):
 
     @while_mounted
     def _check_disk(self) -> None:
-        """A change on disk reloads a clean buffer, or warns when the buffer has edits."""
+        """A change on disk reloads a clean buffer, or warns when the buffer has edits; a
+        deleted file is announced (the buffer is then unsaved: ctrl+s writes it again)."""
         source = self.query_one("#source")
         if source.path is None:
             return
+        name = os.path.basename(source.path)
         try:
             mtime = os.stat(source.path).st_mtime_ns
+        except FileNotFoundError:
+            if not source.missing:
+                source.missing = True  # quitting now asks first; the buffer is all there is
+                self._mtime = None
+                self.announce(f"{name} was deleted on disk: ctrl+s writes it again")
+                self.recovery.keep(source.path, source.text)
+            return
         except OSError:
             return
+        if source.missing:  # back on disk (restored, or written by another program)
+            source.missing = False
+            self._mtime = -1  # compared with the buffer below, like any change on disk
         if self._mtime is None or mtime == self._mtime:
             self._mtime = mtime
             return
         self._mtime = mtime
         try:
-            text = read_source(source.path)
+            read = read_source_file(source.path)
         except AgxError as exc:
             self.set_status(exc.message, error=True)
             return
+        text = read.text
+        source.source_file = read
         if text == source.saved_text:
             return
         if source.dirty:
-            self.set_status(f"{os.path.basename(source.path)} changed on disk; your unsaved "
+            self.set_status(f"{name} changed on disk; your unsaved "
                             "edits are kept (ctrl+s overwrites the file with them)", error=True)
             source.saved_text = text  # the disk now holds this; the buffer stays dirty
             return
-        source.open(source.path, text)
-        self.set_status(f"reloaded {os.path.basename(source.path)}: it changed on disk")
+        source.open(source.path, text, read)
+        self.set_status(f"reloaded {name}: it changed on disk")
         self.analyse()
 
     def _open_first(self) -> None:
@@ -196,9 +232,31 @@ class AgxApp(PitfallsWiring, App):
         status.update(text)
         status.set_class(error, "error")
 
-    def log_line(self, text: str) -> None:
-        """Append to the Log panel."""
-        self.query_one("#log").write(text)
+    def announce(self, text: str, error: bool = True) -> None:
+        """A notice that must be read (a worker replaced, edits restored, a file deleted):
+        in the status line now and again in place of the next "ready", and in the Log."""
+        self._sticky = (text, error)
+        self.set_status(text, error=error)
+        self.log_line(text)
+
+    def log_line(self, text: str | None = None) -> None:
+        """Append to the Log panel, under a header naming the function and call analysed
+        (written once per analysis that logs something; ``text`` None: only the header)."""
+        log = self.query_one("#log")
+        sent = self._last_request
+        key = (self.target, sent[0] if sent else None)
+        if self.target is not None and key != self._log_header:
+            self._log_header = key
+            label = call_label(self.target[1], sent[1].get("call") if sent else None)
+            log.write(f"── {label} · {time.strftime('%H:%M:%S')} ──")
+        if text is not None:
+            log.write(text)
+
+    @on(WorkerNotice)
+    @while_mounted
+    def _worker_notice(self, message: WorkerNotice) -> None:
+        if self.workspace_ready:
+            self.announce(message.text)
 
     @on(EngineStatus)
     @while_mounted
@@ -209,7 +267,13 @@ class AgxApp(PitfallsWiring, App):
         self.engine_ready = self.engine_ready or message.ready
         if message.devices:
             self.query_one("#run-panel").set_devices(message.devices)
-        if message.ready and getattr(self, "_status_error", False):
+        if message.ready and self._sticky is not None:
+            text, error = self._sticky
+            if not self._status_error or self.query_one("#status").text == text:
+                self.set_status(text, error=error)  # said once more, then let go
+            self._sticky = None
+            return
+        if message.ready and self._status_error:
             return  # keep the error on screen; "ready" is implied
         self.set_status(message.text)
         if message.text not in ("ready",) and not message.text.endswith("…"):
@@ -237,9 +301,12 @@ class AgxApp(PitfallsWiring, App):
         if run:
             panel.remember(call)
         what = f"running {qualname}" if run else f"tracing {qualname}"
+        self._sticky = None  # a notice is kept until the request under way is done
         self.set_status(what + "…")
         if run:
-            self.query_one("#run-panel").note(f"{what}…")
+            self._made["run"] = Made(self.target, source.text, call_label(qualname, call))
+            panel.note(f"{what}…")
+            self._show_origin("run")
         self._last_request = (self._generation, request)
         self.bridge.analyse(key, request, path, what)
 
@@ -251,6 +318,7 @@ class AgxApp(PitfallsWiring, App):
             return
         first = self.report is None  # a function just opened: link its cursor line, once
         report, self.report = message.report, message.report
+        self._report_text = self._analysed_text
         # The doctor reads the trace the worker just made, once these panes are painted.
         sent = self._last_request
         self.call_after_refresh(self.ask_doctor, message.key,
@@ -258,7 +326,7 @@ class AgxApp(PitfallsWiring, App):
         self.call_after_refresh(self._relabel_functions, report.file)
         if first:
             self.call_after_refresh(self._link_from_source)
-        for pane in ("#converted", "#verdicts", "#ops", "#gutter", "#refs"):
+        for pane in PANES:
             self.query_one(pane).remove_class("stale")
         converted = self.query_one("#converted")
         converted.show_code(report.conversion.code if report.conversion else "")
@@ -281,17 +349,23 @@ class AgxApp(PitfallsWiring, App):
         if message.lab is not None:
             self.lab = message.lab
             self.query_one("#run-panel").show(message.lab)
+            if sent and sent[0] == message.key[2]:  # what was run: this buffer, this call
+                self._made["run"] = Made(message.key[:2], self._analysed_text,
+                                         self._report_label(report))
+            self._show_origin("run")
 
     @on(AnalysisFailed)
     def _analysis_failed(self, message: AnalysisFailed) -> None:
         if message.key[2] != self._generation or not self.is_running:
             return
         error: AgxError = message.error
-        for pane in ("#converted", "#verdicts", "#ops", "#gutter", "#refs"):
+        for pane in (*PANES, "#doctor-panel"):
             self.query_one(pane).add_class("stale")  # the last good results stay, dimmed
         self.set_status(error.message, error=True)
         self.log_line(error.message)
-        self.query_one("#run-panel").note(error.message)
+        sent = self._last_request
+        if sent and sent[0] == message.key[2] and not sent[1].get("no_run"):
+            self.query_one("#run-panel").note(error.message)  # the run it was asked for
         if error.kind != "syntax-error" and self.target:
             self.query_one("#picker", FunctionPicker).set_badge(*self.target, "[red]failed[/]")
             self.call_after_refresh(self._relabel_functions, self.target[0])  # e.g. renamed
@@ -312,20 +386,91 @@ class AgxApp(PitfallsWiring, App):
         if new is None:
             return
         source = self.query_one("#source")
+        restored = None
         if old is None or old[0] != new[0]:
             try:
-                source.open(new[0], read_source(new[0]))
+                read = read_source_file(new[0])
                 self._mtime = os.stat(new[0]).st_mtime_ns
             except (AgxError, OSError) as exc:
                 self.set_status(getattr(exc, "message", str(exc)), error=True)
                 return
+            source.open(new[0], read.text, read)
+            restored = self._restore(new[0], read.text)
         source.border_title = f"{os.path.basename(new[0])} :: {new[1]}"
         self.report = None
+        if old is not None:  # the last function's code and verdicts, dimmed until replaced
+            for pane in PANES:
+                self.query_one(pane).add_class("stale")
+        self._clear_results()
         self.analyse()
+        self.log_line()  # the Log now names this function
+        if restored:
+            self.announce(restored)
         line = self._def_line(new)
         if line:
             # A file just loaded has no scroll size until the next refresh: centre then.
             self.call_after_refresh(source.goto_line, line)
+
+    def _restore(self, path: str, disk_text: str) -> str | None:
+        """Put a recovery copy of ``path`` into the buffer as one edit (ctrl+z goes back to
+        the disk's text); returns what to tell the user, or None when there was none."""
+        found = recovery.load_copy(path)
+        if found is None:
+            return None
+        if found.text == disk_text:  # saved after all (by another program, or a later run)
+            recovery.drop_copy(path)
+            return None
+        self.recovery.found(path, found.text)
+        self.query_one("#source").replace_changed_lines(found.text)
+        return (f"restored unsaved edits to {os.path.basename(path)} from {found.when} (the "
+                "explorer ended without saving); ctrl+s saves them, ctrl+z drops them")
+
+    def _clear_results(self) -> None:
+        """Another function: the Run, Trace, Log, Graph detail and Doctor panels held the
+        last one's results, so they start empty."""
+        self._made.clear()
+        self._marked.clear()
+        self.query_one("#run-panel").clear()
+        self.query_one("#trace-panel").clear()
+        self.query_one("#log").clear()
+        self._log_header = None
+        self._op_detail = None
+        self.query_one("#op-detail", Static).update("")
+        doctor = self.query_one("#doctor-panel")
+        doctor.show(None)
+        doctor.remove_class("stale")
+        self.query_one("#panels").get_tab("tab-doctor").label = "Doctor"
+
+    def _show_origin(self, name: str) -> None:
+        """Head a result panel with the function and call it describes, dimmed and marked
+        "before your last edit" when the buffer has changed since."""
+        made = self._made.get(name)
+        text = self.query_one("#source").text
+        self._marked[name] = (made, made is not None and made.text != text)
+        if name == "run":
+            header = made.header("run", text) if made else ("", False)
+            self.query_one("#run-panel").set_origin(*header)
+        elif name == "trace":
+            header = made.header("retraces", text) if made else ("", False)
+            self.query_one("#trace-panel").set_origin(*header)
+        elif name == "op":
+            detail = self.query_one("#op-detail", Static)
+            if made is None or self._op_detail is None:
+                detail.update("")
+                detail.remove_class("stale")
+                return
+            line, stale = made.header("op", text)
+            detail.update(f"{line}\n{self._op_detail}")
+            detail.set_class(stale, "stale")
+
+    def _mark_results(self) -> None:
+        """After an edit (or its undo): which result panels are now out of date (only those
+        whose state changed are redrawn: this runs at every edit pause)."""
+        text = self.query_one("#source").text
+        for name, made in list(self._made.items()):
+            stale = made.text != text
+            if self._marked.get(name) != (made, stale):
+                self._show_origin(name)
 
     @while_mounted
     def _relabel_functions(self, path: str) -> None:
@@ -457,8 +602,16 @@ class AgxApp(PitfallsWiring, App):
             self._show_op_detail(op, ", ".join(f"{k}={v}" for k, v in message.value) or "none")
 
     def _show_op_detail(self, op, attributes: str) -> None:
-        self.query_one("#op-detail", Static).update(
-            f"{self.query_one('#ops').describe(op)}\nattributes: {attributes}")
+        report = self.report
+        if self.target is not None and report is not None:
+            # The ops shown are the last good report's: made from the text it analysed.
+            self._made["op"] = Made(self.target, self._report_text, self._report_label(report))
+        self._op_detail = f"{self.query_one('#ops').describe(op)}\nattributes: {attributes}"
+        self._show_origin("op")
+
+    @staticmethod
+    def _report_label(report) -> str:
+        return call_label(report.function, report.call)
 
     # -- editing -------------------------------------------------------------------------
     def _edited(self) -> None:
@@ -471,9 +624,18 @@ class AgxApp(PitfallsWiring, App):
 
     @while_mounted
     def _reanalyse_if_changed(self) -> None:
-        # Loading a file fires Changed too; only a real edit re-converts.
-        if self.query_one("#source").text != self._analysed_text:
+        # Loading a file passes here too; only a real edit re-converts.
+        source = self.query_one("#source")
+        if source.text != self._analysed_text:
             self.analyse()
+        self._mark_results()
+        # The safety net: the unsaved buffer goes to a recovery copy (in a thread: it ends
+        # in an fsync), and goes away once the buffer is clean again.
+        if source.path is not None:
+            if source.dirty:
+                self.recovery.keep(source.path, source.text)
+            else:
+                self.recovery.drop(source.path)
 
     # -- actions -------------------------------------------------------------------------
     @while_mounted
@@ -487,14 +649,38 @@ class AgxApp(PitfallsWiring, App):
     @while_mounted
     def action_save(self) -> None:
         source = self.query_one("#source")
+        if source.path is None:
+            return
         try:
-            source.save()
-            self._mtime = os.stat(source.path).st_mtime_ns if source.path else None
-        except OSError as exc:
-            self.set_status(f"could not save {source.path}: {exc.strerror}; the buffer is kept.",
+            written = source.save()  # atomic, in the file's own encoding, BOM and newlines
+        except AgxError as exc:
+            self.set_status(f"{exc.message.rstrip('.')}; your edits are kept in the buffer.",
                             error=True)
             return
-        self.set_status(f"saved {source.path}")
+        except OSError as exc:
+            self.set_status(f"could not save {source.path}: {exc.strerror or exc}; your edits "
+                            "are kept in the buffer.", error=True)
+            return
+        with contextlib.suppress(OSError):
+            self._mtime = os.stat(source.path).st_mtime_ns
+        self.recovery.drop(source.path)
+        self._sticky = None
+        self.set_status(f"saved {written or source.path}")
+
+    def _timeout_hint(self) -> str:
+        return f"press ctrl+t to double the timeout, now {self.bridge.worker.timeout:g} s"
+
+    def _set_timeout_hint(self) -> None:
+        """The worker's timeout message names the way this explorer offers (not --timeout)."""
+        self.bridge.worker.timeout_hint = self._timeout_hint()
+
+    def action_double_timeout(self) -> None:
+        """Give the function twice as long before the worker gives up on it."""
+        worker = self.bridge.worker
+        worker.timeout = worker.timeout * 2
+        self._set_timeout_hint()
+        self.announce(f"timeout doubled: the worker now gives a request {worker.timeout:g} s "
+                      "(ctrl+t doubles it again)", error=False)
 
     @while_mounted
     def _step_function(self, step: int) -> None:
@@ -528,17 +714,90 @@ class AgxApp(PitfallsWiring, App):
                 if not source.dirty:
                     self.exit()
             elif choice == "discard":
+                self._discarded = True
+                if source.path is not None:
+                    self.recovery.now(source.path, None)
                 self.exit()
 
         self.push_screen(ConfirmQuit(source.path or "the buffer"), decided)
 
     def exit(self, *args, **kwargs) -> None:
-        """Textual's exit, remembered so that racing handlers can stand down."""
+        """Textual's exit, remembered so that racing handlers can stand down; an unsaved
+        buffer (not discarded) is kept in its recovery copy."""
         self._exiting = True
+        self._keep_unsaved()
         super().exit(*args, **kwargs)
 
     def on_unmount(self) -> None:
         self._exiting = True
         if self._edit_timer is not None:
             self._edit_timer.cancel()
+        self._keep_unsaved()  # however the app ends, an unsaved buffer is not lost
+        self._release_signals()
         self.bridge.close()
+
+    # -- the safety net ------------------------------------------------------------------
+    def _keep_unsaved(self) -> str | None:
+        """Write the recovery copy of an unsaved buffer now, in this thread; returns its
+        file's name when there was one to keep. Never raises: it runs as the app fails."""
+        try:
+            if not self.workspace_ready or self._discarded:
+                return None
+            source = self.query_one("#source")
+            if source.path is None or not source.dirty:
+                return None
+            self.recovery.now(source.path, source.text)
+            if not self.recovery.holds(source.path, source.text):
+                return None
+            name = os.path.basename(source.path)
+            self.exit_note = (f"your unsaved edits to {name} were kept; open {name} in "
+                              "agexplorer again to get them back.")
+            return name
+        except Exception:  # noqa: BLE001 - the app is failing: do what can be done
+            return None
+
+    def _handle_exception(self, error: Exception) -> None:
+        """Textual's path for an unexpected exception (the app ends): the unsaved buffer
+        goes to its recovery copy first."""
+        self._keep_unsaved()
+        super()._handle_exception(error)
+
+    def _catch_signals(self) -> None:
+        """SIGTERM and SIGHUP (the terminal closed) end the app the way quitting does, with
+        the unsaved buffer kept in its recovery copy."""
+        if threading.current_thread() is not threading.main_thread():
+            return
+        loop = asyncio.get_running_loop()
+        for sig in (signal.SIGTERM, signal.SIGHUP):
+            try:
+                previous = signal.getsignal(sig)
+                loop.add_signal_handler(sig, self._ended_by_signal, sig)
+            except (NotImplementedError, RuntimeError, ValueError, OSError):
+                continue
+            self._signals.append((sig, previous))
+
+    def _release_signals(self) -> None:
+        loop = asyncio.get_running_loop()
+        for sig, previous in self._signals:
+            with contextlib.suppress(Exception):
+                loop.remove_signal_handler(sig)
+                signal.signal(sig, previous)
+        self._signals.clear()
+
+    def _ended_by_signal(self, sig: int) -> None:
+        self._keep_unsaved()
+        self._discarded = True  # kept just now; nothing more to write on the way out
+        if not self.is_headless:
+            # The terminal may be gone (SIGHUP): if restoring it hangs, end anyway.
+            self._last_resort = threading.Timer(5.0, os._exit, (128 + sig,))
+            self._last_resort.daemon = True
+            self._last_resort.start()
+        self.exit(return_code=128 + sig)
+
+    def run(self, *args, **kwargs):
+        """Textual's run; a last-resort exit timer set by a signal ends with it."""
+        try:
+            return super().run(*args, **kwargs)
+        finally:
+            if self._last_resort is not None:
+                self._last_resort.cancel()

@@ -9,7 +9,13 @@ from textual.app import App
 from textual.worker import get_current_worker
 
 from agexplorer.core.errors import AgxError
-from agexplorer.tui.messages import AnalysisFailed, AnalysisReady, EngineAnswer, EngineStatus
+from agexplorer.tui.messages import (
+    AnalysisFailed,
+    AnalysisReady,
+    EngineAnswer,
+    EngineStatus,
+    WorkerNotice,
+)
 from agexplorer.worker.client import Worker
 
 # The worker's progress ("loading x.py", "tracing f") shows once a request has run this long.
@@ -62,26 +68,70 @@ class EngineBridge:
 
     def warm_up(self) -> None:
         """Start the worker so TensorFlow loads while the user reads the first screen."""
-        self.app.run_worker(self._warm, thread=True, group="engine-start", exclusive=True)
+        self.app.run_worker(self._guarded(self._warm, lambda e: EngineStatus(e.message)),
+                            thread=True, group="engine-start", exclusive=True)
+
+    def _guarded(self, body: Any, failed: Any) -> Any:
+        """``body`` for a thread worker, never raising: Textual ends the app (unsaved buffer
+        and all) on an exception that escapes a worker; here it becomes ``failed(error)``."""
+        def run() -> None:
+            try:
+                body()
+            except Exception as exc:  # noqa: BLE001 - one sentence in the status line instead
+                error = exc if isinstance(exc, AgxError) else unexpected(exc)
+                try:
+                    self.app.post_message(failed(error))
+                    self.app.post_message(EngineStatus("ready", ready=True))
+                except Exception:  # noqa: BLE001 - the app is gone: nobody to tell
+                    pass
+
+        return run
 
     def _warm(self) -> None:
         self.app.post_message(EngineStatus("loading TensorFlow…"))
         try:
-            self.worker.request("ping", what="starting")
+            self._request("ping", {}, what="starting")
         except AgxError as exc:
             self.app.post_message(EngineStatus(exc.message))
             return
         try:
-            devices = self.worker.request("devices", what="listing devices")
-        except AgxError:
+            devices = self._request("devices", {}, what="listing devices")
+        except AgxError:  # the device list is optional
             devices = []
+        self._notice()
         self.app.post_message(EngineStatus("ready", ready=True,
                                            devices=[d["name"] for d in devices]))
 
+    def _request(self, kind: str, request: dict[str, Any], **kwargs: Any) -> Any:
+        """``worker.request``, raising only AgxError: an exception escaping a thread worker
+        would make Textual tear the app down, with the user's unsaved buffer."""
+        try:
+            return self.worker.request(kind, request, **kwargs)
+        except AgxError:
+            raise
+        except Exception as exc:  # noqa: BLE001 - turned into one sentence, never a traceback
+            # The pipe may be broken: a fresh worker answers the next request.
+            try:
+                self.worker.close()
+            except Exception:  # noqa: BLE001 - already gone
+                pass
+            raise unexpected(exc) from None
+
+    def _notice(self) -> None:
+        """Pass on what the worker noticed between requests (it died while idle, and a fresh
+        one answered): once, to the status line and the Log."""
+        try:
+            notice = self.worker.take_notice()
+        except Exception:  # noqa: BLE001 - a notice is never worth a crash
+            notice = None
+        if notice:
+            self.app.post_message(WorkerNotice(notice))
+
     def analyse(self, key: tuple, request: dict[str, Any], path: str, what: str) -> None:
         """Trace (and run, unless ``request['no_run']``) in the background."""
-        self.app.run_worker(lambda: self._analyse(key, request, path, what), thread=True,
-                            group="engine", exclusive=True)
+        self.app.run_worker(self._guarded(lambda: self._analyse(key, request, path, what),
+                                          lambda e: AnalysisFailed(key, e)),
+                            thread=True, group="engine", exclusive=True)
 
     def _analyse(self, key: tuple, request: dict[str, Any], path: str, what: str) -> None:
         job = get_current_worker()
@@ -89,20 +139,23 @@ class EngineBridge:
             return
         progress = _Phases(self.app)
         try:
-            answer = self.worker.request("report", request, what=what, path=path,
-                                         on_progress=progress)
+            answer = self._request("report", request, what=what, path=path,
+                                   on_progress=progress)
+            failure = None
+            if not isinstance(answer, dict) or "report" not in answer:
+                raise unexpected(TypeError(f"the worker answered {type(answer).__name__}"))
         except AgxError as exc:
             answer, failure = None, exc
-        else:
-            failure = None
         finally:
             progress.close()  # before the answer is posted: no phase may follow "ready"
         if failure is not None:
             self.app.post_message(AnalysisFailed(key, failure))
         elif job.is_cancelled:
+            self._notice()
             return
         else:
-            self.app.post_message(AnalysisReady(key, answer["report"], answer["lab"]))
+            self.app.post_message(AnalysisReady(key, answer["report"], answer.get("lab")))
+        self._notice()
         self.app.post_message(EngineStatus("ready", ready=True))
 
     def ask(self, kind: str, key: tuple, request: dict[str, Any], path: str, what: str) -> None:
@@ -113,14 +166,16 @@ class EngineBridge:
                 self._answer(kind, key, request, path, what, progress)
             finally:
                 progress.close()
+            self._notice()
             self.app.post_message(EngineStatus("ready", ready=True))
 
-        self.app.run_worker(run, thread=True, group=f"engine-{kind}", exclusive=True)
+        self.app.run_worker(self._guarded(run, lambda e: EngineAnswer(kind, key, error=e)),
+                            thread=True, group=f"engine-{kind}", exclusive=True)
 
     def _answer(self, kind: str, key: tuple, request: dict[str, Any], path: str, what: str,
                 progress: Any) -> None:
         try:
-            value = self.worker.request(kind, request, what=what, path=path, on_progress=progress)
+            value = self._request(kind, request, what=what, path=path, on_progress=progress)
         except AgxError as exc:
             self.app.post_message(EngineAnswer(kind, key, error=exc))
             return
@@ -130,4 +185,14 @@ class EngineBridge:
     def close(self) -> None:
         """End the worker (when this bridge started it)."""
         if self._owns:
-            self.worker.close()
+            try:
+                self.worker.close()
+            except Exception:  # noqa: BLE001 - ending anyway; the worker dies with its parent
+                pass
+
+
+def unexpected(exc: BaseException) -> AgxError:
+    """An exception no request should raise, as the one sentence the status line shows."""
+    return AgxError("internal-error", f"the request to the TensorFlow worker failed "
+                    f"({type(exc).__name__}: {str(exc).strip() or 'no details'}); your buffer "
+                    "is kept, and the next edit tries again.", exit_code=3)

@@ -9,7 +9,7 @@ from textual.command import Hit, Hits, Provider
 
 
 class ExplorerCommands(Provider):
-    """run, trace, try a fix, save, next/previous function, palette, quit."""
+    """run, trace, try a fix, save, next/previous function, palette, timeout, quit."""
 
     COMMANDS: ClassVar[list[tuple[str, str]]] = [
         ("run: eager, graph and XLA", "run"),
@@ -20,6 +20,7 @@ class ExplorerCommands(Provider):
         ("function: next", "next_function"),
         ("function: previous", "previous_function"),
         ("palette: toggle colour-blind-safe line colours", "toggle_palette"),
+        ("engine: double the timeout", "double_timeout"),
         ("quit", "quit_app"),
     ]
 

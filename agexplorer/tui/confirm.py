@@ -2,20 +2,28 @@
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from textual.app import ComposeResult
-from textual.containers import Grid
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Label
 
 
 class ConfirmQuit(ModalScreen[str]):
-    """Save, discard or stay."""
+    """Save, discard or stay (Esc stays)."""
 
+    BINDINGS: ClassVar[list[Binding]] = [Binding("escape", "stay", "Stay")]
+
+    # Heights are "auto": a fixed height clipped the buttons to their borders (no labels).
     DEFAULT_CSS = """
     ConfirmQuit { align: center middle; }
-    ConfirmQuit > Grid { grid-size: 3; grid-gutter: 1 2; padding: 1 2; width: 64; height: 9;
-                         border: thick $warning; background: $surface; }
-    ConfirmQuit Label { column-span: 3; width: 100%; content-align: center middle; }
+    ConfirmQuit > Vertical { width: 72; max-width: 100%; height: auto; padding: 1 2;
+                             border: thick $warning; background: $surface; }
+    ConfirmQuit Label { width: 100%; content-align: center middle; margin-bottom: 1; }
+    ConfirmQuit Horizontal { width: 100%; height: auto; align-horizontal: center; }
+    ConfirmQuit Button { width: auto; min-width: 8; margin: 0 1; }
     """
 
     def __init__(self, path: str) -> None:
@@ -23,11 +31,19 @@ class ConfirmQuit(ModalScreen[str]):
         self.path = path
 
     def compose(self) -> ComposeResult:
-        with Grid():
+        with Vertical():
             yield Label(f"{self.path} has unsaved edits.")
-            yield Button("Save and quit", id="save", variant="primary")
-            yield Button("Quit without saving", id="discard", variant="error")
-            yield Button("Stay", id="stay")
+            with Horizontal():
+                yield Button("Save and quit", id="save", variant="primary")
+                yield Button("Quit without saving", id="discard", variant="error")
+                yield Button("Stay", id="stay")
+
+    def on_mount(self) -> None:
+        self.query_one("#stay", Button).focus()  # Enter by reflex keeps the edits
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         self.dismiss(event.button.id)
+
+    def action_stay(self) -> None:
+        """Esc: back to the editor, nothing lost."""
+        self.dismiss("stay")

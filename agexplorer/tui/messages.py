@@ -46,3 +46,12 @@ class EngineAnswer(Message):
         self.key = key
         self.value = value
         self.error = error
+
+
+class WorkerNotice(Message):
+    """One sentence to show in the status line and the Log: a worker that died between
+    requests and was replaced, a recovery copy that could not be written, ..."""
+
+    def __init__(self, text: str) -> None:
+        super().__init__()
+        self.text = text

@@ -2,13 +2,18 @@
 
 A mixin of :class:`~agexplorer.tui.app.AgxApp` (kept apart so that app.py stays a
 readable map of the explorer): it uses the app's ``bridge``, ``target``,
-``_generation``, ``analyse`` and ``set_status``.
+``_generation``, ``analyse``, ``set_status``, ``log_line``, and ``_made`` with
+``_show_origin`` (the Trace tab's header: which function and calls it shows).
 """
 
 from __future__ import annotations
 
 from agexplorer.tui.guards import while_mounted
+from agexplorer.tui.made import Made
 from agexplorer.tui.messages import EngineAnswer
+
+# Failures of the engine rather than of the user's code: shown in the status line.
+ENGINE_FAILURES = {"worker-died", "worker-start", "timeout", "internal-error", "bad-request"}
 
 
 class PitfallsWiring:
@@ -27,11 +32,21 @@ class PitfallsWiring:
 
     @while_mounted
     def on_engine_answer(self, message: EngineAnswer) -> None:  # by name: a mixin has no @on
+        if message.key[:2] != self.target:
+            return  # about the function shown before (its panels were cleared)
+        error = message.error
+        if error is not None and error.kind in ENGINE_FAILURES and message.kind != "retrace":
+            # The worker died, hung or failed while reading the trace: say so where every
+            # other death is said (the panel shows it too, below).
+            self.set_status(error.message, error=True)
+            self.log_line(error.message)
         if message.kind == "doctor":
             if message.key[2] != self._generation:
                 return  # an older buffer's findings
             doctor = message.value
-            self.query_one("#doctor-panel").show(doctor)
+            panel = self.query_one("#doctor-panel")
+            panel.show(doctor)
+            panel.remove_class("stale")
             count = len(doctor.findings) if doctor is not None else 0
             self.query_one("#panels").get_tab("tab-doctor").label = (
                 f"Doctor ({count})" if count else "Doctor")
@@ -42,6 +57,7 @@ class PitfallsWiring:
                 self.set_status(message.error.message, error=True)
             else:
                 panel.show(message.value)
+            self._show_origin("trace")
         elif message.kind == "try_fix":
             self.query_one("#doctor-panel").show_trial(message.value, message.error)
         elif message.kind == "op_attributes":
@@ -67,7 +83,11 @@ class PitfallsWiring:
         key, request, path = made
         request["calls"] = message.calls
         what = f"explaining the retraces of {self.target[1]}"
+        calls = "; ".join(message.calls) if message.calls else "the file's AGX_RETRACE"
+        self._made["trace"] = Made(self.target, self.query_one("#source").text,
+                                   f"{self.target[1]}, calls {calls}")
         self.query_one("#trace-panel").note(what + "… (each call runs, then two replays)")
+        self._show_origin("trace")
         self.bridge.ask("retrace", key, request, path, what)
 
     def action_try_fix(self) -> None:

@@ -1,11 +1,13 @@
-"""The caller's side of the worker: start it, send requests, survive its hangs and crashes."""
+"""The caller's side of the worker: start it, send requests, survive its hangs, crashes and deaths."""
 
 from __future__ import annotations
 
 import atexit
 import contextlib
 import os
+import queue
 import re
+import shutil
 import signal
 import socket
 import subprocess
@@ -13,52 +15,171 @@ import sys
 import tempfile
 import threading
 import time
-from multiprocessing.connection import Connection
+from concurrent.futures import Future
 from typing import Any
 
 from agexplorer.core.errors import AgxError
+from agexplorer.worker import wire
 
 DEFAULT_TIMEOUT = 30.0
 START_TIMEOUT = 180.0  # importing TensorFlow on a loaded machine; not the user's time
+TIMEOUT_HINT = "raise --timeout if the function is just slow"
+# Each worker's private temp folder: agx-worker-<client pid>-XXXXXXXX, so that a later client
+# can tell a folder whose client is gone (killed, it could not clean up) from a live one.
+FOLDER_PREFIX = "agx-worker-"
 _SIGNAL_HINTS = {"SIGKILL": ", most often the out-of-memory killer",
                  "SIGSEGV": ", a crash inside native code", "SIGABRT": ", an abort"}
+
+
+def _how(code: int | None) -> str:
+    """How a process ended, in words: 'exited with signal 9 (SIGKILL, ...)'; None: it did not."""
+    if code is not None and code < 0:
+        try:
+            name = signal.Signals(-code).name
+        except ValueError:
+            name = "unknown signal"
+        return f"exited with signal {-code} ({name}{_SIGNAL_HINTS.get(name, '')})"
+    if code is None:
+        return "stopped answering"
+    return f"exited with status {code}"
+
+
+class _Spawner:
+    """Starts worker processes from one thread that lives as long as this process.
+
+    The worker asks Linux for SIGKILL when its parent dies (PR_SET_PDEATHSIG), and Linux
+    sends it when the *thread* that forked the worker ends, not the process. The TUI makes
+    its requests from short-lived Textual thread workers: a worker forked there would be
+    killed as soon as that request's thread finished. So every Popen runs on the main thread
+    or, when start() is called from another thread, on one daemon thread made for it.
+    """
+
+    def __init__(self) -> None:
+        self._jobs: queue.Queue[tuple[Future, tuple, dict]] = queue.Queue()
+        self._thread: threading.Thread | None = None
+        self._lock = threading.Lock()
+
+    def popen(self, *args: Any, **kwargs: Any) -> subprocess.Popen:
+        if threading.current_thread() is threading.main_thread():
+            return subprocess.Popen(*args, **kwargs)
+        with self._lock:
+            if self._thread is None:
+                self._thread = threading.Thread(target=self._serve, name="agx-spawner",
+                                                daemon=True)
+                self._thread.start()
+        done: Future = Future()
+        self._jobs.put((done, args, kwargs))
+        return done.result()
+
+    def _serve(self) -> None:
+        while True:
+            done, args, kwargs = self._jobs.get()
+            try:
+                done.set_result(subprocess.Popen(*args, **kwargs))
+            except BaseException as exc:  # noqa: BLE001 - handed to the caller's thread
+                done.set_exception(exc)
+
+
+_spawner = _Spawner()
+_swept = False
+
+
+def _pid_alive(pid: int) -> bool:
+    if pid <= 0 or pid == os.getpid():
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:  # e.g. PermissionError: it exists, it is someone else's
+        return True
+    return True
+
+
+def sweep_stale_folders(folder: str | None = None) -> list[str]:
+    """Remove the worker folders (``agx-worker-<pid>-*``) in ``folder`` (default: the temp
+    dir) that belong to this user and whose client process is gone; returns their paths."""
+    folder = folder or tempfile.gettempdir()
+    removed: list[str] = []
+    try:
+        entries = list(os.scandir(folder))
+    except OSError:
+        return removed
+    for entry in entries:
+        match = re.fullmatch(rf"{re.escape(FOLDER_PREFIX)}(\d+)-\w+", entry.name)
+        if match is None or _pid_alive(int(match.group(1))):
+            continue
+        try:
+            if not entry.is_dir(follow_symlinks=False) or \
+                    entry.stat(follow_symlinks=False).st_uid != os.getuid():
+                continue
+        except OSError:
+            continue
+        shutil.rmtree(entry.path, ignore_errors=True)
+        removed.append(entry.path)
+    return removed
 
 
 class Worker:
     """One TensorFlow worker process, restarted on demand.
 
-    ``request`` blocks until the answer, the timeout or the worker's death;
-    the last progress message says what the worker was doing ("tracing f").
+    ``request`` blocks until the answer, the timeout or the worker's death, and raises
+    nothing but AgxError; the last progress message says what the worker was doing
+    ("tracing f"). A worker that died between requests is replaced without a word to the
+    caller but ``take_notice``.
     """
 
-    def __init__(self, timeout: float = DEFAULT_TIMEOUT, env: dict[str, str] | None = None) -> None:
+    def __init__(self, timeout: float = DEFAULT_TIMEOUT, env: dict[str, str] | None = None,
+                 timeout_hint: str = TIMEOUT_HINT) -> None:
         self.timeout = timeout
         self.env = env
+        self.timeout_hint = timeout_hint  # ends the timeout message, in parentheses
         self.phase = "starting"
         self.import_s: float | None = None
         self.start_s: float | None = None
+        self.tmpdir: str | None = None  # the current worker's private temp folder
         self._proc: subprocess.Popen | None = None
-        self._conn: Connection | None = None
+        self._sock: socket.socket | None = None
         self._log: Any = None
         self._ready = False
-        self._lock = threading.RLock()  # one request at a time on the pipe
+        self._notice: str | None = None
+        self._lock = threading.RLock()  # one request at a time on the socket
 
     # -- lifecycle ---------------------------------------------------------------------
     def start(self) -> None:
         """Start the process (it imports TensorFlow in the background)."""
+        global _swept
         self.close()
+        if not _swept:  # folders of clients that were killed and could not clean up
+            _swept = True
+            sweep_stale_folders()
+        # TMPDIR is where AutoGraph writes its generated modules and core/shadow.py its buffer
+        # copies: all of it goes into a folder (mode 0700) removed when this worker ends.
+        self.tmpdir = tempfile.mkdtemp(prefix=f"{FOLDER_PREFIX}{os.getpid()}-")
         ours, theirs = socket.socketpair()
-        self._log = tempfile.TemporaryFile(mode="w+b")
+        self._log = tempfile.TemporaryFile(mode="w+b")  # unlinked: nothing to leave behind
         env = dict(os.environ if self.env is None else self.env)
         env.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
+        env.update(TMPDIR=self.tmpdir, TEMP=self.tmpdir, TMP=self.tmpdir,
+                   AGX_WORKER_TMPDIR=self.tmpdir)
         self._started_at = time.perf_counter()
-        self._proc = subprocess.Popen(
-            [sys.executable, "-c", "from agexplorer.worker.server import main; main()",
-             str(theirs.fileno())],
-            pass_fds=(theirs.fileno(),), stdin=subprocess.DEVNULL, stdout=self._log,
-            stderr=self._log, env=env, start_new_session=True)
-        theirs.close()
-        self._conn = Connection(ours.detach())
+        try:
+            # Its own session: the terminal's Ctrl-C reaches this process (which ends the
+            # worker) and not the worker mid-answer; killpg ends whatever it started.
+            self._proc = _spawner.popen(
+                [sys.executable, "-c", "from agexplorer.worker.server import main; main()",
+                 str(theirs.fileno()), str(os.getpid())],
+                pass_fds=(theirs.fileno(),), stdin=subprocess.DEVNULL, stdout=self._log,
+                stderr=self._log, env=env, start_new_session=True)
+        except OSError as exc:
+            ours.close()
+            self._discard(graceful=False)
+            raise AgxError("worker-start", f"the TensorFlow worker could not be started "
+                           f"({exc.strerror or exc}); check the memory and process limits.",
+                           exit_code=1) from None
+        finally:
+            theirs.close()
+        self._sock = ours
         self._ready = False
         self.phase = "starting"
 
@@ -67,14 +188,14 @@ class Worker:
             self.start()
         if self._ready:
             return
-        assert self._conn is not None
-        if not self._conn.poll(START_TIMEOUT):
-            self._kill()
+        assert self._sock is not None
+        try:
+            hello = wire.receive(self._sock, time.monotonic() + START_TIMEOUT)
+        except TimeoutError:
+            self._discard(graceful=False)
             raise AgxError("worker-start", "the TensorFlow worker did not start within "
                            f"{START_TIMEOUT:g} s; check that `python -c \"import tensorflow\"` "
-                           "works.", exit_code=1)
-        try:
-            hello = self._conn.recv()
+                           "works.", exit_code=1) from None
         except (EOFError, OSError):
             raise self._death("starting") from None
         self.import_s = hello.get("import_s")
@@ -82,59 +203,104 @@ class Worker:
         self._ready = True
 
     def close(self) -> None:
-        """End the process, if any."""
-        if self._conn is not None:
+        """End the process, if any, and remove its temp folder."""
+        self._discard(graceful=True)
+        if self._log is not None:
             with contextlib.suppress(OSError):
-                self._conn.close()
-        if self._proc is not None and self._proc.poll() is None:
-            with contextlib.suppress(OSError):
-                self._proc.terminate()
-            try:
-                self._proc.wait(timeout=3)
-            except subprocess.TimeoutExpired:
-                self._kill()
-        self._proc, self._conn, self._ready = None, None, False
+                self._log.close()
+            self._log = None
 
-    def _kill(self) -> None:
-        if self._proc is not None and self._proc.poll() is None:
+    def _discard(self, graceful: bool) -> None:
+        """End the current worker (SIGTERM first when ``graceful``, else SIGKILL to its
+        process group) and remove its folder once it can no longer write there."""
+        proc, sock, folder = self._proc, self._sock, self.tmpdir
+        self._proc, self._sock, self.tmpdir, self._ready = None, None, None, False
+        if sock is not None:
             with contextlib.suppress(OSError):
-                os.killpg(self._proc.pid, signal.SIGKILL)
-            self._proc.wait()
+                sock.close()
+        if proc is not None and proc.poll() is None:
+            if graceful:
+                with contextlib.suppress(OSError):
+                    proc.terminate()
+                with contextlib.suppress(subprocess.TimeoutExpired):
+                    proc.wait(timeout=3)
+            if proc.poll() is None:
+                with contextlib.suppress(OSError):
+                    os.killpg(proc.pid, signal.SIGKILL)
+                # with a timeout, wait never blocks on a lock another wait holds (a signal
+                # handler may call this while the main thread waits)
+                with contextlib.suppress(subprocess.TimeoutExpired):
+                    proc.wait(timeout=5)
+        if folder is not None:
+            shutil.rmtree(folder, ignore_errors=True)
 
     @property
     def alive(self) -> bool:
         """Whether a worker process is running."""
         return self._proc is not None and self._proc.poll() is None
 
+    @property
+    def pid(self) -> int | None:
+        """The worker process's id, if one was started."""
+        return self._proc.pid if self._proc is not None else None
+
+    def take_notice(self) -> str | None:
+        """A sentence about a worker death noticed between requests (once), or None."""
+        notice, self._notice = self._notice, None
+        return notice
+
     # -- requests ----------------------------------------------------------------------
     def request(self, kind: str, args: dict[str, Any] | None = None, *,
                 timeout: float | None = None, what: str = "", path: str | None = None,
                 on_progress: Any = None) -> Any:
-        """Send one request and return its value; raise AgxError for its failure.
+        """Send one request and return its value; raise AgxError for its failure (and only
+        AgxError: a broken pipe or an unreadable answer is worded too).
 
         Thread-safe: concurrent callers wait their turn.
         """
         with self._lock:
-            return self._request(kind, args, timeout, what, path, on_progress)
+            try:
+                return self._request(kind, args, timeout, what, path, on_progress)
+            except AgxError:
+                raise
+            except Exception as exc:  # noqa: BLE001 - the socket is mid-message: start afresh
+                self._discard(graceful=False)
+                raise AgxError("internal-error", f"talking to the TensorFlow worker failed "
+                               f"({type(exc).__name__}: {exc}); it will be restarted for the "
+                               "next request.", exit_code=3) from None
+            except BaseException:  # Ctrl-C mid-request: its answer must not be the next one's
+                self._discard(graceful=False)
+                raise
 
     def _request(self, kind: str, args: dict[str, Any] | None, timeout: float | None,
                  what: str, path: str | None, on_progress: Any) -> Any:
-        self._wait_ready()
-        assert self._conn is not None
         limit = self.timeout if timeout is None else timeout
-        self._conn.send({"kind": kind, "args": args or {}})
-        deadline = time.monotonic() + limit
+        try:
+            data = wire.dumps({"kind": kind, "args": args or {}})
+        except Exception as exc:  # noqa: BLE001 - pickling may raise anything
+            raise AgxError("bad-request", f"the {kind} request could not be sent to the worker "
+                           f"({type(exc).__name__}: {exc}).", exit_code=3) from None
+        self._wait_ready()
         self.phase = what or kind
+        died = self._send(data, limit, path)
+        if died is not None:
+            # It died before it had the request (idle, or as it was sent): nothing of the
+            # request ran, so a fresh worker takes it.
+            self._notice = f"the TensorFlow worker had {died} while idle; a fresh one was started."
+            self._wait_ready()
+            self.phase = what or kind
+            again = self._send(data, limit, path)
+            if again is not None:
+                raise AgxError("worker-died", f"the TensorFlow worker {again} before it could "
+                               "take the request; check that `python -c \"import tensorflow\"` "
+                               "works.", exit_code=1)
+        deadline = time.monotonic() + limit
+        assert self._sock is not None
         while True:
-            remaining = deadline - time.monotonic()
             try:
-                ready = remaining > 0 and self._conn.poll(remaining)
-            except (EOFError, OSError):
-                raise self._death(self.phase, path) from None
-            if not ready:
-                raise self._timed_out(limit, path)
-            try:
-                message = self._conn.recv()
+                message = wire.receive(self._sock, deadline)
+            except TimeoutError:  # also a huge answer still arriving at the deadline
+                raise self._timed_out(limit, path) from None
             except (EOFError, OSError):
                 raise self._death(self.phase, path) from None
             if "progress" in message:
@@ -145,6 +311,24 @@ class Worker:
             if message.get("ok"):
                 return message["value"]
             raise message["error"]
+
+    def _send(self, data: bytes, limit: float, path: str | None) -> str | None:
+        """Send a request; None when sent, else how the worker had ended (it is discarded)."""
+        assert self._proc is not None and self._sock is not None
+        if self._proc.poll() is None:
+            try:
+                wire.send_bytes(self._sock, data, time.monotonic() + limit)
+                return None
+            except TimeoutError:  # alive but not reading
+                raise self._timed_out(limit, path) from None
+            except OSError:  # BrokenPipeError, ConnectionResetError: it is dying or dead
+                pass
+        try:
+            code = self._proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            code = None
+        self._discard(graceful=False)
+        return _how(code)
 
     # -- failures ----------------------------------------------------------------------
     def _log_text(self) -> str:
@@ -182,12 +366,13 @@ class Worker:
             line = self._user_line(dump, path)
             if dump:
                 break
-        self._kill()
-        self.start()  # a fresh worker starts importing TensorFlow right away
+        self._discard(graceful=False)
+        with contextlib.suppress(AgxError):
+            self.start()  # a fresh worker starts importing TensorFlow right away
         where = f" at {path}:{line}" if line and path else ""
         return AgxError("timeout", f"timed out after {limit:g} s while {phase}{where}; the "
-                        "TensorFlow worker was restarted (raise --timeout if the function is "
-                        "just slow).", line=line, exit_code=1)
+                        f"TensorFlow worker was restarted ({self.timeout_hint}).", line=line,
+                        exit_code=1)
 
     def _death(self, phase: str, path: str | None = None) -> AgxError:
         code = None
@@ -195,29 +380,44 @@ class Worker:
             try:
                 code = self._proc.wait(timeout=10)
             except subprocess.TimeoutExpired:
-                self._kill()
-                code = self._proc.returncode
+                self._discard(graceful=False)
         text = self._log_text()
         line = self._user_line(text, path)
-        self._proc, self._ready = None, False
-        if code is not None and code < 0:
-            name = signal.Signals(-code).name
-            how = f"exited with signal {-code} ({name}{_SIGNAL_HINTS.get(name, '')})"
-        else:
-            how = f"exited with status {code}"
+        self._discard(graceful=False)
         where = f" at {path}:{line}" if line and path else ""
-        return AgxError("worker-died", f"the TensorFlow worker {how} while {phase}{where}; "
+        return AgxError("worker-died", f"the TensorFlow worker {_how(code)} while {phase}{where}; "
                         "it will be restarted for the next request.", line=line, exit_code=1)
 
 
 _shared: Worker | None = None
 
 
+def _end_on_signal(signum: int, frame: Any) -> None:
+    """SIGTERM or SIGHUP (the terminal closed): end the worker, then die of the signal as we
+    would have without this handler, so the exit status still says which one."""
+    if _shared is not None:
+        _shared._discard(graceful=False)
+    signal.signal(signum, signal.SIG_DFL)
+    os.kill(os.getpid(), signum)
+
+
+def _install_signal_handlers() -> None:
+    # Handlers can only be set on the main thread; one someone else installed is kept.
+    if threading.current_thread() is not threading.main_thread():
+        return
+    for name in ("SIGTERM", "SIGHUP"):
+        sig = getattr(signal, name, None)
+        if sig is not None and signal.getsignal(sig) is signal.SIG_DFL:
+            signal.signal(sig, _end_on_signal)
+
+
 def shared_worker(timeout: float = DEFAULT_TIMEOUT) -> Worker:
-    """The process-wide worker, kept warm between requests (closed at exit)."""
+    """The process-wide worker, kept warm between requests (closed at exit, and on SIGTERM
+    or SIGHUP, which then end this process as they would have)."""
     global _shared
     if _shared is None:
         _shared = Worker(timeout)
         atexit.register(_shared.close)
+        _install_signal_handlers()
     _shared.timeout = timeout
     return _shared

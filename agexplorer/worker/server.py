@@ -2,17 +2,21 @@
 
 from __future__ import annotations
 
+import contextlib
 import faulthandler
 import gc
 import os
+import shutil
 import signal
+import socket
 import sys
+import threading
 import time
 import traceback
-from multiprocessing.connection import Connection
 from typing import Any
 
 from agexplorer.core.errors import AgxError
+from agexplorer.worker import wire
 
 
 def _configure_devices() -> None:
@@ -132,33 +136,65 @@ HANDLERS = {"report": handle_report, "retrace": handle_retrace, "devices": handl
             "op_attributes": handle_op_attributes}
 
 
-def serve(conn: Connection) -> None:
-    """Answer requests on ``conn`` until it closes."""
+def _resolve_paths(args: dict[str, Any]) -> dict[str, Any]:
+    """The request's paths made absolute against the cwd it arrived in, before user code can
+    ``os.chdir`` away (the target's file, the TensorBoard folder)."""
+    args = dict(args)
+    target = args.get("target")
+    if isinstance(target, str):
+        path, sep, rest = target.partition("::")
+        if path:
+            args["target"] = os.path.abspath(os.path.expanduser(path)) + sep + rest
+    if isinstance(args.get("tensorboard"), str) and args["tensorboard"]:
+        args["tensorboard"] = os.path.abspath(os.path.expanduser(args["tensorboard"]))
+    return args
+
+
+_BIG_ANSWER = 1 << 20  # bytes: an answer this large says so, the client may wait on it
+
+
+def serve(sock: socket.socket) -> None:
+    """Answer requests on ``sock`` until it closes."""
 
     def progress(phase: str) -> None:
-        conn.send({"progress": phase})
+        wire.send(sock, {"progress": phase})
 
+    try:
+        home: str | None = os.getcwd()
+    except OSError:  # started in a folder that was deleted
+        home = None
     while True:
         try:
-            message = conn.recv()
+            message = wire.receive(sock)
         except (EOFError, OSError):
             return
         handler = HANDLERS.get(message.get("kind"))
         try:
             if handler is None:
                 raise AgxError("bad-request", f"unknown request {message.get('kind')!r}")
-            reply = {"ok": True, "value": handler(message.get("args", {}), progress)}
+            reply = {"ok": True, "value": handler(_resolve_paths(message.get("args") or {}),
+                                                  progress)}
         except AgxError as exc:
             reply = {"ok": False, "error": exc}
         except Exception as exc:  # noqa: BLE001 - reported to the client, never a crash
             reply = {"ok": False, "error": AgxError(
                 "internal-error", f"agexplorer's worker failed ({type(exc).__name__}: {exc}); "
                 "report it with the command you ran.", exit_code=3)}
+        finally:
+            if home is not None:  # user code that chdir'd must not move the next request
+                with contextlib.suppress(OSError):
+                    os.chdir(home)
         try:
-            conn.send(reply)
+            data = wire.dumps(reply)
         except Exception as exc:  # noqa: BLE001 - e.g. a result that does not pickle
-            conn.send({"ok": False, "error": AgxError(
+            data = wire.dumps({"ok": False, "error": AgxError(
                 "internal-error", f"the worker could not send its answer ({exc}).", exit_code=3)})
+        try:
+            if len(data) > _BIG_ANSWER:
+                progress(f"sending the answer ({len(data) / 1e6:.1f} MB)")
+            wire.send_bytes(sock, data)
+        except OSError:
+            return
 
 
 _LOG: Any = sys.stderr
@@ -178,9 +214,46 @@ def _dump_stack(signum: int, frame: Any) -> None:
     os.write(_LOG.fileno(), text.encode("utf-8", "replace"))
 
 
+def _leave() -> None:
+    """The client is gone: remove our temp folder (only one the client named) and exit now."""
+    folder = os.environ.get("AGX_WORKER_TMPDIR", "")
+    if os.path.basename(folder).startswith("agx-worker-"):
+        shutil.rmtree(folder, ignore_errors=True)
+    os._exit(1)
+
+
+def _watch_parent(parent: int) -> None:
+    # Runs between the user's bytecodes (the GIL switches every few ms), so a Python loop
+    # that spins does not stop it; native code that holds the GIL is left to the kernel's
+    # parent-death signal on Linux.
+    while True:
+        time.sleep(0.5)
+        if os.getppid() != parent:
+            _leave()
+
+
+def _die_with_parent(parent: int) -> None:
+    """Never outlive the client: the kernel's parent-death signal where there is one (Linux),
+    and a watchdog thread everywhere."""
+    if sys.platform.startswith("linux"):
+        with contextlib.suppress(OSError, AttributeError):
+            import ctypes
+
+            pr_set_pdeathsig = 1
+            ctypes.CDLL(None, use_errno=True).prctl(pr_set_pdeathsig, int(signal.SIGKILL),
+                                                     0, 0, 0)
+    if os.getppid() != parent:  # the client died before the signal was asked for
+        _leave()
+    threading.Thread(target=_watch_parent, args=(parent,), name="agx-watchdog",
+                     daemon=True).start()
+
+
 def main() -> None:
-    """Entry point: ``python -c 'from agexplorer.worker.server import main; main()' FD``."""
+    """Entry point: ``python -c 'from agexplorer.worker.server import main; main()' FD PID``
+    (the socket's descriptor, the client's pid)."""
     global _LOG
+    if len(sys.argv) > 2:
+        _die_with_parent(int(sys.argv[2]))
     fd = int(sys.argv[1])
     # The log the client reads after a hang or a crash: a copy of the original stderr, so
     # that requests capturing fd 2 (TensorFlow's chatter) do not swallow these dumps.
@@ -188,7 +261,7 @@ def main() -> None:
     faulthandler.enable(file=_LOG, all_threads=True)
     faulthandler.register(signal.SIGUSR2, file=_LOG, all_threads=True)  # stuck in C
     signal.signal(signal.SIGUSR1, _dump_stack)  # stuck in Python
-    conn = Connection(fd)
+    sock = socket.socket(fileno=fd)
     start = time.perf_counter()
     from agexplorer.core.capture import capture_output
     from agexplorer.core.tfenv import import_tf
@@ -200,5 +273,5 @@ def main() -> None:
     # reach keeps full collections during a request short (a 200 ms outlier became 50 ms).
     gc.collect()
     gc.freeze()
-    conn.send({"ready": True, "import_s": time.perf_counter() - start, "pid": os.getpid()})
-    serve(conn)
+    wire.send(sock, {"ready": True, "import_s": time.perf_counter() - start, "pid": os.getpid()})
+    serve(sock)

@@ -3,29 +3,24 @@
 from __future__ import annotations
 
 import json
-import shutil
 import subprocess
 import sys
 
 import pytest
 
 from agexplorer.worker.client import Worker
-from conftest import ROOT, fixture, wait_for
+from conftest import ROOT, explorer, wait_for
 
 pytestmark = pytest.mark.tf  # the worker imports TensorFlow
 
 
 @pytest.fixture
-def user_file(tmp_path):
-    path = tmp_path / "control_flow.py"
-    shutil.copy(fixture("control_flow.py"), path)
-    return path
+def user_file(flow_file):
+    return flow_file
 
 
 def app_for(path, worker, function="python_for"):
-    from agexplorer.tui.app import AgxApp
-
-    return AgxApp([str(path)], function, worker=worker)
+    return explorer(path, worker, function)
 
 
 async def test_first_paint_lists_functions_before_the_engine_answers(user_file, worker):

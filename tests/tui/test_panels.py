@@ -6,7 +6,7 @@ import shutil
 
 import pytest
 
-from conftest import SAMPLES, wait_for
+from conftest import SAMPLES, explorer, wait_for
 
 pytestmark = pytest.mark.tf  # the worker imports TensorFlow
 
@@ -16,12 +16,6 @@ def bad_loop_file(tmp_path):
     path = tmp_path / "s6_2_bad_loop.py"
     shutil.copy(f"{SAMPLES}/s6_2_bad_loop.py", path)
     return path
-
-
-def explorer(path, worker, function):
-    from agexplorer.tui.app import AgxApp
-
-    return AgxApp([str(path)], function, worker=worker)
 
 
 async def test_doctor_lists_findings_tries_a_fix_and_applies_it_to_the_buffer_only(

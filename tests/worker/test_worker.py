@@ -2,8 +2,11 @@
 
 import glob
 import json
+import os
+import signal
 import subprocess
 import sys
+import time
 
 import pytest
 
@@ -191,3 +194,79 @@ def test_an_xla_failure_is_reported_never_fatal(worker):
     assert not result.runs["xla"].ok and "running strings with XLA raised" in result.runs["xla"].error
     assert result.hlo is None and result.hlo_error.startswith("XLA could not compile strings")
     assert result.results_match is True  # eager and graph agree
+
+
+HOSTILE = fixture("hostile.py")
+
+
+def wait_dead(worker):
+    for _ in range(200):
+        if not worker.alive:
+            return
+        time.sleep(0.05)
+    raise AssertionError("the killed worker is still alive")
+
+
+def test_a_worker_killed_while_idle_is_replaced_and_the_death_noticed(worker):
+    assert worker.request("ping") == "pong"
+    folder = worker.tmpdir
+    os.kill(worker.pid, signal.SIGKILL)
+    wait_dead(worker)
+    assert worker.request("ping") == "pong"  # sent to a fresh worker, never a BrokenPipeError
+    notice = worker.take_notice()
+    assert notice == ("the TensorFlow worker had exited with signal 9 (SIGKILL, most often the "
+                      "out-of-memory killer) while idle; a fresh one was started.")
+    assert worker.take_notice() is None
+    assert not os.path.exists(folder) and os.path.isdir(worker.tmpdir)
+
+
+def test_a_pipe_that_breaks_on_send_restarts_the_worker(worker, monkeypatch):
+    assert worker.request("ping") == "pong"
+    os.kill(worker.pid, signal.SIGKILL)
+    wait_dead(worker)
+    # as if it died between the liveness check and the send: the send itself fails
+    monkeypatch.setattr(worker._proc, "poll", lambda: None)
+    assert lab(worker, "square").runs["graph"].ok
+    assert "signal 9 (SIGKILL" in worker.take_notice()
+
+
+def test_a_worker_killed_mid_request_is_reported_and_the_next_request_works(worker):
+    def kill_when_tracing(phase):
+        if phase == "tracing spin" and worker.alive:
+            os.kill(worker.pid, signal.SIGKILL)
+
+    with pytest.raises(AgxError) as err:
+        worker.request("report", {"target": f"{HOSTILE}::spin", "no_run": True},
+                       on_progress=kill_when_tracing)
+    assert err.value.kind == "worker-died"
+    assert "exited with signal 9 (SIGKILL" in err.value.message
+    assert "while tracing spin" in err.value.message
+    assert lab(worker, "square").runs["eager"].ok
+    assert worker.take_notice() is None  # reported as the request's error, not twice
+
+
+def test_a_function_that_changes_directory_does_not_move_the_next_request(worker):
+    relative = os.path.relpath(HOSTILE)  # to the worker's folder: the one it started in
+    assert not relative.startswith("/") and os.getcwd() != "/"
+    first = worker.request("report", {"target": f"{relative}::goes_to_root", "call": "1",
+                                      "budget": 0.05})
+    assert first["report"].error is None and first["lab"].runs["graph"].ok
+    second = worker.request("report", {"target": f"{relative}::square", "call": "2",
+                                       "no_run": True})
+    assert second["report"].error is None and second["report"].file == HOSTILE
+
+
+
+def test_a_worker_started_from_a_short_lived_thread_outlives_it(worker):
+    # The worker asks for SIGKILL when the thread that forked it ends (Linux's parent-death
+    # signal is per thread); the TUI starts workers from Textual's short-lived threads.
+    import threading
+
+    worker.close()
+    answers = []
+    thread = threading.Thread(target=lambda: answers.append(worker.request("ping")))
+    thread.start()
+    thread.join()
+    time.sleep(0.5)  # let the thread finish in the kernel too, as a short-lived one would
+    assert answers == ["pong"] and worker.alive
+    assert worker.request("ping") == "pong" and worker.take_notice() is None

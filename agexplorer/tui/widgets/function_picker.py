@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 
+from rich.text import Text
 from textual.message import Message
 from textual.widgets import Tree
 from textual.widgets.tree import TreeNode
@@ -56,10 +57,28 @@ class FunctionPicker(Tree[tuple[str, str] | None]):
             self._shown[key] = self._label(key)
             self._fn_nodes[key] = node.add_leaf(self._shown[key], data=key)
 
+    GUIDE = 4  # the tree's guide before a function ("├── ")
+
     def _label(self, key: tuple[str, str]) -> str:
+        """The function's label; when it is wider than the list, the badge stays whole (a
+        cut badge shows a wrong number: ``unrolled x205`` as ``unrolled x2``): the @tf
+        mark, then the line number go, then the name is shortened."""
         f, badge = self._fn_infos[key], self._badges.get(key, "")
-        return (f"{f.qualname} [dim]{f.line}[/]" + (" [cyan]@tf[/]" if f.decorated else "")
-                + (f"  {badge}" if badge else ""))
+        room = self.scrollable_content_region.width - self.GUIDE
+        badge_width = len(Text.from_markup(badge).plain) + 2 if badge else 0
+        name, line, tf = f.qualname, f" [dim]{f.line}[/]", " [cyan]@tf[/]" if f.decorated else ""
+        if room > 0:
+            if len(name) + len(str(f.line)) + 1 + (4 if tf else 0) + badge_width > room:
+                tf = ""
+            if len(name) + len(str(f.line)) + 1 + badge_width > room:
+                line = ""
+            if len(name) + badge_width > room:
+                name = name[:max(room - badge_width - 1, 1)] + "…"
+        return name + line + tf + (f"  {badge}" if badge else "")
+
+    def on_resize(self) -> None:
+        for key in self._fn_nodes:
+            self._relabel(key)
 
     def _relabel(self, key: tuple[str, str]) -> None:
         label = self._label(key)

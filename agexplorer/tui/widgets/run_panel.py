@@ -9,6 +9,8 @@ from textual.message import Message
 from textual.suggester import SuggestFromList
 from textual.widgets import Button, Input, Select, Static
 
+from agexplorer.tui.made import show_origin
+
 
 class RunPanel(VerticalScroll):
     """Arguments and the latest run lab."""
@@ -30,8 +32,10 @@ class RunPanel(VerticalScroll):
                         id="call")
             yield Select([], prompt="device: default", id="device", allow_blank=True)
             yield Button("Run  F5", id="run", variant="primary")
-        yield Static("Press F5 (or r outside the editor) to run eagerly, as a graph and with XLA.",
-                     id="run-results")
+        yield Static("", id="run-origin", classes="origin")
+        yield Static(self.PROMPT, id="run-results")
+
+    PROMPT = "Press F5 (or r outside the editor) to run eagerly, as a graph and with XLA."
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()
@@ -72,3 +76,13 @@ class RunPanel(VerticalScroll):
     def note(self, text: str) -> None:
         """Show a one-line state (running…, failed)."""
         self.query_one("#run-results", Static).update(text)
+
+    def set_origin(self, header: str, stale: bool = False) -> None:
+        """Name the function and call the results are from; ``stale``: made from a buffer
+        edited since (the results are dimmed)."""
+        show_origin(self, header, stale, "#run-origin", "#run-results")
+
+    def clear(self) -> None:
+        """Another function: no results yet (the call history stays)."""
+        self.set_origin("")
+        self.note(self.PROMPT)

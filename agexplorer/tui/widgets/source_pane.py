@@ -9,13 +9,15 @@ from textual.binding import Binding
 from textual.widgets import TextArea
 from textual.widgets.text_area import Edit, EditResult
 
+from agexplorer.core.sourcefile import SourceFile, write_source
 from agexplorer.tui.widgets import query_cache
 
 query_cache.install()
 
 
 class SourcePane(TextArea):
-    """The editor. ``dirty`` is True while the buffer differs from the file on disk."""
+    """The editor. ``dirty`` is True while the buffer differs from the file on disk (or the
+    file is gone from the disk)."""
 
     # Tab indents here, so Escape is the way out to the next pane (TextArea handles the key
     # itself; the binding puts it in the footer while the editor has the focus).
@@ -26,39 +28,65 @@ class SourcePane(TextArea):
                          soft_wrap=False, **kwargs)
         self.path: str | None = None
         self.saved_text = ""
-        # Called right after every edit (typing, paste, undo). TextArea.Changed says the
-        # same, but reaches the app ~20 ms later, after bubbling through each container.
+        self.source_file: SourceFile | None = None  # as read: the encoding, BOM, newlines
+        self.missing = False  # the file was deleted on disk while open
+        # Called right before every change of the text (typing, paste, replace, undo, redo,
+        # load). TextArea.Changed says the same, but reaches the app ~20 ms later, after
+        # bubbling through each container.
         self.on_edit: Callable[[], None] | None = None
 
-    def edit(self, edit: Edit) -> EditResult:
-        """Every change of the text passes here; ``on_edit`` hears of it first, so a pause
-        counts from the keystroke, not from the end of the re-highlighting (~3 ms)."""
+    def _changing(self) -> None:
         if self.on_edit is not None:
             self.on_edit()
+
+    def edit(self, edit: Edit) -> EditResult:
+        """Typing, paste and replace pass here; ``on_edit`` hears of it first, so a pause
+        counts from the keystroke, not from the end of the re-highlighting (~3 ms)."""
+        self._changing()
         return super().edit(edit)
+
+    # Undo and redo replay the history without passing through ``edit``.
+    def undo(self) -> None:
+        """Undo the last batch of edits (an edit like any other: the app re-analyses)."""
+        self._changing()
+        super().undo()
+
+    def redo(self) -> None:
+        """Redo the last undone batch of edits (re-analysed like any edit)."""
+        self._changing()
+        super().redo()
+
+    def load_text(self, text: str) -> None:
+        """Replace the whole text (and the history)."""
+        self._changing()
+        super().load_text(text)
 
     def action_leave(self) -> None:
         """Focus the next pane."""
         self.screen.focus_next()
 
-    def open(self, path: str, text: str) -> None:
-        """Show ``text`` as the saved content of ``path``."""
+    def open(self, path: str, text: str, source_file: SourceFile | None = None) -> None:
+        """Show ``text`` as the saved content of ``path`` (``source_file``: as read from disk)."""
         self.path = path
         self.saved_text = text
+        self.source_file = source_file
+        self.missing = False
         self.load_text(text)
 
     @property
     def dirty(self) -> bool:
-        """Unsaved edits?"""
-        return self.text != self.saved_text
+        """Unsaved edits (or a buffer whose file was deleted)?"""
+        return self.missing or self.text != self.saved_text
 
-    def save(self) -> None:
-        """Write the buffer to its file."""
+    def save(self) -> str | None:
+        """Write the buffer to its file atomically, in the encoding, BOM and newlines it was
+        read with; returns the real path written. Raises AgxError (the buffer is kept)."""
         if self.path is None:
-            return
-        with open(self.path, "w", encoding="utf-8") as fh:
-            fh.write(self.text)
-        self.saved_text = self.text
+            return None
+        text = self.text
+        written = write_source(self.path, text, like=self.source_file)
+        self.saved_text, self.missing = text, False
+        return written
 
     def replace_changed_lines(self, new_text: str) -> None:
         """Make the buffer ``new_text`` with one edit of the lines that differ (one undo step;

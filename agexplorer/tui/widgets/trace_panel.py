@@ -8,6 +8,8 @@ from textual.containers import Horizontal, VerticalScroll
 from textual.message import Message
 from textual.widgets import Button, Input, Static
 
+from agexplorer.tui.made import show_origin
+
 SEPARATOR = ";"  # between calls: a Python argument list has no bare semicolon
 
 
@@ -33,9 +35,12 @@ class TracePanel(VerticalScroll):
             yield Input(placeholder="calls separated by ;  e.g. tf.constant(1); tf.constant(2); "
                         "tf.constant(1.0)   (empty: the file's AGX_RETRACE)", id="trace-calls")
             yield Button("Explain  t", id="explain", variant="primary")
-        yield Static("Which calls trace anew, and why: press t (outside the editor) or Explain. "
-                     "The calls run in the worker on a fresh tf.function, then again with "
-                     "reduce_retracing=True and with an input_signature.", id="trace-results")
+        yield Static("", id="trace-origin", classes="origin")
+        yield Static(self.PROMPT, id="trace-results")
+
+    PROMPT = ("Which calls trace anew, and why: press t (outside the editor) or Explain. "
+              "The calls run in the worker on a fresh tf.function, then again with "
+              "reduce_retracing=True and with an input_signature.")
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()
@@ -61,3 +66,14 @@ class TracePanel(VerticalScroll):
     def note(self, text: str) -> None:
         """Show a one-line state (explaining…, failed)."""
         self.query_one("#trace-results", Static).update(text)
+
+    def set_origin(self, header: str, stale: bool = False) -> None:
+        """Name the function and calls the answer is for; ``stale``: made from a buffer
+        edited since (the answer is dimmed)."""
+        show_origin(self, header, stale, "#trace-origin", "#trace-results")
+
+    def clear(self) -> None:
+        """Another function: no answer yet (the calls typed stay)."""
+        self.report = None
+        self.set_origin("")
+        self.note(self.PROMPT)

@@ -23,6 +23,14 @@ def _style(text: str) -> Style:
     return Style.parse(text) if text else Style()
 
 
+def _fit_width(gutter: Widget, width: int) -> None:
+    """Set a gutter's width (its padding included) only when it changes: a new width lays
+    out the code row again, an unchanged one costs nothing."""
+    current = gutter.styles.width
+    if current is None or current.value != width:
+        gutter.styles.width = width
+
+
 class _Gutter(Widget):
     """A column of short per-line texts, scrolled with its pane (``follow``)."""
 
@@ -74,10 +82,18 @@ class VerdictGutter(_Gutter):
         super().__init__(**kwargs)
         self.badges: dict[int, tuple[str, str]] = {}
 
+    MIN_WIDTH = 14  # as app.tcss sets it: room for "unrolled x99"
+
     def set_verdicts(self, verdicts: list, colors: dict[int, str] | None = None) -> None:
-        """Badges from a report's verdicts, and the colour of each mapped line."""
+        """Badges from a report's verdicts, and the colour of each mapped line.
+
+        The column widens to its longest badge (a cut badge would show a wrong number:
+        ``unrolled x200`` as ``unrolled x20``) and narrows back to its usual width.
+        """
         self.badges = {v.line: (verdict_badge(v), VERDICT_STYLE[v.verdict]) for v in verdicts}
         self.shades = colors or {}
+        widest = max((len(badge) for badge, _ in self.badges.values()), default=0)
+        _fit_width(self, max(self.MIN_WIDTH, widest + 2))  # the colour mark and the padding
         self.refresh()
 
     def refresh_marks(self) -> None:
@@ -97,6 +113,8 @@ class VerdictGutter(_Gutter):
 class LineRefGutter(_Gutter):
     """Beside the converted code: the source line each converted line came from, in its colour."""
 
+    MIN_WIDTH = 6  # as app.tcss sets it: line numbers up to 9999
+
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
         self.origin: dict[int, int] = {}
@@ -107,6 +125,8 @@ class LineRefGutter(_Gutter):
         for converted, source in source_map:
             self.origin.setdefault(converted, source)
         self.shades = colors
+        widest = max((len(str(line)) for line in self.origin.values()), default=0)
+        _fit_width(self, max(self.MIN_WIDTH, widest + 2))  # the mark and a space
         self.refresh()
 
     def cells(self, line: int) -> list[tuple[str, str]]:

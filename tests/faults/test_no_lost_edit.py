@@ -1,0 +1,233 @@
+"""Promise 1 (the explorer's side): no worker death, crash or signal loses an edit.
+
+Pilot against the module's real worker, killed with SIGKILL while idle, mid-trace and mid-run;
+recovery copies go to a per-test XDG_STATE_HOME (see conftest).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+
+import pytest
+
+from conftest import explorer, fixture, wait_for
+
+pytestmark = pytest.mark.tf  # the worker imports TensorFlow
+
+
+@pytest.fixture
+def faults_file(tmp_path):
+    """A copy of tests/fixtures/tui_faults.py whose ``reached-*`` markers land in tmp_path,
+    also when an unsaved buffer runs from a shadow copy elsewhere."""
+    path = tmp_path / "tui_faults.py"
+    shutil.copy(fixture("tui_faults.py"), path)
+    text = path.read_text()
+    path.write_text(text.replace("os.path.dirname(os.path.abspath(__file__))", repr(str(tmp_path))))
+    return path
+
+
+def status(app) -> str:
+    return app.query_one("#status").text
+
+
+def log_text(app) -> str:
+    return "\n".join(line.text for line in app.query_one("#log").lines)
+
+
+async def kill(pilot, worker) -> None:
+    """SIGKILL the worker process (as the out-of-memory killer does) and wait until it is dead."""
+    proc = worker._proc
+    os.kill(proc.pid, signal.SIGKILL)
+    assert await wait_for(pilot, lambda: proc.poll() is not None, 10)
+
+
+async def test_an_idle_worker_killed_then_an_edit_keeps_buffer_and_cursor(faults_file, worker):
+    app = explorer(faults_file, worker, "plain")
+    async with app.run_test(size=(140, 40)) as pilot:
+        assert await wait_for(pilot, lambda: app.report is not None and app.engine_ready)
+        await pilot.pause(0.3)  # the doctor's request after the report: the worker is idle
+        source = app.query_one("#source")
+        source.focus()
+        source.move_cursor((0, 2))  # in the comment on line 1
+        await kill(pilot, worker)
+        first = app.report
+        await pilot.press("x")  # the edit that crashed the explorer with a BrokenPipeError
+        expected = source.text
+        assert expected.startswith("# xFunctions") and source.cursor_location == (0, 3)
+        assert await wait_for(pilot, lambda: app.report is not first, 120), status(app)
+        assert app.is_running
+        assert source.text == expected and source.cursor_location == (0, 3)
+        assert app.report.error is None and app.report.function == "plain"
+        assert await wait_for(pilot, lambda: "signal 9" in status(app), 10), status(app)
+        app.query_one("#panels").active = "tab-log"  # a hidden RichLog defers its lines
+        assert await wait_for(pilot, lambda: "signal 9" in log_text(app), 10)
+
+
+async def test_the_worker_killed_mid_trace_then_the_next_edit_analyses_again(faults_file, worker):
+    marker = faults_file.parent / "reached-trace"
+    app = explorer(faults_file, worker, "spins_while_tracing")
+    async with app.run_test(size=(140, 40)) as pilot:
+        assert await wait_for(pilot, marker.exists, 60)
+        assert "tracing" in status(app)
+        source = app.query_one("#source")
+        text, cursor = source.text, source.cursor_location
+        await kill(pilot, worker)
+        assert await wait_for(pilot, lambda: "signal 9" in status(app), 20), status(app)
+        assert "while tracing" in status(app)
+        assert app.is_running and source.text == text and source.cursor_location == cursor
+        line = text.splitlines().index("    while True:  # Python, at trace time: only the "
+                                       "timeout or a kill ends it")
+        source.replace("False", (line, 10), (line, 14))  # while False: the trace returns
+        assert await wait_for(pilot, lambda: app.report is not None, 120), status(app)
+        assert app.report.error is None and app.report.function == "spins_while_tracing"
+        assert worker.alive  # a fresh one
+
+
+async def test_the_worker_killed_during_a_run_keeps_the_buffer(faults_file, worker):
+    marker = faults_file.parent / "reached-run"
+    app = explorer(faults_file, worker, "spins_when_run")
+    async with app.run_test(size=(140, 40)) as pilot:
+        assert await wait_for(pilot, lambda: app.report is not None, 120)
+        source = app.query_one("#source")
+        source.insert("# mine\n", (0, 0))  # unsaved
+        text = source.text
+        await pilot.press("f5")
+        assert await wait_for(pilot, marker.exists, 120), status(app)
+        await kill(pilot, worker)
+        assert await wait_for(pilot, lambda: "signal 9" in status(app), 20), status(app)
+        assert "while running" in status(app)
+        run_results = str(app.query_one("#run-results").render())
+        assert "signal 9" in run_results
+        assert app.is_running and source.text == text and source.dirty
+        first = app.report
+        source.insert("# and more\n", (1, 0))
+        assert await wait_for(pilot, lambda: app.report is not first, 120), status(app)
+        assert app.report.error is None and source.text.startswith("# mine\n# and more\n")
+
+
+async def test_unsaved_edits_are_kept_restored_and_dropped_once_saved(faults_file, worker):
+    from agexplorer.tui import recovery
+
+    disk = faults_file.read_text()
+    app = explorer(faults_file, worker, "plain")
+    async with app.run_test(size=(140, 40)) as pilot:
+        assert await wait_for(pilot, lambda: app.workspace_ready and app.target is not None)
+        source = app.query_one("#source")
+        source.insert("# kept\n", (1, 0))
+        assert await wait_for(pilot, lambda: recovery.load_copy(str(faults_file)) is not None, 10)
+        assert recovery.load_copy(str(faults_file)).text == source.text
+        assert os.path.dirname(recovery.recovery_dir()).startswith(os.environ["XDG_STATE_HOME"])
+        edited = source.text
+    # The explorer ended with the edits unsaved (as a crash would): the copy stays.
+    assert faults_file.read_text() == disk
+    app = explorer(faults_file, worker, "plain")
+    async with app.run_test(size=(140, 40)) as pilot:
+        assert await wait_for(pilot, lambda: app.workspace_ready and app.target is not None)
+        source = app.query_one("#source")
+        assert await wait_for(pilot, lambda: source.text == edited, 10)
+        assert source.dirty and "restored unsaved edits to tui_faults.py" in status(app)
+        source.focus()
+        await pilot.press("ctrl+z")  # one edit: back to the disk's text
+        assert source.text == disk and not source.dirty
+        await pilot.press("ctrl+y")
+        assert source.text == edited
+        await pilot.press("ctrl+s")
+        assert faults_file.read_text() == edited and not source.dirty
+        app.recovery.wait()
+        assert recovery.load_copy(str(faults_file)) is None
+        assert not os.listdir(recovery.recovery_dir())
+
+
+async def test_undo_to_the_disk_text_and_quit_without_saving_drop_the_copy(faults_file, worker):
+    from agexplorer.tui import recovery
+
+    app = explorer(faults_file, worker, "plain")
+    async with app.run_test(size=(140, 40)) as pilot:
+        assert await wait_for(pilot, lambda: app.workspace_ready and app.target is not None)
+        source = app.query_one("#source")
+        source.focus()
+        source.insert("# one\n", (1, 0))
+        assert await wait_for(pilot, lambda: recovery.load_copy(str(faults_file)) is not None, 10)
+        await pilot.press("ctrl+z")
+        assert await wait_for(pilot, lambda: recovery.load_copy(str(faults_file)) is None, 10)
+        source.insert("# two\n", (1, 0))
+        assert await wait_for(pilot, lambda: recovery.load_copy(str(faults_file)) is not None, 10)
+        await pilot.press("ctrl+q")
+        await pilot.pause(0.2)
+        assert type(app.screen).__name__ == "ConfirmQuit"
+        await pilot.click("#discard")
+        await pilot.pause(0.2)
+    assert recovery.load_copy(str(faults_file)) is None
+    assert "# two" not in faults_file.read_text()
+
+
+async def test_an_unexpected_exception_keeps_the_unsaved_buffer(faults_file, worker):
+    """Textual ends the app on an exception no handler caught: the buffer is written first."""
+    from agexplorer.tui import recovery
+
+    app = explorer(faults_file, worker, "plain")
+    with pytest.raises(RuntimeError, match="a bug"):
+        async with app.run_test(size=(140, 40)) as pilot:
+            assert await wait_for(pilot, lambda: app.workspace_ready and app.target is not None)
+            source = app.query_one("#source")
+            source.insert("# before the crash\n", (1, 0))  # no edit pause: no copy yet
+
+            def bug() -> None:
+                raise RuntimeError("a bug")
+
+            app.call_later(bug)
+            await pilot.pause(0.5)
+    found = recovery.load_copy(str(faults_file))
+    assert found is not None and "# before the crash\n" in found.text
+    assert "tui_faults.py" in app.exit_note
+
+
+async def test_sigterm_keeps_the_unsaved_buffer_and_ends_the_explorer(faults_file, worker):
+    """SIGTERM (and SIGHUP, the terminal closing) to the explorer's own process."""
+    from agexplorer.tui import recovery
+
+    app = explorer(faults_file, worker, "plain")
+    async with app.run_test(size=(140, 40)) as pilot:
+        assert await wait_for(pilot, lambda: app.workspace_ready and app.target is not None)
+        app.query_one("#source").insert("# before the signal\n", (1, 0))
+        # The explorer handles it (asyncio's handler): else this would end pytest itself.
+        assert signal.getsignal(signal.SIGTERM) not in (signal.SIG_DFL, signal.SIG_IGN, None)
+        os.kill(os.getpid(), signal.SIGTERM)
+        assert await wait_for(pilot, lambda: not app.is_running, 10)
+    assert app.return_code == 128 + signal.SIGTERM
+    found = recovery.load_copy(str(faults_file))
+    assert found is not None and "# before the signal\n" in found.text
+    assert signal.getsignal(signal.SIGTERM) is signal.SIG_DFL  # given back
+
+
+async def test_any_exception_from_a_request_is_one_sentence_and_the_explorer_stays(faults_file):
+    """The contract says requests raise only AgxError; the bridge holds even if one does not
+    (an escaping exception would make Textual end the app, unsaved buffer and all)."""
+    from agexplorer.worker.client import Worker
+
+    class Broken(Worker):
+        def start(self) -> None:
+            pass
+
+        def request(self, kind, args=None, **kwargs):
+            if kind == "ping":
+                return "pong"
+            if kind == "devices":
+                return []
+            raise BrokenPipeError(32, "Broken pipe")
+
+        def close(self) -> None:
+            pass
+
+    app = explorer(faults_file, Broken(), "plain")
+    async with app.run_test(size=(140, 40)) as pilot:
+        assert await wait_for(pilot, lambda: "BrokenPipeError" in status(app), 10), status(app)
+        assert status(app).startswith("the request to the TensorFlow worker failed")
+        source = app.query_one("#source")
+        source.insert("# kept\n", (1, 0))
+        await pilot.press("f5")
+        await pilot.pause(0.3)
+        assert app.is_running and "# kept\n" in source.text
+        assert "BrokenPipeError" in str(app.query_one("#run-results").render())
