@@ -307,6 +307,8 @@ def _open_tui(argv: list[str]) -> int:
         try:
             tree = parse_source(spec.path, read_source(spec.path))
         except AgxError as exc:
+            if exc.kind == "missing-file":
+                raise _with_recovery_copy(exc, spec.path) from None
             if exc.kind != "syntax-error":  # a syntax error opens: the editor shows it
                 raise
         else:
@@ -323,6 +325,19 @@ def _open_tui(argv: list[str]) -> int:
     if app.exit_note:  # e.g. where the unsaved edits were kept after a crash
         print(f"agexplorer: {app.exit_note}", file=sys.stderr)
     return app.return_code or 0
+
+
+def _with_recovery_copy(exc: AgxError, path: str) -> AgxError:
+    """A missing file whose unsaved edits the explorer kept (the file was deleted while it
+    held them, then the explorer ended): the error says where they are."""
+    from agexplorer.tui.recovery import copy_path, load_copy
+
+    found = load_copy(path)
+    if found is None:
+        return exc
+    return AgxError(exc.kind, f"{path}: no such file, but the explorer kept your unsaved edits "
+                    f"to it from {found.when} in {copy_path(path)}; copy that file to {path} "
+                    "and open it again.", exit_code=exc.exit_code)
 
 
 def _tui_timeout(argv: list[str]) -> tuple[float, list[str]]:

@@ -85,6 +85,11 @@ def load_copy(path: str) -> Recovered | None:
         return None
 
 
+def copy_path(path: str) -> str:
+    """Where the recovery copy of ``path`` is (or would be) kept."""
+    return _stem(path)[1] + ".py"
+
+
 def drop_copy(path: str) -> None:
     """Remove the recovery copy of ``path`` (nothing if there is none)."""
     _, stem = _stem(path)

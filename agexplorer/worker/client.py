@@ -384,9 +384,14 @@ class Worker:
         text = self._log_text()
         line = self._user_line(text, path)
         self._discard(graceful=False)
+        then = "it will be restarted for the next request"
+        if phase != "starting":  # one that cannot even start is not restarted in a loop
+            with contextlib.suppress(AgxError):
+                self.start()  # importing TensorFlow while the user reads this (as on a timeout)
+                then = "a fresh one is starting"
         where = f" at {path}:{line}" if line and path else ""
         return AgxError("worker-died", f"the TensorFlow worker {_how(code)} while {phase}{where}; "
-                        "it will be restarted for the next request.", line=line, exit_code=1)
+                        f"{then}.", line=line, exit_code=1)
 
 
 _shared: Worker | None = None

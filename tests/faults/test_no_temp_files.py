@@ -65,7 +65,7 @@ def test_a_timeout_leaves_nothing(temp):
 def test_a_worker_killed_mid_trace_leaves_nothing(temp, tmp_path):
     marker = tmp_path / "marker"
     worker = Worker(timeout=60, env={**os.environ, "AGX_TEST_MARKER": str(marker)})
-    seen = []
+    seen, killed = [], []
 
     def kill_once_spinning(phase):
         if phase.startswith("tracing") and worker.alive:
@@ -74,6 +74,7 @@ def test_a_worker_killed_mid_trace_leaves_nothing(temp, tmp_path):
                     break
                 time.sleep(0.05)
             seen.extend(os.listdir(worker.tmpdir))
+            killed.append(worker.tmpdir)
             os.kill(worker.pid, signal.SIGKILL)
 
     try:
@@ -82,7 +83,9 @@ def test_a_worker_killed_mid_trace_leaves_nothing(temp, tmp_path):
                            on_progress=kill_once_spinning)
         assert err.value.kind == "worker-died" and "SIGKILL" in err.value.message
         assert any(name.startswith("__autograph_generated_file") for name in seen)
-        assert os.listdir(temp) == []
+        # the killed worker's folder is gone; the one left is the fresh worker's, started at once
+        assert not os.path.exists(killed[0])
+        assert [os.path.join(temp, n) for n in os.listdir(temp)] == [worker.tmpdir]
     finally:
         worker.close()
     assert os.listdir(temp) == []

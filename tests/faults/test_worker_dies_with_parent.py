@@ -1,4 +1,5 @@
-"""Promise 3: the worker dies with its parent, also while user code spins at trace time."""
+"""Promise 3: the worker dies with its parent, also while user code spins at trace time
+(in Python, or in C without releasing the GIL)."""
 
 import os
 import signal
@@ -30,13 +31,13 @@ def parent_of(pid: int) -> int:
         return int(fh.read().rpartition(")")[2].split()[1])
 
 
-def spinning_cli(tmp_path):
-    """``agexplorer report hostile.py::spin`` once its worker spins in user code:
+def spinning_cli(tmp_path, function: str = "spin"):
+    """``agexplorer report hostile.py::FUNCTION`` once its worker spins in user code:
     (the CLI's Popen, the worker's pid, the CLI's TMPDIR)."""
     temp, marker = tmp_path / "tmp", tmp_path / "marker"
     temp.mkdir()
     env = {**os.environ, "TMPDIR": str(temp), "AGX_TEST_MARKER": str(marker)}
-    cli = subprocess.Popen([sys.executable, "-m", "agexplorer", "report", f"{HOSTILE}::spin",
+    cli = subprocess.Popen([sys.executable, "-m", "agexplorer", "report", f"{HOSTILE}::{function}",
                             "--no-run", "--timeout", "60"], cwd=ROOT, env=env,
                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     for _ in range(1200):  # the worker imports TensorFlow, then writes the marker
@@ -59,10 +60,13 @@ def ends_soon(pid: int, seconds: float = 2.0) -> bool:
     return gone(pid)
 
 
-@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGHUP, signal.SIGKILL],
-                         ids=["SIGTERM", "SIGHUP", "SIGKILL"])
-def test_no_worker_outlives_the_cli(tmp_path, sig):
-    cli, worker, temp = spinning_cli(tmp_path)
+@pytest.mark.parametrize(("function", "sig"), [
+    ("spin", signal.SIGTERM), ("spin", signal.SIGHUP), ("spin", signal.SIGKILL),
+    # in C holding the GIL: only the kernel's parent-death signal can end it
+    ("spin_native", signal.SIGKILL)],
+    ids=["SIGTERM", "SIGHUP", "SIGKILL", "SIGKILL-native-spin"])
+def test_no_worker_outlives_the_cli(tmp_path, function, sig):
+    cli, worker, temp = spinning_cli(tmp_path, function)
     try:
         cli.send_signal(sig)
         assert cli.wait(timeout=30) == -sig  # the CLI dies of the signal, as it would have
