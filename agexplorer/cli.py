@@ -11,10 +11,10 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from agexplorer import __version__
-from agexplorer.core.errors import AgxError
+from agexplorer.model.errors import AgxError
 
 if TYPE_CHECKING:
-    from agexplorer.core.targets import TargetSpec
+    from agexplorer.source.targets import TargetSpec
     from agexplorer.worker.client import Worker
 
 SAMPLES_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "samples")
@@ -122,7 +122,7 @@ def _fail(exc: AgxError, as_json: bool) -> int:
 def _checked(target: str, need_function: bool = True) -> tuple[TargetSpec, str, str]:
     """(spec, text, target with an absolute path): the checks that need no TensorFlow, done
     before a worker is waited for (a bad file or a certainly unknown name answers at once)."""
-    from agexplorer.core.targets import check_target, parse_source, parse_spec, read_source
+    from agexplorer.source.targets import check_target, parse_source, parse_spec, read_source
 
     spec = parse_spec(target)
     text = read_source(spec.path)
@@ -179,7 +179,8 @@ def _cmd_doctor(args: argparse.Namespace) -> int:
     """Exit 1 when something was found (as a linter does), 0 when clean, 2 on bad input."""
     import re
 
-    from agexplorer.core.doctor import DoctorReport, doctor_targets, module_findings
+    from agexplorer.doctor.checks import doctor_targets, module_findings
+    from agexplorer.model.doctor import DoctorReport
     from agexplorer.worker.client import shared_worker
 
     spec, text, target = _checked(args.target, need_function=False)
@@ -223,8 +224,8 @@ def _cmd_doctor(args: argparse.Namespace) -> int:
 
 
 def _doctor_try(args: argparse.Namespace, worker: Worker, request: dict) -> int:
-    from agexplorer.core.fixes import apply_fix
-    from agexplorer.core.targets import parse_spec
+    from agexplorer.doctor.trial import apply_fix
+    from agexplorer.source.targets import parse_spec
 
     trial = worker.request("try_fix", {**request, "fix": args.try_fix, "budget": args.budget},
                            what=f"trying the fix for {args.try_fix}",
@@ -261,7 +262,7 @@ def _cmd_devices(args: argparse.Namespace) -> int:
 
 
 def _cmd_list(args: argparse.Namespace) -> int:
-    from agexplorer.core.report import list_file
+    from agexplorer.engine.pipeline import list_file
 
     functions = list_file(args.path)
     if args.json:
@@ -279,7 +280,7 @@ def _cmd_list(args: argparse.Namespace) -> int:
 
 
 def _cmd_samples() -> int:
-    from agexplorer.core.report import list_file
+    from agexplorer.engine.pipeline import list_file
 
     folder = samples_dir()
     for name in sorted(os.listdir(folder)):
@@ -295,7 +296,7 @@ def _cmd_samples() -> int:
 def _open_tui(argv: list[str]) -> int:
     """`agexplorer [--timeout SECONDS] [PATH[::FUNC]]`: the explorer on a file, or on the
     bundled samples."""
-    from agexplorer.core.targets import check_target, parse_source, parse_spec, read_source
+    from agexplorer.source.targets import check_target, parse_source, parse_spec, read_source
 
     timeout, argv = _tui_timeout(argv)
     if len(argv) > 1:

@@ -6,7 +6,7 @@ For two callables:
 - ``tensor``: a function returning a small eager tensor made once,
   ``tf.constant([1.0, 2.0, 3.0])`` (sink ``sink_for(tensor)``: ``r._numpy()``);
 
-``agexplorer.core.runs.time_calls(fn, (), {}, sink, budget=1.0)`` gives its
+``agexplorer.lab.runs.time_calls(fn, (), {}, sink, budget=1.0)`` gives its
 median per-call time and its total number of calls n; then a bare
 ``for _ in range(n): fn()`` loop is timed with ``time.perf_counter`` for the
 same n (and, for the tensor, ``for _ in range(n): fn()._numpy()``, the same
@@ -66,8 +66,8 @@ def main(argv: list[str] | None = None) -> int:
     repeats = repeats_from_args(__doc__, argv)
     started = time.perf_counter()
 
-    from agexplorer.core.runs import sink_for, time_calls
-    from agexplorer.core.tfenv import import_tf
+    from agexplorer.engine.tfenv import import_tf
+    from agexplorer.lab.runs import sink_for, time_calls
 
     tf = import_tf()
     constant = tf.constant([1.0, 2.0, 3.0])

@@ -8,7 +8,7 @@ each with a fresh ``tf.function``; 1 with ``--quick``; median), then times on
 the same concrete function, interleaved and repeated 5 times (2 with
 ``--quick``; medians):
 
-- ``agexplorer.core.inventory.build_inventory`` (every op, its outputs and its
+- ``agexplorer.engine.inventory.build_inventory`` (every op, its outputs and its
   user line via ``op.traceback.get_user_frames()``);
 - a naive pass that reads every op's full traceback (``list(op.traceback)``) and
   keeps the innermost frame in the user's file.
@@ -98,7 +98,7 @@ def main(argv: list[str] | None = None) -> int:
     os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
     import tensorflow as tf
 
-    from agexplorer.core.inventory import build_inventory
+    from agexplorer.engine.inventory import build_inventory
 
     tf.get_logger().setLevel("ERROR")
     with tempfile.TemporaryDirectory(prefix="agx_bench_") as folder:

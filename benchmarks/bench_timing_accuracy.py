@@ -9,7 +9,7 @@ In one process, for three workloads:
 - ``add_one``: ``x + 1`` on a scalar float32 tensor (same temporary file), where
   the per-call overhead of the function call itself dominates;
 
-each loaded once with ``agexplorer.core.loaded.load_target``, this script
+each loaded once with ``agexplorer.engine.load.load_target``, this script
 interleaves, 5 times (2 with ``--quick``):
 
 (a) agexplorer's ``run_mode("graph", loaded, device, budget=1.0)`` median per
@@ -88,9 +88,9 @@ def main(argv: list[str] | None = None) -> int:
     repeats = repeats_from_args(__doc__, argv)
     started = time.perf_counter()
 
-    from agexplorer.core.loaded import load_target
-    from agexplorer.core.runs import resolve_device, run_mode
-    from agexplorer.core.tfenv import import_tf
+    from agexplorer.engine.load import load_target
+    from agexplorer.engine.tfenv import import_tf
+    from agexplorer.lab.runs import resolve_device, run_mode
 
     tf = import_tf()
     device = resolve_device(None)

@@ -69,7 +69,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 if ROOT not in sys.path:
     sys.path.insert(0, ROOT)
 
-from agexplorer.core.targets import (  # noqa: E402
+from agexplorer.source.targets import (  # noqa: E402
     find_function_node,
     list_functions,
     parse_source,

@@ -52,7 +52,7 @@ IMPORT_TF = "import tensorflow"
 NO_TEARDOWN = "import tensorflow, os; os._exit(0)"
 CHILD_TIMEOUT_S = 120.0
 # Imports the first screen may not need: their measured cost is printed when the goal is missed.
-LAZY_CANDIDATES = ("agexplorer.render.terminal", "agexplorer.core.report", "agexplorer.core.runs",
+LAZY_CANDIDATES = ("agexplorer.render.terminal", "agexplorer.model.report", "agexplorer.model.lab",
                    "rich.syntax", "rich.pretty", "attr", "textual.command", "textual.widgets._select",
                    "textual.widgets._data_table", "multiprocessing.connection", "certifi",
                    "tree_sitter_python")

@@ -92,8 +92,8 @@ def main(argv: list[str] | None = None) -> int:
     repeats = repeats_from_args(__doc__, argv)
     started = time.perf_counter()
 
-    from agexplorer.core.report import build_report
-    from agexplorer.core.runs import run_lab
+    from agexplorer.engine.pipeline import build_report
+    from agexplorer.lab.runs import run_lab
     from agexplorer.worker.client import Worker
 
     def in_process_full():

@@ -32,9 +32,9 @@ def main() -> None:
     import tensorflow as tf
     from bench_tui_edit_latency import edited_text
 
-    from agexplorer.core.loaded import load_target
-    from agexplorer.core.shadow import shadowed
-    from agexplorer.core.targets import read_source
+    from agexplorer.engine.buffer import shadowed
+    from agexplorer.engine.load import load_target
+    from agexplorer.source.targets import read_source
 
     def once(path: str, qualname: str, lines: int) -> float:
         text = edited_text(read_source(path), path, qualname, lines)

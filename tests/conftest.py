@@ -66,7 +66,7 @@ def _private_state_home(tmp_path_factory, monkeypatch):
 @pytest.fixture(scope="session")
 def tf():
     """TensorFlow, imported once for the whole session."""
-    from agexplorer.core.tfenv import import_tf
+    from agexplorer.engine.tfenv import import_tf
 
     return import_tf()
 
@@ -92,7 +92,7 @@ def worker():
 @pytest.fixture(scope="session")
 def report(tf):
     """``report(TARGET, call)``: build_report, cached per target and call for the session."""
-    from agexplorer.core.report import build_report
+    from agexplorer.engine.pipeline import build_report
 
     cache = {}
 

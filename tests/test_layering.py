@@ -1,38 +1,55 @@
-"""The rings: the core never imports textual or rich; importing the package imports no TensorFlow."""
+"""The rings: the engine side never imports textual or rich; importing the package imports no
+TensorFlow; the TUI process imports neither TensorFlow nor the packages that drive it."""
 
 import subprocess
 import sys
 
 from conftest import ROOT
 
+# The packages that run in the worker, beside TensorFlow, and those below them.
+ENGINE_SIDE = ("model", "source", "engine", "lab", "retrace", "doctor")
 
-def modules_after(statement: str) -> set[str]:
+
+def loaded_after(statement: str) -> set[str]:
+    """Every module name in ``sys.modules`` after running ``statement`` in a fresh interpreter."""
     code = f"import sys\n{statement}\nprint(' '.join(sorted(sys.modules)))"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          cwd=ROOT, check=True, timeout=120).stdout
-    return {name.split(".")[0] for name in out.split()}
+    return set(out.split())
 
 
-EVERY_CORE_MODULE = ("import importlib, pkgutil, agexplorer.core\n"
-                     "for m in pkgutil.iter_modules(agexplorer.core.__path__):\n"
-                     "    importlib.import_module('agexplorer.core.' + m.name)")
+def modules_after(statement: str) -> set[str]:
+    return {name.split(".")[0] for name in loaded_after(statement)}
 
 
-def test_core_imports_neither_textual_nor_rich():
-    loaded = modules_after(EVERY_CORE_MODULE)
+EVERY_ENGINE_SIDE_MODULE = (
+    "import importlib, pkgutil\n"
+    f"for package in {ENGINE_SIDE!r}:\n"
+    "    root = importlib.import_module('agexplorer.' + package)\n"
+    "    for m in pkgutil.iter_modules(root.__path__):\n"
+    "        importlib.import_module(f'agexplorer.{package}.{m.name}')")
+
+
+def test_the_engine_side_imports_neither_textual_nor_rich():
+    loaded = modules_after(EVERY_ENGINE_SIDE_MODULE)
     assert "textual" not in loaded and "rich" not in loaded
     assert "tensorflow" not in loaded  # TensorFlow is imported lazily, where it is used
 
 
 def test_package_and_cli_import_no_tensorflow():
-    loaded = modules_after("import agexplorer, agexplorer.cli, agexplorer.core.report")
+    loaded = modules_after("import agexplorer, agexplorer.cli, agexplorer.engine.pipeline")
     assert "tensorflow" not in loaded
 
 
 def test_the_tui_imports_no_tensorflow():
     # The widgets mounted after the first frame, and the results the UI unpickles.
-    loaded = modules_after("import agexplorer.tui.app, agexplorer.worker.client, "
-                           "agexplorer.tui.widgets.workspace, agexplorer.core.retrace, "
-                           "agexplorer.core.doctor, agexplorer.core.fixes, "
-                           "agexplorer.render.retrace, agexplorer.render.doctor")
-    assert "tensorflow" not in loaded and "textual" in loaded
+    loaded = loaded_after("import agexplorer.tui.app, agexplorer.worker.client, "
+                          "agexplorer.tui.widgets.workspace, agexplorer.model.report, "
+                          "agexplorer.model.lab, agexplorer.model.retrace, "
+                          "agexplorer.model.doctor, agexplorer.render.terminal, "
+                          "agexplorer.render.retrace, agexplorer.render.doctor")
+    tops = {name.split(".")[0] for name in loaded}
+    assert "tensorflow" not in tops and "textual" in tops
+    driving = {("agexplorer", p) for p in ("engine", "lab", "retrace", "doctor")}
+    drivers = sorted(name for name in loaded if tuple(name.split(".")[:2]) in driving)
+    assert not drivers, f"the TUI imported {drivers}"

@@ -20,7 +20,7 @@ INSTALLED_CHECK = r'''
 import asyncio, os, sys
 import agexplorer
 from agexplorer.cli import samples_dir
-from agexplorer.core.errors import AgxError
+from agexplorer.model.errors import AgxError
 from agexplorer.tui.app import AgxApp
 from agexplorer.worker.client import Worker
 

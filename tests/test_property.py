@@ -100,7 +100,7 @@ def expected(tree: list[Node], times: int, out: dict[int, tuple]) -> int:
                                                                  HealthCheck.function_scoped_fixture])
 @given(tree=nodes(3))
 def test_verdicts_match_the_generated_function(tmp_path_factory, tf, tree):
-    from agexplorer.core.report import build_report
+    from agexplorer.engine.pipeline import build_report
 
     source = render(tree)
     want: dict[int, tuple] = {}

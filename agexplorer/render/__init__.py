@@ -1,1 +1,1 @@
-"""Rich renderings of core results for the terminal report (no textual)."""
+"""Rich renderings of the model's results for the terminal report (no textual)."""

@@ -8,10 +8,9 @@ from rich.syntax import Syntax
 from rich.table import Table
 from rich.text import Text
 
-from agexplorer.core.doctor import DoctorReport, Finding
-from agexplorer.core.fixes import FixTrial, TrialSide
+from agexplorer.model.doctor import DoctorReport, Finding, FixTrial, TrialSide
 from agexplorer.render.badges import verdict_badge
-from agexplorer.render.terminal import _seconds, display_path
+from agexplorer.render.terminal import display_path, seconds_text
 
 
 def _finding_text(f: Finding, target: str | None) -> Text:
@@ -71,14 +70,14 @@ def _side_cells(side: TrialSide) -> dict[str, str]:
     cells = {"call": f"({side.call})" if side.call is not None else "-",
              "traced": "yes" if side.op_count is not None else "no",
              "ops": "-" if side.op_count is None else str(side.op_count),
-             "trace time": _seconds(side.trace_s)}
+             "trace time": seconds_text(side.trace_s)}
     for v in side.verdicts:
         cells[f"{v.kind} line {v.line}"] = verdict_badge(v) + \
             (f" ({v.graph_op})" if v.graph_op else "")
     for mode in ("eager", "graph", "xla"):
         run = lab.runs.get(mode) if lab is not None else None
         cells[f"{mode} median"] = "-" if run is None else \
-            (_seconds(run.median_s) if run.ok else "failed")
+            (seconds_text(run.median_s) if run.ok else "failed")
     graph = lab.runs.get("graph") if lab is not None else None
     cells["graph traces"] = str(graph.tracing_count) if graph and graph.tracing_count else "-"
     cells["graph result"] = (graph.result or "") if graph and graph.ok else \

@@ -7,7 +7,7 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from agexplorer.core.retrace import RetraceCall, RetraceReport
+from agexplorer.model.retrace import RetraceCall, RetraceReport
 from agexplorer.render.terminal import display_path
 
 OUTCOME_STYLE = {"traced": "bold yellow", "reused": "green", "failed": "bold red"}

@@ -13,8 +13,8 @@ from rich.table import Table
 from rich.text import Text
 from rich.tree import Tree
 
-from agexplorer.core.report import Report
-from agexplorer.core.runs import RunLab
+from agexplorer.model.lab import RunLab
+from agexplorer.model.report import Report
 from agexplorer.render.badges import VERDICT_STYLE, verdict_badge
 
 # Okabe-Ito, a palette that stays distinct for colour-blind readers (the report's default).
@@ -165,7 +165,8 @@ def _bodies_tree(report: Report) -> Tree:
     return tree
 
 
-def _seconds(x: float | None) -> str:
+def seconds_text(x: float | None) -> str:
+    """A duration as a reader takes it in: ``1.23 s``, ``4.56 ms``, ``7.8 µs``; ``-`` for none."""
     if x is None:
         return "-"
     if x >= 1:
@@ -202,8 +203,8 @@ def lab_renderables(lab: RunLab) -> list:
     for mode in modes:
         run = lab.runs[mode]
         speed = lab.speedup.get(mode)
-        timing.add_row(mode, _seconds(run.first_call_s), _seconds(run.median_s),
-                       _seconds(run.min_s), _seconds(run.max_s), str(run.calls),
+        timing.add_row(mode, seconds_text(run.first_call_s), seconds_text(run.median_s),
+                       seconds_text(run.min_s), seconds_text(run.max_s), str(run.calls),
                        "-" if run.tracing_count is None else str(run.tracing_count),
                        f"{speed:.3g}x" if speed else ("1.00x" if mode == "eager" and run.ok else "-"))
     parts.append(timing)
@@ -218,7 +219,7 @@ def lab_renderables(lab: RunLab) -> list:
         for mode, median in medians.items():
             bar = "█" * max(1, round(width * median / longest))
             chart.add_row(mode, Text(bar, style={"eager": "yellow", "graph": "green",
-                                                 "xla": "cyan"}.get(mode, "")), _seconds(median))
+                                                 "xla": "cyan"}.get(mode, "")), seconds_text(median))
         parts.append(Panel(chart, title="Median time per call (shorter is faster)",
                             title_align="left"))
     if lab.results_match is True:

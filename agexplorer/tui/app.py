@@ -18,8 +18,8 @@ from textual.reactive import var
 from textual.timer import Timer
 from textual.widgets import Footer, Static
 
-from agexplorer.core.errors import AgxError
-from agexplorer.core.sourcefile import read_source_file
+from agexplorer.model.errors import AgxError
+from agexplorer.source.files import read_source_file
 from agexplorer.tui import recovery
 from agexplorer.tui.bridge import EngineBridge
 from agexplorer.tui.commands import ExplorerCommands
@@ -490,7 +490,7 @@ class AgxApp(PitfallsWiring, App):
     @staticmethod
     def _functions_in(path: str, text: str) -> list | None:
         """The functions of ``text`` (the buffer of ``path``); None when it does not parse."""
-        from agexplorer.core.targets import list_functions, parse_source
+        from agexplorer.source.targets import list_functions, parse_source
 
         try:
             return list_functions(parse_source(path, text))

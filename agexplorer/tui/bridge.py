@@ -8,7 +8,7 @@ from typing import Any
 from textual.app import App
 from textual.worker import get_current_worker
 
-from agexplorer.core.errors import AgxError
+from agexplorer.model.errors import AgxError
 from agexplorer.tui.messages import (
     AnalysisFailed,
     AnalysisReady,

@@ -18,8 +18,8 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from agexplorer.core.errors import AgxError
-from agexplorer.core.sourcefile import SourceFile, read_source_file, write_source
+from agexplorer.model.errors import AgxError
+from agexplorer.source.files import SourceFile, read_source_file, write_source
 
 
 def recovery_dir() -> str:

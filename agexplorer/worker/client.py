@@ -18,7 +18,7 @@ import time
 from concurrent.futures import Future
 from typing import Any
 
-from agexplorer.core.errors import AgxError
+from agexplorer.model.errors import AgxError
 from agexplorer.worker import wire
 
 DEFAULT_TIMEOUT = 30.0
@@ -153,7 +153,7 @@ class Worker:
         if not _swept:  # folders of clients that were killed and could not clean up
             _swept = True
             sweep_stale_folders()
-        # TMPDIR is where AutoGraph writes its generated modules and core/shadow.py its buffer
+        # TMPDIR is where AutoGraph writes its generated modules and engine/buffer.py its buffer
         # copies: all of it goes into a folder (mode 0700) removed when this worker ends.
         self.tmpdir = tempfile.mkdtemp(prefix=f"{FOLDER_PREFIX}{os.getpid()}-")
         ours, theirs = socket.socketpair()

@@ -15,7 +15,7 @@ import time
 import traceback
 from typing import Any
 
-from agexplorer.core.errors import AgxError
+from agexplorer.model.errors import AgxError
 from agexplorer.worker import wire
 
 
@@ -23,7 +23,7 @@ def _configure_devices() -> None:
     """``AGX_LOGICAL_CPUS=N`` splits the CPU into N logical devices (tests of device choice)."""
     count = int(os.environ.get("AGX_LOGICAL_CPUS", "0") or 0)
     if count > 1:
-        from agexplorer.core.tfenv import import_tf
+        from agexplorer.engine.tfenv import import_tf
 
         tf = import_tf()
         cpu = tf.config.list_physical_devices("CPU")[0]
@@ -33,10 +33,10 @@ def _configure_devices() -> None:
 
 def handle_report(args: dict[str, Any], progress: Any) -> dict[str, Any]:
     """Trace (and unless ``no_run``, run) one target: ``{"report": Report, "lab": RunLab}``."""
-    from agexplorer.core.loaded import ARGUMENT_ERRORS
-    from agexplorer.core.report import build_report
-    from agexplorer.core.runs import run_lab
-    from agexplorer.core.shadow import shadowed
+    from agexplorer.engine.buffer import shadowed
+    from agexplorer.engine.load import ARGUMENT_ERRORS
+    from agexplorer.engine.pipeline import build_report
+    from agexplorer.lab.runs import run_lab
 
     # ``source``: an unsaved buffer (the TUI), analysed in place of the file on disk.
     with shadowed(args["target"], args.get("source")) as (target, shadow):
@@ -60,7 +60,7 @@ def handle_report(args: dict[str, Any], progress: Any) -> dict[str, Any]:
 def _on_buffer(args: dict[str, Any], compute: Any) -> Any:
     """``compute(target)`` on the file, or on ``args["source"]`` (an unsaved buffer) through
     a shadow file; the result and any error name the user's file."""
-    from agexplorer.core.shadow import shadowed
+    from agexplorer.engine.buffer import shadowed
 
     with shadowed(args["target"], args.get("source")) as (target, shadow):
         try:
@@ -71,7 +71,7 @@ def _on_buffer(args: dict[str, Any], compute: Any) -> Any:
 
 def handle_retrace(args: dict[str, Any], progress: Any) -> Any:
     """Call one target with a sequence of arguments and explain each retrace: a RetraceReport."""
-    from agexplorer.core.retrace import explain_retraces
+    from agexplorer.retrace.explain import explain_retraces
 
     return _on_buffer(args, lambda target: explain_retraces(target, args.get("calls"),
                                                             progress=progress))
@@ -89,7 +89,7 @@ def _report_key(args: dict[str, Any]) -> tuple:
 def handle_doctor(args: dict[str, Any], progress: Any) -> Any:
     """The pitfall doctor for one target: a DoctorReport (``reuse``: the last report's trace,
     when it was built for the same target, buffer and call)."""
-    from agexplorer.core.doctor import diagnose
+    from agexplorer.doctor.checks import diagnose
 
     report = _LAST_REPORT.get(_report_key(args)) if args.get("reuse") else None
     return _on_buffer(args, lambda target: diagnose(target, args.get("call"), progress=progress,
@@ -111,7 +111,7 @@ def handle_op_attributes(args: dict[str, Any], progress: Any) -> list[tuple[str,
 
 def handle_try_fix(args: dict[str, Any], progress: Any) -> Any:
     """Try the doctor's rewrite ``fix`` (a code or a line) before and after: a FixTrial."""
-    from agexplorer.core.fixes import try_fix
+    from agexplorer.doctor.trial import try_fix
 
     return _on_buffer(args, lambda target: try_fix(
         target, str(args["fix"]), args.get("call"), budget=args.get("budget", 0.5),
@@ -120,7 +120,7 @@ def handle_try_fix(args: dict[str, Any], progress: Any) -> Any:
 
 def handle_devices(args: dict[str, Any], progress: Any) -> list[dict[str, str]]:
     """TensorFlow's logical devices."""
-    from agexplorer.core.tfenv import import_tf
+    from agexplorer.engine.tfenv import import_tf
 
     tf = import_tf()
     return [{"name": d.name, "type": d.device_type} for d in tf.config.list_logical_devices()]
@@ -263,8 +263,8 @@ def main() -> None:
     signal.signal(signal.SIGUSR1, _dump_stack)  # stuck in Python
     sock = socket.socket(fileno=fd)
     start = time.perf_counter()
-    from agexplorer.core.capture import capture_output
-    from agexplorer.core.tfenv import import_tf
+    from agexplorer.engine.capture import capture_output
+    from agexplorer.engine.tfenv import import_tf
 
     with capture_output():
         import_tf()

@@ -11,8 +11,8 @@ import stat
 
 import pytest
 
-from agexplorer.core.errors import AgxError
-from agexplorer.core.sourcefile import read_source_file, write_source
+from agexplorer.model.errors import AgxError
+from agexplorer.source.files import read_source_file, write_source
 from conftest import sample
 
 ORIGINAL = b"def f(x):\n    return x\n"

@@ -13,10 +13,10 @@ import time
 
 import pytest
 
-from agexplorer.core.capture import KEEP, BoundedText, capture_output
-from agexplorer.core.errors import AgxError
-from agexplorer.core.sourcefile import MAX_SOURCE_BYTES, read_source_file
-from agexplorer.core.targets import read_source
+from agexplorer.engine.capture import KEEP, BoundedText, capture_output
+from agexplorer.model.errors import AgxError
+from agexplorer.source.files import MAX_SOURCE_BYTES, read_source_file
+from agexplorer.source.targets import read_source
 from agexplorer.worker import wire
 from conftest import ROOT, fixture
 

@@ -13,8 +13,9 @@ import sys
 import pytest
 
 from agexplorer import cli
-from agexplorer.core.errors import AgxError
-from agexplorer.core.targets import check_target, parse_source, resolve
+from agexplorer.engine.load import resolve
+from agexplorer.model.errors import AgxError
+from agexplorer.source.targets import check_target, parse_source
 from agexplorer.worker import client
 from conftest import ROOT, sample
 
@@ -89,8 +90,8 @@ def test_every_list_of_names_is_cut_at_20(tmp_path):
     """resolve (in the worker) and load_target's "name a function" list the same way."""
     from types import ModuleType
 
-    from agexplorer.core.loaded import load_target
-    from agexplorer.core.targets import list_functions
+    from agexplorer.engine.load import load_target
+    from agexplorer.source.targets import list_functions
 
     path = many_functions(tmp_path, 30)
     functions = list_functions(parse_source(str(path), path.read_text()))

@@ -9,7 +9,7 @@ import time
 
 import pytest
 
-from agexplorer.core.errors import AgxError
+from agexplorer.model.errors import AgxError
 from agexplorer.worker.client import FOLDER_PREFIX, Worker, sweep_stale_folders
 from conftest import ROOT, fixture, run_cli
 

@@ -3,8 +3,8 @@ numbers stay right: in reports, in the unsaved-buffer (shadow) path and in the d
 
 import pytest
 
-from agexplorer.core.fixes import apply_fix
-from agexplorer.core.sourcefile import read_source_file
+from agexplorer.doctor.trial import apply_fix
+from agexplorer.source.files import read_source_file
 
 pytestmark = pytest.mark.tf
 

@@ -12,7 +12,7 @@ import os
 
 import pytest
 
-from agexplorer.core.runs import ModeRun, RunLab
+from agexplorer.model.lab import ModeRun, RunLab
 from agexplorer.worker.client import Worker
 from conftest import SAMPLES
 
@@ -59,7 +59,7 @@ def replay(report):
     }
     lab = RunLab(device="/device:CPU:0", runs=runs, speedup={"graph": 0.001, "xla": 0.001},
                  results_match=True, tracing_count=1, budget_s=0.5)
-    from agexplorer.core.doctor import diagnose
+    from agexplorer.doctor.checks import diagnose
 
     return ReplayWorker(rep, lab, diagnose(f"{TARGET}::bad_loop", report=rep))
 

@@ -10,7 +10,7 @@ import time
 
 import pytest
 
-from agexplorer.core.errors import AgxError
+from agexplorer.model.errors import AgxError
 from agexplorer.worker.client import Worker
 from conftest import ROOT, fixture
 

@@ -9,8 +9,8 @@ from textual.message import Message
 from textual.widgets import Tree
 from textual.widgets.tree import TreeNode
 
-from agexplorer.core.errors import AgxError
-from agexplorer.core.targets import FunctionInfo, list_functions, parse_source, read_source
+from agexplorer.model.errors import AgxError
+from agexplorer.source.targets import FunctionInfo, list_functions, parse_source, read_source
 
 
 class FunctionPicker(Tree[tuple[str, str] | None]):

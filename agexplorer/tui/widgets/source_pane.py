@@ -9,7 +9,7 @@ from textual.binding import Binding
 from textual.widgets import TextArea
 from textual.widgets.text_area import Edit, EditResult
 
-from agexplorer.core.sourcefile import SourceFile, write_source
+from agexplorer.source.files import SourceFile, write_source
 from agexplorer.tui.widgets import query_cache
 
 query_cache.install()

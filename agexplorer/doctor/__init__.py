@@ -1,0 +1,30 @@
+"""The pitfall doctor: static checks over a function's AST (gast), cross-checked with its trace.
+
+Every finding carries a stable code. The codes, what they flag and when they
+stay quiet (the README lists them from :data:`agexplorer.model.doctor.CODES`):
+
+======  ==============================================================================
+AGX001  a Python ``print`` inside the function (``tf.print`` is fine)
+AGX002  a ``global``/``nonlocal`` name assigned inside the function
+AGX003  ``.append`` on a Python list inside a loop (not for a loop over a Python
+        container of layers or functions, whose unrolling is the point)
+AGX004  a ``for``/``while`` the trace ran in Python and unrolled (over ``range``, a
+        NumPy array, a literal list, or a Python condition); without a trace only
+        ``range(<int literals>)`` and literal lists, marked as not confirmed
+AGX005  ``tf.Variable(...)`` created inside the function (not when guarded by an
+        ``if ... is None`` / ``if not ...``: create-once is the documented pattern)
+AGX006  ``.numpy()``, or ``bool``/``int``/``float`` of a tensor expression (not of a
+        literal, a ``len(...)`` or a static ``.shape``)
+AGX007  ``random.*`` or ``np.random.*`` called inside the function
+AGX008  ``tf.function`` made inside the function, or in a module-level loop
+AGX009  a Python int/float/bool passed by the call to a parameter the function uses
+        (not a bool that only chooses an ``if`` branch: that is what it is for)
+======  ==============================================================================
+
+Line numbers are 1-based lines of the user's file: the whole file is parsed.
+
+The modules: ``parse`` (the file as the checks and rewrites read it), ``examined`` (one
+function under examination), the checks by family (``python_state``, ``loops``,
+``tensors``, ``retracing``), ``checks`` (the entry point), ``rewrites`` (the mechanical
+fixes) and ``trial`` (a fix tried before and after, and applied).
+"""

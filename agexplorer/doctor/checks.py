@@ -1,0 +1,85 @@
+"""The doctor's entry point: every check over one function (or the module), each finding's rewrite."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from agexplorer.doctor import loops, python_state, retracing, tensors
+from agexplorer.doctor.examined import ExaminedFunction
+from agexplorer.doctor.parse import ParsedFile
+from agexplorer.doctor.retracing import module_loops
+from agexplorer.doctor.rewrites import rewrite
+from agexplorer.model.doctor import DoctorReport, Finding
+from agexplorer.model.errors import AgxError
+
+# The checks in the order they run (findings are sorted by position afterwards).
+CHECKS: tuple[Callable[[ExaminedFunction], None], ...] = (
+    python_state.prints, python_state.assigned_globals, loops.appends, loops.loops,
+    tensors.variables, tensors.values, python_state.randoms, retracing.functions,
+    retracing.scalars)
+
+
+def module_findings(text: str) -> list[Finding]:
+    """Findings about the module itself, not one function (AGX008 in top-level loops)."""
+    return module_loops(ParsedFile(text))
+
+
+# -- the entry point --------------------------------------------------------------------
+
+def diagnose(target: str, call: str | None = None,
+             progress: Callable[[str], None] | None = None, report: Any = None) -> DoctorReport:
+    """The findings for ``PATH::QUALNAME``: the static checks, cross-checked with its trace.
+
+    ``report``: a :class:`~agexplorer.model.report.Report` already built for the
+    same target and call (it is built here otherwise). A function that fails to
+    trace still gets its static findings, and the error.
+    """
+    from agexplorer.engine.pipeline import build_report
+    from agexplorer.source.targets import parse_source, parse_spec, read_source
+
+    spec = parse_spec(target)
+    text = read_source(spec.path)
+    parse_source(spec.path, text)  # a syntax error: one sentence, before TensorFlow loads
+    if spec.qualname is None:
+        raise AgxError("no-function", f"name a function: {spec.path}::FUNCTION.")
+    load_error: AgxError | None = None
+    if report is None:
+        try:
+            report = build_report(target, call, progress=progress)
+        except AgxError as exc:
+            if exc.kind != "load-error":
+                raise
+            load_error = exc  # the module does not load: the parse alone still helps
+    mod = ParsedFile(text)
+    func, method = mod.find(spec.qualname, report.first_line if report else 0)
+    if func is None:
+        raise AgxError("unknown-function", f"{spec.path} has no function '{spec.qualname}' "
+                       "that the doctor can read.")
+    exam = ExaminedFunction(mod, func, method, report)
+    for check in CHECKS:
+        check(exam)
+    findings = exam.findings
+    wrapped = spec.qualname.split(".")[-1]
+    findings += [f for f in module_loops(mod) if f.subject == wrapped]
+    for finding in findings:
+        made = rewrite(text, finding, report.call if report else call)
+        finding.rewrite = made.description if made is not None else None
+    findings.sort(key=lambda f: (f.line, f.col, f.code))
+    first = min([func.lineno, *(d.lineno for d in func.decorator_list)])
+    return DoctorReport(
+        file=report.file if report else spec.path, function=spec.qualname,
+        first_line=first, end_line=func.end_lineno or func.lineno,
+        call=report.call if report else call, call_origin=report.call_origin if report else None,
+        traced=exam.traced, findings=findings,
+        error=report.error if report is not None else load_error)
+
+
+def doctor_targets(path: str) -> list[str]:
+    """The qualnames ``agexplorer doctor PATH`` examines: every function but dunder methods
+    (``__init__`` and friends are not traced by tf.function), ``__call__`` excepted."""
+    from agexplorer.engine.pipeline import list_file
+
+    return [f.qualname for f in list_file(path)
+            if not (f.qualname.split(".")[-1].startswith("__")
+                    and f.qualname.split(".")[-1] != "__call__")]

@@ -1,0 +1,97 @@
+"""One function under the doctor's examination: its parse, its trace's results, the findings so far."""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+from typing import Any
+
+import gast
+
+from agexplorer.doctor.parse import LOOP_NODES, ParsedFile, ancestors, param_names, parent_map
+from agexplorer.model.doctor import CODES, Finding
+
+
+class ExaminedFunction:
+    """What every check reads (the def node, its file, the trace's report) and where it writes.
+
+    ``report`` is the engine's Report for the function, or None when it did not load.
+    """
+
+    def __init__(self, mod: ParsedFile, func: Any, method: bool, report: Any) -> None:
+        self.mod, self.func, self.report = mod, func, report
+        self.params = param_names(func, method)
+        self.parents = parent_map(func)
+        self.traced = report is not None and report.inventory is not None
+        self.verdicts = {(v.kind, v.line): v for v in (report.statements if report else [])}
+        self.findings: list[Finding] = []
+        self.args = self._call_args()
+
+    def add(self, code: str, node: Any, message: str, fix: str | None, basis: str = "static",
+            subject: str | None = None) -> None:
+        """Record a finding of ``code`` at ``node``."""
+        self.findings.append(Finding(code=code, line=node.lineno, message=message,
+                                     why=CODES[code][1], fix=fix, col=self.mod.col(node),
+                                     basis=basis, subject=subject))
+
+    def nodes(self) -> Iterator[Any]:
+        """Every node of the body (not the decorators: a ``@tf.function(...)`` is no pitfall)."""
+        for stmt in self.func.body:
+            yield from gast.walk(stmt)
+
+    def loop_of(self, node: Any) -> Any:
+        """The innermost for/while around ``node`` inside the function, or None."""
+        return next((a for a in ancestors(node, self.parents, self.func)
+                     if isinstance(a, LOOP_NODES)), None)
+
+    def verdict(self, loop: Any) -> Any:
+        """The trace's verdict for a for/while node, or None."""
+        return self.verdicts.get(("for" if isinstance(loop, gast.For) else "while", loop.lineno))
+
+    def not_traced(self) -> str:
+        """Why a finding could not be confirmed by the trace, in words."""
+        error = self.report.error if self.report is not None else None
+        if error is not None and error.kind in ("needs-arguments", "bad-call"):
+            return "the function was not traced (it has no call arguments; pass --call)"
+        return "the function did not trace, so this is from the source alone"
+
+    def _call_args(self) -> dict[str, tuple[str, Any]]:
+        """Parameter -> ("python", value) or ("tensor", text) from the call string."""
+        found: dict[str, tuple[str, Any]] = {}
+        report = self.report
+        if report is not None and report.call and report.call_origin in ("--call", "AGX_CALLS"):
+            try:
+                call = ast.parse(f"f({report.call})", mode="eval").body
+            except SyntaxError:
+                call = None
+            if isinstance(call, ast.Call):
+                pairs = list(zip(self.params, call.args, strict=False)) + \
+                    [(k.arg, k.value) for k in call.keywords if k.arg]
+                for param, arg in pairs:
+                    if isinstance(arg, ast.Starred):
+                        break
+                    found[param] = self._kind(arg)
+            for v in report.statements:
+                for name, desc in v.names:
+                    if name in self.params and desc.startswith("the Python ") \
+                            and found.get(name, ("", None))[0] != "python":
+                        kind, _, value = desc[len("the Python "):].partition(" ")
+                        if kind in ("int", "float", "bool"):
+                            found[name] = ("python", (kind, value))
+        return found
+
+    def _kind(self, arg: ast.expr) -> tuple[str, Any]:
+        negative = isinstance(arg, ast.UnaryOp) and isinstance(arg.op, ast.USub)
+        node = arg.operand if isinstance(arg, ast.UnaryOp) and \
+            isinstance(arg.op, (ast.USub, ast.UAdd)) else arg
+        value: Any = None
+        if isinstance(node, ast.Constant) and type(node.value) in (int, float, bool):
+            value = node.value
+            value = -value if negative else value
+        elif isinstance(node, ast.Name) and node.id in self.mod.numbers:
+            value = self.mod.numbers[node.id]
+        if value is not None:
+            return "python", (type(value).__name__, repr(value))
+        func = arg.func if isinstance(arg, ast.Call) else None
+        head = ast.unparse(func).split(".")[0] if func is not None else ""
+        return ("tensor" if head in ("tf", *self.mod.tf) else "other"), ast.unparse(arg)

@@ -1,0 +1,131 @@
+"""Checks for loops: a list appended to in a loop (AGX003), a loop unrolled while tracing (AGX004)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import gast
+
+from agexplorer.doctor.examined import ExaminedFunction
+from agexplorer.doctor.parse import LOOP_NODES, dotted_name
+
+
+def _lists(exam: ExaminedFunction) -> set[str]:
+    """The names of the Python lists the function makes, and the module's literal lists."""
+    local = set()
+    for node in exam.nodes():
+        if isinstance(node, gast.Assign) and isinstance(node.value, (gast.List, gast.ListComp)):
+            local |= {t.id for t in node.targets if isinstance(t, gast.Name)}
+        elif isinstance(node, gast.Assign) and isinstance(node.value, gast.Call) \
+                and dotted_name(node.value.func) == "list":
+            local |= {t.id for t in node.targets if isinstance(t, gast.Name)}
+    return local | {n for n in exam.mod.lists if n not in exam.params}
+
+
+def _loop_mode(exam: ExaminedFunction, loop: Any) -> str:
+    """``staged``, ``unrolled`` (a count: range, a while), ``container``, ``unreached``."""
+    v = exam.verdict(loop)
+    if v is not None and v.verdict == "staged":
+        return "staged"
+    if v is not None and v.verdict == "python":
+        if isinstance(loop, gast.While) or (v.value or "").startswith(("range(", "a NumPy")):
+            return "unrolled"
+        return "container"
+    if exam.traced:
+        return "unreached"
+    if isinstance(loop, gast.While):
+        return "unknown"
+    it = dotted_name(loop.iter.func) if isinstance(loop.iter, gast.Call) else None
+    if it == "range" or exam.mod.is_tf(it, "range"):
+        return "unknown"
+    return "container"
+
+
+def appends(exam: ExaminedFunction) -> None:
+    """AGX003: .append on a Python list inside a loop."""
+    lists = _lists(exam)
+    for node in exam.nodes():
+        if not (isinstance(node, gast.Call) and isinstance(node.func, gast.Attribute)
+                and node.func.attr == "append" and isinstance(node.func.value, gast.Name)
+                and node.func.value.id in lists):
+            continue
+        loop = exam.loop_of(node)
+        if loop is None:
+            continue
+        name, mode = node.func.value.id, _loop_mode(exam, loop)
+        v = exam.verdict(loop)
+        where = f"the loop at line {loop.lineno}"
+        if mode == "staged":
+            message = (f"`{name}.append(...)` sits in {where}, which AutoGraph staged as a "
+                       f"tf.while_loop: the body was traced once, so `{name}` holds one "
+                       "tensor from inside the loop's graph")
+            error = exam.report.error if exam.report else None
+            if error is not None and error.kind == "trace-failed":
+                message += "; using it after the loop is what made tracing fail"
+            basis = "trace"
+        elif mode == "unrolled":
+            message = (f"`{name}.append(...)` works here only because {where} ran in Python "
+                       f"(unrolled x{v.iterations}); staged as a tf.while_loop (tf.range, a "
+                       "tensor condition) it would collect one placeholder and fail")
+            basis = "trace"
+        elif mode == "unknown":
+            message = (f"`{name}.append(...)` in {where}: if the loop is staged the list "
+                       f"gets one placeholder and fails; {exam.not_traced()}")
+            basis = "static"
+        else:
+            continue
+        exam.add("AGX003", node, message, f"collect into a tf.TensorArray: `{name} = "
+                 f"tf.TensorArray(dtype, size=n)` and `{name} = {name}.write(i, value)` in "
+                 f"the loop (size=0, dynamic_size=True and .write({name}.size(), value) when "
+                 f"the count is unknown), then `{name}.stack()`.", basis, name)
+
+
+def loops(exam: ExaminedFunction) -> None:
+    """AGX004: a for/while the trace ran in Python and unrolled."""
+    for node in exam.nodes():
+        if not isinstance(node, LOOP_NODES):
+            continue
+        v = exam.verdict(node)
+        literal = isinstance(node, gast.For) and isinstance(node.iter, (gast.List, gast.Tuple))
+        header = (f"for {exam.mod.segment(node.target)} in {exam.mod.segment(node.iter)}:"
+                  if isinstance(node, gast.For) else f"while {exam.mod.segment(node.test)}:")
+        if v is not None and v.verdict == "python":
+            if not v.iterations:
+                continue
+            counted = isinstance(node, gast.While) or literal or \
+                (v.value or "").startswith(("range(", "a NumPy"))
+            if not counted:
+                continue  # a Python container (layers, functions): unrolling is the point
+            per = v.ops_created // v.iterations
+            ops = (f"its {per} op{'s' if per != 1 else ''} copied {v.iterations} times "
+                   f"({v.ops_created} ops)" if per else
+                   "adding no ops: its result is folded into the graph as a constant")
+            times = f"unrolled {v.iterations} time{'s' if v.iterations != 1 else ''}"
+            python = [n for n, d in v.names if d.startswith("the Python")]
+            if isinstance(node, gast.While):
+                said = ", ".join(f"{n} is {d}" for n, d in v.names)
+                message = (f"`{header}` ran in Python while tracing (its condition was a "
+                           f"Python bool: {said}): {times}, {ops}")
+                fix = v.hint if python and python[-1] in exam.params else (
+                    "make the condition a tensor (compare tensors, e.g. a counter made "
+                    "with tf.constant) so AutoGraph builds one tf.while_loop.")
+            else:
+                message = (f"`{header}` ran in Python while tracing, over {v.value}: "
+                           f"{times}, {ops}")
+                fix = v.hint
+                it = node.iter
+                if isinstance(it, gast.Call) and dotted_name(it.func) == "range":
+                    bounds = ", ".join(exam.mod.segment(a) for a in it.args)
+                    fix = (f"iterate over {exam.mod.tf_name or 'tf'}.range({bounds}) so "
+                           "AutoGraph builds one tf.while_loop whatever the count.")
+            exam.add("AGX004", node, message, fix, "trace")
+        elif (v is None or v.verdict == "unreached") and not exam.traced \
+                and isinstance(node, gast.For):
+            call = node.iter if isinstance(node.iter, gast.Call) else None
+            fixed = call is not None and dotted_name(call.func) == "range" and call.args and \
+                all(isinstance(a, gast.Constant) and isinstance(a.value, int) for a in call.args)
+            if fixed or literal:
+                exam.add("AGX004", node, f"`{header}` loops over a Python value, so it "
+                         f"would unroll while tracing; not confirmed: {exam.not_traced()}",
+                         "iterate over tf.range(...) (or a tensor) so AutoGraph builds one "
+                         "tf.while_loop.")

@@ -1,0 +1,71 @@
+"""Checks for Python that runs only while tracing: print (AGX001), globals (AGX002), random (AGX007)."""
+
+from __future__ import annotations
+
+import gast
+
+from agexplorer.doctor.examined import ExaminedFunction
+from agexplorer.doctor.parse import dotted_name
+
+
+def prints(exam: ExaminedFunction) -> None:
+    """AGX001: a Python print inside the function."""
+    printed = (exam.report.output or "").splitlines() if exam.report else []
+    for node in exam.nodes():
+        if isinstance(node, gast.Call) and isinstance(node.func, gast.Name) \
+                and node.func.id == "print":
+            text = exam.mod.segment(node)
+            words = [a.value for a in node.args
+                     if isinstance(a, gast.Constant) and isinstance(a.value, str) and a.value]
+            seen = next((p for p in printed if words and words[0] in p), None)
+            if exam.traced and seen:
+                shown = seen if len(seen) <= 70 else seen[:69] + "…"
+                message = (f"`{text}` printed {shown!r} once, while tracing; calls of "
+                           "the graph print nothing")
+                basis = "trace"
+            else:
+                message = f"`{text}` prints only while tracing, never when the graph runs"
+                basis = "static"
+            exam.add("AGX001", node, message, "use tf.print(...), a graph op that prints on "
+                     "every call (use print only to see when tracing happens).", basis)
+
+
+def assigned_globals(exam: ExaminedFunction) -> None:
+    """AGX002: a global or nonlocal name assigned inside the function."""
+    declared: dict[str, str] = {}
+    for node in exam.nodes():
+        if isinstance(node, (gast.Global, gast.Nonlocal)):
+            kind = "global" if isinstance(node, gast.Global) else "nonlocal"
+            declared.update({n: kind for n in node.names})
+    done: set[str] = set()
+    for node in exam.nodes():
+        targets = node.targets if isinstance(node, (gast.Assign, gast.Delete)) else \
+            [node.target] if isinstance(node, (gast.AugAssign, gast.AnnAssign)) else []
+        for target in targets:
+            if isinstance(target, gast.Name) and target.id in declared \
+                    and target.id not in done:
+                done.add(target.id)
+                name, kind = target.id, declared[target.id]
+                exam.add("AGX002", node, f"`{exam.mod.segment(node)}` changes the Python "
+                         f"{kind} `{name}` once per trace, not on every call: call the "
+                         f"graph twice and `{name}` has moved once",
+                         "keep the state in a tf.Variable made once outside the function "
+                         "and update it with .assign(...) / .assign_add(...).",
+                         "trace" if exam.traced else "static", name)
+
+
+def randoms(exam: ExaminedFunction) -> None:
+    """AGX007: Python or NumPy random numbers drawn inside the function."""
+    for node in exam.nodes():
+        if not isinstance(node, gast.Call):
+            continue
+        func = dotted_name(node.func) or ""
+        head, _, rest = func.partition(".")
+        numpy = head in exam.mod.np and rest.startswith("random.")
+        if (head in exam.mod.random and rest) or numpy:
+            origin = "NumPy" if numpy or head != "random" else "Python"
+            exam.add("AGX007", node, f"`{exam.mod.segment(node)}` draws a {origin} random "
+                     "number once, while tracing: every call of the graph reuses it",
+                     "use tf.random.uniform / tf.random.normal (new values on every call), "
+                     "or a tf.random.Generator made once outside the function.",
+                     "trace" if exam.traced else "static")

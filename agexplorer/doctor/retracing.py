@@ -1,0 +1,77 @@
+"""Checks for what traces a function again: tf.function made repeatedly (AGX008), Python numbers (AGX009)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import gast
+
+from agexplorer.doctor.examined import ExaminedFunction
+from agexplorer.doctor.parse import DEF_NODES, LOOP_NODES, ParsedFile, dotted_name
+from agexplorer.model.doctor import CODES, Finding
+
+
+def functions(exam: ExaminedFunction) -> None:
+    """AGX008: a tf.function made inside the function."""
+    for node in exam.nodes():
+        if isinstance(node, gast.Call) and exam.mod.is_tf(dotted_name(node.func), "function"):
+            inner = exam.mod.segment(node.args[0]) if node.args else "a function"
+            exam.add("AGX008", node, f"`{exam.mod.segment(node)}` makes a new tf.function "
+                     f"each time `{exam.func.name}` runs, so `{inner}` is traced again on "
+                     "every call", "make it once, at module level, and call that one.",
+                     subject=inner)
+        elif isinstance(node, DEF_NODES) and any(
+                exam.mod.is_tf(dotted_name(d.func if isinstance(d, gast.Call) else d), "function")
+                for d in node.decorator_list):
+            exam.add("AGX008", node, f"the @tf.function `{node.name}` is defined inside "
+                     f"`{exam.func.name}`: a new tf.function, traced again, on every call",
+                     f"define `{node.name}` once, at module level.", subject=node.name)
+
+
+def module_loops(mod: ParsedFile) -> list[Finding]:
+    """AGX008 at module level: ``tf.function(...)`` called inside a top-level for/while."""
+    found = []
+    for stmt in mod.tree.body:
+        stack = [stmt] if isinstance(stmt, LOOP_NODES) else \
+            [s for s in getattr(stmt, "body", []) if isinstance(s, LOOP_NODES)] \
+            if isinstance(stmt, gast.If) else []
+        for loop in stack:
+            for node in gast.walk(loop):
+                if isinstance(node, gast.Call) and mod.is_tf(dotted_name(node.func), "function"):
+                    wrapped = mod.segment(node.args[0]) if node.args else None
+                    found.append(Finding(
+                        code="AGX008", line=node.lineno, col=mod.col(node),
+                        message=f"`{mod.segment(node)}` runs in the loop at line {loop.lineno}: "
+                        "a new tf.function every iteration, each traced again",
+                        why=CODES["AGX008"][1], fix="make the tf.function once, before the "
+                        "loop, and call it inside.", subject=wrapped))
+    return found
+
+
+def scalars(exam: ExaminedFunction) -> None:
+    """AGX009: a Python int/float/bool passed to a parameter the function uses."""
+    for param, (kind, detail) in exam.args.items():
+        if kind != "python" or param not in exam.params:
+            continue
+        type_name, value = detail
+        uses = sorted((n for n in exam.nodes() if isinstance(n, gast.Name)
+                       and n.id == param and isinstance(n.ctx, gast.Load)),
+                      key=lambda n: (n.lineno, n.col_offset))
+        if not uses:
+            continue
+        if type_name == "bool" and all(_only_tests(exam, u) for u in uses):
+            continue
+        origin = exam.report.call_origin
+        first = uses[0]
+        exam.add("AGX009", first, f"`{param}` is the Python {type_name} {value} (from "
+                 f"{origin}): tracing bakes it into the graph as a constant, so every new "
+                 f"value of `{param}` traces `{exam.func.name}` again",
+                 f"pass a tensor, e.g. tf.constant({value}), or give the function an "
+                 "input_signature.", "trace" if exam.traced else "static", param)
+
+
+def _only_tests(exam: ExaminedFunction, use: Any) -> bool:
+    parent = exam.parents.get(id(use))
+    if isinstance(parent, gast.UnaryOp) and isinstance(parent.op, gast.Not):
+        use, parent = parent, exam.parents.get(id(parent))
+    return isinstance(parent, (gast.If, gast.While, gast.IfExp)) and parent.test is use

@@ -1,0 +1,265 @@
+"""The mechanical rewrites for the doctor's findings, each an edit of the file's text (or of the call).
+
+A rewrite edits the file's text at the flagged node's position (the node's
+line and UTF-8 byte columns, turned into character offsets), so everything
+else in the file, comments and formatting included, stays byte-identical.
+
+The rewrites, by finding code:
+
+- AGX001 ``print(...)`` -> ``tf.print(...)`` (not with ``file=``/``flush=`` or an
+  f-string, which would print the trace-time text on every call).
+- AGX003 ``l = []`` ... ``for ...: l.append(v)`` ... ``tf.stack(l)`` / ``return l``
+  -> a ``tf.TensorArray`` under the same name: ``l.write(i, v)`` into an array of
+  ``size=n`` for ``for i in range(n)`` / ``tf.range(n)`` (XLA compiles it), else
+  ``l.write(l.size(), v)`` with ``dynamic_size=True``; then ``l.stack()``. Only
+  that shape (one ``[]``, one append directly in a ``for`` body, the list used
+  after the loop only by ``tf.stack(l)`` or ``return l``); anything else gets no
+  rewrite. The dtype: see :func:`_dtype`.
+- AGX004 ``for ... in range(...)`` -> ``tf.range(...)``: the loop variable
+  becomes an int32 tensor, and AutoGraph stages one tf.while_loop.
+- AGX009 a Python number argument -> ``tf.constant(...)`` in the CALL; the file
+  is unchanged (``new_text`` is None).
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from collections.abc import Callable
+from typing import Any
+
+import gast
+
+from agexplorer.doctor.parse import ParsedFile, dotted_name, param_names, parent_map
+from agexplorer.model.doctor import Finding, Rewrite, text_sha
+
+
+def _replace(text: str, edits: list[tuple[int, int, str]]) -> str:
+    for start, end, new in sorted(edits, reverse=True):
+        text = text[:start] + new + text[end:]
+    return text
+
+
+def _enclosing_def(mod: ParsedFile, line: int) -> Any:
+    defs = [n for n in gast.walk(mod.tree) if isinstance(n, (gast.FunctionDef, gast.AsyncFunctionDef))
+            and n.lineno <= line <= (n.end_lineno or n.lineno)]
+    return max(defs, key=lambda n: n.lineno, default=None)
+
+
+# -- the rewrites -----------------------------------------------------------------------
+
+def _print(mod: ParsedFile, finding: Finding, call: str | None) -> tuple[list, str, str | None] | None:
+    node = next((n for n in gast.walk(mod.tree) if isinstance(n, gast.Call)
+                 and isinstance(n.func, gast.Name) and n.func.id == "print"
+                 and n.lineno == finding.line and mod.col(n) == finding.col), None)
+    if node is None or mod.tf_name is None:
+        return None
+    if any(k.arg in ("file", "flush") for k in node.keywords) or any(
+            isinstance(a, gast.JoinedStr) for a in node.args):
+        return None
+    start, end = mod.span(node.func)
+    return [(start, end, f"{mod.tf_name}.print")], f"print(...) -> {mod.tf_name}.print(...)", None
+
+
+def _range(mod: ParsedFile, finding: Finding, call: str | None) -> tuple[list, str, str | None] | None:
+    node = next((n for n in gast.walk(mod.tree) if isinstance(n, gast.For)
+                 and n.lineno == finding.line), None)
+    if node is None or mod.tf_name is None or not isinstance(node.iter, gast.Call) \
+            or dotted_name(node.iter.func) != "range":
+        return None
+    start, end = mod.span(node.iter.func)
+    return ([(start, end, f"{mod.tf_name}.range")],
+            f"range(...) -> {mod.tf_name}.range(...): one tf.while_loop, the loop variable "
+            "an int32 tensor", None)
+
+
+def _int_expr(node: Any, counter: str) -> bool:
+    if isinstance(node, gast.Name):
+        return node.id == counter
+    if isinstance(node, gast.Constant):
+        return type(node.value) is int
+    if isinstance(node, gast.UnaryOp):
+        return isinstance(node.op, gast.USub) and _int_expr(node.operand, counter)
+    if isinstance(node, gast.BinOp) and isinstance(node.op, (gast.Add, gast.Sub, gast.Mult,
+                                                              gast.FloorDiv, gast.Mod)):
+        return _int_expr(node.left, counter) and _int_expr(node.right, counter)
+    return False
+
+
+def _dtype(mod: ParsedFile, value: Any, loop: Any) -> str:
+    """The TensorArray's dtype.
+
+    1. Said in the value: ``tf.cast(v, DT)`` or a ``dtype=DT`` keyword -> DT.
+    2. An integer expression of the counter of a ``range``/``tf.range`` loop over
+       Python ints or names (``i``, ``i * 2``) -> int32: tf.range's dtype for
+       int32 bounds, and what AutoGraph's staged ``range`` yields.
+    3. Otherwise float32, the dtype of most model values: a wrong guess shows up
+       as a dtype error when the fix is tried, never as a silently changed result.
+    """
+    tf = mod.tf_name
+    if isinstance(value, gast.Call):
+        if mod.is_tf(dotted_name(value.func), "cast") and len(value.args) >= 2:
+            return mod.segment(value.args[1])
+        for kw in value.keywords:
+            if kw.arg == "dtype":
+                return mod.segment(kw.value)
+    it = loop.iter
+    if isinstance(it, gast.Call) and isinstance(loop.target, gast.Name) \
+            and (dotted_name(it.func) == "range" or mod.is_tf(dotted_name(it.func), "range")) \
+            and not it.keywords and _int_expr(value, loop.target.id):
+        return f"{tf}.int32"
+    return f"{tf}.float32"
+
+
+def _statement_lists(tree: Any) -> list[list[Any]]:
+    return [getattr(n, f) for n in gast.walk(tree) for f in ("body", "orelse", "finalbody")
+            if isinstance(getattr(n, f, None), list)]
+
+
+def _tensorarray(mod: ParsedFile, finding: Finding, call: str | None
+                 ) -> tuple[list, str, str | None] | None:
+    func, name, tf = _enclosing_def(mod, finding.line), finding.subject, mod.tf_name
+    if func is None or name is None or tf is None:
+        return None
+    parents = parent_map(func)
+    stmt = next((n for n in gast.walk(func) if isinstance(n, gast.Expr)
+                 and n.lineno == finding.line and isinstance(n.value, gast.Call)
+                 and isinstance(n.value.func, gast.Attribute) and n.value.func.attr == "append"
+                 and isinstance(n.value.func.value, gast.Name) and n.value.func.value.id == name),
+                None)
+    if stmt is None or len(stmt.value.args) != 1 or stmt.value.keywords:
+        return None
+    loop = parents.get(id(stmt))
+    if not isinstance(loop, gast.For) or not any(s is stmt for s in loop.body):
+        return None
+    names = [n for n in gast.walk(func) if isinstance(n, gast.Name) and n.id == name]
+    stores = [n for n in names if not isinstance(n.ctx, gast.Load)]
+    init = parents.get(id(stores[0])) if len(stores) == 1 else None
+    if not (isinstance(init, gast.Assign) and len(init.targets) == 1
+            and ((isinstance(init.value, gast.List) and not init.value.elts)
+                 or (isinstance(init.value, gast.Call) and dotted_name(init.value.func) == "list"
+                 and not init.value.args and not init.value.keywords))
+            and init.lineno < loop.lineno
+            and any(any(s is init for s in body) and any(s is loop for s in body)
+                    for body in _statement_lists(func))):
+        return None
+    value = stmt.value.args[0]
+    dtype, bound = _dtype(mod, value, loop), _count(func, loop)
+    if bound is not None:  # the lesson's shape, which XLA compiles too (see _count)
+        made = f"{tf}.TensorArray({dtype}, size={mod.segment(bound)})"
+        index = mod.segment(loop.target)
+    else:
+        made, index = f"{tf}.TensorArray({dtype}, size=0, dynamic_size=True)", f"{name}.size()"
+    edits = [(*mod.span(init.value), made),
+             (*mod.span(stmt.value), f"{name} = {name}.write({index}, {mod.segment(value)})")]
+    for use in names:
+        if use is stmt.value.func.value or use in stores:
+            continue
+        parent = parents.get(id(use))
+        after = use.lineno > (loop.end_lineno or loop.lineno)
+        if after and isinstance(parent, gast.Call) and mod.is_tf(dotted_name(parent.func), "stack") \
+                and len(parent.args) == 1 and parent.args[0] is use and not parent.keywords:
+            edits.append((*mod.span(parent), f"{name}.stack()"))
+        elif after and isinstance(parent, gast.Return) and parent.value is use:
+            edits.append((*mod.span(use), f"{name}.stack()"))
+        else:
+            return None  # another use of the list (len, indexing, ...): not the simple shape
+    if len(edits) == 2:
+        return None
+    return (edits, f"list + append -> {tf}.TensorArray: {name}.write({index}, ...), "
+            f"{name}.stack()", None)
+
+
+def _count(func: Any, loop: Any) -> Any:
+    """The bound ``n`` of a ``for i in range(n)`` / ``tf.range(n)`` loop, when it can size the array.
+
+    A TensorArray sized by the count and written at ``i`` is what XLA compiles
+    correctly: with ``dynamic_size=True`` XLA silently returns an empty array.
+    The bound is evaluated where the list was made, so it may only read names
+    that the function never assigns.
+    """
+    it = loop.iter
+    if not (isinstance(it, gast.Call) and len(it.args) == 1 and not it.keywords
+            and isinstance(loop.target, gast.Name)
+            and (dotted_name(it.func) or "").split(".")[-1] == "range"):
+        return None
+    stored = {n.id for n in gast.walk(func) if isinstance(n, gast.Name)
+              and isinstance(n.ctx, gast.Store)}
+    read = {n.id for n in gast.walk(it.args[0]) if isinstance(n, gast.Name)}
+    calls = any(isinstance(n, gast.Call) for n in gast.walk(it.args[0]))
+    return None if read & stored or calls else it.args[0]
+
+
+def _tensor_arg(mod: ParsedFile, finding: Finding, call: str | None
+                ) -> tuple[list, str, str | None] | None:
+    func, param = _enclosing_def(mod, finding.line), finding.subject
+    if func is None or param is None or not call:
+        return None
+    import ast
+
+    method = isinstance(parent_map(mod.tree).get(id(func)), gast.ClassDef)
+    params = param_names(func, method)
+    wrapper = f"f({call})"
+    try:
+        parsed = ast.parse(wrapper, mode="eval").body
+    except SyntaxError:
+        return None
+    assert isinstance(parsed, ast.Call)
+    arg = next((k.value for k in parsed.keywords if k.arg == param), None)
+    if arg is None and param in params:
+        index = params.index(param)
+        if any(isinstance(a, ast.Starred) for a in parsed.args[:index + 1]) \
+                or index >= len(parsed.args):
+            return None
+        arg = parsed.args[index]
+    if arg is None:
+        return None
+    lines = wrapper.splitlines(keepends=True)
+
+    def offset(line: int, byte_col: int) -> int:
+        head = lines[line - 1].encode("utf-8")[:byte_col].decode("utf-8", "replace")
+        return sum(len(x) for x in lines[:line - 1]) + len(head)
+
+    start = offset(arg.lineno, arg.col_offset)
+    end = offset(arg.end_lineno or arg.lineno, arg.end_col_offset or 0)
+    new = wrapper[:start] + f"tf.constant({wrapper[start:end]})" + wrapper[end:]
+    return [], f"{param}={wrapper[start:end]} -> tf.constant({wrapper[start:end]}) in the call", \
+        new[2:-1]
+
+
+_MAKERS: dict[str, Callable[..., tuple[list, str, str | None] | None]] = {
+    "AGX001": _print, "AGX003": _tensorarray, "AGX004": _range, "AGX009": _tensor_arg}
+
+
+def rewrite(text: str, finding: Finding, call: str | None = None) -> Rewrite | None:
+    """The mechanical rewrite for ``finding`` in ``text`` (the file), or None when there is none.
+
+    ``call``: the argument list the function is called with (AGX009 rewrites it).
+    """
+    maker = _MAKERS.get(finding.code)
+    if maker is None:
+        return None
+    try:
+        made = maker(ParsedFile(text), finding, call)
+    except SyntaxError:
+        return None
+    if made is None:
+        return None
+    edits, description, new_call = made
+    return Rewrite(code=finding.code, line=finding.line, description=description,
+                   new_text=_replace(text, edits) if edits else None, new_call=new_call,
+                   old_sha=text_sha(text))
+
+
+def function_diff(old: str, new: str, first: int, end: int, name: str) -> str:
+    """A unified diff of lines ``first``..``end`` (the function) of two versions of a file."""
+    a, b = old.splitlines(keepends=True), new.splitlines(keepends=True)
+    mine, theirs = a[first - 1:end], b[first - 1:end + len(b) - len(a)]
+    lines = list(difflib.unified_diff(mine, theirs, f"{name} (before)", f"{name} (after)",
+                                      n=max(len(mine), len(theirs))))
+
+    def shift(m: re.Match[str]) -> str:  # hunk lines relative to the file, not the slice
+        return f"{m.group(1)}{int(m.group(2)) + first - 1}"
+
+    return "".join(re.sub(r"([-+])(\d+)", shift, line) if line.startswith("@@") else
+                   line if line.endswith("\n") else line + "\n" for line in lines)

@@ -1,0 +1,76 @@
+"""Analyse an unsaved buffer: the text goes to a shadow file, answers name the real path."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import sys
+import tempfile
+from collections.abc import Iterator
+from typing import Any
+
+from agexplorer.source.files import coding_of, encode_source
+from agexplorer.source.targets import parse_spec
+
+
+class Shadow:
+    """Where a buffer was written, and how to put the real path back into results."""
+
+    def __init__(self, real: str, shadow: str) -> None:
+        self.real = real
+        self.shadow = shadow
+
+    def fix_text(self, text: str | None) -> str | None:
+        """Replace the shadow path with the real one in a message."""
+        return text.replace(self.shadow, self.real) if text and self.shadow != self.real else text
+
+    def fix_error(self, error: Any) -> Any:
+        """Rewrite an AgxError's message and details in place; returns it."""
+        error.message = self.fix_text(error.message)
+        error.details = [self.fix_text(d) for d in error.details]
+        return error
+
+    def fix(self, result: Any) -> Any:
+        """Rewrite a Report, RunLab or RetraceReport in place so it names the user's file."""
+        if result is None:
+            return None
+        if hasattr(result, "file"):
+            result.file = self.real
+        fix_paths = getattr(result, "fix_paths", None)
+        if fix_paths is not None:  # results that know where their messages are (RetraceReport)
+            fix_paths(self.fix_text)
+        if getattr(result, "error", None) is not None:
+            self.fix_error(result.error)
+        for run in getattr(result, "runs", {}).values():
+            run.error = self.fix_text(run.error)
+        for part in getattr(result, "parts", ()):  # composite results (the doctor's FixTrial)
+            self.fix(part)
+        return result
+
+
+@contextlib.contextmanager
+def shadowed(target: str, source: str | None) -> Iterator[tuple[str, Shadow]]:
+    """Yield a target that reads ``source`` instead of the file on disk (when given)."""
+    spec = parse_spec(target)
+    if source is None:
+        yield target, Shadow(spec.path, spec.path)
+        return
+    # AutoGraph re-reads the file with Python's rules (linecache, tokenize): write the bytes in
+    # the buffer's declared encoding, newlines as they are, so the lines match the buffer's.
+    data = encode_source(source, coding_of(source) or "utf-8")
+    folder = tempfile.mkdtemp(prefix="agx-buffer-")
+    shadow = os.path.join(folder, os.path.basename(spec.path))
+    with open(shadow, "wb") as fh:
+        fh.write(data)
+    real_folder = os.path.dirname(spec.path)
+    added = real_folder not in sys.path
+    if added:  # sibling imports of the real file keep working
+        sys.path.insert(0, real_folder)
+    try:
+        yield f"{shadow}::{spec.qualname}" if spec.qualname else shadow, Shadow(spec.path, shadow)
+    finally:
+        if added:
+            with contextlib.suppress(ValueError):
+                sys.path.remove(real_folder)
+        shutil.rmtree(folder, ignore_errors=True)

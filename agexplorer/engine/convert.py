@@ -1,0 +1,72 @@
+"""AutoGraph's converted code for a function, with a map from each converted line to the user's line."""
+
+from __future__ import annotations
+
+import inspect
+import re
+import textwrap
+from typing import Any
+
+from agexplorer.model.errors import AgxError
+from agexplorer.model.report import Conversion
+
+
+def convert(function: Any, path: str, def_line: int) -> Conversion:
+    """Convert ``function`` (a plain Python function) the way ``tf.function`` does.
+
+    This is ``tf.autograph.to_code`` without converting twice: ``to_code`` is
+    the dedented source of ``to_graph``'s result, whose ``ag_source_map`` keys
+    are lines of the generated module file.
+    """
+    from agexplorer.engine.tfenv import import_tf
+
+    tf = import_tf()
+    _forget_cached_conversion(function)
+    try:
+        converted = tf.autograph.to_graph(function)
+        raw = inspect.getsource(converted)
+    except Exception as exc:  # noqa: BLE001 - AutoGraph raises many types here
+        raise conversion_error(exc, path, def_line, getattr(function, "__qualname__", "?")) from None
+    code = textwrap.dedent(raw)
+    first = converted.__code__.co_firstlineno
+    generated = converted.__code__.co_filename
+    pairs = set()
+    for loc, origin in converted.ag_source_map.items():
+        if loc.filename == generated and origin.loc.filename == path:
+            pairs.add((loc.lineno - first + 1, origin.loc.lineno))
+    return Conversion(code=code, source_map=sorted(pairs))
+
+
+def _forget_cached_conversion(function: Any) -> None:
+    """Make AutoGraph convert ``function`` afresh.
+
+    AutoGraph caches conversions by code object, and code objects compare equal
+    when only their file differs: the same function text in a second file (or a
+    reloaded one) would get the first file's conversion, whose source map points
+    at the wrong file. The cache is private, hence the guard.
+    """
+    try:
+        from tensorflow.python.autograph.impl import api
+
+        api._TRANSPILER._cache._cache.pop(function.__code__, None)
+    except (ImportError, AttributeError, TypeError):
+        pass
+
+
+def conversion_error(exc: BaseException, path: str, def_line: int, name: str) -> AgxError:
+    """AutoGraph's "could not transform" as one sentence at the user's line."""
+    text = str(exc).strip()
+    line = def_line
+    match = re.search(r'File "([^"]+)", line (\d+)', text)
+    if match and match.group(1) == path:
+        line = int(match.group(2))
+    cause = text.splitlines()[-1] if text else type(exc).__name__
+    cause = re.sub(r"^converting <[^>]*>: ", "", cause)
+    cause = re.sub(r" at 0x[0-9a-f]+", "", cause.split(". ")[0]).rstrip(".")
+    if "could not get source code" in text or isinstance(exc, OSError):
+        hint = "AutoGraph needs the function's source: define it in a .py file with def."
+    else:
+        hint = "rewrite that construct or mark the function with @tf.autograph.experimental.do_not_convert."
+    where = f"{path}:{line}" if line else path
+    return AgxError("conversion-failed", f"{where}: AutoGraph could not transform "
+                    f"{name}: {cause}; {hint}", line=line or None, exit_code=1)

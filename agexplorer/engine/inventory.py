@@ -1,0 +1,197 @@
+"""Walk a traced function's graphs into its op inventory, nested bodies included; read an op's attributes."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from agexplorer.model.inventory import BodyInfo, Inventory, OpInfo
+
+# Ops whose function-valued attributes are control flow (the rest, e.g. a
+# PartitionedCall, are nested functions).
+CONTROL_FLOW_OPS = frozenset({
+    "While", "StatelessWhile", "If", "StatelessIf", "Case", "StatelessCase",
+    "ReduceDataset", "For", "SymbolicGradient", "RemoteCall",
+})
+_ROLES = {"body": "body", "cond": "cond", "then_branch": "then", "else_branch": "else",
+          "f": "function", "branches": "branch"}
+
+
+@dataclass
+class LiveInventory(Inventory):
+    """The inventory where the trace was made: the plain record plus the graphs it came from.
+
+    It pickles as a plain :class:`Inventory` (what the UI receives): the graphs never leave
+    the process that traced them.
+    """
+
+    # body name -> its FuncGraph: an op's attributes are read from it on demand; reading
+    # every op's NodeDef while walking would cost more than the walk itself.
+    graphs: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return Inventory, (self.ops, self.bodies, self.graph_names)
+
+    def op_attributes(self, function: str, name: str) -> list[tuple[str, str]]:
+        """The attributes of op ``name`` in body ``function``, as (name, short text) pairs;
+        LookupError for an op it does not hold."""
+        graph = self.graphs.get(function)
+        if graph is None:
+            raise LookupError(f"the graph of {function} is not here")
+        try:
+            op = graph.get_operation_by_name(name)
+        except (KeyError, ValueError) as exc:
+            raise LookupError(f"no op {name} in {function}") from exc
+        pairs = []
+        for key in sorted(op.node_def.attr):
+            try:
+                text = _format_attr(op.get_attr(key))
+            except Exception:  # noqa: BLE001 - an attribute TensorFlow cannot decode
+                text = "?"
+            pairs.append((key, text))
+        return pairs
+
+
+_ATTR_TEXT = 100  # characters of an attribute's value shown
+
+
+def _format_attr(value: Any) -> str:
+    """An attribute value as a user reads it: dtype names, shapes, a constant's values."""
+    if isinstance(value, (list, tuple)):
+        text = "[" + ", ".join(_format_attr(v) for v in value) + "]"
+    elif isinstance(value, bytes):
+        text = value.decode("utf-8", "replace")
+    elif hasattr(value, "as_datatype_enum"):  # a DType
+        text = value.name
+    elif type(value).__name__ == "TensorProto":
+        import numpy as np
+        from tensorflow.python.framework import tensor_util
+
+        array = tensor_util.MakeNdarray(value)
+        text = (f"{array.dtype.name}{list(array.shape)} "
+                + np.array2string(array, threshold=8, edgeitems=3).replace("\n", ""))
+    elif type(value).__name__ == "NameAttrList":  # a function
+        text = value.name
+    elif type(value).__name__ == "TensorShapeProto":
+        text = _shape_text(None if value.unknown_rank
+                           else [None if d.size < 0 else d.size for d in value.dim])
+    elif type(value).__name__ == "TensorShape":
+        text = _shape_text(None if value.rank is None else value.as_list())
+    else:
+        text = str(value)
+    return text if len(text) <= _ATTR_TEXT else text[:_ATTR_TEXT - 1] + "…"
+
+
+def _shape_text(dims: list[int | None] | None) -> str:
+    """``[2,?]``; ``[*]`` for an unknown rank."""
+    if dims is None:
+        return "[*]"
+    return "[" + ",".join("?" if d is None else str(d) for d in dims) + "]"
+
+
+def _format_output(tensor: Any) -> str:
+    try:
+        dims = tensor.shape.as_list()
+    except ValueError:
+        dims = None
+    return f"{tensor.dtype.name}{_shape_text(dims)}"
+
+
+class _Walker:
+    def __init__(self, path: str, span: tuple[int, int]) -> None:
+        self.path = path
+        self.span = span
+        self.inventory = LiveInventory()
+        self._func_attrs: dict[str, list[tuple[str, bool]]] = {}
+        self._seen: set[int] = set()
+
+    def func_attrs(self, op: Any) -> list[tuple[str, bool]]:
+        cached = self._func_attrs.get(op.type)
+        if cached is None:
+            try:
+                cached = [(a.name, a.type == "list(func)") for a in op.op_def.attr
+                          if a.type in ("func", "list(func)")]
+            except Exception:  # noqa: BLE001 - ops without a registered OpDef
+                cached = []
+            self._func_attrs[op.type] = cached
+        return cached
+
+    def line_of(self, op: Any) -> int | None:
+        """The innermost frame of the user's file, preferring one inside the function.
+
+        Scans innermost first and stops at the first frame inside the function:
+        reading a frame's fields costs microseconds, and the outer frames
+        (tf.function's machinery, the caller) rarely matter.
+        """
+        try:
+            frames = op.traceback.get_user_frames()
+        except Exception:  # noqa: BLE001 - ops imported without a traceback
+            return None
+        fallback = None
+        low, high = self.span
+        path = self.path
+        for frame in reversed(frames):
+            if frame.filename == path:
+                lineno = frame.lineno
+                if low <= lineno <= high:
+                    return lineno
+                if fallback is None:
+                    fallback = lineno
+        return fallback
+
+    def walk(self, graph: Any, name: str, parent_op: str | None, role: str,
+             root: Any) -> None:
+        if id(graph) in self._seen:
+            return
+        self._seen.add(id(graph))
+        self.inventory.graph_names[id(graph)] = name
+        self.inventory.graphs[name] = graph
+        body = BodyInfo(name=name, parent_op=parent_op, role=role)
+        self.inventory.bodies.append(body)
+        nested: list[tuple[Any, str, str, str]] = []
+        for op in graph.get_operations():
+            body.op_count += 1
+            self.inventory.ops.append(OpInfo(
+                name=op.name, type=op.type, line=self.line_of(op), function=name,
+                device=op.device, outputs=[_format_output(t) for t in op.outputs],
+                parent=parent_op))
+            for attr, is_list in self.func_attrs(op):
+                try:
+                    value = op.get_attr(attr)
+                except Exception:  # noqa: BLE001 - an attribute that cannot be read is skipped
+                    continue
+                values = list(value) if is_list else [value]
+                for i, func in enumerate(values):
+                    fname = getattr(func, "name", None)
+                    if isinstance(fname, bytes):
+                        fname = fname.decode()
+                    if not fname:
+                        continue
+                    sub = _find_graph(fname, graph, root)
+                    label = _ROLES.get(attr, attr) + (f" {i}" if is_list else "")
+                    if sub is not None:
+                        nested.append((sub, fname, op.name, label))
+                    else:
+                        self.inventory.bodies.append(BodyInfo(fname, op.name, label))
+        for sub, fname, op_name, label in nested:
+            self.walk(sub, fname, op_name, label, root)
+
+
+def _find_graph(name: str, graph: Any, root: Any) -> Any:
+    for g in (graph, root):
+        functions = getattr(g, "_functions", {})
+        fn = functions.get(name)
+        if fn is not None:
+            sub = getattr(fn, "graph", None) or getattr(fn, "_cached_graph", None)
+            if sub is not None:
+                return sub
+    return None
+
+
+def build_inventory(concrete: Any, path: str, span: tuple[int, int]) -> LiveInventory:
+    """Walk ``concrete``'s graph and every body it calls; lines are ``path``'s, inside ``span`` first."""
+    walker = _Walker(path, span)
+    graph = concrete.graph
+    walker.walk(graph, concrete.name.decode() if isinstance(concrete.name, bytes)
+                else str(concrete.name), None, "outer", graph)
+    return walker.inventory

@@ -1,0 +1,196 @@
+"""Loading a target: the file run as a module, the function found, bound and given its arguments."""
+
+from __future__ import annotations
+
+import importlib.machinery
+import importlib.util
+import inspect
+import itertools
+import os
+import sys
+import types
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from types import ModuleType
+from typing import Any
+
+from agexplorer.engine import callargs
+from agexplorer.model.errors import AgxError, user_frames_message
+from agexplorer.source.targets import (
+    FunctionInfo,
+    find_function_node,
+    list_functions,
+    name_list,
+    parse_source,
+    parse_spec,
+    read_source,
+)
+
+# The phase a timeout names while an argument expression runs (``--call '10**10**8'``).
+EVALUATING = "evaluating the call arguments"
+
+# The kinds of AgxError that ``_arguments`` raises: the function converts, but cannot run.
+ARGUMENT_ERRORS = frozenset({"needs-arguments", "bad-call"})
+
+_module_counter = itertools.count()
+
+
+def load_module(path: str, text: str) -> ModuleType:
+    """Run the file as a module (its ``if __name__ == "__main__"`` block does not run)."""
+    name = f"agx_user_{next(_module_counter)}_{os.path.splitext(os.path.basename(path))[0]}"
+    folder = os.path.dirname(path)
+    if folder not in sys.path:
+        sys.path.insert(0, folder)
+    # An explicit loader: spec_from_file_location gives up on names that do not end in .py.
+    loader = importlib.machinery.SourceFileLoader(name, path)
+    spec = importlib.util.spec_from_file_location(name, path, loader=loader)
+    assert spec is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    try:
+        code = compile(text, path, "exec")
+        exec(code, module.__dict__)
+    except BaseException as exc:  # user code may raise anything, even SystemExit
+        sys.modules.pop(name, None)
+        if isinstance(exc, KeyboardInterrupt):
+            raise
+        message, line = user_frames_message(exc, path)
+        where = f"{path}:{line}" if line else path
+        raise AgxError("load-error", f"{where}: loading the file as a module raised {message}; "
+                       "fix the module-level code (agexplorer runs the file to find its "
+                       "functions).", line=line, exit_code=1) from None
+    return module
+
+
+def resolve(module: ModuleType, qualname: str, available: list[FunctionInfo]) -> Any:
+    """Follow ``a.b.c`` from the module; an unknown name lists what is there."""
+    obj: Any = module
+    for part in qualname.replace(".<locals>", "").split("."):
+        if not hasattr(obj, part):
+            names = name_list([f.qualname for f in available], str(module.__file__))
+            raise AgxError("unknown-function", f"{module.__file__} has no function "
+                           f"'{qualname}'; available: {names}.")
+        obj = getattr(obj, part)
+    return obj
+
+
+@dataclass
+class Loaded:
+    """One target, ready to convert, trace or run (not picklable: it holds live objects)."""
+
+    path: str
+    qualname: str
+    text: str
+    functions: list[FunctionInfo]
+    node: Any  # the ast def node, or None for a function made by assignment
+    module: Any
+    pyfn: Any  # the plain Python function (a tf.function's python_function)
+    signature: Any  # its input_signature, or None
+    bound: Any  # what to call: pyfn, or pyfn bound to an instance for a method
+    decorated: bool
+    call: str | None = None
+    call_origin: str | None = None
+    args: tuple[Any, ...] = ()
+    kwargs: dict[str, Any] = field(default_factory=dict)
+    args_error: AgxError | None = None  # no usable arguments (only when not required)
+
+
+def load_target(target: str, call: str | None = None, require_args: bool = True,
+                progress: Callable[[str], None] | None = None) -> Loaded:
+    """Parse, run the file as a module, find the function, bind it and build its arguments.
+
+    With ``require_args=False`` a missing or bad argument list is kept in
+    ``args_error`` instead of raised: the code can still be converted. ``progress``
+    hears when the call's arguments are evaluated (user code, which can take long).
+    """
+    spec = parse_spec(target)
+    text = read_source(spec.path)
+    tree = parse_source(spec.path, text)
+    functions = list_functions(tree)
+    if spec.qualname is None:
+        names = name_list([f.qualname for f in functions], spec.path)
+        raise AgxError("no-function", f"name a function: {spec.path}::FUNCTION "
+                       f"(available: {names}).")
+    node = find_function_node(tree, spec.qualname)
+    module = load_module(spec.path, text)
+    obj = resolve(module, spec.qualname, functions)
+    pyfn, signature = _unwrap(obj)
+    if not callable(pyfn) or not hasattr(pyfn, "__code__"):
+        raise AgxError("not-a-function", f"{spec.qualname} in {spec.path} is a "
+                       f"{type(obj).__name__}, not a function; pick one from "
+                       f"`agexplorer list {spec.path}`.")
+    if node is None:  # e.g. `f2 = tf.function(f)`: use the definition it wraps
+        node = find_function_node(tree, pyfn.__qualname__)
+    decorated = signature is not None or any(
+        f.decorated for f in functions if f.qualname == spec.qualname)
+    loaded = Loaded(path=spec.path, qualname=spec.qualname, text=text, functions=functions,
+                    node=node, module=module, pyfn=pyfn, signature=signature,
+                    bound=_bind(module, spec.qualname, pyfn), decorated=decorated)
+    try:
+        _arguments(loaded, call, progress or (lambda phase: None))
+    except AgxError as exc:
+        if require_args:
+            raise
+        loaded.args_error = exc
+    return loaded
+
+
+def _unwrap(obj: Any) -> tuple[Any, Any]:
+    """(python function, input_signature) for a plain or ``tf.function``-decorated callable."""
+    python_function = getattr(obj, "python_function", None)
+    if python_function is not None:
+        return python_function, getattr(obj, "input_signature", None)
+    return obj, None
+
+
+def _instance_for(module: Any, cls: type, qualname: str) -> Any:
+    for value in vars(module).values():
+        if isinstance(value, cls):
+            return value
+    try:
+        return cls()
+    except Exception as exc:  # noqa: BLE001 - the class's constructor is user code
+        raise AgxError("no-instance", f"{qualname} is a method and needs an instance of "
+                       f"{cls.__name__}: {cls.__name__}() raised {type(exc).__name__}: {exc}; "
+                       f"create one at module level (e.g. obj = {cls.__name__}(...)).") from None
+
+
+def _bind(module: Any, qualname: str, pyfn: Any) -> Any:
+    """A method becomes bound to an instance (a module-level one, else ``Class()``)."""
+    parent_name, _, attr = qualname.rpartition(".")
+    if parent_name:
+        parent = resolve(module, parent_name, [])
+        if isinstance(parent, type) and not isinstance(
+                inspect.getattr_static(parent, attr, None), (staticmethod, classmethod)):
+            return types.MethodType(pyfn, _instance_for(module, parent, qualname))
+    return pyfn
+
+
+def _arguments(loaded: Loaded, call: str | None, progress: Callable[[str], None]) -> None:
+    """Fill ``args``/``kwargs``: --call, else AGX_CALLS, else the input_signature, else none."""
+    module, qualname = loaded.module, loaded.qualname
+    if call is not None:
+        loaded.call, loaded.call_origin = call, "--call"
+        progress(f"{EVALUATING} (--call)")
+        loaded.args, loaded.kwargs = callargs.parse_call(call, callargs.call_namespace(module))
+        return
+    samples = getattr(module, callargs.SAMPLE_CALLS, None)
+    if isinstance(samples, dict) and qualname in samples:
+        loaded.call, loaded.call_origin = samples[qualname], callargs.SAMPLE_CALLS
+        progress(f"{EVALUATING} ({callargs.SAMPLE_CALLS})")
+        loaded.args, loaded.kwargs = callargs.parse_call(
+            samples[qualname], callargs.call_namespace(module),
+            origin=f"{callargs.SAMPLE_CALLS}[{qualname!r}]")
+        return
+    if loaded.signature is not None:
+        loaded.call_origin = "input_signature"
+        loaded.args, loaded.kwargs = callargs.signature_call(loaded.signature)
+        loaded.call = ", ".join(f"<{a.dtype.name}{list(a.shape)}>" for a in loaded.args)
+        return
+    params = [p for p in inspect.signature(loaded.bound).parameters.values()
+              if p.default is p.empty and p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)]
+    if params:
+        names = ", ".join(p.name for p in params)
+        raise AgxError("needs-arguments", f"{qualname} takes arguments ({names}); pass them "
+                       f'with --call, e.g. --call "tf.constant([1.0, 2.0])".')
+    loaded.call, loaded.call_origin = "", "no arguments"

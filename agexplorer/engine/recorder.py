@@ -1,0 +1,239 @@
+"""Watch AutoGraph's control-flow operators while a function traces.
+
+AutoGraph rewrites every ``if``/``for``/``while`` into a call to
+``ag__.if_stmt``/``for_stmt``/``while_stmt``; those operators decide *at run
+time*, from the type of the condition or iterable, whether to stage a graph
+op or to run plain Python. This module wraps them for the duration of one
+trace and writes down, per call, the user's line, the graph being built, the
+value dispatched on, which path was taken and how often each body ran.
+
+It relies on two private TensorFlow names (the ``ag__`` module that the
+transpiler injects, and the path functions in ``operators.control_flow``);
+``check_support()`` says clearly when a TensorFlow release moved them.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import sys
+import types
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from agexplorer.engine.describe import describe, is_tensor
+from agexplorer.model.errors import AgxError
+
+_GENERATED = "__autograph_generated_file"
+# How many executions of one statement get their values described: an unrolled
+# loop can run a statement thousands of times and the first few tell the story.
+_DESCRIBE_LIMIT = 4
+
+
+@dataclass
+class Call:
+    """One execution of an AutoGraph control-flow operator during the trace."""
+
+    kind: str
+    line: int | None
+    graph: Any  # the FuncGraph being built when the statement ran
+    path: str | None = None  # "python" | "staged" | None (raised before dispatch)
+    body_runs: int = 0
+    branch: str | None = None  # python if: "true" | "false"
+    value: str | None = None  # description of the iterable / condition
+    value_is_tensor: bool = False
+    names: list[tuple[str, str]] = field(default_factory=list)
+
+
+class Recorder:
+    """Collects :class:`Call` objects for statements of one user file."""
+
+    def __init__(self, path: str, names_by_line: dict[int, tuple[str, ...]]) -> None:
+        self.path = path
+        self.names_by_line = names_by_line
+        self.calls: list[Call] = []
+        self._stack: list[Call] = []
+        self._described: dict[int | None, int] = {}
+
+    # -- helpers ----------------------------------------------------------------
+    def _user_line(self) -> int | None:
+        from tensorflow.python.util import tf_stack
+
+        for frame in reversed(tf_stack.extract_stack()):
+            if frame.filename == self.path:
+                return frame.lineno
+        return None
+
+    def _start(self, kind: str, value: Any, describe_now: bool = True) -> Call:
+        from tensorflow.python.framework import ops
+
+        call = Call(kind=kind, line=self._user_line(), graph=ops.get_default_graph())
+        count = self._described.get(call.line, 0)
+        if describe_now and count < _DESCRIBE_LIMIT:
+            self._describe(call, value)
+        self.calls.append(call)
+        return call
+
+    def _describe(self, call: Call, value: Any) -> None:
+        self._described[call.line] = self._described.get(call.line, 0) + 1
+        call.value = describe(value)
+        call.value_is_tensor = is_tensor(value)
+        wanted = [n for n in self.names_by_line.get(call.line or -1, ())]
+        if wanted:
+            call.names = _lookup_names(wanted, sys._getframe(3))
+
+    def _counting(self, call: Call, fn: Callable[..., Any]) -> Callable[..., Any]:
+        def body(*args: Any) -> Any:
+            call.body_runs += 1
+            return fn(*args)
+        return body
+
+    def _branch(self, call: Call, fn: Callable[[], Any], which: str) -> Callable[[], Any]:
+        def branch() -> Any:
+            if call.path == "python":
+                call.branch = which
+            return fn()
+        return branch
+
+    @contextlib.contextmanager
+    def _active(self, call: Call) -> Iterator[None]:
+        self._stack.append(call)
+        try:
+            yield
+        finally:
+            self._stack.pop()
+
+    def mark(self, path: str) -> None:
+        """Called from the patched path functions: the innermost statement took ``path``."""
+        if self._stack and self._stack[-1].path is None:
+            self._stack[-1].path = path
+
+    # -- the wrapped operators --------------------------------------------------
+    def wrap_for(self, original: Callable[..., Any]) -> Callable[..., Any]:
+        def for_stmt(iter_, extra_test, body, get_state, set_state, symbol_names, opts):
+            call = self._start("for", iter_)
+            with self._active(call):
+                try:
+                    result = original(iter_, extra_test, self._counting(call, body),
+                                      get_state, set_state, symbol_names, opts)
+                except BaseException:
+                    if call.path is None and call.body_runs:
+                        call.path = "staged"
+                    raise
+            # Every path but ``_py_for_stmt`` (which marks itself) builds a graph loop:
+            # tensors, datasets, distributed iterables, registered iterables.
+            if call.path is None:
+                call.path = "staged"
+            return result
+        return for_stmt
+
+    def wrap_while(self, original: Callable[..., Any]) -> Callable[..., Any]:
+        def while_stmt(test, body, get_state, set_state, symbol_names, opts):
+            call = self._start("while", None, describe_now=False)
+            first = [True]
+
+            def watched_test():
+                result = test()
+                if first[0]:
+                    first[0] = False
+                    if self._described.get(call.line, 0) < _DESCRIBE_LIMIT:
+                        self._describe(call, result)
+                return result
+
+            with self._active(call):
+                result = original(watched_test, self._counting(call, body), get_state,
+                                  set_state, symbol_names, opts)
+            if call.path is None:  # dispatched to Python (possibly with zero iterations)
+                call.path = "python"
+            return result
+        return while_stmt
+
+    def wrap_if(self, original: Callable[..., Any]) -> Callable[..., Any]:
+        def if_stmt(cond, body, orelse, get_state, set_state, symbol_names, nouts):
+            call = self._start("if", cond)
+            with self._active(call):
+                return original(cond, self._branch(call, body, "true"),
+                                self._branch(call, orelse, "false"), get_state, set_state,
+                                symbol_names, nouts)
+        return if_stmt
+
+
+def _lookup_names(names: list[str], frame: Any) -> list[tuple[str, str]]:
+    """Describe the values ``names`` had in the generated code's frames (innermost first)."""
+    found: dict[str, str] = {}
+    globals_ns: dict[str, Any] | None = None
+    depth = 0
+    while frame is not None and depth < 80 and len(found) < len(names):
+        if _GENERATED in frame.f_code.co_filename:
+            globals_ns = frame.f_globals
+            local_ns = frame.f_locals
+            for name in names:
+                if name not in found and name in local_ns and _is_data(local_ns[name]):
+                    found[name] = describe(local_ns[name])
+        frame = frame.f_back
+        depth += 1
+    if globals_ns is not None:
+        for name in names:
+            if name not in found and name in globals_ns and _is_data(globals_ns[name]):
+                found[name] = describe(globals_ns[name])
+    return [(n, found[n]) for n in names if n in found]
+
+
+def _is_data(value: Any) -> bool:
+    """Values worth describing: not modules, classes or functions (``tf``, ``range``)."""
+    return is_tensor(value) or not (isinstance(value, (type, types.ModuleType))
+                                    or callable(value))
+
+
+def _autograph_modules() -> tuple[Any, Any]:
+    from tensorflow.python.autograph.impl import api
+    from tensorflow.python.autograph.operators import control_flow
+
+    return api._TRANSPILER.get_extra_locals()["ag__"], control_flow
+
+
+def check_support() -> None:
+    """Raise a clear error when this TensorFlow lacks the AutoGraph hooks agexplorer uses."""
+    try:
+        ag, cf = _autograph_modules()
+        for name in ("for_stmt", "while_stmt", "if_stmt"):
+            getattr(ag, name)
+        for name in ("_py_for_stmt", "_py_if_stmt", "_tf_while_stmt", "_tf_if_stmt"):
+            getattr(cf, name)
+    except (ImportError, AttributeError, KeyError) as exc:
+        raise AgxError("unsupported-tensorflow", "this TensorFlow release does not expose "
+                       f"the AutoGraph operators agexplorer watches ({exc}); install a "
+                       "TensorFlow between 2.16 and 2.21.", exit_code=1) from None
+
+
+@contextlib.contextmanager
+def recording(recorder: Recorder) -> Iterator[Recorder]:
+    """Patch AutoGraph's operators for the duration of the ``with`` block."""
+    check_support()
+    ag, cf = _autograph_modules()
+    saved_ag = {n: getattr(ag, n) for n in ("for_stmt", "while_stmt", "if_stmt")}
+    saved_cf = {n: getattr(cf, n) for n in ("_py_for_stmt", "_py_if_stmt", "_tf_while_stmt",
+                                            "_tf_if_stmt")}
+
+    def marking(name: str, path: str) -> Callable[..., Any]:
+        original = saved_cf[name]
+
+        def marked(*args: Any, **kwargs: Any) -> Any:
+            recorder.mark(path)
+            return original(*args, **kwargs)
+        return marked
+
+    ag.for_stmt = recorder.wrap_for(saved_ag["for_stmt"])
+    ag.while_stmt = recorder.wrap_while(saved_ag["while_stmt"])
+    ag.if_stmt = recorder.wrap_if(saved_ag["if_stmt"])
+    cf._py_for_stmt = marking("_py_for_stmt", "python")
+    cf._py_if_stmt = marking("_py_if_stmt", "python")
+    cf._tf_while_stmt = marking("_tf_while_stmt", "staged")
+    cf._tf_if_stmt = marking("_tf_if_stmt", "staged")
+    try:
+        yield recorder
+    finally:
+        for name, value in saved_ag.items():
+            setattr(ag, name, value)
+        for name, value in saved_cf.items():
+            setattr(cf, name, value)

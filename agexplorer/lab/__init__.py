@@ -1,0 +1,1 @@
+"""The run lab: eager, graph and XLA runs with honest timings, HLO and TensorBoard export."""

@@ -1,0 +1,269 @@
+"""The run lab: the function eagerly, as a graph and with XLA, with honest timings.
+
+Honest means: every timed call brings its result to the host (``.numpy()``)
+inside the timed region, so asynchronous execution on a GPU cannot flatter a
+mode; the first call (trace, compile) is reported apart from steady state;
+steady state is a median over batches autoranged to a time budget; and each
+mode starts from a fresh load of the module, so that one mode's side effects (a
+counter, a model's weights) do not leak into the next.
+"""
+
+from __future__ import annotations
+
+import statistics
+import time
+from collections.abc import Callable
+from typing import Any
+
+from agexplorer.engine.load import Loaded, load_target
+from agexplorer.model.errors import AgxError, user_code_error
+from agexplorer.model.lab import ModeRun, RunLab
+
+MODES = ("eager", "graph", "xla")
+_MODE_WORDS = {"eager": "running {f} eagerly", "graph": "running {f} as a graph",
+               "xla": "running {f} with XLA"}
+
+
+# -- results ---------------------------------------------------------------------------
+
+def to_host(value: Any) -> Any:
+    """Bring a result to the host: tensors become NumPy values, structures are walked."""
+    if hasattr(value, "_numpy"):
+        return value._numpy()
+    if isinstance(value, (list, tuple)):
+        return type(value)(to_host(v) for v in value) if not hasattr(value, "_fields") \
+            else type(value)(*(to_host(v) for v in value))
+    if isinstance(value, dict):
+        return {k: to_host(v) for k, v in value.items()}
+    if hasattr(value, "numpy") and callable(value.numpy):  # variables, ragged tensors
+        return value.numpy()
+    return value
+
+
+def sink_for(example: Any) -> Callable[[Any], Any]:
+    """The cheapest function that brings results shaped like ``example`` to the host."""
+    if hasattr(example, "_numpy"):
+        return lambda r: r._numpy()
+    if example is None or isinstance(example, (int, float, bool, str)):
+        return lambda r: r
+    return to_host
+
+
+def summarize(value: Any, limit: int = 400) -> str:
+    """A readable summary: dtype, shape and values (truncated when large)."""
+    import numpy as np
+
+    if isinstance(value, np.ndarray) or isinstance(value, np.generic):
+        arr = np.asarray(value)
+        if arr.ndim == 0:
+            shown = repr(arr.item())
+        else:
+            with np.printoptions(threshold=20, edgeitems=3, precision=5, linewidth=100):
+                shown = np.array2string(arr)
+        text = f"{arr.dtype.name}{list(arr.shape)} {shown}"
+    elif isinstance(value, (list, tuple)):
+        inner = ", ".join(summarize(v, limit) for v in value)
+        text = f"({inner})" if isinstance(value, tuple) else f"[{inner}]"
+    elif isinstance(value, dict):
+        text = "{" + ", ".join(f"{k!r}: {summarize(v, limit)}" for k, v in value.items()) + "}"
+    else:
+        try:
+            text = repr(value)
+        except Exception as exc:  # noqa: BLE001 - a user object's __repr__ can fail
+            text = f"<{type(value).__name__}: repr failed: {exc}>"
+    return text if len(text) <= limit else text[:limit - 1] + "…"
+
+
+def _leaves(value: Any) -> list[Any]:
+    if isinstance(value, (list, tuple)):
+        return [leaf for v in value for leaf in _leaves(v)]
+    if isinstance(value, dict):
+        return [leaf for k in sorted(value, key=repr) for leaf in _leaves(value[k])]
+    return [value]
+
+
+def same_result(a: Any, b: Any) -> bool:
+    """Equal, or allclose for floating values; structures must match."""
+    import numpy as np
+
+    la, lb = _leaves(a), _leaves(b)
+    if len(la) != len(lb):
+        return False
+    for x, y in zip(la, lb, strict=True):
+        try:
+            ax, ay = np.asarray(x), np.asarray(y)
+            if ax.shape != ay.shape:
+                return False
+            if ax.dtype.kind in "fc" or ay.dtype.kind in "fc":
+                if not np.allclose(ax, ay, rtol=1e-5, atol=1e-6, equal_nan=True):
+                    return False
+            elif not np.array_equal(ax, ay):
+                return False
+        except (TypeError, ValueError):
+            if x != y:
+                return False
+    return True
+
+
+# -- timing ----------------------------------------------------------------------------
+
+def time_calls(fn: Callable[..., Any], args: tuple, kwargs: dict, sink: Callable[[Any], Any],
+               budget: float) -> tuple[list[float], int]:
+    """Per-call times of batches autoranged to ``budget`` seconds; (samples, total calls).
+
+    A batch grows until it lasts about budget/20 (so timer resolution and the
+    loop itself stay negligible), then batches repeat until the budget is
+    spent, at least three of them.
+    """
+    perf = time.perf_counter
+
+    def batch(number: int) -> float:
+        start = perf()
+        for _ in range(number):
+            sink(fn(*args, **kwargs))
+        return perf() - start
+
+    target = max(budget / 20, 1e-4)
+    number = 1
+    elapsed = batch(1)
+    total = 1
+    while elapsed < target and number < 10_000_000:
+        number = max(number * 2, int(number * target / max(elapsed, 1e-9) * 0.8))
+        elapsed = batch(number)
+        total += number
+    samples = [elapsed / number]
+    deadline = perf() + max(budget - elapsed, 0)
+    while perf() < deadline or len(samples) < 3:
+        samples.append(batch(number) / number)
+        total += number
+    return samples, total
+
+
+# -- the modes -------------------------------------------------------------------------
+
+def _callable_for(mode: str, loaded: Loaded, tf: Any) -> Any:
+    if mode == "eager":
+        return loaded.bound
+    return tf.function(loaded.bound, input_signature=loaded.signature,
+                       jit_compile=(mode == "xla"))
+
+
+def _device_of(value: Any) -> str | None:
+    for leaf in _leaves(value):
+        device = getattr(leaf, "device", None)
+        if isinstance(device, str) and device:
+            return device
+    return None
+
+
+def resolve_device(name: str | None) -> str:
+    """A logical device name (``/device:GPU:0``) for ``name``; default: first GPU, else CPU:0."""
+    from agexplorer.engine.tfenv import import_tf
+
+    tf = import_tf()
+    devices = [d.name for d in tf.config.list_logical_devices()]
+    if name is None:
+        gpus = [d for d in devices if ":GPU:" in d]
+        return gpus[0] if gpus else next(d for d in devices if ":CPU:" in d)
+    wanted = name.upper().replace("/DEVICE:", "").lstrip("/")
+    for d in devices:
+        if d.upper().endswith("/DEVICE:" + wanted) or d.upper().endswith(wanted):
+            return d
+    raise AgxError("unknown-device", f"no device '{name}' here; available: "
+                   f"{', '.join(d.split('device:')[-1] for d in devices)} "
+                   "(see `agexplorer devices`).")
+
+
+def run_mode(mode: str, loaded: Loaded, device: str, budget: float) -> tuple[ModeRun, Any]:
+    """Run one mode; returns the outcome and the host value of its first result."""
+    from agexplorer.engine.tfenv import import_tf
+
+    tf = import_tf()
+    out = ModeRun()
+    doing = _MODE_WORDS[mode].format(f=loaded.qualname)
+    try:
+        fn = _callable_for(mode, loaded, tf)
+        with tf.device(device):
+            start = time.perf_counter()
+            result = fn(*loaded.args, **loaded.kwargs)
+            host = to_host(result)
+            out.first_call_s = time.perf_counter() - start
+            out.ran_on = _device_of(result)
+            samples, out.calls = time_calls(fn, loaded.args, loaded.kwargs, sink_for(result),
+                                            budget)
+    except (Exception, SystemExit) as exc:  # noqa: BLE001 - user code can raise anything
+        err = user_code_error(exc, loaded.path, doing, kind=f"{mode}-failed")
+        out.error, out.error_line = err.message, err.line
+        return out, None
+    out.ok = True
+    out.result = summarize(host)
+    out.median_s = statistics.median(samples)
+    out.min_s, out.max_s = min(samples), max(samples)
+    if mode != "eager":
+        out.tracing_count = fn.experimental_get_tracing_count()
+    return out, host
+
+
+def run_lab(target: str, call: str | None = None, device: str | None = None,
+            budget: float = 1.0, fresh_module: bool = True, hlo: bool = False,
+            tensorboard: str | None = None, loaded: Loaded | None = None,
+            progress: Callable[[str], None] | None = None) -> RunLab:
+    """Run the three modes of ``target`` and compare them."""
+    say = progress or (lambda phase: None)
+    from agexplorer.engine.capture import capture_output
+
+    lab = RunLab(device=resolve_device(device), budget_s=budget, fresh_module=fresh_module)
+    hosts: dict[str, Any] = {}
+    last: Loaded | None = loaded
+    for mode in MODES:
+        say(_MODE_WORDS[mode].format(f=target.rpartition("::")[2]))
+        with capture_output() as captured:
+            if last is None or fresh_module:
+                last = load_target(target, call)
+            lab.runs[mode], hosts[mode] = run_mode(mode, last, lab.device, budget)
+        _keep_output(lab.runs[mode], captured.stdout)
+    assert last is not None
+    with capture_output():
+        if hlo:
+            say(f"compiling {last.qualname} to HLO")
+            _hlo(lab, last)
+        if tensorboard:
+            from agexplorer.lab.export import export_tensorboard
+
+            lab.tensorboard_note = export_tensorboard(last, tensorboard, lab.device)
+            lab.tensorboard = tensorboard
+    eager = lab.runs["eager"].median_s
+    for mode in ("graph", "xla"):
+        median = lab.runs[mode].median_s
+        lab.speedup[mode] = round(eager / median, 3) if eager and median else None
+    ok = [m for m in MODES if lab.runs[m].ok]
+    if len(ok) >= 2:
+        first = ok[0]
+        differing = [m for m in ok[1:] if not same_result(hosts[first], hosts[m])]
+        lab.results_match = not differing
+        if differing:
+            lab.mismatch = "; ".join(f"{m}: {lab.runs[m].result}" for m in [first, *differing])
+    lab.tracing_count = lab.runs["graph"].tracing_count or 0
+    return lab
+
+
+def _keep_output(run: ModeRun, text: str) -> None:
+    """Keep what a mode printed as (line, count) pairs, the most frequent first."""
+    from collections import Counter
+
+    lines = text.splitlines()
+    run.printed_lines = len(lines)
+    run.printed = [(line[:200], n) for line, n in Counter(lines).most_common(8)]
+
+
+def _hlo(lab: RunLab, loaded: Loaded) -> None:
+    from agexplorer.engine.tfenv import import_tf
+
+    tf = import_tf()
+    try:
+        fn = tf.function(loaded.bound, input_signature=loaded.signature, jit_compile=True)
+        with tf.device(lab.device):
+            lab.hlo = fn.experimental_get_compiler_ir(*loaded.args, **loaded.kwargs)(stage="hlo")
+    except Exception as exc:  # noqa: BLE001 - XLA refuses many ops; never fatal
+        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        lab.hlo_error = f"XLA could not compile {loaded.qualname}: {first[:300]}"

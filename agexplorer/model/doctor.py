@@ -1,0 +1,164 @@
+"""The doctor's results: the pitfall codes, findings, a function's report, rewrites and fix trials."""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from agexplorer.model.errors import AgxError
+
+# code -> (title, why): the why is one teaching sentence, the same for every finding.
+CODES: dict[str, tuple[str, str]] = {
+    "AGX001": ("Python print", "A Python print runs while tf.function traces the function; the "
+               "graph that later calls run has no trace of it."),
+    "AGX002": ("Python global changed", "Python statements run while tracing, not when the graph "
+               "runs: the name changes once per trace, and calls of the graph leave it alone."),
+    "AGX003": ("list.append in a loop", "A Python list only exists while tracing: a staged loop "
+               "body is traced once, so the list gets one symbolic tensor from inside the "
+               "loop's graph, which cannot be used outside it."),
+    "AGX004": ("loop unrolled while tracing", "A loop over a Python value (or on a Python "
+               "condition) runs in Python while tracing: its body is copied into the graph "
+               "once per iteration, so the graph grows with the count and a new count traces "
+               "again."),
+    "AGX005": ("tf.Variable created inside", "tf.function lets a function create variables only "
+               "on its first trace: a tf.Variable(...) that runs on every call would be a new "
+               "variable each time, so tf.function refuses it."),
+    "AGX006": ("tensor turned into a Python value", "Inside a graph a tensor is symbolic and has "
+               "no value until the graph runs: .numpy() and bool() fail while tracing, and "
+               "int()/float() work only because AutoGraph rewrites them as a tf.cast to a dtype "
+               "it picks."),
+    "AGX007": ("Python or NumPy random", "Python's and NumPy's random functions run while "
+               "tracing: the number they draw is stored in the graph as a constant, so every "
+               "call gets the same value."),
+    "AGX008": ("tf.function made repeatedly", "Each tf.function object keeps its own traces: "
+               "making a new one inside a function or a loop throws them away, so every call "
+               "traces again."),
+    "AGX009": ("Python number argument", "tf.function traces once per distinct Python value of "
+               "an argument: the number is baked into the graph as a constant, and each new "
+               "value traces the function again."),
+}
+
+
+@dataclass
+class Finding:
+    """One pitfall at one line of the user's file."""
+
+    code: str
+    line: int
+    message: str
+    why: str
+    fix: str | None
+    rewrite: str | None = None  # the mechanical rewrite doctor.rewrites offers, in words
+    col: int = 0  # 0-based character column of the flagged node
+    basis: str = "static"  # "trace": the trace confirmed it; "static": the parse alone
+    subject: str | None = None  # the name involved: list, parameter, global, wrapped function
+
+    @property
+    def title(self) -> str:
+        """The code's short title (from :data:`CODES`)."""
+        return CODES[self.code][0]
+
+    def to_dict(self) -> dict:
+        """JSON form."""
+        return {**asdict(self), "title": self.title}
+
+
+@dataclass
+class DoctorReport:
+    """The doctor's answer for one function. Picklable."""
+
+    file: str
+    function: str
+    first_line: int = 0
+    end_line: int = 0
+    call: str | None = None
+    call_origin: str | None = None
+    traced: bool = False
+    findings: list[Finding] = field(default_factory=list)
+    error: AgxError | None = None  # why the function did not trace (or load)
+
+    @property
+    def target(self) -> str:
+        """``PATH::FUNCTION``."""
+        return f"{self.file}::{self.function}"
+
+    def to_dict(self) -> dict:
+        """The ``doctor --json`` object for one function."""
+        return {"target": self.target, "file": self.file, "function": self.function,
+                "first_line": self.first_line, "end_line": self.end_line,
+                "call": {"args": self.call, "origin": self.call_origin},
+                "traced": self.traced, "findings": [f.to_dict() for f in self.findings],
+                "error": self.error.to_dict() if self.error is not None else None}
+
+
+@dataclass
+class Rewrite:
+    """One mechanical rewrite of a file (or of the call) for one finding."""
+
+    code: str
+    line: int
+    description: str
+    new_text: str | None  # the whole file rewritten; None when only the call changes
+    new_call: str | None  # the call rewritten; None when it stays as it was
+    old_sha: str  # sha256 of the text it was made from: apply_fix refuses a changed file
+
+    def to_dict(self) -> dict:
+        """JSON form."""
+        return asdict(self)
+
+    def made_from(self, text: str) -> bool:
+        """Whether ``text`` is the text this rewrite was made from (nothing changed since)."""
+        return text_sha(text) == self.old_sha
+
+
+def text_sha(text: str) -> str:
+    """The sha256 a rewrite keeps of the text it was made from."""
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+@dataclass
+class TrialSide:
+    """One side (before or after the rewrite) of a fix trial."""
+
+    file: str
+    call: str | None
+    verdicts: list[Any]  # model.report.Verdict, one per if/for/while
+    op_count: int | None
+    trace_s: float | None
+    error: AgxError | None = None
+    lab: Any = None  # model.lab.RunLab, or None when it could not run
+
+    def to_dict(self) -> dict:
+        """JSON form."""
+        return {"call": self.call, "verdicts": [v.to_dict() for v in self.verdicts],
+                "op_count": self.op_count, "trace_s": self.trace_s,
+                "error": self.error.to_dict() if self.error is not None else None,
+                "lab": self.lab.to_dict() if self.lab is not None else None}
+
+
+@dataclass
+class FixTrial:
+    """A rewrite tried: the function's verdicts, ops, timings and results, before and after."""
+
+    file: str
+    function: str
+    finding: Finding
+    rewrite: Rewrite
+    diff: str
+    before: TrialSide
+    after: TrialSide
+    results_equal: bool | None = None  # the original run eagerly vs the rewrite as a graph
+    results_note: str = ""
+
+    @property
+    def parts(self) -> list[Any]:
+        """The nested results (for engine.buffer.Shadow.fix)."""
+        return [self.before, self.after, self.before.lab, self.after.lab]
+
+    def to_dict(self) -> dict:
+        """The ``doctor --try --json`` object."""
+        return {"file": self.file, "function": self.function, "finding": self.finding.to_dict(),
+                "rewrite": self.rewrite.to_dict(), "diff": self.diff,
+                "before": self.before.to_dict(), "after": self.after.to_dict(),
+                "results_equal": self.results_equal, "results_note": self.results_note}

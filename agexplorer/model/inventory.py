@@ -1,0 +1,60 @@
+"""The op inventory of a traced function as plain data: every op at its source line, every body."""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+
+
+@dataclass
+class OpInfo:
+    """One graph op: where it lives and which line of the user's file made it."""
+
+    name: str
+    type: str
+    line: int | None
+    function: str
+    device: str
+    outputs: list[str]
+    parent: str | None = None  # the op whose body holds this op (None at top level)
+
+    def to_dict(self) -> dict:
+        """JSON form (the report's ``graph.ops`` entries)."""
+        return {"name": self.name, "type": self.type, "line": self.line,
+                "function": self.function, "device": self.device, "outputs": self.outputs,
+                "parent": self.parent}
+
+
+@dataclass
+class BodyInfo:
+    """A function body inside the trace: the outer function, a loop body, a cond branch."""
+
+    name: str
+    parent_op: str | None
+    role: str  # "outer", "body", "cond", "then", "else", "branch 0", "function", ...
+    op_count: int = 0
+
+
+@dataclass
+class Inventory:
+    """Every op and body of one concrete function."""
+
+    ops: list[OpInfo] = field(default_factory=list)
+    bodies: list[BodyInfo] = field(default_factory=list)
+    graph_names: dict[int, str] = field(default_factory=dict)  # id(FuncGraph) -> body name
+
+    def op_attributes(self, function: str, name: str) -> list[tuple[str, str]]:
+        """The attributes of op ``name`` in body ``function``, as (name, short text) pairs.
+
+        Only where the trace was made (the worker, whose engine returns a live inventory
+        that holds the graphs); raises LookupError elsewhere or for an op it does not hold.
+        """
+        raise LookupError(f"the graph of {function} is not here")
+
+    def by_line(self) -> dict[int | None, int]:
+        """How many ops each source line created (None: made by tf.function itself)."""
+        return dict(Counter(op.line for op in self.ops))
+
+    def by_type(self) -> dict[str, int]:
+        """How many ops of each type, most common first."""
+        return dict(Counter(op.type for op in self.ops).most_common())

@@ -1,0 +1,144 @@
+"""The retrace explainer's results: each call traced or reused and why, its arguments and effects."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+
+@dataclass
+class Argument:
+    """One parameter's value in one call: ``x`` is ``float32[2]``, ``n`` the Python int 3."""
+
+    name: str
+    kind: str  # "tensor", "python" (a number, str, bool, None), "structure", "object"
+    text: str  # "float32[2]", "the Python int 3", "a Python list [float32[2], 3]"
+    key: str  # what tracing compares: equal keys can share a trace
+    dtype: str | None = None  # tensors
+    shape: list[int | None] | None = None  # tensors; None for an unknown rank
+
+    def to_dict(self) -> dict:
+        """The JSON form (``key`` is internal)."""
+        return {"kind": self.kind, "text": self.text, "dtype": self.dtype, "shape": self.shape}
+
+
+@dataclass
+class Effect:
+    """Python state one call changed: ``global counter: 0 → 1``."""
+
+    kind: str  # "global", "nonlocal", "attribute", "random", "numpy-random"
+    name: str
+    before: str
+    after: str
+    text: str
+    during: str = ""  # the call's outcome: "traced", "reused" or "failed"
+
+    def to_dict(self) -> dict:
+        """The JSON form."""
+        return {"kind": self.kind, "name": self.name, "before": self.before,
+                "after": self.after, "text": self.text, "during": self.during}
+
+
+@dataclass
+class RetraceCall:
+    """One call of the sequence: traced or reused, and why it traced."""
+
+    index: int  # 1-based position in the sequence
+    call: str  # the argument list as written
+    outcome: str  # "traced", "reused" or "failed" (raised; see error)
+    traced: bool  # the tracing count went up
+    tracing_count: int  # after this call
+    reason: str | None = None  # why it traced (None when reused)
+    closest: int | None = None  # the earlier traced call it is compared with
+    differs: list[str] = field(default_factory=list)  # the parameters that differ from it
+    same_as: int | None = None  # reused: the first earlier call with the same arguments
+    reused_because: str | None = None  # reused: why a trace fitted ("same arguments as call 1")
+    arguments: list[Argument] = field(default_factory=list)
+    printed: str = ""  # stdout during the call: Python print runs only while tracing
+    logged: str = ""  # stderr during the call (tf.print writes here, on every call)
+    effects: list[Effect] = field(default_factory=list)
+    error: str | None = None
+    error_line: int | None = None
+
+    def to_dict(self) -> dict:
+        """The JSON form."""
+        return {"index": self.index, "call": self.call, "outcome": self.outcome,
+                "traced": self.traced, "tracing_count": self.tracing_count,
+                "reason": self.reason, "closest": self.closest, "differs": self.differs,
+                "same_as": self.same_as, "reused_because": self.reused_because,
+                "arguments": {a.name: a.to_dict() for a in self.arguments},
+                "printed": self.printed, "logged": self.logged,
+                "effects": [e.to_dict() for e in self.effects],
+                "error": self.error, "error_line": self.error_line}
+
+
+@dataclass
+class ReplayCall:
+    """One call of a replay."""
+
+    outcome: str  # "traced", "reused" or "failed"
+    traced: bool
+    error: str | None = None
+
+    def to_dict(self) -> dict:
+        """The JSON form."""
+        return {"outcome": self.outcome, "traced": self.traced, "error": self.error}
+
+
+@dataclass
+class Replay:
+    """The same calls again on a fresh tf.function with one setting changed."""
+
+    setting: str  # "reduce_retracing" or "input_signature"
+    applied: bool  # False: skipped, see note
+    code: str | None = None  # the setting as code to paste: "reduce_retracing=True"
+    note: str | None = None  # why it was skipped, or what to know about it
+    calls: list[ReplayCall] = field(default_factory=list)
+    tracing_count: int | None = None
+    signatures: list[str] = field(default_factory=list)
+    summary: str = ""
+
+    def to_dict(self) -> dict:
+        """The JSON form."""
+        return {"setting": self.setting, "applied": self.applied, "code": self.code,
+                "note": self.note, "calls": [c.to_dict() for c in self.calls],
+                "tracing_count": self.tracing_count, "signatures": self.signatures,
+                "summary": self.summary}
+
+
+@dataclass
+class RetraceReport:
+    """Everything the retrace explainer shows for one function. Picklable."""
+
+    file: str
+    function: str
+    decorated: bool = False
+    settings: str = "tf.function()"  # the user's own settings, as code
+    calls_origin: str = ""  # "--call", "AGX_RETRACE", "AGX_CALLS", "input_signature", ...
+    calls: list[RetraceCall] = field(default_factory=list)
+    tracing_count: int = 0
+    signatures: list[str] = field(default_factory=list)  # one per trace, in order
+    replays: dict[str, Replay] = field(default_factory=dict)
+    findings: list[str] = field(default_factory=list)  # the lessons, in sentences
+    notes: list[str] = field(default_factory=list)
+    load_output: str = ""  # what the module printed while loading
+    log: str = ""
+
+    def to_dict(self) -> dict:
+        """The ``--json`` object."""
+        return {"target": {"file": self.file, "function": self.function,
+                           "decorated": self.decorated, "settings": self.settings},
+                "calls_origin": self.calls_origin,
+                "calls": [c.to_dict() for c in self.calls],
+                "tracing_count": self.tracing_count, "signatures": self.signatures,
+                "replays": {k: r.to_dict() for k, r in self.replays.items()},
+                "findings": self.findings, "notes": self.notes,
+                "load_output": self.load_output, "log": self.log}
+
+    def fix_paths(self, fix_text: Callable[[str | None], str | None]) -> None:
+        """Rewrite every message through ``fix_text`` (a shadow file back to the user's)."""
+        for call in self.calls:
+            call.error = fix_text(call.error)
+        for replay in self.replays.values():
+            for rc in replay.calls:
+                rc.error = fix_text(rc.error)

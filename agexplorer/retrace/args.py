@@ -1,0 +1,204 @@
+"""Call arguments as tf.function tells them apart, in words, and an input_signature fitted to them."""
+
+from __future__ import annotations
+
+import inspect
+from typing import Any
+
+from agexplorer.engine.describe import describe, is_tensor
+from agexplorer.model.retrace import Argument
+
+
+class NotApplicable(Exception):
+    """An input_signature cannot describe these calls (the message says why)."""
+
+
+def _dims(value: Any) -> list[int | None] | None:
+    shape = value.shape
+    try:
+        return shape.as_list() if hasattr(shape, "as_list") else [int(d) for d in shape]
+    except ValueError:  # unknown rank
+        return None
+
+
+def _shape_text(dims: list[int | None] | None) -> str:
+    if dims is None:
+        return "[unknown rank]"
+    return "[" + ", ".join("None" if d is None else str(d) for d in dims) + "]"
+
+
+def _short(value: Any) -> tuple[str, str]:
+    """(text, key) of a value inside a list, tuple or dict."""
+    if is_tensor(value) or (type(value).__module__ == "numpy" and hasattr(value, "shape")):
+        text = f"{value.dtype.name}{_shape_text(_dims(value))}"
+        return text, text
+    if isinstance(value, (bool, int, float, str, type(None))):
+        return repr(value), f"{type(value).__name__}:{value!r}"
+    if isinstance(value, (list, tuple, dict)):
+        arg = describe_argument("", value)
+        return arg.text.removeprefix("a Python "), arg.key
+    return type(value).__name__, f"{type(value).__qualname__}@{id(value)}"
+
+
+def describe_argument(name: str, value: Any) -> Argument:
+    """The value as tracing sees it: tensors by dtype and shape, Python values by value."""
+    if is_tensor(value) or (type(value).__module__ == "numpy" and isinstance(
+            getattr(value, "shape", None), tuple) and hasattr(value, "dtype")):
+        dims = _dims(value)
+        dtype = value.dtype.name
+        prefix = "tf.Variable " if "Variable" in type(value).__name__ else \
+            "NumPy " if type(value).__module__ == "numpy" else ""
+        text = f"{prefix}{dtype}{_shape_text(dims)}"
+        return Argument(name, "tensor", text, text, dtype=dtype, shape=dims)
+    if isinstance(value, (bool, int, float, str, type(None))):
+        return Argument(name, "python", describe(value), f"{type(value).__name__}:{value!r}")
+    if isinstance(value, (list, tuple, dict)):
+        items = value.items() if isinstance(value, dict) else enumerate(value)
+        parts = [(k, *_short(v)) for k, v in items]
+        if isinstance(value, dict):
+            inner = "{" + ", ".join(f"{k!r}: {t}" for k, t, _ in parts) + "}"
+        else:
+            inner = "[" + ", ".join(t for _, t, _ in parts) + "]"
+        if len(inner) > 60:
+            inner = inner[:57] + "...]"
+        key = f"{type(value).__name__}(" + ",".join(f"{k!r}={kk}" for k, _, kk in parts) + ")"
+        return Argument(name, "structure", f"a Python {type(value).__name__} {inner}", key)
+    return Argument(name, "object", describe(value),
+                    f"{type(value).__qualname__}@{id(value)}")
+
+
+def bind_arguments(parameters: inspect.Signature | None, args: tuple[Any, ...],
+                   kwargs: dict[str, Any]) -> list[Argument]:
+    """One :class:`Argument` per parameter (defaults filled in); [] when the call does not fit."""
+    if parameters is None:
+        return [describe_argument(f"arg{i}", v) for i, v in enumerate(args)] + \
+            [describe_argument(k, v) for k, v in kwargs.items()]
+    try:
+        bound = parameters.bind(*args, **kwargs)
+    except TypeError:  # the call itself will raise and say so
+        return []
+    bound.apply_defaults()
+    return [describe_argument(name, value) for name, value in bound.arguments.items()]
+
+
+def _python_type(text: str) -> str:
+    return text.split()[2] if text.startswith("the Python ") else ""
+
+
+def differences(now: list[Argument], before: list[Argument], where: int
+                ) -> list[tuple[str, str]]:
+    """(parameter, phrase) for each argument that differs from an earlier call (number ``where``)."""
+    earlier = {a.name: a for a in before}
+    result = []
+    for a in now:
+        b = earlier.get(a.name)
+        if b is None or a.key == b.key:
+            continue
+        kinds = {a.kind, b.kind}
+        if kinds == {"tensor"}:
+            if a.dtype != b.dtype:
+                why = "a new dtype always needs a new trace"
+            else:
+                why = ("a new shape needs a new trace; a None dimension in input_signature, or "
+                       "reduce_retracing=True, lets one trace serve both")
+            phrase = f"{a.name}: now {a.text}, before {b.text} (call {where}): {why}"
+        elif kinds == {"python"}:
+            same_type = _python_type(a.text) and _python_type(a.text) == _python_type(b.text)
+            old = b.text.removeprefix(f"the Python {_python_type(b.text)} ") if same_type else b.text
+            phrase = (f"{a.name}: now {a.text}, before {old} (call {where}); Python values are "
+                      "baked into the trace: pass a tensor to reuse one trace")
+        elif kinds == {"python", "tensor"}:
+            now_text = f"the tensor {a.text}" if a.kind == "tensor" else a.text
+            old_text = f"the tensor {b.text}" if b.kind == "tensor" else b.text
+            phrase = (f"{a.name}: now {now_text}, before {old_text} (call {where}): a tensor and "
+                      "a Python value never share a trace")
+        elif kinds == {"object"} and a.text == b.text:
+            phrase = (f"{a.name}: a different object than in call {where} ({a.text}): "
+                      "tf.function tells Python objects apart by identity, so each new one "
+                      "traces anew")
+        elif kinds == {"structure"}:
+            phrase = (f"{a.name}: now {a.text}, before {b.text} (call {where}): a list, tuple or "
+                      "dict is traced by its structure and the Python values in it")
+        else:
+            phrase = f"{a.name}: now {a.text}, before {b.text} (call {where})"
+        result.append((a.name, phrase))
+    return result
+
+
+_PYTHON_DTYPES = {"bool": "bool", "int": "int32", "float": "float32"}
+
+
+def derive_signature(tf: Any, parameters: inspect.Signature | None,
+                     calls: list[list[Argument]]) -> list[Any]:
+    """TensorSpecs covering the calls: the first call's dtype, varying dimensions as None.
+
+    Raises :class:`NotApplicable` when a parameter is not a tensor or a Python number.
+    """
+    if parameters is None:
+        raise NotApplicable("its parameters cannot be read")
+    specs = []
+    for p in parameters.parameters.values():
+        if p.kind == p.KEYWORD_ONLY:
+            raise NotApplicable(f"{p.name} is keyword-only, and input_signature covers "
+                                "positional parameters only")
+        if p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD):
+            star = "*" if p.kind == p.VAR_POSITIONAL else "**"
+            raise NotApplicable(f"{star}{p.name} takes any number of arguments, which an "
+                                "input_signature cannot describe")
+        values = [a for args in calls for a in args if a.name == p.name]
+        if not values:
+            raise NotApplicable(f"no call gave {p.name} a value that fits")
+        for a in values:
+            if a.kind == "tensor" or _python_type(a.text) in _PYTHON_DTYPES:
+                continue
+            raise NotApplicable(f"{p.name} takes {a.text}, and an input_signature describes "
+                                "tensors only (Python numbers become scalar tensors); keep "
+                                f"{p.name} out of the function's arguments or make it a tensor")
+        first = values[0]
+        dtype = first.dtype if first.kind == "tensor" else _PYTHON_DTYPES[_python_type(first.text)]
+        shapes = [a.shape if a.kind == "tensor" else [] for a in values]
+        specs.append(tf.TensorSpec(shape=_relaxed(shapes), dtype=tf.as_dtype(dtype)))
+    return specs
+
+
+def _relaxed(shapes: list[list[int | None] | None]) -> list[int | None] | None:
+    """Keep what all shapes agree on; None where a dimension varies; unknown rank if the rank does."""
+    if any(s is None for s in shapes) or len({len(s) for s in shapes if s is not None}) > 1:
+        return None
+    first = shapes[0] or []
+    return [d if all(s[i] == d for s in shapes if s is not None) else None
+            for i, d in enumerate(first)]
+
+
+def spec_code(spec: Any) -> str:
+    """``tf.TensorSpec(shape=[None], dtype=tf.float32)``; other specs as TensorFlow writes them."""
+    if not (hasattr(spec, "shape") and hasattr(spec, "dtype")):
+        return repr(spec)
+    shape = "None" if spec.shape.rank is None else \
+        "[" + ", ".join("None" if d is None else str(d) for d in spec.shape.as_list()) + "]"
+    return f"tf.TensorSpec(shape={shape}, dtype=tf.{spec.dtype.name})"
+
+
+def signature_code(signature: Any) -> str:
+    """The setting as code to paste: ``input_signature=[tf.TensorSpec(...), ...]``."""
+    return "input_signature=[" + ", ".join(spec_code(s) for s in signature) + "]"
+
+
+def refusal(arguments: list[Argument], signature: Any, message: str) -> str:
+    """Which argument an input_signature refused, and what it allows."""
+    for a, spec in zip(arguments, signature, strict=False):
+        if a.kind != "tensor" or not hasattr(spec, "dtype"):
+            continue
+        compatible = a.dtype == spec.dtype.name and (
+            a.shape is None or spec.shape.is_compatible_with(a.shape))
+        if not compatible:
+            return f"{a.name} is {a.text}, and the signature allows {spec_words(spec)} only"
+    cast = message.split("`")[1] if message.count("`") >= 2 else message.splitlines()[0]
+    return cast
+
+
+def spec_words(spec: Any) -> str:
+    """``float32[None, 2]``: a TensorSpec as the explainer writes tensors."""
+    dims = "[unknown rank]" if spec.shape.rank is None else \
+        "[" + ", ".join("None" if d is None else str(d) for d in spec.shape.as_list()) + "]"
+    return f"{spec.dtype.name}{dims}"

@@ -1,0 +1,300 @@
+"""Reading and writing a user's Python file safely: bounded reads, Python's decoding rules, atomic writes."""
+
+from __future__ import annotations
+
+import codecs
+import contextlib
+import errno
+import io
+import os
+import re
+import stat
+import tempfile
+import tokenize
+from dataclasses import dataclass
+
+from agexplorer.model.errors import AgxError
+
+MAX_SOURCE_BYTES = 10 * 1024 * 1024
+
+_BOM = codecs.BOM_UTF8
+# PEP 263: the coding line is a comment on line 1 or 2 (line 2 only after a blank or comment line).
+_COOKIE = re.compile(r"^[ \t\f]*#.*?coding[:=][ \t]*([-\w.]+)")
+_BLANK_OR_COMMENT = re.compile(r"^[ \t\f]*(?:[#\r\n]|$)")
+
+
+@dataclass(frozen=True)
+class SourceFile:
+    """A source file as Python reads it: ``text`` decoded (BOM stripped, newlines as on disk)."""
+
+    path: str
+    text: str
+    encoding: str
+    bom: bool
+    newline: str
+
+
+def _size(n: int) -> str:
+    return f"{n / (1024 * 1024):.1f} MB"
+
+
+def _first_newline(text: str) -> str:
+    match = re.search(r"\r\n|\r|\n", text)
+    return match.group(0) if match else "\n"
+
+
+def _kind_of(mode: int) -> str | None:
+    """What a non-regular file is, in words (None for a regular file)."""
+    if stat.S_ISREG(mode):
+        return None
+    if stat.S_ISDIR(mode):
+        return "folder"
+    if stat.S_ISFIFO(mode):
+        return "named pipe (FIFO)"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "device"
+    if stat.S_ISSOCK(mode):
+        return "socket"
+    return "special file"
+
+
+def _not_regular(path: str, what: str) -> AgxError:
+    if what == "folder":  # the kind a folder has always had (part of the JSON contract)
+        return AgxError("not-python", f"{path} is a folder, not a Python file; name a .py file inside it.")
+    return AgxError("not-a-regular-file", f"{path} is a {what}, not a regular file; "
+                    "agexplorer reads only regular .py files, so name one.")
+
+
+def _open_error(path: str, exc: OSError) -> AgxError:
+    if exc.errno in (errno.ENOENT, errno.ENOTDIR):
+        return AgxError("missing-file", f"{path}: no such file; check the path "
+                        "(run `agexplorer list PATH` to see what a file holds).")
+    if isinstance(exc, PermissionError):
+        return AgxError("unreadable", f"{path} cannot be read (permission denied); "
+                        "give yourself read permission (chmod u+r) or copy the file.")
+    if exc.errno == errno.ENXIO:  # opening a Unix socket
+        return _not_regular(path, "socket")
+    if exc.errno == errno.EISDIR:
+        return _not_regular(path, "folder")
+    return AgxError("unreadable", f"{path} cannot be read ({exc.strerror or exc}); "
+                    "check the path and the file.")
+
+
+def _read_bounded(path: str) -> bytes:
+    """At most MAX_SOURCE_BYTES of a regular file; anything else is refused without blocking."""
+    # O_NONBLOCK: opening a FIFO with no writer would otherwise wait forever. The checks use
+    # fstat on the opened descriptor, so the file cannot be swapped between check and read.
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
+    flags |= getattr(os, "O_CLOEXEC", 0)
+    try:
+        fd = os.open(path, flags)
+    except OSError as exc:
+        raise _open_error(path, exc) from None
+    try:
+        info = os.fstat(fd)
+        what = _kind_of(info.st_mode)
+        if what is not None:
+            raise _not_regular(path, what)
+        if info.st_size > MAX_SOURCE_BYTES:
+            raise _too_big(path, info.st_size)
+        chunks: list[bytes] = []
+        total = 0
+        while total <= MAX_SOURCE_BYTES:  # the file may grow after fstat: bound the read itself
+            chunk = os.read(fd, min(1 << 20, MAX_SOURCE_BYTES + 1 - total))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            total += len(chunk)
+        if total > MAX_SOURCE_BYTES:
+            raise _too_big(path, max(total, os.fstat(fd).st_size))
+        return b"".join(chunks)
+    except OSError as exc:
+        raise _open_error(path, exc) from None
+    finally:
+        os.close(fd)
+
+
+def _too_big(path: str, size: int) -> AgxError:
+    return AgxError("too-big", f"{path} is {_size(size)}; agexplorer reads source files up to "
+                    f"{MAX_SOURCE_BYTES // (1024 * 1024)} MB.")
+
+
+def _not_python(path: str, why: str) -> AgxError:
+    return AgxError("not-python", f"{path} is not a Python source file ({why}); open a .py file.")
+
+
+def decode_source(path: str, data: bytes) -> SourceFile:
+    """Decode bytes as Python does (BOM, PEP 263 coding line), without translating newlines."""
+    try:
+        encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+    except SyntaxError as exc:  # an unknown coding, a BOM against the coding line, or binary
+        msg = str(exc.msg or exc)
+        why = ("its coding line names an encoding Python does not know" if "unknown encoding" in msg
+               else "its UTF-8 BOM contradicts its coding line" if "encoding problem" in msg
+               else "it is binary or not UTF-8 text")
+        raise _not_python(path, why) from None
+    bom = encoding == "utf-8-sig"
+    try:
+        text = data.decode(encoding)
+    except UnicodeDecodeError:
+        named = "UTF-8" if encoding in ("utf-8", "utf-8-sig") else encoding
+        raise _not_python(path, f"it is binary or not {named} text") from None
+    if "\x00" in text:
+        raise _not_python(path, "it is binary: it contains NUL bytes")
+    return SourceFile(path=path, text=text, encoding="utf-8" if bom else encoding, bom=bom,
+                      newline=_first_newline(text))
+
+
+def read_source_file(path: str) -> SourceFile:
+    """Read a Python file as Python would, turning every way it can be unreadable into one sentence."""
+    return decode_source(path, _read_bounded(path))
+
+
+def coding_of(text: str) -> str | None:
+    """The encoding a PEP 263 coding line in ``text`` declares (as written there), or None."""
+    lines = text.splitlines()[:2]
+    for i, line in enumerate(lines):
+        match = _COOKIE.match(line)
+        if match:
+            return match.group(1)  # as written: messages name it as the user spelt it
+        if i == 0 and not _BLANK_OR_COMMENT.match(line):
+            break
+    return None
+
+
+def encode_source(text: str, encoding: str = "utf-8", bom: bool = False) -> bytes:
+    """``text`` as file bytes: in ``encoding``, with a UTF-8 BOM in front when ``bom``."""
+    try:
+        codec = codecs.lookup(encoding).name
+    except LookupError:
+        raise AgxError("unencodable", f"the coding line names '{encoding}', which Python does not "
+                       "know; fix the coding line.") from None
+    try:
+        data = text.encode(codec)
+    except UnicodeEncodeError as exc:
+        line = text.count("\n", 0, exc.start) + 1
+        raise AgxError("unencodable", f"{text[exc.start]!r} on line {line} cannot be written in "
+                       f"{encoding} (the file's encoding); change the character or the coding line.",
+                       line=line) from None
+    if bom and codec == "utf-8" and not data.startswith(_BOM):
+        data = _BOM + data
+    return data
+
+
+def _existing_bom(path: str) -> bool:
+    """Whether the file on disk starts with a UTF-8 BOM (O_NONBLOCK: never waits on a FIFO)."""
+    with contextlib.suppress(OSError):
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+        try:
+            return os.read(fd, 3) == _BOM
+        finally:
+            os.close(fd)
+    return False
+
+
+def _write_error(path: str, exc: OSError, doing: str = "write") -> AgxError:
+    reason = exc.strerror or str(exc)
+    if exc.errno == errno.EPERM or exc.errno == errno.EROFS:
+        hint = (" (the file or its folder may be immutable: see lsattr)" if exc.errno == errno.EPERM
+                else " (the file system is mounted read-only)")
+        return AgxError("read-only", f"could not {doing} {path}: {reason}{hint}; the file is unchanged.")
+    return AgxError("write-failed", f"could not {doing} {path}: {reason}; the file is unchanged.")
+
+
+def write_source(path: str, text: str, like: SourceFile | None = None) -> str:
+    """Write ``text`` to ``path`` atomically and return the real path written.
+
+    The bytes go to a temporary file in the target's folder, are flushed and fsync'd, get the
+    original's mode bits (and owner where permitted), then are renamed over the target, so a
+    crash or a full disk leaves either the old file or the new one, never a truncated one.
+    A symlink is written through to its real target (the link stays a link). The encoding is
+    what Python will decode the new text with: its own coding line (so ``like``'s while the
+    text keeps the line it was read with), else UTF-8; the BOM comes from ``like`` (or from the
+    file on disk when ``like`` is None), for UTF-8 only. Newlines are
+    written as they are in ``text``. Any failure leaves the original untouched, removes the
+    temporary file and raises AgxError ("write-failed" or "read-only") in one sentence.
+    """
+    real = os.path.realpath(os.path.abspath(os.path.expanduser(path)))
+    try:
+        info: os.stat_result | None = os.stat(real)
+    except FileNotFoundError:
+        info = None  # deleted on disk (or new): written again with the default mode
+    except OSError as exc:
+        raise _write_error(real, exc) from None
+    if info is not None:
+        what = _kind_of(info.st_mode)
+        if what is not None:
+            raise AgxError("write-failed", f"could not write {real}: it is a {what}, not a regular "
+                           "file; the file is unchanged.")
+        # Check the mode bits ourselves: root bypasses permissions and would overwrite it.
+        if not info.st_mode & (stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH):
+            raise AgxError("read-only", f"{real} is read-only (mode {stat.S_IMODE(info.st_mode):o}), so "
+                           "it was not overwritten; make it writable (chmod u+w) and try again.")
+    # The text's own coding line decides (it is what Python will decode with); when the text
+    # keeps the coding line ``like`` was read with, this is ``like``'s encoding. Without one,
+    # Python reads UTF-8, so UTF-8 it is, whatever the file was before.
+    encoding = coding_of(text) or "utf-8"
+    bom = like.bom if like is not None else (info is not None and _existing_bom(real))
+    bom = bom and _is_utf8(encoding)  # a BOM beside another coding line is a SyntaxError
+    try:
+        data = encode_source(text, encoding, bom)
+    except AgxError as exc:
+        raise AgxError("write-failed", f"could not write {real}: {exc.message[:-1]}; the file is "
+                       "unchanged.", line=exc.line) from None
+    return _replace(real, data, info)
+
+
+def _is_utf8(encoding: str) -> bool:
+    try:
+        return codecs.lookup(encoding).name == "utf-8"
+    except LookupError:
+        return False  # encode_source says why
+
+
+def _replace(real: str, data: bytes, info: os.stat_result | None) -> str:
+    folder = os.path.dirname(real)
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{os.path.basename(real)}.", suffix=".agx-tmp", dir=folder)
+    except OSError as exc:
+        raise _write_error(real, exc) from None
+    done = False
+    try:
+        try:
+            view = memoryview(data)
+            while view:  # os.write may write less than asked
+                view = view[os.write(fd, view):]
+            if info is not None:
+                os.fchmod(fd, stat.S_IMODE(info.st_mode))
+                if (info.st_uid, info.st_gid) != (os.getuid(), os.getgid()):
+                    with contextlib.suppress(OSError):  # only root may give a file away
+                        os.fchown(fd, info.st_uid, info.st_gid)
+            else:
+                umask = os.umask(0)
+                os.umask(umask)
+                os.fchmod(fd, 0o666 & ~umask)
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        try:
+            os.replace(tmp, real)
+        except OSError as exc:
+            raise _write_error(real, exc, "replace") from None
+        done = True
+    except OSError as exc:
+        raise _write_error(real, exc) from None
+    finally:
+        if not done:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
+    _fsync_folder(folder)
+    return real
+
+
+def _fsync_folder(folder: str) -> None:
+    """Make the rename itself durable; some file systems cannot fsync a folder, which is fine."""
+    with contextlib.suppress(OSError):
+        fd = os.open(folder, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)

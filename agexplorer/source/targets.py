@@ -1,0 +1,205 @@
+"""Finding functions in a Python file without running it: static listing, `PATH::QUALNAME` specs, checks."""
+
+from __future__ import annotations
+
+import ast
+import os
+from dataclasses import dataclass
+
+from agexplorer.model.errors import AgxError
+from agexplorer.source.files import read_source_file
+
+_TF_FUNCTION_NAMES = {"tf.function", "function", "tensorflow.function"}
+
+
+@dataclass(frozen=True)
+class FunctionInfo:
+    """One explorable function as the static parse sees it (no code is run)."""
+
+    qualname: str
+    line: int
+    end_line: int
+    decorated: bool
+    decorators: tuple[str, ...]
+    is_method: bool
+    params: tuple[str, ...]
+    ready: bool = False  # callable without --call: AGX_CALLS entry, input_signature or no params
+
+    def to_dict(self) -> dict:
+        """JSON form used by ``agexplorer list --json``."""
+        return {"qualname": self.qualname, "line": self.line, "end_line": self.end_line,
+                "decorated": self.decorated, "decorators": list(self.decorators),
+                "is_method": self.is_method, "params": list(self.params), "ready": self.ready}
+
+
+@dataclass(frozen=True)
+class TargetSpec:
+    """A parsed ``PATH[::QUALNAME]``; ``path`` is absolute."""
+
+    path: str
+    qualname: str | None
+
+
+def parse_spec(spec: str) -> TargetSpec:
+    """Split ``PATH::QUALNAME`` (the function part is optional)."""
+    path, _, qualname = spec.partition("::")
+    if not path:
+        raise AgxError("bad-target", f"'{spec}' names no file: write PATH::FUNCTION, "
+                       "for example samples/s4_4_autograph.py::dynamic_loop.")
+    return TargetSpec(os.path.abspath(os.path.expanduser(path)), qualname or None)
+
+
+def read_source(path: str) -> str:
+    """Read a Python file as Python does (coding line, BOM), bounded; unreadable is one sentence."""
+    return read_source_file(path).text
+
+
+def parse_source(path: str, text: str) -> ast.Module:
+    """Parse ``text``; a syntax error is reported as ``file:line`` with the offending line."""
+    try:
+        return ast.parse(text, filename=path)
+    except SyntaxError as exc:
+        line = exc.lineno or 0
+        if not path.endswith(".py"):
+            raise AgxError("not-python", f"{path} does not look like Python source "
+                           f"(it fails to parse at line {line}); open a .py file.",
+                           line=line) from None
+        shown = (exc.text or "").strip()
+        where = f"{path}:{line}"
+        raise AgxError("syntax-error", f"{where}: syntax error: {exc.msg}"
+                       + (f" in `{shown}`" if shown else "")
+                       + "; fix the line and try again.", line=line) from None
+
+
+def _decorator_name(node: ast.expr) -> str:
+    target = node.func if isinstance(node, ast.Call) else node
+    return ast.unparse(target)
+
+
+def sample_call_names(tree: ast.Module) -> set[str]:
+    """The keys of a module-level ``AGX_CALLS = {...}`` literal (ready inputs of a sample)."""
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "AGX_CALLS"
+                                                for t in node.targets):
+            try:
+                value = ast.literal_eval(node.value)
+            except ValueError:
+                return set()
+            return {str(k) for k in value} if isinstance(value, dict) else set()
+    return set()
+
+
+def list_functions(tree: ast.Module) -> list[FunctionInfo]:
+    """Every function reachable by a qualname: top-level ones and methods of (nested) classes."""
+    found: list[FunctionInfo] = []
+    samples = sample_call_names(tree)
+
+    def visit(body: list[ast.stmt], prefix: str, in_class: bool) -> None:
+        for node in body:
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                decorators = tuple(_decorator_name(d) for d in node.decorator_list)
+                params = tuple(a.arg for a in node.args.posonlyargs + node.args.args
+                               + node.args.kwonlyargs)
+                positional = node.args.posonlyargs + node.args.args
+                required = len(positional) - len(node.args.defaults) - (1 if in_class else 0)
+                required += sum(d is None for d in node.args.kw_defaults)
+                signature = any("input_signature" in ast.unparse(d) for d in node.decorator_list)
+                found.append(FunctionInfo(
+                    qualname=prefix + node.name, line=node.lineno,
+                    end_line=node.end_lineno or node.lineno,
+                    decorated=any(d in _TF_FUNCTION_NAMES for d in decorators),
+                    decorators=decorators, is_method=in_class, params=params,
+                    ready=prefix + node.name in samples or signature or required <= 0))
+            elif isinstance(node, ast.ClassDef):
+                visit(node.body, prefix + node.name + ".", True)
+
+    visit(tree.body, "", False)
+    return found
+
+
+def find_function_node(tree: ast.Module, qualname: str) -> ast.FunctionDef | ast.AsyncFunctionDef | None:
+    """The ``def`` node for a dotted qualname (``Class.method``), or None."""
+    parts = qualname.replace(".<locals>", "").split(".")
+    body: list[ast.stmt] = tree.body
+    node: ast.AST | None = None
+    for i, part in enumerate(parts):
+        node = next((n for n in body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef,
+                                                        ast.ClassDef)) and n.name == part), None)
+        if node is None:
+            return None
+        if i < len(parts) - 1:
+            body = node.body  # type: ignore[attr-defined]
+    return node if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) else None
+
+
+MAX_NAMES_SHOWN = 20
+
+
+def name_list(names: list[str], path: str) -> str:
+    """``a, b, c`` for a message: at most 20 names, then "and N more: agexplorer list FILE"."""
+    if not names:
+        return "none"
+    shown = ", ".join(names[:MAX_NAMES_SHOWN])
+    rest = len(names) - MAX_NAMES_SHOWN
+    return shown if rest <= 0 else f"{shown} and {rest} more: agexplorer list {path}"
+
+
+# Calls and attributes through which a module can bind names that no statement shows.
+_DYNAMIC_NAMES = {"globals", "locals", "vars", "exec", "eval", "setattr", "__import__",
+                  "__builtins__"}
+_DYNAMIC_ATTRS = {"__dict__", "__setattr__", "f_globals", "f_locals", "modules"}
+
+
+def _bound_names(tree: ast.Module) -> set[str] | None:
+    """Every name the file binds anywhere (an over-estimate of its module globals), or None
+    when the module can bind names dynamically (``__getattr__``, ``import *``, ``globals()``,
+    ``exec``, ``setattr``, ``vars()``...), so that no name is certainly missing."""
+    bound: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name):
+            if node.id in _DYNAMIC_NAMES:
+                return None
+            if not isinstance(node.ctx, ast.Load):
+                bound.add(node.id)
+        elif isinstance(node, ast.Attribute) and node.attr in _DYNAMIC_ATTRS:
+            return None
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            bound.add(node.name)
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            for alias in node.names:
+                if alias.name == "*":
+                    return None
+                bound.add(alias.asname or alias.name.split(".")[0])
+        elif isinstance(node, (ast.Global, ast.Nonlocal)):
+            bound.update(node.names)
+        elif isinstance(node, ast.ExceptHandler) and node.name:
+            bound.add(node.name)
+        elif isinstance(node, (ast.MatchAs, ast.MatchStar)) and node.name:
+            bound.add(node.name)
+        elif isinstance(node, ast.MatchMapping) and node.rest:
+            bound.add(node.rest)
+    return None if "__getattr__" in bound else bound
+
+
+def check_target(target: str, tree: ast.Module, need_function: bool = True) -> None:
+    """The target checks that need no TensorFlow: raise AgxError when ``target`` certainly
+    names nothing in the parsed file (no function part where one is needed, an empty one,
+    or a first name the module never binds); what might exist at run time is left to the worker."""
+    spec = parse_spec(target)
+    _, sep, qualname = target.partition("::")
+    functions = [f.qualname for f in list_functions(tree)]
+    if sep and not qualname.strip():
+        raise AgxError("bad-target", f"'{target}' names no function after '::': write "
+                       f"{spec.path}::FUNCTION (available: {name_list(functions, spec.path)}).")
+    if not qualname:
+        if need_function:
+            raise AgxError("no-function", f"name a function: {spec.path}::FUNCTION "
+                           f"(available: {name_list(functions, spec.path)}).")
+        return
+    first = qualname.replace(".<locals>", "").split(".")[0]
+    if first.startswith("__") and first.endswith("__"):
+        return  # module attributes the loader sets (__name__, __file__...)
+    bound = _bound_names(tree)
+    if bound is not None and first not in bound:
+        raise AgxError("unknown-function", f"{spec.path} has no function '{qualname}'; "
+                       f"available: {name_list(functions, spec.path)}.")

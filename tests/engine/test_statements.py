@@ -1,0 +1,51 @@
+"""Static discovery of if/for/while statements (no TensorFlow)."""
+
+import ast
+
+from agexplorer.engine.statements import find_statements
+from agexplorer.source.targets import find_function_node
+
+SOURCE = '''
+def f(x, n):
+    for i in range(n):
+        if x > i:
+            x = x + 1
+        elif x < 0:
+            x = -x
+        else:
+            while x > 10:
+                x = x - 1
+    try:
+        if n:
+            pass
+    except ValueError:
+        for k in x:
+            pass
+    return x
+'''
+
+
+def statements():
+    tree = ast.parse(SOURCE)
+    return find_statements(find_function_node(tree, "f"))
+
+
+def test_finds_every_statement_with_its_line_and_kind():
+    found = [(s.kind, s.line) for s in statements()]
+    assert found == [("for", 3), ("if", 4), ("if", 6), ("while", 9), ("if", 12), ("for", 15)]
+
+
+def test_parents_and_parts_describe_nesting():
+    s = statements()
+    assert s[1].parent == 0 and s[1].part == "body"
+    assert s[2].parent == 1 and s[2].part == "orelse"  # elif lives in the else branch
+    assert s[3].parent == 2 and s[3].part == "orelse"
+    assert s[0].parent is None and s[4].parent is None
+
+
+def test_expression_names_and_header():
+    s = statements()
+    assert s[0].header == "for i in range(n):"
+    assert s[0].names == ("range", "n")
+    assert s[3].expr == "x > 10"
+    assert s[0].spans(9) and not s[0].spans(12)

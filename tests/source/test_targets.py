@@ -1,0 +1,104 @@
+"""Target specs, static listing and bad files (no TensorFlow)."""
+
+import ast
+
+import pytest
+
+from agexplorer.model.errors import AgxError
+from agexplorer.source.targets import (
+    find_function_node,
+    list_functions,
+    parse_source,
+    parse_spec,
+    read_source,
+)
+
+SOURCE = '''
+import tensorflow as tf
+
+@tf.function
+def decorated(x):
+    return x
+
+@tf.function(jit_compile=True)
+def jitted(x):
+    return x
+
+def plain(a, b=1):
+    def inner():
+        return a
+    return inner
+
+class Model:
+    @tf.function
+    def call(self, x):
+        return x
+
+    class Inner:
+        def method(self):
+            return 1
+'''
+
+
+def test_lists_functions_methods_and_nested_classes():
+    functions = {f.qualname: f for f in list_functions(ast.parse(SOURCE))}
+    assert list(functions) == ["decorated", "jitted", "plain", "Model.call", "Model.Inner.method"]
+    assert functions["decorated"].decorated and functions["jitted"].decorated
+    assert not functions["plain"].decorated
+    assert functions["Model.call"].is_method and functions["Model.call"].line == 19
+    assert functions["plain"].params == ("a", "b")
+    assert not functions["decorated"].ready and functions["Model.Inner.method"].ready
+
+
+def test_ready_inputs_from_agx_calls_and_signatures():
+    tree = ast.parse("import tensorflow as tf\n"
+                     "@tf.function(input_signature=[tf.TensorSpec([None])])\ndef sig(x):\n    return x\n"
+                     "def needs(x):\n    return x\n"
+                     "def given(x):\n    return x\n"
+                     "AGX_CALLS = {'given': '1'}\n")
+    ready = {f.qualname: f.ready for f in list_functions(tree)}
+    assert ready == {"sig": True, "needs": False, "given": True}
+
+
+def test_find_function_node_by_qualname():
+    tree = ast.parse(SOURCE)
+    assert find_function_node(tree, "Model.Inner.method").lineno == 23
+    assert find_function_node(tree, "missing") is None
+
+
+def test_parse_spec_makes_the_path_absolute(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    spec = parse_spec("a.py::Model.call")
+    assert spec.path == str(tmp_path / "a.py") and spec.qualname == "Model.call"
+    assert parse_spec("a.py").qualname is None
+
+
+def test_missing_file_is_one_sentence(tmp_path):
+    with pytest.raises(AgxError) as err:
+        read_source(str(tmp_path / "nope.py"))
+    assert err.value.kind == "missing-file" and "no such file" in err.value.message
+
+
+def test_binary_file_is_not_python(tmp_path):
+    path = tmp_path / "data.py"
+    path.write_bytes(b"\x00\x01\x02")
+    with pytest.raises(AgxError) as err:
+        read_source(str(path))
+    assert err.value.kind == "not-python"
+
+
+def test_text_that_is_not_python(tmp_path):
+    path = tmp_path / "notes.txt"
+    path.write_text("this is : not python at all\n")
+    with pytest.raises(AgxError) as err:
+        parse_source(str(path), path.read_text())
+    assert err.value.kind == "not-python"
+
+
+def test_syntax_error_names_file_and_line(tmp_path):
+    path = tmp_path / "broken.py"
+    path.write_text("def f(x):\n    return x +\n")
+    with pytest.raises(AgxError) as err:
+        parse_source(str(path), path.read_text())
+    assert err.value.kind == "syntax-error" and err.value.line == 2
+    assert f"{path}:2:" in err.value.message
