@@ -133,14 +133,15 @@ def _checked(target: str, need_function: bool = True) -> tuple[TargetSpec, str, 
 
 def _cmd_report(args: argparse.Namespace) -> int:
     from agexplorer.worker.client import shared_worker
+    from agexplorer.worker.protocol import ReportRequest
 
     spec, _, target = _checked(args.target)
-    request = {"target": target, "call": args.call, "no_run": args.no_run,
-               "device": args.device, "budget": args.budget, "fresh": not args.shared_module,
-               "hlo": args.hlo, "tensorboard": os.path.abspath(args.tensorboard)
-               if args.tensorboard else None}
+    request = ReportRequest(target, call=args.call, no_run=args.no_run, device=args.device,
+                            budget=args.budget, fresh=not args.shared_module, hlo=args.hlo,
+                            tensorboard=os.path.abspath(args.tensorboard)
+                            if args.tensorboard else None)
     worker = shared_worker(args.timeout)
-    answer = worker.request("report", request, what=f"loading {spec.path}", path=spec.path)
+    answer = worker.request(request, what=f"loading {spec.path}", path=spec.path)
     report, lab = answer["report"], answer["lab"]
     if args.json:
         data = report.to_dict()
@@ -161,10 +162,12 @@ def _cmd_report(args: argparse.Namespace) -> int:
 
 def _cmd_retrace(args: argparse.Namespace) -> int:
     from agexplorer.worker.client import shared_worker
+    from agexplorer.worker.protocol import RetraceRequest
 
     spec, _, target = _checked(args.target)
     worker = shared_worker(args.timeout)
-    report = worker.request("retrace", {"target": target, "calls": args.call},
+    calls = tuple(args.call) if args.call is not None else None
+    report = worker.request(RetraceRequest(target, calls=calls),
                             what=f"loading {spec.path}", path=spec.path)
     if args.json:
         print(json.dumps(report.to_dict(), indent=2))
@@ -182,6 +185,7 @@ def _cmd_doctor(args: argparse.Namespace) -> int:
     from agexplorer.doctor.checks import doctor_targets, module_findings
     from agexplorer.model.doctor import DoctorReport
     from agexplorer.worker.client import shared_worker
+    from agexplorer.worker.protocol import DoctorRequest
 
     spec, text, target = _checked(args.target, need_function=False)
     if args.apply and not args.try_fix:
@@ -195,15 +199,14 @@ def _cmd_doctor(args: argparse.Namespace) -> int:
         raise AgxError("bad-arguments", f"{option} needs one function: write "
                        f"{args.target}::FUNCTION.")
     worker = shared_worker(args.timeout)
-    request = {"target": target, "call": args.call}
     if args.try_fix:
-        return _doctor_try(args, worker, request)
+        return _doctor_try(args, worker, target)
     names = [spec.qualname] if spec.qualname else doctor_targets(spec.path)
     reports: list[DoctorReport] = []
     for name in names:
         target = f"{spec.path}::{name}"
         try:
-            reports.append(worker.request("doctor", {**request, "target": target},
+            reports.append(worker.request(DoctorRequest(target, call=args.call),
                                           what=f"diagnosing {name}", path=spec.path))
         except AgxError as exc:
             if spec.qualname:
@@ -223,13 +226,15 @@ def _cmd_doctor(args: argparse.Namespace) -> int:
     return 1 if module or any(r.findings for r in reports) else 0
 
 
-def _doctor_try(args: argparse.Namespace, worker: Worker, request: dict) -> int:
+def _doctor_try(args: argparse.Namespace, worker: Worker, target: str) -> int:
     from agexplorer.doctor.trial import apply_fix
     from agexplorer.source.targets import parse_spec
+    from agexplorer.worker.protocol import TryFixRequest
 
-    trial = worker.request("try_fix", {**request, "fix": args.try_fix, "budget": args.budget},
+    trial = worker.request(TryFixRequest(target, fix=args.try_fix, call=args.call,
+                                         budget=args.budget),
                            what=f"trying the fix for {args.try_fix}",
-                           path=parse_spec(request["target"]).path)
+                           path=parse_spec(target).path)
     applied = None
     if args.apply:
         if trial.after.error is not None and trial.before.error is None:
@@ -251,8 +256,9 @@ def _doctor_try(args: argparse.Namespace, worker: Worker, request: dict) -> int:
 
 def _cmd_devices(args: argparse.Namespace) -> int:
     from agexplorer.worker.client import shared_worker
+    from agexplorer.worker.protocol import DevicesRequest
 
-    devices = shared_worker().request("devices", what="listing devices")
+    devices = shared_worker().request(DevicesRequest(), what="listing devices")
     if args.json:
         print(json.dumps({"devices": devices}, indent=2))
     else:

@@ -2,7 +2,7 @@
 the verdicts show the re-converted function, against the bare AutoGraph work it stands for.
 
 TUI part (this process never imports TensorFlow here; checked and printed): one ``Worker``,
-started and warmed with ``request("ping")``, serves every app. For each sample function
+started and warmed with ``request(PingRequest())``, serves every app. For each sample function
 with ready inputs (``list_functions(...)`` with ``f.ready``; skipped: ``build_list``, which
 fails to trace on purpose, and dunder methods such as ``MyModel.__init__``, as
 ``agexplorer samples`` does; the two ``s5_training`` steps are kept, they are the heavy
@@ -76,6 +76,7 @@ from agexplorer.source.targets import (  # noqa: E402
     read_source,
 )
 from agexplorer.worker.client import Worker  # noqa: E402
+from agexplorer.worker.protocol import PingRequest, ReportRequest  # noqa: E402
 
 GOAL = 2.0
 SKIP = {"build_list": "fails to trace on purpose"}
@@ -93,12 +94,12 @@ class TimedWorker(Worker):
         self.trips: list[tuple[float, float]] = []
         self._trips_lock = threading.Lock()
 
-    def request(self, kind, args=None, **kwargs):
+    def request(self, req, **kwargs):
         t0 = time.perf_counter()
         try:
-            return super().request(kind, args, **kwargs)
+            return super().request(req, **kwargs)
         finally:
-            if kind == "report":
+            if isinstance(req, ReportRequest):
                 with self._trips_lock:
                     self.trips.append((t0, time.perf_counter()))
 
@@ -307,7 +308,7 @@ async def tui_part(functions: list[tuple[str, str]], edits: int) -> tuple[dict, 
     t0 = time.perf_counter()
     baseline = Baseline()
     worker.start()
-    worker.request("ping", timeout=180)
+    worker.request(PingRequest(), timeout=180)
     baseline.wait_ready()
     results = {}
     try:

@@ -5,7 +5,7 @@ Two measurements, interleaved in every repeat, 5 repeats (2 with ``--quick``),
 medians; one untimed warm-up of each first (the first start pulls TensorFlow's
 files into the page cache, the first report imports agexplorer's engine):
 
-(a) **start**: ``Worker()``, ``start()``, ``request("ping")``, wall time from
+(a) **start**: ``Worker()``, ``start()``, ``request(PingRequest())``, wall time from
     before ``start()`` to the ping's answer (the worker's own ``start_s`` and
     ``import_s`` are printed beside it), against a fresh
     ``python -c "import tensorflow"`` (``subprocess.run``, wall time); both with
@@ -14,11 +14,11 @@ files into the page cache, the first report imports agexplorer's engine):
     import's wall time includes the interpreter's shutdown (TensorFlow's
     teardown), which a worker's start does not.
 (b) **warm request**: on one warm worker (started once, kept for all repeats),
-    ``request("report", {"target": ..., "call": None, "budget": 0.2})`` for
+    ``request(ReportRequest(target, call=None, budget=0.2))`` for
     ``samples/s4_4_autograph.py::dynamic_loop``, against the same work in this
     process: ``build_report(target, None)`` then ``run_lab(target, None,
     budget=0.2)``. Goal: worker <= 1.1 x in-process + 20 ms. A third row
-    compares a ``"no_run": True`` request with ``build_report`` alone, since the
+    compares a ``no_run=True`` request with ``build_report`` alone, since the
     run budget (3 modes x 0.2 s) dominates the full request.
 
 Timings are printed, never asserted: the machine is shared and noisy.
@@ -58,11 +58,13 @@ def _env() -> dict[str, str]:
 
 def fresh_worker(worker_cls) -> tuple[float, float | None, float | None]:
     """Wall seconds from ``start()`` to the ping's answer, and the worker's start_s, import_s."""
+    from agexplorer.worker.protocol import PingRequest
+
     worker = worker_cls(env=_env())
     try:
         t0 = time.perf_counter()
         worker.start()
-        answer = worker.request("ping", timeout=180)
+        answer = worker.request(PingRequest(), timeout=180)
         elapsed = time.perf_counter() - t0
         assert answer == "pong", answer
         return elapsed, worker.start_s, worker.import_s
@@ -95,14 +97,15 @@ def main(argv: list[str] | None = None) -> int:
     from agexplorer.engine.pipeline import build_report
     from agexplorer.lab.runs import run_lab
     from agexplorer.worker.client import Worker
+    from agexplorer.worker.protocol import ReportRequest
 
     def in_process_full():
         report = build_report(TARGET, None)
         lab = run_lab(TARGET, None, budget=BUDGET)
         return report, lab
 
-    full_args = {"target": TARGET, "call": None, "budget": BUDGET}
-    trace_args = {**full_args, "no_run": True}
+    full_args = ReportRequest(TARGET, call=None, budget=BUDGET)
+    trace_args = ReportRequest(TARGET, call=None, budget=BUDGET, no_run=True)
 
     # Warm-ups: a fresh start and an import (page cache), the in-process engine, a warm worker.
     fresh_worker(Worker)
@@ -110,7 +113,7 @@ def main(argv: list[str] | None = None) -> int:
     in_process_full()
     warm = Worker(env=_env())
     warm.start()
-    warm.request("report", full_args, timeout=180)
+    warm.request(full_args, timeout=180)
     warm_start_s, warm_import_s = warm.start_s, warm.import_s
 
     rows: dict[str, list[float]] = {}
@@ -126,13 +129,13 @@ def main(argv: list[str] | None = None) -> int:
             rows.setdefault("import tf, os._exit", []).append(import_tf_process(NO_TEARDOWN))
 
             rows.setdefault("in-process full", []).append(timed(in_process_full)[0])
-            elapsed, answer = timed(warm.request, "report", full_args, timeout=180)
+            elapsed, answer = timed(warm.request, full_args, timeout=180)
             rows.setdefault("worker full", []).append(elapsed)
             lab_check = answer["lab"]
 
             rows.setdefault("in-process no-run", []).append(timed(build_report, TARGET, None)[0])
             rows.setdefault("worker no-run", []).append(
-                timed(warm.request, "report", trace_args, timeout=180)[0])
+                timed(warm.request, trace_args, timeout=180)[0])
     finally:
         warm.close()
     assert lab_check is not None and lab_check.runs["graph"].ok, lab_check

@@ -86,7 +86,7 @@ class IdleWorker(Worker):
     def start(self) -> None:
         pass
 
-    def request(self, kind, args=None, **kwargs):
+    def request(self, req, **kwargs):
         threading.Event().wait()  # blocks its Textual thread worker until the process ends
 
     def close(self) -> None:

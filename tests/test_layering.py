@@ -44,6 +44,7 @@ def test_package_and_cli_import_no_tensorflow():
 def test_the_tui_imports_no_tensorflow():
     # The widgets mounted after the first frame, and the results the UI unpickles.
     loaded = loaded_after("import agexplorer.tui.app, agexplorer.worker.client, "
+                          "agexplorer.worker.protocol, "
                           "agexplorer.tui.widgets.workspace, agexplorer.model.report, "
                           "agexplorer.model.lab, agexplorer.model.retrace, "
                           "agexplorer.model.doctor, agexplorer.render.terminal, "

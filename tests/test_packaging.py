@@ -26,7 +26,7 @@ from agexplorer.worker.client import Worker
 
 class NoWorker(Worker):
     def start(self): pass
-    def request(self, kind, args=None, **kwargs):
+    def request(self, req, **kwargs):
         raise AgxError("worker-start", "no worker in this check")
     def close(self): pass
 
@@ -35,7 +35,10 @@ async def main():
     paths = [os.path.join(folder, n) for n in sorted(os.listdir(folder)) if n.endswith(".py")]
     app = AgxApp(paths, worker=NoWorker())
     async with app.run_test(size=(160, 45)) as pilot:
-        await pilot.pause(0.2)
+        for _ in range(100):  # the code panes mount after the first frame
+            if app.workspace_ready:
+                break
+            await pilot.pause(0.05)
         print("PACKAGE", os.path.dirname(agexplorer.__file__))
         print("SAMPLES", folder, len(paths))
         print("FUNCTIONS", len(app.query_one("#picker").functions()))

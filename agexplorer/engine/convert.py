@@ -7,6 +7,7 @@ import re
 import textwrap
 from typing import Any
 
+from agexplorer.engine import tf_internals
 from agexplorer.model.errors import AgxError
 from agexplorer.model.report import Conversion
 
@@ -43,14 +44,9 @@ def _forget_cached_conversion(function: Any) -> None:
     AutoGraph caches conversions by code object, and code objects compare equal
     when only their file differs: the same function text in a second file (or a
     reloaded one) would get the first file's conversion, whose source map points
-    at the wrong file. The cache is private, hence the guard.
+    at the wrong file.
     """
-    try:
-        from tensorflow.python.autograph.impl import api
-
-        api._TRANSPILER._cache._cache.pop(function.__code__, None)
-    except (ImportError, AttributeError, TypeError):
-        pass
+    tf_internals.evict_conversion(function)  # where it cannot, check_support has said so
 
 
 def conversion_error(exc: BaseException, path: str, def_line: int, name: str) -> AgxError:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from agexplorer.engine import tf_internals
 from agexplorer.model.inventory import BodyInfo, Inventory, OpInfo
 
 # Ops whose function-valued attributes are control flow (the rest, e.g. a
@@ -65,9 +66,9 @@ def _format_attr(value: Any) -> str:
         text = value.name
     elif type(value).__name__ == "TensorProto":
         import numpy as np
-        from tensorflow.python.framework import tensor_util
+        import tensorflow as tf
 
-        array = tensor_util.MakeNdarray(value)
+        array = tf.make_ndarray(value)
         text = (f"{array.dtype.name}{list(array.shape)} "
                 + np.array2string(array, threshold=8, edgeitems=3).replace("\n", ""))
     elif type(value).__name__ == "NameAttrList":  # a function
@@ -179,10 +180,9 @@ class _Walker:
 
 def _find_graph(name: str, graph: Any, root: Any) -> Any:
     for g in (graph, root):
-        functions = getattr(g, "_functions", {})
-        fn = functions.get(name)
+        fn = tf_internals.function_library(g).get(name)
         if fn is not None:
-            sub = getattr(fn, "graph", None) or getattr(fn, "_cached_graph", None)
+            sub = tf_internals.function_graph(fn)
             if sub is not None:
                 return sub
     return None

@@ -7,9 +7,10 @@ op or to run plain Python. This module wraps them for the duration of one
 trace and writes down, per call, the user's line, the graph being built, the
 value dispatched on, which path was taken and how often each body ran.
 
-It relies on two private TensorFlow names (the ``ag__`` module that the
-transpiler injects, and the path functions in ``operators.control_flow``);
-``check_support()`` says clearly when a TensorFlow release moved them.
+It relies on private TensorFlow names (the ``ag__`` module that the transpiler
+injects, the path functions in ``operators.control_flow``, the source-mapped
+stack); they live in :mod:`agexplorer.engine.tf_internals`, whose check says
+clearly when a TensorFlow release moved them.
 """
 
 from __future__ import annotations
@@ -21,8 +22,8 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from agexplorer.engine import tf_internals
 from agexplorer.engine.describe import describe, is_tensor
-from agexplorer.model.errors import AgxError
 
 _GENERATED = "__autograph_generated_file"
 # How many executions of one statement get their values described: an unrolled
@@ -57,17 +58,13 @@ class Recorder:
 
     # -- helpers ----------------------------------------------------------------
     def _user_line(self) -> int | None:
-        from tensorflow.python.util import tf_stack
-
-        for frame in reversed(tf_stack.extract_stack()):
+        for frame in reversed(tf_internals.tf_stack_frames()):
             if frame.filename == self.path:
                 return frame.lineno
         return None
 
     def _start(self, kind: str, value: Any, describe_now: bool = True) -> Call:
-        from tensorflow.python.framework import ops
-
-        call = Call(kind=kind, line=self._user_line(), graph=ops.get_default_graph())
+        call = Call(kind=kind, line=self._user_line(), graph=tf_internals.default_graph())
         count = self._described.get(call.line, 0)
         if describe_now and count < _DESCRIBE_LIMIT:
             self._describe(call, value)
@@ -120,7 +117,7 @@ class Recorder:
                     if call.path is None and call.body_runs:
                         call.path = "staged"
                     raise
-            # Every path but ``_py_for_stmt`` (which marks itself) builds a graph loop:
+            # Every path but the Python one (which marks itself) builds a graph loop:
             # tensors, datasets, distributed iterables, registered iterables.
             if call.path is None:
                 call.path = "staged"
@@ -185,55 +182,11 @@ def _is_data(value: Any) -> bool:
                                     or callable(value))
 
 
-def _autograph_modules() -> tuple[Any, Any]:
-    from tensorflow.python.autograph.impl import api
-    from tensorflow.python.autograph.operators import control_flow
-
-    return api._TRANSPILER.get_extra_locals()["ag__"], control_flow
-
-
-def check_support() -> None:
-    """Raise a clear error when this TensorFlow lacks the AutoGraph hooks agexplorer uses."""
-    try:
-        ag, cf = _autograph_modules()
-        for name in ("for_stmt", "while_stmt", "if_stmt"):
-            getattr(ag, name)
-        for name in ("_py_for_stmt", "_py_if_stmt", "_tf_while_stmt", "_tf_if_stmt"):
-            getattr(cf, name)
-    except (ImportError, AttributeError, KeyError) as exc:
-        raise AgxError("unsupported-tensorflow", "this TensorFlow release does not expose "
-                       f"the AutoGraph operators agexplorer watches ({exc}); install a "
-                       "TensorFlow between 2.16 and 2.21.", exit_code=1) from None
-
-
 @contextlib.contextmanager
 def recording(recorder: Recorder) -> Iterator[Recorder]:
     """Patch AutoGraph's operators for the duration of the ``with`` block."""
-    check_support()
-    ag, cf = _autograph_modules()
-    saved_ag = {n: getattr(ag, n) for n in ("for_stmt", "while_stmt", "if_stmt")}
-    saved_cf = {n: getattr(cf, n) for n in ("_py_for_stmt", "_py_if_stmt", "_tf_while_stmt",
-                                            "_tf_if_stmt")}
-
-    def marking(name: str, path: str) -> Callable[..., Any]:
-        original = saved_cf[name]
-
-        def marked(*args: Any, **kwargs: Any) -> Any:
-            recorder.mark(path)
-            return original(*args, **kwargs)
-        return marked
-
-    ag.for_stmt = recorder.wrap_for(saved_ag["for_stmt"])
-    ag.while_stmt = recorder.wrap_while(saved_ag["while_stmt"])
-    ag.if_stmt = recorder.wrap_if(saved_ag["if_stmt"])
-    cf._py_for_stmt = marking("_py_for_stmt", "python")
-    cf._py_if_stmt = marking("_py_if_stmt", "python")
-    cf._tf_while_stmt = marking("_tf_while_stmt", "staged")
-    cf._tf_if_stmt = marking("_tf_if_stmt", "staged")
-    try:
+    tf_internals.require_support()
+    wrappers = {"for_stmt": recorder.wrap_for, "while_stmt": recorder.wrap_while,
+                "if_stmt": recorder.wrap_if}
+    with tf_internals.patched_autograph(wrappers, recorder.mark):
         yield recorder
-    finally:
-        for name, value in saved_ag.items():
-            setattr(ag, name, value)
-        for name, value in saved_cf.items():
-            setattr(cf, name, value)

@@ -15,6 +15,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from agexplorer.engine import tf_internals
 from agexplorer.engine.load import Loaded, load_target
 from agexplorer.model.errors import AgxError, user_code_error
 from agexplorer.model.lab import ModeRun, RunLab
@@ -28,8 +29,8 @@ _MODE_WORDS = {"eager": "running {f} eagerly", "graph": "running {f} as a graph"
 
 def to_host(value: Any) -> Any:
     """Bring a result to the host: tensors become NumPy values, structures are walked."""
-    if hasattr(value, "_numpy"):
-        return value._numpy()
+    if tf_internals.has_fast_numpy(value):
+        return tf_internals.to_numpy(value)
     if isinstance(value, (list, tuple)):
         return type(value)(to_host(v) for v in value) if not hasattr(value, "_fields") \
             else type(value)(*(to_host(v) for v in value))
@@ -42,8 +43,8 @@ def to_host(value: Any) -> Any:
 
 def sink_for(example: Any) -> Callable[[Any], Any]:
     """The cheapest function that brings results shaped like ``example`` to the host."""
-    if hasattr(example, "_numpy"):
-        return lambda r: r._numpy()
+    if tf_internals.has_fast_numpy(example):
+        return tf_internals.to_numpy
     if example is None or isinstance(example, (int, float, bool, str)):
         return lambda r: r
     return to_host

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from agexplorer.engine import callargs
+from agexplorer.engine import callargs, tf_internals
 from agexplorer.engine.capture import capture_output
 from agexplorer.engine.load import EVALUATING, Loaded, load_target, resolve
 from agexplorer.model.errors import AgxError, user_code_error
@@ -187,12 +187,9 @@ def _error(exc: BaseException, fn: Any, arguments: list[Argument], loaded: Loade
 def _signatures(fn: Any, qualname: str) -> list[str]:
     """One line per trace: ``show_trace(x: int32[])``, Python values as ``n=2``."""
     name = qualname.rpartition(".")[2]
-    try:  # private, but the only way to list the traces in the order they were made
-        concretes = fn._list_all_concrete_functions()
-    except Exception:  # noqa: BLE001 - a TensorFlow release without it
-        return []
     lines = []
-    for cf in concretes:
+    # Private, but the only way to list the traces in the order they were made.
+    for cf in tf_internals.concrete_functions_of(fn):
         parts = []
         try:
             for p in cf.function_type.parameters.values():

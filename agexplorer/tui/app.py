@@ -14,8 +14,10 @@ from textual import on
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
+from textual.css.query import NoMatches
 from textual.reactive import var
 from textual.timer import Timer
+from textual.widget import MountError
 from textual.widgets import Footer, Static
 
 from agexplorer.model.errors import AgxError
@@ -31,6 +33,7 @@ from agexplorer.tui.pitfalls import PitfallsWiring
 from agexplorer.tui.widgets.function_picker import FunctionPicker
 from agexplorer.tui.widgets.status_line import StatusLine
 from agexplorer.worker.client import Worker
+from agexplorer.worker.protocol import OpAttributesRequest, ReportRequest
 
 # The code panes and panels (agexplorer.tui.widgets.workspace) are imported and mounted
 # after the first frame, so their handlers below are named (on_input_changed, ...)
@@ -84,7 +87,9 @@ class AgxApp(PitfallsWiring, App):
         self._exiting = False
         self.colorblind = colorblind
         self.workspace_ready = False
-        self._last_request: tuple[int, dict] | None = None  # (generation, request sent)
+        self._mounting = False  # the workspace is being mounted (just after the first frame)
+        self._deferred_exit: tuple[tuple, dict] | None = None
+        self._last_request: tuple[int, ReportRequest] | None = None  # (generation, request sent)
         self._early_status: list[EngineStatus] = []
         self._status_error = False
         # (text, error): a notice shown again in place of the "ready" that ends the request
@@ -123,7 +128,21 @@ class AgxApp(PitfallsWiring, App):
     async def _mount_workspace(self) -> None:
         from agexplorer.tui.widgets.workspace import Workspace
 
-        await self.query_one("#center", Vertical).mount(Workspace(id="workspace"))
+        if self._exiting or not self.is_running:
+            return  # quit before the first frame's layout was complete
+        self._mounting = True
+        try:
+            await self.query_one("#center", Vertical).mount(Workspace(id="workspace"))
+        except (NoMatches, MountError):
+            return  # torn down while mounting
+        finally:
+            self._mounting = False
+        if self._deferred_exit is not None:  # a quit pressed during the mount: now it can go
+            args, kwargs = self._deferred_exit
+            super().exit(*args, **kwargs)
+            return
+        if self._exiting or not self.is_running:
+            return
         self.workspace_ready = True
         for message in self._early_status:
             self._engine_status(message)
@@ -247,7 +266,7 @@ class AgxApp(PitfallsWiring, App):
         key = (self.target, sent[0] if sent else None)
         if self.target is not None and key != self._log_header:
             self._log_header = key
-            label = call_label(self.target[1], sent[1].get("call") if sent else None)
+            label = call_label(self.target[1], sent[1].call if sent else None)
             log.write(f"── {label} · {time.strftime('%H:%M:%S')} ──")
         if text is not None:
             log.write(text)
@@ -295,9 +314,9 @@ class AgxApp(PitfallsWiring, App):
         self._generation += 1
         key = (path, qualname, self._generation)
         panel = self.query_one("#run-panel")
-        request = {"target": f"{path}::{qualname}", "call": call, "no_run": not run,
-                   "budget": 0.5, "source": source.text if source.dirty else None,
-                   "device": panel.device}
+        request = ReportRequest(f"{path}::{qualname}", call=call, no_run=not run, budget=0.5,
+                                source=source.text if source.dirty else None,
+                                device=panel.device)
         if run:
             panel.remember(call)
         what = f"running {qualname}" if run else f"tracing {qualname}"
@@ -364,7 +383,7 @@ class AgxApp(PitfallsWiring, App):
         self.set_status(error.message, error=True)
         self.log_line(error.message)
         sent = self._last_request
-        if sent and sent[0] == message.key[2] and not sent[1].get("no_run"):
+        if sent and sent[0] == message.key[2] and not sent[1].no_run:
             self.query_one("#run-panel").note(error.message)  # the run it was asked for
         if error.kind != "syntax-error" and self.target:
             self.query_one("#picker", FunctionPicker).set_badge(*self.target, "[red]failed[/]")
@@ -585,9 +604,10 @@ class AgxApp(PitfallsWiring, App):
         if sent is not None and self.target is not None:
             # Read from the trace in the worker: reading every op's attributes up front
             # would cost more than the whole op inventory.
-            request = {k: sent[1][k] for k in ("target", "call", "source")}
-            self.bridge.ask("op_attributes", (*self.target, sent[0], op.function, op.name),
-                            {**request, "function": op.function, "name": op.name},
+            made = sent[1]
+            self.bridge.ask((*self.target, sent[0], op.function, op.name),
+                            OpAttributesRequest(made.target, op.function, op.name,
+                                                call=made.call, source=made.source),
                             self.target[0], f"reading {op.name}")
 
     def show_op_attributes(self, message) -> None:
@@ -726,6 +746,11 @@ class AgxApp(PitfallsWiring, App):
         buffer (not discarded) is kept in its recovery copy."""
         self._exiting = True
         self._keep_unsaved()
+        if self._mounting:
+            # Textual's widgets (Select, the panels) fail when removed half-mounted: a quit in
+            # the first moment waits the few frames until the workspace is in.
+            self._deferred_exit = (args, kwargs)
+            return
         super().exit(*args, **kwargs)
 
     def on_unmount(self) -> None:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import threading
-from typing import Any
+from typing import Any, TypeVar
 
 from textual.app import App
 from textual.worker import get_current_worker
@@ -17,6 +17,9 @@ from agexplorer.tui.messages import (
     WorkerNotice,
 )
 from agexplorer.worker.client import Worker
+from agexplorer.worker.protocol import DevicesRequest, PingRequest, ReportRequest, Request
+
+T = TypeVar("T")
 
 # The worker's progress ("loading x.py", "tracing f") shows once a request has run this long.
 # A re-trace after an edit takes ~30 ms: its phases would flicker past unread, and each new
@@ -90,23 +93,23 @@ class EngineBridge:
     def _warm(self) -> None:
         self.app.post_message(EngineStatus("loading TensorFlow…"))
         try:
-            self._request("ping", {}, what="starting")
+            self._request(PingRequest(), what="starting")
         except AgxError as exc:
             self.app.post_message(EngineStatus(exc.message))
             return
         try:
-            devices = self._request("devices", {}, what="listing devices")
+            devices = self._request(DevicesRequest(), what="listing devices")
         except AgxError:  # the device list is optional
             devices = []
         self._notice()
         self.app.post_message(EngineStatus("ready", ready=True,
                                            devices=[d["name"] for d in devices]))
 
-    def _request(self, kind: str, request: dict[str, Any], **kwargs: Any) -> Any:
+    def _request(self, request: Request[T], **kwargs: Any) -> T:
         """``worker.request``, raising only AgxError: an exception escaping a thread worker
         would make Textual tear the app down, with the user's unsaved buffer."""
         try:
-            return self.worker.request(kind, request, **kwargs)
+            return self.worker.request(request, **kwargs)
         except AgxError:
             raise
         except Exception as exc:  # noqa: BLE001 - turned into one sentence, never a traceback
@@ -127,20 +130,19 @@ class EngineBridge:
         if notice:
             self.app.post_message(WorkerNotice(notice))
 
-    def analyse(self, key: tuple, request: dict[str, Any], path: str, what: str) -> None:
-        """Trace (and run, unless ``request['no_run']``) in the background."""
+    def analyse(self, key: tuple, request: ReportRequest, path: str, what: str) -> None:
+        """Trace (and run, unless ``request.no_run``) in the background."""
         self.app.run_worker(self._guarded(lambda: self._analyse(key, request, path, what),
                                           lambda e: AnalysisFailed(key, e)),
                             thread=True, group="engine", exclusive=True)
 
-    def _analyse(self, key: tuple, request: dict[str, Any], path: str, what: str) -> None:
+    def _analyse(self, key: tuple, request: ReportRequest, path: str, what: str) -> None:
         job = get_current_worker()
         if job.is_cancelled:
             return
         progress = _Phases(self.app)
         try:
-            answer = self._request("report", request, what=what, path=path,
-                                   on_progress=progress)
+            answer = self._request(request, what=what, path=path, on_progress=progress)
             failure = None
             if not isinstance(answer, dict) or "report" not in answer:
                 raise unexpected(TypeError(f"the worker answered {type(answer).__name__}"))
@@ -158,24 +160,28 @@ class EngineBridge:
         self._notice()
         self.app.post_message(EngineStatus("ready", ready=True))
 
-    def ask(self, kind: str, key: tuple, request: dict[str, Any], path: str, what: str) -> None:
-        """Any other request (retrace, try_fix) in the background; answers ``EngineAnswer``."""
+    def ask(self, key: tuple, request: Request, path: str, what: str) -> None:
+        """Any other request (retrace, try_fix) in the background; answers ``EngineAnswer``
+        (whose ``kind`` is the request's class)."""
+        kind = type(request)
+
         def run() -> None:
             progress = _Phases(self.app)
             try:
-                self._answer(kind, key, request, path, what, progress)
+                self._answer(key, request, path, what, progress)
             finally:
                 progress.close()
             self._notice()
             self.app.post_message(EngineStatus("ready", ready=True))
 
         self.app.run_worker(self._guarded(run, lambda e: EngineAnswer(kind, key, error=e)),
-                            thread=True, group=f"engine-{kind}", exclusive=True)
+                            thread=True, group=f"engine-{request.label}", exclusive=True)
 
-    def _answer(self, kind: str, key: tuple, request: dict[str, Any], path: str, what: str,
+    def _answer(self, key: tuple, request: Request, path: str, what: str,
                 progress: Any) -> None:
+        kind = type(request)
         try:
-            value = self._request(kind, request, what=what, path=path, on_progress=progress)
+            value = self._request(request, what=what, path=path, on_progress=progress)
         except AgxError as exc:
             self.app.post_message(EngineAnswer(kind, key, error=exc))
             return

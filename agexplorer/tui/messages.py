@@ -6,6 +6,8 @@ from typing import Any
 
 from textual.message import Message
 
+from agexplorer.worker.protocol import Request
+
 
 class EngineStatus(Message):
     """The worker's state, for the status line ("loading TensorFlow…", "ready")."""
@@ -37,10 +39,11 @@ class AnalysisFailed(Message):
 
 
 class EngineAnswer(Message):
-    """The worker's answer to a ``kind`` request other than the report (doctor, retrace,
-    try_fix): ``value``, or ``error`` (an AgxError) when it failed."""
+    """The worker's answer to a request other than the report (doctor, retrace, try_fix;
+    ``kind`` is the request's class): ``value``, or ``error`` (an AgxError) when it failed."""
 
-    def __init__(self, kind: str, key: tuple, value: Any = None, error: Any = None) -> None:
+    def __init__(self, kind: type[Request], key: tuple, value: Any = None,
+                 error: Any = None) -> None:
         super().__init__()
         self.kind = kind
         self.key = key

@@ -11,6 +11,13 @@ from __future__ import annotations
 from agexplorer.tui.guards import while_mounted
 from agexplorer.tui.made import Made
 from agexplorer.tui.messages import EngineAnswer
+from agexplorer.worker.protocol import (
+    DoctorRequest,
+    OpAttributesRequest,
+    ReportRequest,
+    RetraceRequest,
+    TryFixRequest,
+)
 
 # Failures of the engine rather than of the user's code: shown in the status line.
 ENGINE_FAILURES = {"worker-died", "worker-start", "timeout", "internal-error", "bad-request"}
@@ -19,8 +26,9 @@ ENGINE_FAILURES = {"worker-died", "worker-start", "timeout", "internal-error", "
 class PitfallsWiring:
     """Doctor findings after each analysis; the retrace explainer and fix trials on request."""
 
-    def _buffer_request(self) -> tuple[tuple, dict, str] | None:
-        """(key, request with target, call and unsaved buffer, path) for the current function."""
+    def _buffer_request(self) -> tuple[tuple, dict[str, str | None], str] | None:
+        """(key, the request's target, call and unsaved buffer as keyword arguments, path)
+        for the current function."""
         if self.target is None:
             return None
         path, qualname = self.target
@@ -35,12 +43,12 @@ class PitfallsWiring:
         if message.key[:2] != self.target:
             return  # about the function shown before (its panels were cleared)
         error = message.error
-        if error is not None and error.kind in ENGINE_FAILURES and message.kind != "retrace":
+        if error is not None and error.kind in ENGINE_FAILURES and message.kind is not RetraceRequest:
             # The worker died, hung or failed while reading the trace: say so where every
             # other death is said (the panel shows it too, below).
             self.set_status(error.message, error=True)
             self.log_line(error.message)
-        if message.kind == "doctor":
+        if message.kind is DoctorRequest:
             if message.key[2] != self._generation:
                 return  # an older buffer's findings
             doctor = message.value
@@ -50,7 +58,7 @@ class PitfallsWiring:
             count = len(doctor.findings) if doctor is not None else 0
             self.query_one("#panels").get_tab("tab-doctor").label = (
                 f"Doctor ({count})" if count else "Doctor")
-        elif message.kind == "retrace":
+        elif message.kind is RetraceRequest:
             panel = self.query_one("#trace-panel")
             if message.error is not None:
                 panel.note(message.error.message)
@@ -58,18 +66,18 @@ class PitfallsWiring:
             else:
                 panel.show(message.value)
             self._show_origin("trace")
-        elif message.kind == "try_fix":
+        elif message.kind is TryFixRequest:
             self.query_one("#doctor-panel").show_trial(message.value, message.error)
-        elif message.kind == "op_attributes":
+        elif message.kind is OpAttributesRequest:
             self.show_op_attributes(message)  # the Graph tab's, in the app
 
-    def ask_doctor(self, key: tuple, request: dict | None) -> None:
+    def ask_doctor(self, key: tuple, request: ReportRequest | None) -> None:
         """The doctor's findings for the analysis ``key`` (same target, buffer and call, so
         the worker reuses that trace); skipped when a newer analysis has started."""
         if request is None or key[2] != self._generation:
             return
-        self.bridge.ask("doctor", key, {"target": request["target"], "call": request["call"],
-                                        "source": request["source"], "reuse": True},
+        self.bridge.ask(key, DoctorRequest(request.target, call=request.call,
+                                           source=request.source, reuse=True),
                         key[0], "examining the pitfalls")
 
     def action_trace(self) -> None:
@@ -80,15 +88,16 @@ class PitfallsWiring:
         made = self._buffer_request()
         if made is None:
             return
-        key, request, path = made
-        request["calls"] = message.calls
+        key, buffer, path = made
+        calls = tuple(message.calls) if message.calls is not None else None
+        request = RetraceRequest(buffer["target"], calls=calls, source=buffer["source"])
         what = f"explaining the retraces of {self.target[1]}"
         calls = "; ".join(message.calls) if message.calls else "the file's AGX_RETRACE"
         self._made["trace"] = Made(self.target, self.query_one("#source").text,
                                    f"{self.target[1]}, calls {calls}")
         self.query_one("#trace-panel").note(what + "… (each call runs, then two replays)")
         self._show_origin("trace")
-        self.bridge.ask("retrace", key, request, path, what)
+        self.bridge.ask(key, request, path, what)
 
     def action_try_fix(self) -> None:
         self.query_one("#panels").active = "tab-doctor"
@@ -106,11 +115,12 @@ class PitfallsWiring:
         made = self._buffer_request()
         if made is None:
             return
-        key, request, path = made
+        key, buffer, path = made
         finding = message.finding
-        request.update(fix=f"{finding.code}@{finding.line}", budget=0.3,
-                       device=self.query_one("#run-panel").device)
-        self.bridge.ask("try_fix", key, request, path, f"trying the {finding.code} rewrite")
+        request = TryFixRequest(buffer["target"], fix=f"{finding.code}@{finding.line}",
+                                call=buffer["call"], source=buffer["source"], budget=0.3,
+                                device=self.query_one("#run-panel").device)
+        self.bridge.ask(key, request, path, f"trying the {finding.code} rewrite")
 
     def on_doctor_panel_apply_fix(self, message) -> None:
         rewrite = message.trial.rewrite

@@ -16,10 +16,13 @@ import tempfile
 import threading
 import time
 from concurrent.futures import Future
-from typing import Any
+from typing import Any, TypeVar
 
 from agexplorer.model.errors import AgxError
-from agexplorer.worker import wire
+from agexplorer.worker import protocol, wire
+from agexplorer.worker.protocol import Failure, Progress, Reply, Request
+
+T = TypeVar("T")
 
 DEFAULT_TIMEOUT = 30.0
 START_TIMEOUT = 180.0  # importing TensorFlow on a loaded machine; not the user's time
@@ -137,6 +140,8 @@ class Worker:
         self.phase = "starting"
         self.import_s: float | None = None
         self.start_s: float | None = None
+        # The worker's sentences about TensorFlow names that moved (from its Hello).
+        self.tf_warnings: tuple[str, ...] = ()
         self.tmpdir: str | None = None  # the current worker's private temp folder
         self._proc: subprocess.Popen | None = None
         self._sock: socket.socket | None = None
@@ -198,7 +203,16 @@ class Worker:
                            "works.", exit_code=1) from None
         except (EOFError, OSError):
             raise self._death("starting") from None
-        self.import_s = hello.get("import_s")
+        except Exception:  # noqa: BLE001 - a Hello this install cannot even unpickle
+            self._discard(graceful=False)
+            raise protocol.mismatch() from None
+        try:
+            hello = protocol.check_hello(hello)
+        except protocol.ProtocolError:
+            self._discard(graceful=False)  # it would answer in a protocol we cannot read
+            raise
+        self.import_s = hello.import_s
+        self.tf_warnings = tuple(hello.tf_warnings)
         self.start_s = time.perf_counter() - self._started_at
         self._ready = True
 
@@ -250,17 +264,17 @@ class Worker:
         return notice
 
     # -- requests ----------------------------------------------------------------------
-    def request(self, kind: str, args: dict[str, Any] | None = None, *,
-                timeout: float | None = None, what: str = "", path: str | None = None,
-                on_progress: Any = None) -> Any:
-        """Send one request and return its value; raise AgxError for its failure (and only
-        AgxError: a broken pipe or an unreadable answer is worded too).
+    def request(self, req: Request[T], *, timeout: float | None = None, what: str = "",
+                path: str | None = None, on_progress: Any = None) -> T:
+        """Send one request (a :mod:`~agexplorer.worker.protocol` dataclass) and return its
+        reply's value; raise AgxError for its failure (and only AgxError: a broken pipe or an
+        unreadable answer is worded too).
 
         Thread-safe: concurrent callers wait their turn.
         """
         with self._lock:
             try:
-                return self._request(kind, args, timeout, what, path, on_progress)
+                return self._request(req, timeout, what, path, on_progress)
             except AgxError:
                 raise
             except Exception as exc:  # noqa: BLE001 - the socket is mid-message: start afresh
@@ -272,11 +286,12 @@ class Worker:
                 self._discard(graceful=False)
                 raise
 
-    def _request(self, kind: str, args: dict[str, Any] | None, timeout: float | None,
-                 what: str, path: str | None, on_progress: Any) -> Any:
+    def _request(self, req: Request[T], timeout: float | None, what: str, path: str | None,
+                 on_progress: Any) -> T:
         limit = self.timeout if timeout is None else timeout
+        kind = req.label
         try:
-            data = wire.dumps({"kind": kind, "args": args or {}})
+            data = wire.dumps(req)
         except Exception as exc:  # noqa: BLE001 - pickling may raise anything
             raise AgxError("bad-request", f"the {kind} request could not be sent to the worker "
                            f"({type(exc).__name__}: {exc}).", exit_code=3) from None
@@ -303,14 +318,17 @@ class Worker:
                 raise self._timed_out(limit, path) from None
             except (EOFError, OSError):
                 raise self._death(self.phase, path) from None
-            if "progress" in message:
-                self.phase = message["progress"]
+            if isinstance(message, Progress):
+                self.phase = message.phase
                 if on_progress is not None:
                     on_progress(self.phase)
                 continue
-            if message.get("ok"):
-                return message["value"]
-            raise message["error"]
+            if isinstance(message, Reply):
+                return message.value
+            if isinstance(message, Failure):
+                raise message.error
+            self._discard(graceful=False)  # what follows on the socket cannot be trusted
+            raise protocol.mismatch()
 
     def _send(self, data: bytes, limit: float, path: str | None) -> str | None:
         """Send a request; None when sent, else how the worker had ended (it is discarded)."""

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import faulthandler
 import gc
 import os
@@ -13,10 +14,33 @@ import sys
 import threading
 import time
 import traceback
-from typing import Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 from agexplorer.model.errors import AgxError
-from agexplorer.worker import wire
+from agexplorer.worker import protocol, wire
+from agexplorer.worker.protocol import (
+    Device,
+    DevicesRequest,
+    DoctorRequest,
+    Failure,
+    Hello,
+    OpAttributesRequest,
+    PingRequest,
+    Progress,
+    Reply,
+    ReportReply,
+    ReportRequest,
+    Request,
+    RetraceRequest,
+    TryFixRequest,
+    unknown_request,
+)
+
+if TYPE_CHECKING:
+    from agexplorer.model.doctor import DoctorReport, FixTrial
+    from agexplorer.model.report import Report
+    from agexplorer.model.retrace import RetraceReport
 
 
 def _configure_devices() -> None:
@@ -31,7 +55,35 @@ def _configure_devices() -> None:
             cpu, [tf.config.LogicalDeviceConfiguration() for _ in range(count)])
 
 
-def handle_report(args: dict[str, Any], progress: Any) -> dict[str, Any]:
+class LastReport:
+    """The last report built, by (target, source, call): the doctor's request that follows
+    the TUI's report reuses its trace instead of tracing again, and the Graph tab reads its
+    ops' attributes. One per serve loop; only the latest is kept (a trace holds graphs)."""
+
+    def __init__(self) -> None:
+        self._key: tuple | None = None
+        self._report: Report | None = None
+
+    def keep(self, req: ReportRequest, report: Report) -> None:
+        self._key, self._report = _report_key(req), report
+
+    def get(self, req: DoctorRequest | OpAttributesRequest) -> Report | None:
+        return self._report if self._key == _report_key(req) else None
+
+
+def _report_key(req: ReportRequest | DoctorRequest | OpAttributesRequest) -> tuple:
+    return req.target, req.source, req.call
+
+
+@dataclasses.dataclass
+class Context:
+    """What a handler gets beside its request: the progress callback and the last report."""
+
+    progress: Callable[[str], None]
+    last: LastReport
+
+
+def handle_report(req: ReportRequest, ctx: Context) -> ReportReply:
     """Trace (and unless ``no_run``, run) one target: ``{"report": Report, "lab": RunLab}``."""
     from agexplorer.engine.buffer import shadowed
     from agexplorer.engine.load import ARGUMENT_ERRORS
@@ -39,86 +91,76 @@ def handle_report(args: dict[str, Any], progress: Any) -> dict[str, Any]:
     from agexplorer.lab.runs import run_lab
 
     # ``source``: an unsaved buffer (the TUI), analysed in place of the file on disk.
-    with shadowed(args["target"], args.get("source")) as (target, shadow):
+    with shadowed(req.target, req.source) as (target, shadow):
         try:
-            report = shadow.fix(build_report(target, args.get("call"), progress=progress))
-            _LAST_REPORT.clear()
-            _LAST_REPORT[_report_key(args)] = report
+            report = shadow.fix(build_report(target, req.call, progress=ctx.progress))
+            ctx.last.keep(req, report)
             lab = None
             no_arguments = report.error is not None and report.error.kind in ARGUMENT_ERRORS
-            if not args.get("no_run") and not no_arguments:
+            if not req.no_run and not no_arguments:
                 lab = shadow.fix(run_lab(
-                    target, args.get("call"), device=args.get("device"),
-                    budget=args.get("budget", 1.0), fresh_module=args.get("fresh", True),
-                    hlo=args.get("hlo", False), tensorboard=args.get("tensorboard"),
-                    progress=progress))
+                    target, req.call, device=req.device, budget=req.budget,
+                    fresh_module=req.fresh, hlo=req.hlo, tensorboard=req.tensorboard,
+                    progress=ctx.progress))
         except AgxError as exc:
             raise shadow.fix_error(exc) from None
     return {"report": report, "lab": lab}
 
 
-def _on_buffer(args: dict[str, Any], compute: Any) -> Any:
-    """``compute(target)`` on the file, or on ``args["source"]`` (an unsaved buffer) through
+def _on_buffer(req: RetraceRequest | DoctorRequest | TryFixRequest, compute: Any) -> Any:
+    """``compute(target)`` on the file, or on ``req.source`` (an unsaved buffer) through
     a shadow file; the result and any error name the user's file."""
     from agexplorer.engine.buffer import shadowed
 
-    with shadowed(args["target"], args.get("source")) as (target, shadow):
+    with shadowed(req.target, req.source) as (target, shadow):
         try:
             return shadow.fix(compute(target))
         except AgxError as exc:
             raise shadow.fix_error(exc) from None
 
 
-def handle_retrace(args: dict[str, Any], progress: Any) -> Any:
+def handle_retrace(req: RetraceRequest, ctx: Context) -> RetraceReport:
     """Call one target with a sequence of arguments and explain each retrace: a RetraceReport."""
     from agexplorer.retrace.explain import explain_retraces
 
-    return _on_buffer(args, lambda target: explain_retraces(target, args.get("calls"),
-                                                            progress=progress))
+    calls = None if req.calls is None else list(req.calls)
+    return _on_buffer(req, lambda target: explain_retraces(target, calls,
+                                                           progress=ctx.progress))
 
 
-# The last report built, by (target, source, call): the doctor's request that follows the
-# TUI's report reuses its trace instead of tracing again.
-_LAST_REPORT: dict[tuple, Any] = {}
-
-
-def _report_key(args: dict[str, Any]) -> tuple:
-    return args["target"], args.get("source"), args.get("call")
-
-
-def handle_doctor(args: dict[str, Any], progress: Any) -> Any:
+def handle_doctor(req: DoctorRequest, ctx: Context) -> DoctorReport:
     """The pitfall doctor for one target: a DoctorReport (``reuse``: the last report's trace,
     when it was built for the same target, buffer and call)."""
     from agexplorer.doctor.checks import diagnose
 
-    report = _LAST_REPORT.get(_report_key(args)) if args.get("reuse") else None
-    return _on_buffer(args, lambda target: diagnose(target, args.get("call"), progress=progress,
-                                                    report=report))
+    report = ctx.last.get(req) if req.reuse else None
+    return _on_buffer(req, lambda target: diagnose(target, req.call, progress=ctx.progress,
+                                                   report=report))
 
 
-def handle_op_attributes(args: dict[str, Any], progress: Any) -> list[tuple[str, str]]:
+def handle_op_attributes(req: OpAttributesRequest, ctx: Context) -> list[tuple[str, str]]:
     """The attributes of one op of the last report's trace (the TUI's Graph tab asks when an
     op is highlighted): (name, text) pairs."""
-    report = _LAST_REPORT.get(_report_key(args))
+    report = ctx.last.get(req)
     if report is None or report.inventory is None:
         raise AgxError("stale", "that trace is no longer in the worker; analyse the function "
                        "again to read its ops' attributes.")
     try:
-        return report.inventory.op_attributes(args["function"], args["name"])
+        return report.inventory.op_attributes(req.function, req.name)
     except LookupError as exc:
         raise AgxError("stale", f"{exc}; analyse the function again.") from None
 
 
-def handle_try_fix(args: dict[str, Any], progress: Any) -> Any:
+def handle_try_fix(req: TryFixRequest, ctx: Context) -> FixTrial:
     """Try the doctor's rewrite ``fix`` (a code or a line) before and after: a FixTrial."""
     from agexplorer.doctor.trial import try_fix
 
-    return _on_buffer(args, lambda target: try_fix(
-        target, str(args["fix"]), args.get("call"), budget=args.get("budget", 0.5),
-        device=args.get("device"), progress=progress, run=args.get("run", True)))
+    return _on_buffer(req, lambda target: try_fix(
+        target, req.fix, req.call, budget=req.budget, device=req.device,
+        progress=ctx.progress, run=req.run))
 
 
-def handle_devices(args: dict[str, Any], progress: Any) -> list[dict[str, str]]:
+def handle_devices(req: DevicesRequest, ctx: Context) -> list[Device]:
     """TensorFlow's logical devices."""
     from agexplorer.engine.tfenv import import_tf
 
@@ -126,28 +168,31 @@ def handle_devices(args: dict[str, Any], progress: Any) -> list[dict[str, str]]:
     return [{"name": d.name, "type": d.device_type} for d in tf.config.list_logical_devices()]
 
 
-def handle_ping(args: dict[str, Any], progress: Any) -> str:
+def handle_ping(req: PingRequest, ctx: Context) -> str:
     """Liveness check."""
     return "pong"
 
 
-HANDLERS = {"report": handle_report, "retrace": handle_retrace, "devices": handle_devices,
-            "ping": handle_ping, "doctor": handle_doctor, "try_fix": handle_try_fix,
-            "op_attributes": handle_op_attributes}
+# The request's class picks its handler: no string kinds on the wire.
+HANDLERS: dict[type[Request], Callable[[Any, Context], Any]] = {
+    ReportRequest: handle_report, RetraceRequest: handle_retrace, DoctorRequest: handle_doctor,
+    TryFixRequest: handle_try_fix, OpAttributesRequest: handle_op_attributes,
+    DevicesRequest: handle_devices, PingRequest: handle_ping}
 
 
-def _resolve_paths(args: dict[str, Any]) -> dict[str, Any]:
+def _resolve_paths(req: Request) -> Request:
     """The request's paths made absolute against the cwd it arrived in, before user code can
     ``os.chdir`` away (the target's file, the TensorBoard folder)."""
-    args = dict(args)
-    target = args.get("target")
+    changes: dict[str, str] = {}
+    target = getattr(req, "target", None)
     if isinstance(target, str):
         path, sep, rest = target.partition("::")
         if path:
-            args["target"] = os.path.abspath(os.path.expanduser(path)) + sep + rest
-    if isinstance(args.get("tensorboard"), str) and args["tensorboard"]:
-        args["tensorboard"] = os.path.abspath(os.path.expanduser(args["tensorboard"]))
-    return args
+            changes["target"] = os.path.abspath(os.path.expanduser(path)) + sep + rest
+    tensorboard = getattr(req, "tensorboard", None)
+    if isinstance(tensorboard, str) and tensorboard:
+        changes["tensorboard"] = os.path.abspath(os.path.expanduser(tensorboard))
+    return dataclasses.replace(req, **changes) if changes else req
 
 
 _BIG_ANSWER = 1 << 20  # bytes: an answer this large says so, the client may wait on it
@@ -157,29 +202,32 @@ def serve(sock: socket.socket) -> None:
     """Answer requests on ``sock`` until it closes."""
 
     def progress(phase: str) -> None:
-        wire.send(sock, {"progress": phase})
+        wire.send(sock, Progress(phase))
 
+    ctx = Context(progress, LastReport())
     try:
         home: str | None = os.getcwd()
     except OSError:  # started in a folder that was deleted
         home = None
     while True:
         try:
-            message = wire.receive(sock)
+            message: object = wire.receive(sock)
         except (EOFError, OSError):
             return
-        handler = HANDLERS.get(message.get("kind"))
+        except Exception:  # noqa: BLE001 - a class this install lacks: answered, not a crash
+            message = None
+        handler = HANDLERS.get(type(message))
+        reply: Reply | Failure
         try:
             if handler is None:
-                raise AgxError("bad-request", f"unknown request {message.get('kind')!r}")
-            reply = {"ok": True, "value": handler(_resolve_paths(message.get("args") or {}),
-                                                  progress)}
+                raise unknown_request(message)
+            reply = Reply(handler(_resolve_paths(message), ctx))
         except AgxError as exc:
-            reply = {"ok": False, "error": exc}
+            reply = Failure(exc)
         except Exception as exc:  # noqa: BLE001 - reported to the client, never a crash
-            reply = {"ok": False, "error": AgxError(
+            reply = Failure(AgxError(
                 "internal-error", f"agexplorer's worker failed ({type(exc).__name__}: {exc}); "
-                "report it with the command you ran.", exit_code=3)}
+                "report it with the command you ran.", exit_code=3))
         finally:
             if home is not None:  # user code that chdir'd must not move the next request
                 with contextlib.suppress(OSError):
@@ -187,8 +235,8 @@ def serve(sock: socket.socket) -> None:
         try:
             data = wire.dumps(reply)
         except Exception as exc:  # noqa: BLE001 - e.g. a result that does not pickle
-            data = wire.dumps({"ok": False, "error": AgxError(
-                "internal-error", f"the worker could not send its answer ({exc}).", exit_code=3)})
+            data = wire.dumps(Failure(AgxError(
+                "internal-error", f"the worker could not send its answer ({exc}).", exit_code=3)))
         try:
             if len(data) > _BIG_ANSWER:
                 progress(f"sending the answer ({len(data) / 1e6:.1f} MB)")
@@ -204,9 +252,9 @@ def _dump_stack(signum: int, frame: Any) -> None:
     """SIGUSR1: write the Python stack, innermost first, with AutoGraph's lines mapped back
     to the user's file (TensorFlow's stack extraction applies the active source maps)."""
     try:
-        from tensorflow.python.util import tf_stack
+        from agexplorer.engine.tf_internals import tf_stack_frames
 
-        frames = [(f.filename, f.lineno, f.name) for f in tf_stack.extract_stack()]
+        frames = [(f.filename, f.lineno, f.name) for f in tf_stack_frames()]
     except Exception:  # noqa: BLE001 - fall back to the plain stack
         frames = [(f.filename, f.lineno, f.name) for f in traceback.extract_stack(frame)]
     lines = [f'  File "{name}", line {lineno} in {func}\n' for name, lineno, func in reversed(frames)]
@@ -264,14 +312,20 @@ def main() -> None:
     sock = socket.socket(fileno=fd)
     start = time.perf_counter()
     from agexplorer.engine.capture import capture_output
+    from agexplorer.engine.tf_internals import check_support
     from agexplorer.engine.tfenv import import_tf
 
     with capture_output():
         import_tf()
+        support = check_support()  # every private TensorFlow name, checked once per worker
+        if support.errors:  # a moved name the verdicts need: every request answers with it
+            HANDLERS.update(dict.fromkeys(HANDLERS, support.refuse))
         _configure_devices()
     # TensorFlow leaves about a million objects behind; moving them out of the collector's
     # reach keeps full collections during a request short (a 200 ms outlier became 50 ms).
     gc.collect()
     gc.freeze()
-    wire.send(sock, {"ready": True, "import_s": time.perf_counter() - start, "pid": os.getpid()})
+    wire.send(sock, Hello(version=protocol.VERSION, pid=os.getpid(),
+                          import_s=time.perf_counter() - start,
+                          tf_warnings=tuple(support.sentences)))
     serve(sock)

@@ -172,14 +172,16 @@ def test_the_code_table_is_documented():
 
 
 def test_worker_handler_analyses_an_unsaved_buffer(tf):
-    from agexplorer.worker.server import handle_doctor
+    from agexplorer.worker.protocol import DoctorRequest
+    from agexplorer.worker.server import Context, LastReport, handle_doctor
 
     path = sample("s4_2_tracing.py")
     with open(path, encoding="utf-8") as fh:
         text = fh.read()
     buffer = text.replace('    return x ** 2 + 2 * x + 1',
                           '    print("unsaved")\n    return x ** 2 + 2 * x + 1')
-    d = handle_doctor({"target": f"{path}::simple_func", "source": buffer}, lambda p: None)
+    d = handle_doctor(DoctorRequest(target=f"{path}::simple_func", source=buffer),
+                      Context(lambda p: None, LastReport()))
     assert d.file == path
     assert [(f.code, f.line) for f in d.findings] == [("AGX001", 13)]
 

@@ -18,6 +18,7 @@ from agexplorer.model.errors import AgxError
 from agexplorer.source.files import MAX_SOURCE_BYTES, read_source_file
 from agexplorer.source.targets import read_source
 from agexplorer.worker import wire
+from agexplorer.worker.protocol import ReportRequest
 from conftest import ROOT, fixture
 
 
@@ -174,8 +175,8 @@ def test_an_answer_still_arriving_at_the_deadline_times_out():
 
 @pytest.mark.tf
 def test_a_worker_returns_a_bounded_report_of_a_noisy_function(worker):
-    answer = worker.request("report", {"target": f"{HOSTILE}::noisy", "call": "5",
-                                       "no_run": True}, path=HOSTILE)
+    answer = worker.request(ReportRequest(f"{HOSTILE}::noisy", call="5", no_run=True),
+                            path=HOSTILE)
     report = answer["report"]
     assert report.error is None
     # Python's prints, then what reached fd 1: each capped, each with its "dropped" line
@@ -188,8 +189,8 @@ def test_a_worker_returns_a_bounded_report_of_a_noisy_function(worker):
 def test_a_timeout_while_evaluating_the_call_names_that_phase_and_the_callers_hint(worker):
     worker.timeout_hint = "raise the timeout in the Run tab"  # e.g. the TUI's own way
     with pytest.raises(AgxError) as err:
-        worker.request("report", {"target": f"{HOSTILE}::square", "call": "10**10**8",
-                                  "no_run": True}, timeout=3, path=HOSTILE)
+        worker.request(ReportRequest(f"{HOSTILE}::square", call="10**10**8", no_run=True),
+                       timeout=3, path=HOSTILE)
     assert err.value.kind == "timeout"
     assert err.value.message.startswith(
         "timed out after 3 s while evaluating the call arguments (--call);")

@@ -157,8 +157,8 @@ def test_the_cli_sends_the_worker_absolute_paths(tmp_path, monkeypatch, capsys):
     sent = []
 
     class Recorder:
-        def request(self, kind, args, **kwargs):
-            sent.append(args["target"])
+        def request(self, req, **kwargs):
+            sent.append(req.target)
             raise AgxError("stop", "recorded.")
 
     monkeypatch.setattr(client, "shared_worker", lambda *a, **k: Recorder())

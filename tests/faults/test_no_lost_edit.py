@@ -188,6 +188,7 @@ async def test_sigterm_keeps_the_unsaved_buffer_and_ends_the_explorer(faults_fil
     """SIGTERM (and SIGHUP, the terminal closing) to the explorer's own process."""
     from agexplorer.tui import recovery
 
+    before = signal.getsignal(signal.SIGTERM)  # SIG_DFL, or one an earlier test installed
     app = explorer(faults_file, worker, "plain")
     async with app.run_test(size=(140, 40)) as pilot:
         assert await wait_for(pilot, lambda: app.workspace_ready and app.target is not None)
@@ -199,22 +200,23 @@ async def test_sigterm_keeps_the_unsaved_buffer_and_ends_the_explorer(faults_fil
     assert app.return_code == 128 + signal.SIGTERM
     found = recovery.load_copy(str(faults_file))
     assert found is not None and "# before the signal\n" in found.text
-    assert signal.getsignal(signal.SIGTERM) is signal.SIG_DFL  # given back
+    assert signal.getsignal(signal.SIGTERM) == before  # given back
 
 
 async def test_any_exception_from_a_request_is_one_sentence_and_the_explorer_stays(faults_file):
     """The contract says requests raise only AgxError; the bridge holds even if one does not
     (an escaping exception would make Textual end the app, unsaved buffer and all)."""
     from agexplorer.worker.client import Worker
+    from agexplorer.worker.protocol import DevicesRequest, PingRequest
 
     class Broken(Worker):
         def start(self) -> None:
             pass
 
-        def request(self, kind, args=None, **kwargs):
-            if kind == "ping":
+        def request(self, req, **kwargs):
+            if isinstance(req, PingRequest):
                 return "pong"
-            if kind == "devices":
+            if isinstance(req, DevicesRequest):
                 return []
             raise BrokenPipeError(32, "Broken pipe")
 

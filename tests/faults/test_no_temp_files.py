@@ -11,6 +11,7 @@ import pytest
 
 from agexplorer.model.errors import AgxError
 from agexplorer.worker.client import FOLDER_PREFIX, Worker, sweep_stale_folders
+from agexplorer.worker.protocol import ReportRequest
 from conftest import ROOT, fixture, run_cli
 
 HOSTILE = fixture("hostile.py")
@@ -79,7 +80,7 @@ def test_a_worker_killed_mid_trace_leaves_nothing(temp, tmp_path):
 
     try:
         with pytest.raises(AgxError) as err:
-            worker.request("report", {"target": f"{HOSTILE}::spin", "no_run": True},
+            worker.request(ReportRequest(f"{HOSTILE}::spin", no_run=True),
                            on_progress=kill_once_spinning)
         assert err.value.kind == "worker-died" and "SIGKILL" in err.value.message
         assert any(name.startswith("__autograph_generated_file") for name in seen)

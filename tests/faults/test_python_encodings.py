@@ -5,6 +5,7 @@ import pytest
 
 from agexplorer.doctor.trial import apply_fix
 from agexplorer.source.files import read_source_file
+from agexplorer.worker.protocol import ReportRequest, TryFixRequest
 
 pytestmark = pytest.mark.tf
 
@@ -62,7 +63,7 @@ def test_report_lines_and_text_are_right(worker, tmp_path, kind):
     """The trace prints the string from inside the converted function: AutoGraph re-read the
     file from disk, so a wrong decoding would print mojibake."""
     path, for_line = write(tmp_path, kind)
-    stmts, output = verdicts(worker.request("report", {"target": f"{path}::f", "no_run": True}))
+    stmts, output = verdicts(worker.request(ReportRequest(f"{path}::f", no_run=True)))
     assert stmts == [("for", for_line, "python", 3)]
     assert output == "é 3\n"
 
@@ -76,8 +77,8 @@ def test_an_unsaved_buffer_keeps_its_lines_and_its_characters(worker, tmp_path, 
     nl = "\r\n" if kind.endswith("crlf") else "\n"
     edited = text.replace(f"@tf.function{nl}", f"GREETING = 'grüß'{nl}{nl}@tf.function{nl}", 1)
     edited = edited.replace('label = "é"', 'label = "éü"')
-    stmts, output = verdicts(worker.request("report", {"target": f"{path}::f", "no_run": True,
-                                                       "source": edited}))
+    stmts, output = verdicts(worker.request(ReportRequest(f"{path}::f", no_run=True,
+                                                          source=edited)))
     assert stmts == [("for", for_line + 2, "python", 3)]
     assert output == "éü 3\n"
 
@@ -88,7 +89,7 @@ def test_the_doctors_rewrite_lands_right_after_non_ascii_text(worker, tmp_path, 
     rewritten `print` on its line. Applied, the file keeps its encoding, BOM and endings."""
     path, _ = write(tmp_path, kind)
     before = read_source_file(path)
-    trial = worker.request("try_fix", {"target": f"{path}::f", "fix": "AGX001", "run": False})
+    trial = worker.request(TryFixRequest(f"{path}::f", fix="AGX001", run=False))
     new_line = '    label = "é"; tf.print(label, n)'
     assert trial.rewrite.new_text == before.text.replace('    label = "é"; print(label, n)',
                                                          new_line)

@@ -202,15 +202,16 @@ def test_the_report_pickles_and_has_the_json_keys(tf):
 
 
 def test_the_worker_explains_an_unsaved_buffer_under_the_files_own_name(tf, tmp_path):
-    from agexplorer.worker.server import handle_retrace
+    from agexplorer.worker.protocol import RetraceRequest
+    from agexplorer.worker.server import Context, LastReport, handle_retrace
 
     path = tmp_path / "buffer.py"
     path.write_text("import tensorflow as tf\n\ndef f(x):\n    return x\n")
     source = ("import tensorflow as tf\n\ndef f(x):\n    if x.dtype == tf.float32:\n"
               "        raise ValueError('no floats')\n    return x\n")
-    report = handle_retrace({"target": f"{path}::f", "source": source,
-                             "calls": ["tf.constant([1])", "tf.constant([1.0])"]},
-                            lambda phase: None)
+    report = handle_retrace(RetraceRequest(target=f"{path}::f", source=source,
+                                           calls=("tf.constant([1])", "tf.constant([1.0])")),
+                            Context(lambda phase: None, LastReport()))
     assert report.file == str(path)
     assert report.calls[1].error.startswith(f"{path}:5: call 2")
     assert report.replays["reduce_retracing"].calls[1].error.startswith(f"{path}:5:")

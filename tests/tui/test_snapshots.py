@@ -14,6 +14,12 @@ import pytest
 
 from agexplorer.model.lab import ModeRun, RunLab
 from agexplorer.worker.client import Worker
+from agexplorer.worker.protocol import (
+    DevicesRequest,
+    DoctorRequest,
+    PingRequest,
+    ReportRequest,
+)
 from conftest import SAMPLES
 
 pytestmark = pytest.mark.tf
@@ -28,16 +34,16 @@ class ReplayWorker(Worker):
         self.answer = {"report": report, "lab": lab}
         self.doctor = doctor
 
-    def request(self, kind, args=None, **_):
-        if kind == "ping":
+    def request(self, req, **_):
+        if isinstance(req, PingRequest):
             return "pong"
-        if kind == "devices":
+        if isinstance(req, DevicesRequest):
             return [{"name": "/device:CPU:0", "type": "CPU"}]
-        if kind == "doctor":
+        if isinstance(req, DoctorRequest):
             return self.doctor
-        assert kind == "report", kind
+        assert isinstance(req, ReportRequest), req
         return {"report": self.answer["report"],
-                "lab": None if (args or {}).get("no_run") else self.answer["lab"]}
+                "lab": None if req.no_run else self.answer["lab"]}
 
     def close(self) -> None:
         pass

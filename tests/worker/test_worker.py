@@ -12,6 +12,7 @@ import pytest
 
 from agexplorer.model.errors import AgxError
 from agexplorer.worker.client import Worker
+from agexplorer.worker.protocol import DevicesRequest, PingRequest, ReportRequest
 from conftest import ROOT, fixture
 
 RUNS = fixture("runs.py")
@@ -25,8 +26,8 @@ def line_of(text: str) -> int:
 
 
 def lab(worker, func, call="tf.constant(2.0)", **extra):
-    args = {"target": f"{RUNS}::{func}", "call": call, "budget": 0.05, **extra}
-    return worker.request("report", args, path=RUNS)["lab"]
+    request = ReportRequest(f"{RUNS}::{func}", call=call, budget=0.05, **extra)
+    return worker.request(request, path=RUNS)["lab"]
 
 
 def test_three_modes_with_timings_and_speedups(worker):
@@ -45,7 +46,7 @@ def test_three_modes_with_timings_and_speedups(worker):
 
 def test_a_hang_times_out_names_the_line_and_the_worker_recovers(worker):
     with pytest.raises(AgxError) as err:
-        worker.request("report", {"target": f"{RUNS}::hangs", "call": "1", "budget": 0.05},
+        worker.request(ReportRequest(f"{RUNS}::hangs", call="1", budget=0.05),
                        timeout=8, path=RUNS)
     assert err.value.kind == "timeout"
     line = line_of("time.sleep(0.01)")
@@ -56,8 +57,8 @@ def test_a_hang_times_out_names_the_line_and_the_worker_recovers(worker):
 
 def test_a_hang_in_the_eager_run(worker):
     with pytest.raises(AgxError) as err:
-        worker.request("report", {"target": f"{RUNS}::hangs_eagerly", "call": "1",
-                                  "budget": 0.05}, timeout=8, path=RUNS)
+        worker.request(ReportRequest(f"{RUNS}::hangs_eagerly", call="1", budget=0.05),
+                       timeout=8, path=RUNS)
     assert "while running hangs_eagerly eagerly at" in err.value.message
 
 
@@ -122,7 +123,7 @@ def test_device_choice_on_a_split_cpu():
 
     w = Worker(timeout=60, env={**os.environ, "AGX_LOGICAL_CPUS": "2"})
     try:
-        names = [d["name"] for d in w.request("devices")]
+        names = [d["name"] for d in w.request(DevicesRequest())]
         assert names[-2:] == ["/device:CPU:0", "/device:CPU:1"]
         result = lab(w, "square", device="CPU:1")
         assert result.device == "/device:CPU:1"
@@ -170,21 +171,21 @@ def test_python_print_runs_every_eager_call_but_only_while_tracing_in_graphs(wor
 
 
 def test_sys_exit_in_user_code_is_an_error_not_a_dead_worker(worker):
-    answer = worker.request("report", {"target": f"{RUNS}::calls_exit", "call": "1",
-                                       "budget": 0.05}, path=RUNS)
+    answer = worker.request(ReportRequest(f"{RUNS}::calls_exit", call="1", budget=0.05),
+                            path=RUNS)
     assert "SystemExit" in answer["report"].error.message
     assert not answer["lab"].runs["eager"].ok and "SystemExit" in answer["lab"].runs["eager"].error
 
 
 def test_an_unsaved_buffer_is_analysed_under_the_real_path(worker):
     source = open(RUNS).read().replace("return x * x", "return x * x * x")
-    answer = worker.request("report", {"target": f"{RUNS}::square", "call": "tf.constant(2.0)",
-                                       "budget": 0.05, "source": source}, path=RUNS)
+    answer = worker.request(ReportRequest(f"{RUNS}::square", call="tf.constant(2.0)",
+                                          budget=0.05, source=source), path=RUNS)
     assert answer["report"].file == RUNS
     assert answer["lab"].runs["graph"].result == "float32[] 8.0"
     broken = source.replace("def hangs(x):", "def hangs(x:")
     with pytest.raises(AgxError) as err:
-        worker.request("report", {"target": f"{RUNS}::square", "source": broken}, path=RUNS)
+        worker.request(ReportRequest(f"{RUNS}::square", source=broken), path=RUNS)
     assert err.value.kind == "syntax-error" and err.value.message.startswith(f"{RUNS}:")
 
 
@@ -208,11 +209,11 @@ def wait_dead(worker):
 
 
 def test_a_worker_killed_while_idle_is_replaced_and_the_death_noticed(worker):
-    assert worker.request("ping") == "pong"
+    assert worker.request(PingRequest()) == "pong"
     folder = worker.tmpdir
     os.kill(worker.pid, signal.SIGKILL)
     wait_dead(worker)
-    assert worker.request("ping") == "pong"  # sent to a fresh worker, never a BrokenPipeError
+    assert worker.request(PingRequest()) == "pong"  # sent to a fresh worker, never a BrokenPipeError
     notice = worker.take_notice()
     assert notice == ("the TensorFlow worker had exited with signal 9 (SIGKILL, most often the "
                       "out-of-memory killer) while idle; a fresh one was started.")
@@ -221,7 +222,7 @@ def test_a_worker_killed_while_idle_is_replaced_and_the_death_noticed(worker):
 
 
 def test_a_pipe_that_breaks_on_send_restarts_the_worker(worker, monkeypatch):
-    assert worker.request("ping") == "pong"
+    assert worker.request(PingRequest()) == "pong"
     os.kill(worker.pid, signal.SIGKILL)
     wait_dead(worker)
     # as if it died between the liveness check and the send: the send itself fails
@@ -236,7 +237,7 @@ def test_a_worker_killed_mid_request_is_reported_and_the_next_request_works(work
             os.kill(worker.pid, signal.SIGKILL)
 
     with pytest.raises(AgxError) as err:
-        worker.request("report", {"target": f"{HOSTILE}::spin", "no_run": True},
+        worker.request(ReportRequest(f"{HOSTILE}::spin", no_run=True),
                        on_progress=kill_when_tracing)
     assert err.value.kind == "worker-died"
     assert "exited with signal 9 (SIGKILL" in err.value.message
@@ -248,11 +249,9 @@ def test_a_worker_killed_mid_request_is_reported_and_the_next_request_works(work
 def test_a_function_that_changes_directory_does_not_move_the_next_request(worker):
     relative = os.path.relpath(HOSTILE)  # to the worker's folder: the one it started in
     assert not relative.startswith("/") and os.getcwd() != "/"
-    first = worker.request("report", {"target": f"{relative}::goes_to_root", "call": "1",
-                                      "budget": 0.05})
+    first = worker.request(ReportRequest(f"{relative}::goes_to_root", call="1", budget=0.05))
     assert first["report"].error is None and first["lab"].runs["graph"].ok
-    second = worker.request("report", {"target": f"{relative}::square", "call": "2",
-                                       "no_run": True})
+    second = worker.request(ReportRequest(f"{relative}::square", call="2", no_run=True))
     assert second["report"].error is None and second["report"].file == HOSTILE
 
 
@@ -264,9 +263,9 @@ def test_a_worker_started_from_a_short_lived_thread_outlives_it(worker):
 
     worker.close()
     answers = []
-    thread = threading.Thread(target=lambda: answers.append(worker.request("ping")))
+    thread = threading.Thread(target=lambda: answers.append(worker.request(PingRequest())))
     thread.start()
     thread.join()
     time.sleep(0.5)  # let the thread finish in the kernel too, as a short-lived one would
     assert answers == ["pong"] and worker.alive
-    assert worker.request("ping") == "pong" and worker.take_notice() is None
+    assert worker.request(PingRequest()) == "pong" and worker.take_notice() is None

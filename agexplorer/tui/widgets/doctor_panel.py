@@ -43,16 +43,17 @@ class DoctorPanel(Horizontal):
         self._trial_for = None  # the finding the trial was made for
 
     def compose(self) -> ComposeResult:
-        yield DataTable(id="findings", cursor_type="row")
+        # Columns set here, not in on_mount: a quit during start-up can remove the children
+        # before this panel's Mount is handled, and a query there would crash the exit.
+        table = DataTable(id="findings", cursor_type="row")
+        table.add_columns("line", "code", "finding")
+        yield table
         with VerticalScroll(id="finding-side"):
             with Horizontal(id="fix-buttons"):
                 yield Button("Try fix  f", id="try-fix", disabled=True)
                 yield Button("Apply  a", id="apply-fix", disabled=True)
             yield Static("The doctor reads the function once it has been traced.",
                          id="finding-detail")
-
-    def on_mount(self) -> None:
-        self.query_one("#findings", DataTable).add_columns("line", "code", "finding")
 
     def show(self, doctor) -> None:
         """Fill the table from a DoctorReport (None: no answer, e.g. a syntax error)."""

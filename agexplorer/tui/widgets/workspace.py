@@ -31,9 +31,15 @@ class Workspace(Vertical):
     def compose(self) -> ComposeResult:
         with Horizontal(id="code"):
             yield VerdictGutter(id="gutter")
-            yield SourcePane(id="source")
+            # Titles set before mounting (not queried in on_mount, which a quit during
+            # start-up can reach after the children are gone).
+            source = SourcePane(id="source")
+            source.border_title = "source"
+            yield source
             yield LineRefGutter(id="refs")
-            yield ConvertedPane(id="converted")
+            converted = ConvertedPane(id="converted")
+            converted.border_title = "AutoGraph (to_code)"
+            yield converted
         with TabbedContent(id="panels"):
             with TabPane("Control flow", id="tab-flow"):
                 yield StatusLine("", id="flow-summary")
@@ -50,7 +56,3 @@ class Workspace(Vertical):
                 yield TracePanel(id="trace-panel")
             with TabPane("Log", id="tab-log"):
                 yield RichLog(id="log", wrap=True, markup=False)
-
-    def on_mount(self) -> None:
-        self.query_one("#source", SourcePane).border_title = "source"
-        self.query_one("#converted", ConvertedPane).border_title = "AutoGraph (to_code)"

@@ -1,0 +1,283 @@
+"""Every private TensorFlow name agexplorer touches, each behind one accessor, and the check that they exist.
+
+TensorFlow's public API cannot say which path AutoGraph took for a statement, where a
+converted line came from, or which graph a loop body built; the names below can, and a
+TensorFlow release may move any of them. Keeping them here means one file to read when
+a release breaks something, and one check (:func:`check_support`, run once when the
+worker starts) that names each moved one in a sentence instead of failing somewhere deep.
+Every import of ``tensorflow.python`` is inside a function: importing this module costs
+nothing, and the UI's process never imports it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import importlib
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
+from types import ModuleType
+from typing import Any, NoReturn
+
+from agexplorer.model.errors import AgxError
+
+# Keep in step with pyproject.toml's "tensorflow>=2.16,<2.22".
+TESTED = "2.16-2.21"
+
+_API = "tensorflow.python.autograph.impl.api"
+_CONTROL_FLOW = "tensorflow.python.autograph.operators.control_flow"
+_OPERATORS = "tensorflow.python.autograph.operators"  # the module the generated code calls ``ag__``
+_OPS = "tensorflow.python.framework.ops"
+_TF_STACK = "tensorflow.python.util.tf_stack"
+_ATOMIC = "tensorflow.python.eager.polymorphic_function.atomic_function"
+_FUNCTION = "tensorflow.python.eager.polymorphic_function.polymorphic_function"
+
+# The operators the generated code calls (``ag__.for_stmt``...), which the recorder wraps.
+OPERATORS = ("for_stmt", "while_stmt", "if_stmt")
+# The functions the operators dispatch to, by the path each one means: only these tell a
+# statement run as plain Python from one staged as a graph op.
+PATH_FUNCTIONS = {"_py_for_stmt": "python", "_py_if_stmt": "python",
+                  "_tf_while_stmt": "staged", "_tf_if_stmt": "staged"}
+
+
+# -- the accessors ----------------------------------------------------------------------
+
+def autograph_modules() -> tuple[ModuleType, ModuleType]:
+    """The operators module AutoGraph injects into converted code as ``ag__``, and
+    ``operators.control_flow`` (where the path functions live)."""
+    from tensorflow.python.autograph.impl import api
+    from tensorflow.python.autograph.operators import control_flow
+
+    return api._TRANSPILER.get_extra_locals()["ag__"], control_flow
+
+
+@contextlib.contextmanager
+def patched_autograph(wrappers: dict[str, Callable[[Callable[..., Any]], Callable[..., Any]]],
+                      mark: Callable[[str], None]) -> Iterator[None]:
+    """Within the block, ``ag__.NAME`` is ``wrappers[NAME](original)`` and each path function
+    calls ``mark("python" | "staged")`` before it runs; all is restored on exit."""
+    ag, cf = autograph_modules()
+    saved_ag = {name: getattr(ag, name) for name in wrappers}
+    saved_cf = {name: getattr(cf, name) for name in PATH_FUNCTIONS}
+
+    def marking(original: Callable[..., Any], path: str) -> Callable[..., Any]:
+        def marked(*args: Any, **kwargs: Any) -> Any:
+            mark(path)
+            return original(*args, **kwargs)
+        return marked
+
+    for name, wrap in wrappers.items():
+        setattr(ag, name, wrap(saved_ag[name]))
+    for name, path in PATH_FUNCTIONS.items():
+        setattr(cf, name, marking(saved_cf[name], path))
+    try:
+        yield
+    finally:
+        for name, value in saved_ag.items():
+            setattr(ag, name, value)
+        for name, value in saved_cf.items():
+            setattr(cf, name, value)
+
+
+def tf_stack_frames() -> Sequence[Any]:
+    """The Python stack, outermost first, with AutoGraph's generated lines mapped back to
+    the user's file (the active source maps applied), up to the caller's frame; each
+    frame has ``filename``, ``lineno`` and ``name``."""
+    from tensorflow.python.util import tf_stack
+
+    return tf_stack.extract_stack(stacklevel=2)  # this accessor's own frame is no one's business
+
+
+def default_graph() -> Any:
+    """The graph being built right now (a loop body's FuncGraph inside a staged loop)."""
+    from tensorflow.python.framework import ops
+
+    return ops.get_default_graph()
+
+
+def evict_conversion(function: Any) -> bool:
+    """Drop AutoGraph's cached conversion of ``function``; False where this TensorFlow's
+    cache could not be reached (the conversion may then be a stale one)."""
+    try:
+        from tensorflow.python.autograph.impl import api
+
+        api._TRANSPILER._cache._cache.pop(function.__code__, None)
+    except (ImportError, AttributeError, TypeError):
+        return False
+    return True
+
+
+def function_library(graph: Any) -> dict[str, Any]:
+    """The functions ``graph`` holds by name (loop bodies, branches, nested functions);
+    empty where this TensorFlow keeps them elsewhere (check_support says so)."""
+    return getattr(graph, "_functions", None) or {}
+
+
+def function_graph(function: Any) -> Any | None:
+    """The FuncGraph of a function from :func:`function_library`, None if it has none."""
+    # ``graph`` on current releases; ``_cached_graph`` kept for releases that only had it.
+    return getattr(function, "graph", None) or getattr(function, "_cached_graph", None)
+
+
+def has_fast_numpy(value: Any) -> bool:
+    """Whether ``value`` is an eager tensor whose buffer :func:`to_numpy` can read."""
+    return hasattr(value, "_numpy")
+
+
+def to_numpy(tensor: Any) -> Any:
+    """An eager tensor's value as NumPy without the copy ``.numpy()`` makes: the timed
+    region of the run lab should measure the function, not a copy of its result."""
+    return tensor._numpy()
+
+
+def concrete_functions_of(function: Any) -> list[Any]:
+    """A tf.function's concrete functions in the order they were traced; empty where this
+    TensorFlow cannot list them (check_support says so)."""
+    try:
+        return list(function._list_all_concrete_functions())
+    except Exception:  # noqa: BLE001 - a release without it, or a function that is no tf.function
+        return []
+
+
+# -- the check --------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class _Name:
+    """One private name: where it lives, what agexplorer does with it, and what is lost
+    without it (``lost`` empty: the verdicts themselves, so its absence is fatal)."""
+
+    module: str
+    attribute: str  # dotted, walked from the module
+    use: str
+    lost: str = ""
+    probe: Callable[[], bool] | None = None  # for names only an instance has
+
+    @property
+    def shown(self) -> str:
+        return f"{self.module}.{self.attribute}"
+
+    def present(self) -> bool:
+        try:
+            if self.probe is not None:
+                return self.probe()
+            value: Any = importlib.import_module(self.module)
+            for part in self.attribute.split("."):
+                value = getattr(value, part)
+        except (ImportError, AttributeError, KeyError, TypeError):
+            return False
+        return True
+
+
+def _injected_operator(name: str) -> Callable[[], bool]:
+    def probe() -> bool:
+        try:
+            operators: Any = autograph_modules()[0]
+        except (ImportError, AttributeError, KeyError):
+            # The transpiler's own sentence says that; judge the operator where it is defined.
+            operators = importlib.import_module(_OPERATORS)
+        return hasattr(operators, name)
+    return probe
+
+
+def _graph_has_library() -> bool:
+    # ``_functions`` is set in Graph.__init__: only an instance (an empty graph, no trace) has it.
+    ops = importlib.import_module(_OPS)
+    return hasattr(ops.Graph(), "_functions")
+
+
+def _atomic_has_graph() -> bool:
+    cls = importlib.import_module(_ATOMIC).AtomicFunction
+    # Releases without the ``graph`` property set ``_cached_graph`` in __init__: the
+    # attribute names its code stores say so without building a function.
+    return hasattr(cls, "graph") or "_cached_graph" in cls.__init__.__code__.co_names
+
+
+_TELL = {"_py_for_stmt": "watches to tell a Python for loop from a graph loop",
+         "_py_if_stmt": "watches to tell a Python conditional from a graph conditional",
+         "_tf_while_stmt": "watches to tell a graph while loop from a Python one",
+         "_tf_if_stmt": "watches to tell a graph conditional from a Python one"}
+_JUDGE = {"for_stmt": "watches to judge for loops", "while_stmt": "watches to judge while loops",
+          "if_stmt": "watches to judge conditionals"}
+
+NAMES: tuple[_Name, ...] = (
+    _Name(_API, "_TRANSPILER.get_extra_locals",
+          "calls to find the operators AutoGraph's code runs"),
+    *(_Name(_OPERATORS, name, _JUDGE[name], probe=_injected_operator(name)) for name in OPERATORS),
+    *(_Name(_CONTROL_FLOW, name, use) for name, use in _TELL.items()),
+    _Name(_TF_STACK, "extract_stack", "reads to map AutoGraph's statements to your lines"),
+    _Name(_OPS, "get_default_graph", "reads to tell which graph a statement built"),
+    _Name(_API, "_TRANSPILER._cache._cache", "clears so that each function is converted afresh",
+          lost="a function whose text repeats in another file may show that file's conversion"),
+    _Name(_OPS, "Graph._functions", "reads to find the bodies of loops and conditionals",
+          lost="the op inventory lists no ops inside them", probe=_graph_has_library),
+    _Name(_ATOMIC, "AtomicFunction.graph", "reads to walk into a loop's or a branch's body",
+          lost="the op inventory lists no ops inside them", probe=_atomic_has_graph),
+    _Name(_OPS, "EagerTensor._numpy", "calls to bring results to the host without a copy",
+          lost="the run lab's timings include a copy of each result"),
+    _Name(_FUNCTION, "Function._list_all_concrete_functions", "reads to list a function's traces",
+          lost="the retrace report shows no trace signatures"),
+)
+
+
+@dataclass(frozen=True)
+class Support:
+    """What :func:`check_support` found: one sentence per missing name."""
+
+    errors: list[str] = field(default_factory=list)  # the verdicts would be wrong: refuse to work
+    warnings: list[str] = field(default_factory=list)  # one feature degrades, the rest holds
+
+    @property
+    def sentences(self) -> list[str]:
+        """Every sentence, the fatal ones first."""
+        return self.errors + self.warnings
+
+    def error(self) -> AgxError | None:
+        """The error every request answers with when a fatal name is missing."""
+        if not self.errors:
+            return None
+        return AgxError("tf-unsupported", self.errors[0], exit_code=2, details=self.errors[1:])
+
+    def refuse(self, *_: Any) -> NoReturn:
+        """A request handler that answers every request with :meth:`error`."""
+        error = self.error()
+        raise error if error is not None else AgxError(
+            "internal-error", "agexplorer refused a request although TensorFlow is supported.",
+            exit_code=3)
+
+
+def _version() -> str:
+    try:
+        import tensorflow as tf
+
+        return ".".join(str(tf.__version__).split(".")[:2])
+    except Exception:  # noqa: BLE001 - a broken install still gets its sentences
+        return "?"
+
+
+def check_support(names: Sequence[_Name] = NAMES) -> Support:
+    """Verify that every private name exists in the installed TensorFlow (imports and
+    attribute look-ups only, no tracing): one sentence per missing one."""
+    version = _version()
+    errors: list[str] = []
+    warnings: list[str] = []
+    for name in names:
+        if name.present():
+            continue
+        consequence = f", so {name.lost}" if name.lost else ""
+        sentence = (f"TensorFlow {version} moved {name.shown}, which agexplorer {name.use}"
+                    f"{consequence}; agexplorer is tested with TensorFlow {TESTED}.")
+        (warnings if name.lost else errors).append(sentence)
+    return Support(errors, warnings)
+
+
+_supported = False  # set once the fatal names were found: tracing checks them each time
+
+
+def require_support() -> None:
+    """Raise the ``tf-unsupported`` error when a name the verdicts depend on is missing."""
+    global _supported
+    if _supported:
+        return
+    error = check_support([n for n in NAMES if not n.lost]).error()
+    if error is not None:
+        raise error
+    _supported = True

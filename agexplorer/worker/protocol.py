@@ -1,0 +1,197 @@
+"""The worker protocol: one typed request per kind, the envelopes around them, and its version."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, ClassVar, Generic, TypedDict, TypeVar
+
+from agexplorer.model.doctor import DoctorReport, FixTrial
+from agexplorer.model.errors import AgxError
+from agexplorer.model.lab import RunLab
+from agexplorer.model.report import Report
+from agexplorer.model.retrace import RetraceReport
+
+# Raised whenever a request, a reply or an envelope changes shape: a worker started from
+# another install (agexplorer upgraded while the explorer runs) then says so in one sentence.
+VERSION = 1
+
+T = TypeVar("T")
+
+
+class ProtocolError(AgxError):
+    """The client and the worker do not speak the same protocol."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__("protocol-mismatch", message, exit_code=1)
+
+    def __reduce__(self):  # one argument, not AgxError's five
+        return (ProtocolError, (self.message,))
+
+
+class Request(Generic[T]):
+    """A request to the worker; ``T`` is the type of the value its reply carries. The worker
+    dispatches on the request's class; ``label`` only words messages ("the report request")."""
+
+    label: ClassVar[str] = "request"
+
+
+class ReportReply(TypedDict):
+    """The value of a report request: the trace's report and, unless ``no_run``, the run lab."""
+
+    report: Report
+    lab: RunLab | None
+
+
+class Device(TypedDict):
+    """One TensorFlow logical device."""
+
+    name: str
+    type: str
+
+
+@dataclass(frozen=True)
+class ReportRequest(Request[ReportReply]):
+    """Trace ``target`` (``PATH::QUALNAME``) and, unless ``no_run``, run it eagerly, as a
+    graph and with XLA. ``source``: an unsaved buffer analysed in place of the file."""
+
+    label: ClassVar[str] = "report"
+    target: str
+    call: str | None = None
+    source: str | None = None
+    no_run: bool = False
+    device: str | None = None
+    budget: float = 1.0
+    fresh: bool = True
+    hlo: bool = False
+    tensorboard: str | None = None
+
+
+@dataclass(frozen=True)
+class RetraceRequest(Request[RetraceReport]):
+    """Call ``target`` with each of ``calls`` (None: the file's ``AGX_RETRACE``) and explain
+    every retrace."""
+
+    label: ClassVar[str] = "retrace"
+    target: str
+    calls: tuple[str, ...] | None = None
+    source: str | None = None
+
+
+@dataclass(frozen=True)
+class DoctorRequest(Request[DoctorReport]):
+    """The pitfall doctor for ``target``; ``reuse``: the trace of the last report request
+    for the same target, buffer and call, instead of tracing again."""
+
+    label: ClassVar[str] = "doctor"
+    target: str
+    call: str | None = None
+    source: str | None = None
+    reuse: bool = False
+
+
+@dataclass(frozen=True)
+class TryFixRequest(Request[FixTrial]):
+    """Try the doctor's rewrite ``fix`` (a code, a line or both: AGX004@38) before and after."""
+
+    label: ClassVar[str] = "try_fix"
+    target: str
+    fix: str
+    call: str | None = None
+    source: str | None = None
+    budget: float = 0.5
+    device: str | None = None
+    run: bool = True
+
+
+@dataclass(frozen=True)
+class OpAttributesRequest(Request[list[tuple[str, str]]]):
+    """The attributes of op ``name`` in ``function`` of the last report's trace for the same
+    target, buffer and call: (name, text) pairs."""
+
+    label: ClassVar[str] = "op_attributes"
+    target: str
+    function: str
+    name: str
+    call: str | None = None
+    source: str | None = None
+
+
+@dataclass(frozen=True)
+class DevicesRequest(Request[list[Device]]):
+    """TensorFlow's logical devices."""
+
+    label: ClassVar[str] = "devices"
+
+
+@dataclass(frozen=True)
+class PingRequest(Request[str]):
+    """Liveness check: the reply is ``"pong"``."""
+
+    label: ClassVar[str] = "ping"
+
+
+REQUESTS: tuple[type[Request], ...] = (ReportRequest, RetraceRequest, DoctorRequest,
+                                       TryFixRequest, OpAttributesRequest, DevicesRequest,
+                                       PingRequest)
+
+
+# -- the envelopes: what the worker writes on the socket --------------------------------------
+@dataclass(frozen=True)
+class Hello:
+    """The worker's first message, once TensorFlow is imported. ``tf_warnings``: one sentence
+    per private TensorFlow name that moved (what will not work in this version)."""
+
+    version: int
+    pid: int
+    import_s: float
+    tf_warnings: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Progress:
+    """What the worker is doing now ("tracing f"), any number of times before the reply."""
+
+    phase: str
+
+
+@dataclass(frozen=True)
+class Reply:
+    """The request's value."""
+
+    value: Any
+
+
+@dataclass(frozen=True)
+class Failure:
+    """The request failed: one sentence."""
+
+    error: AgxError
+
+
+def mismatch(theirs: object = None) -> ProtocolError:
+    """The sentence for a worker that speaks protocol ``theirs`` (None: its message could
+    not even be read)."""
+    said = "another protocol" if theirs is None else f"protocol {theirs}"
+    return ProtocolError(f"the TensorFlow worker speaks {said}, this agexplorer {VERSION}: "
+                         "reinstall agexplorer so both come from one version.")
+
+
+def check_hello(message: object) -> Hello:
+    """The worker's first message, if it speaks this protocol; ProtocolError otherwise."""
+    # VERSION is read here, not bound at import: tests patch it to stage a mismatch.
+    if not isinstance(message, Hello):
+        version = getattr(message, "version", None)
+        if version is None and isinstance(message, dict):  # a worker from before Hello
+            version = message.get("version", 0)
+        raise mismatch(version)
+    if message.version != VERSION:
+        raise mismatch(message.version)
+    return message
+
+
+def unknown_request(request: object) -> AgxError:
+    """The worker's answer to a request it has no handler for."""
+    name = type(request).__name__
+    return AgxError("bad-request", f"the TensorFlow worker does not know the request {name}: "
+                    "reinstall agexplorer so the worker and its client come from one version.",
+                    exit_code=3)
