@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 from agexplorer.doctor import loops, python_state, retracing, tensors
@@ -62,10 +63,9 @@ def diagnose(target: str, call: str | None = None,
     findings = exam.findings
     wrapped = spec.qualname.split(".")[-1]
     findings += [f for f in module_loops(mod) if f.subject == wrapped]
-    for finding in findings:
-        made = rewrite(text, finding, report.call if report else call)
-        finding.rewrite = made.description if made is not None else None
-    findings.sort(key=lambda f: (f.line, f.col, f.code))
+    # Each finding gains its rewrite's description as a new record, not by mutation.
+    findings = sorted((replace(f, rewrite=_described_rewrite(text, f, report.call if report else call))
+                       for f in findings), key=lambda f: (f.line, f.col, f.code))
     first = min([func.lineno, *(d.lineno for d in func.decorator_list)])
     return DoctorReport(
         file=report.file if report else spec.path, function=spec.qualname,
@@ -73,6 +73,11 @@ def diagnose(target: str, call: str | None = None,
         call=report.call if report else call, call_origin=report.call_origin if report else None,
         traced=exam.traced, findings=findings,
         error=report.error if report is not None else load_error)
+
+
+def _described_rewrite(text: str, finding: Finding, call: str | None) -> str | None:
+    made = rewrite(text, finding, call)
+    return made.description if made is not None else None
 
 
 def doctor_targets(path: str) -> list[str]:

@@ -10,6 +10,10 @@ import gast
 
 from agexplorer.doctor.parse import LOOP_NODES, ParsedFile, ancestors, param_names, parent_map
 from agexplorer.model.doctor import CODES, Finding
+from agexplorer.model.values import ValueKind
+
+# The recorded kinds a parameter's Python number comes in, and the type name the checks use.
+_NUMBERS: dict[ValueKind, str] = {"python-int": "int", "python-float": "float", "python-bool": "bool"}
 
 
 class ExaminedFunction:
@@ -72,12 +76,10 @@ class ExaminedFunction:
                         break
                     found[param] = self._kind(arg)
             for v in report.statements:
-                for name, desc in v.names:
-                    if name in self.params and desc.startswith("the Python ") \
-                            and found.get(name, ("", None))[0] != "python":
-                        kind, _, value = desc[len("the Python "):].partition(" ")
-                        if kind in ("int", "float", "bool"):
-                            found[name] = ("python", (kind, value))
+                for named in v.names:
+                    if named.name in self.params and named.kind in _NUMBERS \
+                            and found.get(named.name, ("", None))[0] != "python":
+                        found[named.name] = ("python", (_NUMBERS[named.kind], named.value.literal))
         return found
 
     def _kind(self, arg: ast.expr) -> tuple[str, Any]:

@@ -8,6 +8,10 @@ import gast
 
 from agexplorer.doctor.examined import ExaminedFunction
 from agexplorer.doctor.parse import LOOP_NODES, dotted_name
+from agexplorer.model.values import PYTHON_SCALARS, ValueKind
+
+# A Python loop over these runs a count of times (not once per item of a container).
+_COUNTED: frozenset[ValueKind] = frozenset({"range", "numpy"})
 
 
 def _lists(exam: ExaminedFunction) -> set[str]:
@@ -28,7 +32,7 @@ def _loop_mode(exam: ExaminedFunction, loop: Any) -> str:
     if v is not None and v.verdict == "staged":
         return "staged"
     if v is not None and v.verdict == "python":
-        if isinstance(loop, gast.While) or (v.value or "").startswith(("range(", "a NumPy")):
+        if isinstance(loop, gast.While) or v.value_kind in _COUNTED:
             return "unrolled"
         return "container"
     if exam.traced:
@@ -93,7 +97,7 @@ def loops(exam: ExaminedFunction) -> None:
             if not v.iterations:
                 continue
             counted = isinstance(node, gast.While) or literal or \
-                (v.value or "").startswith(("range(", "a NumPy"))
+                v.value_kind in _COUNTED
             if not counted:
                 continue  # a Python container (layers, functions): unrolling is the point
             per = v.ops_created // v.iterations
@@ -101,9 +105,9 @@ def loops(exam: ExaminedFunction) -> None:
                    f"({v.ops_created} ops)" if per else
                    "adding no ops: its result is folded into the graph as a constant")
             times = f"unrolled {v.iterations} time{'s' if v.iterations != 1 else ''}"
-            python = [n for n, d in v.names if d.startswith("the Python")]
+            python = [n.name for n in v.names if n.kind in PYTHON_SCALARS]
             if isinstance(node, gast.While):
-                said = ", ".join(f"{n} is {d}" for n, d in v.names)
+                said = ", ".join(f"{n.name} is {n.text}" for n in v.names)
                 message = (f"`{header}` ran in Python while tracing (its condition was a "
                            f"Python bool: {said}): {times}, {ops}")
                 fix = v.hint if python and python[-1] in exam.params else (

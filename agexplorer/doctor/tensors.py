@@ -8,6 +8,7 @@ import gast
 
 from agexplorer.doctor.examined import ExaminedFunction
 from agexplorer.doctor.parse import ancestors, dotted_name
+from agexplorer.model.values import GRAPH_TENSORS
 
 
 def variables(exam: ExaminedFunction) -> None:
@@ -22,7 +23,7 @@ def variables(exam: ExaminedFunction) -> None:
             if guarded:
                 continue
             error = exam.report.error if exam.report else None
-            failed = error is not None and "Variable" in error.message
+            failed = error is not None and error.cause == "variable-created"
             exam.add("AGX005", node, f"`{exam.mod.segment(node)}` creates a variable inside "
                      "the function" + ("; tracing refused it" if failed else
                                        ", which tf.function allows only on the first trace"),
@@ -33,7 +34,7 @@ def variables(exam: ExaminedFunction) -> None:
 def _tensor_names(exam: ExaminedFunction) -> set[str]:
     names = {p for p, (kind, _) in exam.args.items() if kind == "tensor"}
     for v in exam.verdicts.values():
-        names |= {n for n, d in v.names if d.startswith(("a tensor", "a tf.Variable"))}
+        names |= {n.name for n in v.names if n.kind in GRAPH_TENSORS}
     return names
 
 
@@ -63,7 +64,7 @@ def values(exam: ExaminedFunction) -> None:
         text = exam.mod.segment(node)
         if isinstance(node.func, gast.Attribute) and node.func.attr == "numpy" \
                 and not node.args:
-            failed = error is not None and "numpy" in error.message
+            failed = error is not None and error.cause == "numpy-in-graph"
             exam.add("AGX006", node, f"`{text}` asks a symbolic tensor for its value while "
                      "tracing" + ("; that is what made tracing fail" if failed else
                                   ": it fails in a graph"),

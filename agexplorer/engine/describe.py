@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from agexplorer.model.values import Described, ValueKind
+
 
 def _shape(value: Any) -> str:
     shape = getattr(value, "shape", None)
@@ -25,42 +27,66 @@ def is_tensor(value: Any) -> bool:
 
 def describe(value: Any) -> str:
     """One noun phrase for ``value``, as a teacher would say it."""
+    return classify(value).text
+
+
+def classify(value: Any) -> Described:
+    """The kind of ``value`` and its noun phrase (the phrase is made from the kind here only)."""
     if is_tensor(value):
         dtype = getattr(getattr(value, "dtype", None), "name", "?")
         kind = type(value).__name__
         if "Variable" in kind:
-            return f"a tf.Variable ({dtype}{_shape(value)})"
+            return Described("variable", f"a tf.Variable ({dtype}{_shape(value)})")
         if kind == "EagerTensor":
-            return f"an eager tensor captured from outside ({dtype}{_shape(value)})"
-        return f"a tensor ({dtype}{_shape(value)})"
-    if isinstance(value, bool):
-        return f"the Python bool {value}"
-    if isinstance(value, int):
-        return f"the Python int {value}"
-    if isinstance(value, float):
-        return f"the Python float {value:g}"
+            return Described("eager-tensor",
+                             f"an eager tensor captured from outside ({dtype}{_shape(value)})")
+        return Described("tensor", f"a tensor ({dtype}{_shape(value)})")
+    scalar = _python_scalar(value)
+    if scalar is not None:
+        return scalar
     if value is None:
-        return "None"
+        return Described("none", "None")
     if isinstance(value, range):
-        return f"range({_range_args(value)})"
+        return Described("range", f"range({_range_args(value)})")
     if isinstance(value, (list, tuple, dict, set)):
-        noun = type(value).__name__
-        n = len(value)
-        inner = ""
-        if n and all(is_tensor(v) for v in (value.values() if isinstance(value, dict) else value)):
-            inner = " tensors" if n != 1 else " tensor"
-        elif n:
-            inner = " items" if n != 1 else " item"
-        return f"a Python {noun} of {n}{inner or ' items'}"
-    if isinstance(value, str):
-        return f"the Python str {value[:30]!r}"
+        return _container(value)
     module = type(value).__module__ or ""
     if module.startswith("numpy"):
         dtype = getattr(getattr(value, "dtype", None), "name", "?")
-        return f"a NumPy {type(value).__name__} ({dtype}{_shape(value)})"
+        return Described("numpy", f"a NumPy {type(value).__name__} ({dtype}{_shape(value)})")
     if "Dataset" in type(value).__name__:
-        return "a tf.data.Dataset"
-    return f"a Python {type(value).__name__}"
+        return Described("dataset", "a tf.data.Dataset")
+    return Described("other", f"a Python {type(value).__name__}")
+
+
+def _python_scalar(value: Any) -> Described | None:
+    # bool before int: a bool is an int to isinstance.
+    if isinstance(value, bool):
+        return Described("python-bool", f"the Python bool {value}", str(value))
+    if isinstance(value, int):
+        return Described("python-int", f"the Python int {value}", str(value))
+    if isinstance(value, float):
+        return Described("python-float", f"the Python float {value:g}", f"{value:g}")
+    if isinstance(value, str):
+        return Described("python-str", f"the Python str {value[:30]!r}", repr(value[:30]))
+    return None
+
+
+_CONTAINER_KINDS: dict[type, ValueKind] = {list: "list", tuple: "tuple", dict: "dict", set: "set"}
+
+
+def _container(value: list | tuple | dict | set) -> Described:
+    noun = type(value).__name__
+    n = len(value)
+    inner = ""
+    if n and all(is_tensor(v) for v in (value.values() if isinstance(value, dict) else value)):
+        inner = " tensors" if n != 1 else " tensor"
+    elif n:
+        inner = " items" if n != 1 else " item"
+    # A subclass (a namedtuple, an OrderedDict) is named by its own type, so it is no
+    # plain container to the hints either.
+    kind = _CONTAINER_KINDS.get(type(value), "other")
+    return Described(kind, f"a Python {noun} of {n}{inner or ' items'}")
 
 
 def _range_args(r: range) -> str:

@@ -12,7 +12,7 @@ from agexplorer.engine.load import Loaded, load_target
 from agexplorer.engine.recorder import Recorder, recording
 from agexplorer.engine.statements import Statement, find_statements
 from agexplorer.engine.verdicts import build_verdicts
-from agexplorer.model.errors import AgxError, user_code_error
+from agexplorer.model.errors import AgxError, ErrorCause, raised_line, user_code_error
 from agexplorer.model.report import Report
 from agexplorer.source.targets import (
     FunctionInfo,
@@ -112,7 +112,8 @@ def _run_engine(report: Report, loaded: Loaded, statements: list[Statement]) -> 
     except AgxError:
         raise
     except (Exception, SystemExit) as exc:  # noqa: BLE001 - user code can raise anything
-        report.error = user_code_error(exc, report.file, f"tracing {report.function}")
+        report.error = user_code_error(exc, report.file, f"tracing {report.function}",
+                                       cause=trace_cause(exc))
     finally:
         report.timings["trace_s"] = time.perf_counter() - t0
     if traced:
@@ -122,3 +123,17 @@ def _run_engine(report: Report, loaded: Loaded, statements: list[Statement]) -> 
         report.concrete_name = report.inventory.bodies[0].name
         report.timings["inventory_s"] = time.perf_counter() - t0
     report.statements = build_verdicts(statements, recorder.calls, report.inventory, traced)
+
+
+def trace_cause(exc: BaseException) -> ErrorCause | None:
+    """Why tracing failed, where the doctor tells causes apart.
+
+    TensorFlow says it only in words, so its error line is read here, once; everything
+    after this reads the kind.
+    """
+    raised = raised_line(exc)
+    if "Variable" in raised:  # "tf.function only supports singleton tf.Variables ..."
+        return "variable-created"
+    if "numpy" in raised:  # "'SymbolicTensor' object has no attribute 'numpy'"
+        return "numpy-in-graph"
+    return None

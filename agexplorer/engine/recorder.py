@@ -23,7 +23,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from agexplorer.engine import tf_internals
-from agexplorer.engine.describe import describe, is_tensor
+from agexplorer.engine.describe import classify, is_tensor
+from agexplorer.model.values import Described, NamedValue
 
 _GENERATED = "__autograph_generated_file"
 # How many executions of one statement get their values described: an unrolled
@@ -41,9 +42,8 @@ class Call:
     path: str | None = None  # "python" | "staged" | None (raised before dispatch)
     body_runs: int = 0
     branch: str | None = None  # python if: "true" | "false"
-    value: str | None = None  # description of the iterable / condition
-    value_is_tensor: bool = False
-    names: list[tuple[str, str]] = field(default_factory=list)
+    value: Described | None = None  # the iterable / condition
+    names: list[NamedValue] = field(default_factory=list)
 
 
 class Recorder:
@@ -73,8 +73,7 @@ class Recorder:
 
     def _describe(self, call: Call, value: Any) -> None:
         self._described[call.line] = self._described.get(call.line, 0) + 1
-        call.value = describe(value)
-        call.value_is_tensor = is_tensor(value)
+        call.value = classify(value)
         wanted = [n for n in self.names_by_line.get(call.line or -1, ())]
         if wanted:
             call.names = _lookup_names(wanted, sys._getframe(3))
@@ -155,9 +154,9 @@ class Recorder:
         return if_stmt
 
 
-def _lookup_names(names: list[str], frame: Any) -> list[tuple[str, str]]:
+def _lookup_names(names: list[str], frame: Any) -> list[NamedValue]:
     """Describe the values ``names`` had in the generated code's frames (innermost first)."""
-    found: dict[str, str] = {}
+    found: dict[str, Described] = {}
     globals_ns: dict[str, Any] | None = None
     depth = 0
     while frame is not None and depth < 80 and len(found) < len(names):
@@ -166,14 +165,14 @@ def _lookup_names(names: list[str], frame: Any) -> list[tuple[str, str]]:
             local_ns = frame.f_locals
             for name in names:
                 if name not in found and name in local_ns and _is_data(local_ns[name]):
-                    found[name] = describe(local_ns[name])
+                    found[name] = classify(local_ns[name])
         frame = frame.f_back
         depth += 1
     if globals_ns is not None:
         for name in names:
             if name not in found and name in globals_ns and _is_data(globals_ns[name]):
-                found[name] = describe(globals_ns[name])
-    return [(n, found[n]) for n in names if n in found]
+                found[name] = classify(globals_ns[name])
+    return [NamedValue(n, found[n]) for n in names if n in found]
 
 
 def _is_data(value: Any) -> bool:

@@ -3,44 +3,53 @@
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import dataclass
 
 from agexplorer.engine.inventory import CONTROL_FLOW_OPS
 from agexplorer.engine.recorder import Call
 from agexplorer.engine.statements import Statement
 from agexplorer.model.inventory import Inventory
 from agexplorer.model.report import Verdict
+from agexplorer.model.values import CONTAINERS, PYTHON_SCALARS, Described
 
 
 def _names_text(calls: list[Call]) -> str:
     for call in calls:
         if call.names:
-            return ", ".join(f"{name} is {desc}" for name, desc in call.names)
+            return ", ".join(f"{n.name} is {n.text}" for n in call.names)
     return ""
 
 
+def _described(calls: list[Call]) -> Described | None:
+    return next((c.value for c in calls if c.value), None)
+
+
 def _value(calls: list[Call]) -> str:
-    return next((c.value for c in calls if c.value), "a value AutoGraph did not report")
+    described = _described(calls)
+    return described.text if described else "a value AutoGraph did not report"
 
 
 def _with_names(text: str, names: str) -> str:
     return f"{text} ({names})" if names else text
 
 
-def _loop_hint(stmt: Statement, value: str) -> str:
-    if value.startswith("range("):
-        return (f"iterate over tf.range({value[6:-1]}) instead, so AutoGraph builds one "
+def _loop_hint(described: Described | None) -> str:
+    kind = described.kind if described else None
+    if described is not None and kind == "range":
+        bounds = described.text[len("range("):-1]
+        return (f"iterate over tf.range({bounds}) instead, so AutoGraph builds one "
                 "tf.while_loop whatever the count; pass the bound as a tensor so that a new "
                 "value does not retrace; collect per-step results in a tf.TensorArray.")
-    if value.startswith(("a Python list", "a Python tuple", "a Python dict")):
+    if kind in CONTAINERS:
         return ("stack the items into one tensor (tf.stack or tf.constant) and iterate over "
                 "it, or loop over tf.range(len(...)): a Python container is always unrolled.")
-    if value.startswith("a NumPy"):
+    if kind == "numpy":
         return "convert it with tf.convert_to_tensor first: a NumPy array is iterated in Python."
     return "iterate over a tensor (tf.range, a tensor's rows) or a tf.data.Dataset to get a graph loop."
 
 
 def _while_hint(calls: list[Call]) -> str:
-    python_names = [n for c in calls[:1] for n, d in c.names if d.startswith("the Python")]
+    python_names = [n.name for c in calls[:1] for n in c.names if n.kind in PYTHON_SCALARS]
     if python_names:
         listed = " and ".join(f"`{n}`" for n in python_names)
         verb = "is a Python value" if len(python_names) == 1 else "are Python values"
@@ -62,6 +71,30 @@ def _where(stmt: Statement, statements: list[Statement]) -> str:
     return ""
 
 
+@dataclass(frozen=True)
+class _Seen:
+    """What the trace recorded for one statement: what every outcome's builder reads."""
+
+    stmt: Statement
+    calls: list[Call]  # its calls in the final graph
+    ops_created: int
+    names: str  # "n is the Python int 3", for the sentences
+
+
+def _verdict(seen: _Seen, verdict: str, reason: str, *, graph_op: str | None = None,
+             iterations: int | None = None, branch: str | None = None,
+             hint: str | None = None) -> Verdict:
+    """The one place a Verdict is made: the outcome's fields beside what was recorded."""
+    calls = seen.calls
+    described = _described(calls)
+    return Verdict(kind=seen.stmt.kind, line=seen.stmt.line, header=seen.stmt.header,
+                   verdict=verdict, graph_op=graph_op, iterations=iterations, branch=branch,
+                   ops_created=seen.ops_created, reason=reason, hint=hint, times=len(calls),
+                   value=_value(calls) if calls else None,
+                   names=next((c.names for c in calls if c.names), []),
+                   value_kind=described.kind if described else None)
+
+
 def build_verdicts(statements: list[Statement], calls: list[Call], inventory: Inventory | None,
                    traced: bool) -> list[Verdict]:
     """Combine the static statements with the recorded calls and the op inventory."""
@@ -79,40 +112,43 @@ def build_verdicts(statements: list[Statement], calls: list[Call], inventory: In
                 and (final is None or id(c.graph) in final)]
         ops_created = sum(n for line, n in by_line.items()
                           if line is not None and stmt.spans(line))
+        seen = _Seen(stmt, mine, ops_created, _names_text(mine))
         staged = [c for c in mine if c.path == "staged"]
         python = [c for c in mine if c.path == "python"]
-        names = _names_text(mine)
-        verdict = Verdict(kind=stmt.kind, line=stmt.line, header=stmt.header,
-                          verdict="unreached", graph_op=None, iterations=None, branch=None,
-                          ops_created=ops_created, reason="", hint=None, times=len(mine),
-                          value=_value(mine) if mine else None,
-                          names=next((c.names for c in mine if c.names), []))
         if staged:
-            _staged(verdict, stmt, staged, python, cf_ops, final or {}, statements, names)
+            verdict = _staged(seen, staged, python, cf_ops, final or {}, statements)
+        elif python and stmt.kind == "if":
+            verdict = _python_if(seen, python, statements)
         elif python:
-            _python(verdict, stmt, python, statements, names, calls)
+            verdict = _python_loop(seen, python, statements)
         else:
-            verdict.reason = _unreached_reason(stmt, statements, verdicts, traced)
+            verdict = _verdict(seen, "unreached",
+                               _unreached_reason(stmt, statements, verdicts, traced))
         verdicts.append(verdict)
     return verdicts
 
 
-def _staged(verdict: Verdict, stmt: Statement, staged: list[Call], python: list[Call],
-            cf_ops: Counter, final: dict[int, str], statements: list[Statement],
-            names: str) -> None:
-    verdict.verdict = "staged"
-    types = Counter()
+def _graph_op(stmt: Statement, staged: list[Call], cf_ops: Counter,
+              final: dict[int, str]) -> str | None:
+    """The control-flow op type most often built at the statement's line in its graphs."""
+    types: Counter[str] = Counter()
     for call in staged:
         body = final.get(id(call.graph))
         for (line, function, op_type), n in cf_ops.items():
             if line == stmt.line and (body is None or function == body):
                 types[op_type] += n
-    verdict.graph_op = types.most_common(1)[0][0] if types else None
-    op = verdict.graph_op
+    return types.most_common(1)[0][0] if types else None
+
+
+def _staged(seen: _Seen, staged: list[Call], python: list[Call], cf_ops: Counter,
+            final: dict[int, str], statements: list[Statement]) -> Verdict:
+    stmt, names = seen.stmt, seen.names
+    op = _graph_op(stmt, staged, cf_ops, final)
     op_text = f"{'an' if op and op[0] in 'AEIOU' else 'a'} {op} op" if op else "a graph op"
     value = _value(staged)
     if stmt.kind == "for":
-        if "Dataset" in value:
+        described = _described(staged)
+        if described is not None and described.kind == "dataset":
             what = f"iterates over {value}, so AutoGraph staged it as a dataset loop: {op_text}"
         else:
             what = (f"iterates over `{stmt.expr}`, {value}, so AutoGraph staged it as "
@@ -124,68 +160,76 @@ def _staged(verdict: Verdict, stmt: Statement, staged: list[Call], python: list[
         what = (f"the condition `{stmt.expr}` is {_with_names(value, names)}, so AutoGraph "
                 f"staged it as tf.cond: {op_text} with both branches traced")
     reason = what + "."
-    if len(staged) > 1:
-        op_name = verdict.graph_op or "control-flow"
+    copies = len(staged) > 1
+    if copies:
         reason += (f" It was staged {len(staged)} times, once each time Python reached it"
-                   f"{_where(stmt, statements)}: {len(staged)} separate {op_name} ops.")
+                   f"{_where(stmt, statements)}: {len(staged)} separate {op or 'control-flow'} ops.")
     if python:
         reason += f" Python also ran it {len(python)} times with a non-tensor value."
-    verdict.reason = reason
-    if len(staged) > 1:
-        verdict.hint = ("the enclosing loop runs in Python and copies this statement every "
-                        "iteration; stage that loop (iterate over a tensor) to get one op.")
+    hint = ("the enclosing loop runs in Python and copies this statement every "
+            "iteration; stage that loop (iterate over a tensor) to get one op.") if copies else None
+    return _verdict(seen, "staged", reason, graph_op=op, hint=hint)
 
 
-def _python(verdict: Verdict, stmt: Statement, python: list[Call], statements: list[Statement],
-            names: str, calls: list[Call]) -> None:
-    verdict.verdict = "python"
-    value = _value(python)
+def _again(stmt: Statement, python: list[Call], statements: list[Statement]) -> str:
     reached = len(python)
-    again = (f" It was reached {reached} times{_where(stmt, statements)}."
-             if reached > 1 else "")
-    if stmt.kind == "if":
-        counts = Counter(c.branch for c in python if c.branch)
-        verdict.branch = next(iter(counts)) if len(counts) == 1 else None
-        if verdict.branch:
-            taken = f"Python took the {verdict.branch} branch"
-            if reached > 1:
-                taken += f" every time ({reached} times)"
-            skipped = "false" if verdict.branch == "true" else "true"
-            taken += f"; the {skipped} branch is not in the graph"
-        else:
-            parts = [f"the {b} branch {counts[b]} time{'s' if counts[b] != 1 else ''}"
-                     for b in ("true", "false")]
-            taken = "Python took " + " and ".join(parts)
-            value = "a Python bool"
-            names = names and names + " the first time"
-        verdict.reason = (f"the condition `{stmt.expr}` was {_with_names(value, names)} while "
-                          f"tracing, not a tensor, so {taken}.")
-        verdict.hint = ("fine if the choice is fixed per trace; if it must depend on data, "
-                        "make the condition a tensor and AutoGraph stages a tf.cond.")
-        return
-    iterations = sum(c.body_runs for c in python)
-    verdict.iterations = iterations
-    per = verdict.ops_created // iterations if iterations else 0
+    return f" It was reached {reached} times{_where(stmt, statements)}." if reached > 1 else ""
+
+
+def _python_if(seen: _Seen, python: list[Call], statements: list[Statement]) -> Verdict:
+    stmt, names, value = seen.stmt, seen.names, _value(python)
+    reached = len(python)
+    counts = Counter(c.branch for c in python if c.branch)
+    branch = next(iter(counts)) if len(counts) == 1 else None
+    if branch:
+        taken = f"Python took the {branch} branch"
+        if reached > 1:
+            taken += f" every time ({reached} times)"
+        skipped = "false" if branch == "true" else "true"
+        taken += f"; the {skipped} branch is not in the graph"
+    else:
+        parts = [f"the {b} branch {counts[b]} time{'s' if counts[b] != 1 else ''}"
+                 for b in ("true", "false")]
+        taken = "Python took " + " and ".join(parts)
+        value = "a Python bool"
+        names = names and names + " the first time"
+    reason = (f"the condition `{stmt.expr}` was {_with_names(value, names)} while "
+              f"tracing, not a tensor, so {taken}.")
+    return _verdict(seen, "python", reason, branch=branch,
+                    hint="fine if the choice is fixed per trace; if it must depend on data, "
+                         "make the condition a tensor and AutoGraph stages a tf.cond.")
+
+
+def _ran(iterations: int, ops_created: int) -> str:
+    """What the body's Python runs put into the graph, in words."""
+    per = ops_created // iterations if iterations else 0
     if iterations and not per:
-        ran = (f"the body ran {iterations} time{'s' if iterations != 1 else ''} while tracing "
-               "but added no ops: it only changed Python values, fixed into the graph as "
-               "constants")
-    elif iterations:
-        ran = (f"the body ran {iterations} time{'s' if iterations != 1 else ''} while tracing "
-               f"and its {per} op{'s' if per != 1 else ''} "
-               f"{'were' if per != 1 else 'was'} copied {iterations} "
-               f"time{'s' if iterations != 1 else ''}")
-    else:
-        ran = "the body never ran while tracing, so nothing inside it is in the graph"
+        return (f"the body ran {iterations} time{'s' if iterations != 1 else ''} while tracing "
+                "but added no ops: it only changed Python values, fixed into the graph as "
+                "constants")
+    if iterations:
+        return (f"the body ran {iterations} time{'s' if iterations != 1 else ''} while tracing "
+                f"and its {per} op{'s' if per != 1 else ''} "
+                f"{'were' if per != 1 else 'was'} copied {iterations} "
+                f"time{'s' if iterations != 1 else ''}")
+    return "the body never ran while tracing, so nothing inside it is in the graph"
+
+
+def _python_loop(seen: _Seen, python: list[Call], statements: list[Statement]) -> Verdict:
+    stmt, names, value = seen.stmt, seen.names, _value(python)
+    iterations = sum(c.body_runs for c in python)
+    ran = _ran(iterations, seen.ops_created)
+    again = _again(stmt, python, statements)
     if stmt.kind == "for":
-        verdict.reason = (f"iterates over {_with_names(value, names)}, a Python value, so "
-                          f"AutoGraph ran the loop in Python: {ran}.{again}")
-        verdict.hint = _loop_hint(stmt, value)
+        reason = (f"iterates over {_with_names(value, names)}, a Python value, so "
+                  f"AutoGraph ran the loop in Python: {ran}.{again}")
+        hint = _loop_hint(_described(python))
     else:
-        verdict.reason = (f"the condition `{stmt.expr}` was {_with_names(value, names)} when "
-                          f"the loop started, not a tensor, so AutoGraph ran the loop in "
-                          f"Python: {ran}.{again}")
-        verdict.hint = _while_hint(python)
+        reason = (f"the condition `{stmt.expr}` was {_with_names(value, names)} when "
+                  f"the loop started, not a tensor, so AutoGraph ran the loop in "
+                  f"Python: {ran}.{again}")
+        hint = _while_hint(python)
+    return _verdict(seen, "python", reason, iterations=iterations, hint=hint)
 
 
 def _unreached_reason(stmt: Statement, statements: list[Statement], done: list[Verdict],

@@ -109,14 +109,15 @@ def same_result(a: Any, b: Any) -> bool:
 # -- timing ----------------------------------------------------------------------------
 
 def time_calls(fn: Callable[..., Any], args: tuple, kwargs: dict, sink: Callable[[Any], Any],
-               budget: float) -> tuple[list[float], int]:
+               budget: float, clock: Callable[[], float] = time.perf_counter,
+               ) -> tuple[list[float], int]:
     """Per-call times of batches autoranged to ``budget`` seconds; (samples, total calls).
 
     A batch grows until it lasts about budget/20 (so timer resolution and the
     loop itself stay negligible), then batches repeat until the budget is
-    spent, at least three of them.
+    spent, at least three of them. ``clock`` is there for tests (a clock that does not drift).
     """
-    perf = time.perf_counter
+    perf = clock
 
     def batch(number: int) -> float:
         start = perf()
@@ -138,6 +139,36 @@ def time_calls(fn: Callable[..., Any], args: tuple, kwargs: dict, sink: Callable
         samples.append(batch(number) / number)
         total += number
     return samples, total
+
+
+def steady_state(samples: list[float]) -> tuple[float, float, float]:
+    """(median, fastest, slowest) of per-call times: the median is what the report compares,
+    since one slow batch (a garbage collection, another process) must not move it."""
+    return statistics.median(samples), min(samples), max(samples)
+
+
+def speedups(runs: dict[str, ModeRun]) -> dict[str, float | None]:
+    """Graph's and XLA's speed-up over eager (eager's median over theirs, 3 decimals); None
+    where either median is missing (a mode that failed)."""
+    eager = runs["eager"].median_s
+    out: dict[str, float | None] = {}
+    for mode in ("graph", "xla"):
+        median = runs[mode].median_s
+        out[mode] = round(eager / median, 3) if eager and median else None
+    return out
+
+
+def compare_results(runs: dict[str, ModeRun], hosts: dict[str, Any]) -> tuple[bool | None, str | None]:
+    """(results_match, mismatch): whether the modes that ran agree with the first of them
+    (None when fewer than two ran), and the differing results worded, the first one's first."""
+    ok = [m for m in MODES if runs[m].ok]
+    if len(ok) < 2:
+        return None, None
+    first = ok[0]
+    differing = [m for m in ok[1:] if not same_result(hosts[first], hosts[m])]
+    if not differing:
+        return True, None
+    return False, "; ".join(f"{m}: {runs[m].result}" for m in [first, *differing])
 
 
 # -- the modes -------------------------------------------------------------------------
@@ -198,8 +229,7 @@ def run_mode(mode: str, loaded: Loaded, device: str, budget: float) -> tuple[Mod
         return out, None
     out.ok = True
     out.result = summarize(host)
-    out.median_s = statistics.median(samples)
-    out.min_s, out.max_s = min(samples), max(samples)
+    out.median_s, out.min_s, out.max_s = steady_state(samples)
     if mode != "eager":
         out.tracing_count = fn.experimental_get_tracing_count()
     return out, host
@@ -233,17 +263,8 @@ def run_lab(target: str, call: str | None = None, device: str | None = None,
 
             lab.tensorboard_note = export_tensorboard(last, tensorboard, lab.device)
             lab.tensorboard = tensorboard
-    eager = lab.runs["eager"].median_s
-    for mode in ("graph", "xla"):
-        median = lab.runs[mode].median_s
-        lab.speedup[mode] = round(eager / median, 3) if eager and median else None
-    ok = [m for m in MODES if lab.runs[m].ok]
-    if len(ok) >= 2:
-        first = ok[0]
-        differing = [m for m in ok[1:] if not same_result(hosts[first], hosts[m])]
-        lab.results_match = not differing
-        if differing:
-            lab.mismatch = "; ".join(f"{m}: {lab.runs[m].result}" for m in [first, *differing])
+    lab.speedup = speedups(lab.runs)
+    lab.results_match, lab.mismatch = compare_results(lab.runs, hosts)
     lab.tracing_count = lab.runs["graph"].tracing_count or 0
     return lab
 

@@ -5,6 +5,10 @@ from __future__ import annotations
 import os
 import re
 import traceback
+from typing import Literal
+
+# Why tracing failed, where the doctor tells causes apart (None: any other failure).
+ErrorCause = Literal["variable-created", "numpy-in-graph"]
 
 
 class AgxError(Exception):
@@ -13,16 +17,19 @@ class AgxError(Exception):
     ``kind`` is a stable machine-readable tag (used in JSON output), ``line`` the
     1-based line of the user's file when one is known, and ``exit_code`` what
     the command line exits with (2 for bad input, 1 for user code that failed).
+    ``cause`` says what went wrong where a reader acts on it (not in the JSON).
     """
 
     def __init__(self, kind: str, message: str, *, line: int | None = None,
-                 exit_code: int = 2, details: list[str] | None = None) -> None:
+                 exit_code: int = 2, details: list[str] | None = None,
+                 cause: ErrorCause | None = None) -> None:
         super().__init__(message)
         self.kind = kind
         self.message = message
         self.line = line
         self.exit_code = exit_code
         self.details = details or []
+        self.cause = cause
 
     def to_dict(self) -> dict:
         """The JSON form: ``{"kind", "message", "line", "details"}``."""
@@ -30,12 +37,13 @@ class AgxError(Exception):
                 "details": self.details}
 
     def __reduce__(self):  # keyword-only arguments: pickle (to and from the worker) by fields
-        return (_rebuild, (self.kind, self.message, self.line, self.exit_code, self.details))
+        return (_rebuild, (self.kind, self.message, self.line, self.exit_code, self.details,
+                           self.cause))
 
 
 def _rebuild(kind: str, message: str, line: int | None, exit_code: int,
-             details: list[str]) -> AgxError:
-    return AgxError(kind, message, line=line, exit_code=exit_code, details=details)
+             details: list[str], cause: ErrorCause | None = None) -> AgxError:
+    return AgxError(kind, message, line=line, exit_code=exit_code, details=details, cause=cause)
 
 
 def user_frames_message(exc: BaseException, path: str) -> tuple[str, int | None]:
@@ -48,7 +56,19 @@ def user_frames_message(exc: BaseException, path: str) -> tuple[str, int | None]
     return f"{type(exc).__name__}: {first}" if first else type(exc).__name__, line
 
 
-def user_code_error(exc: BaseException, path: str, doing: str, kind: str = "trace-failed") -> AgxError:
+def raised_line(exc: BaseException) -> str:
+    """The error's own ``Type: message`` line (AutoGraph puts the user's frames before it)."""
+    text = str(exc)
+    for candidate in text.splitlines():
+        m = re.match(r"\s*([A-Za-z_][\w.]*(?:Error|Exception|Warning)): (.*)", candidate)
+        if m:
+            return f"{m.group(1)}: {m.group(2).strip()}"
+    first = text.strip().splitlines()[0] if text.strip() else ""
+    return f"{type(exc).__name__}: {first}" if first else type(exc).__name__
+
+
+def user_code_error(exc: BaseException, path: str, doing: str, kind: str = "trace-failed",
+                    cause: ErrorCause | None = None) -> AgxError:
     """An exception from the user's code as one sentence at the user's line.
 
     ``doing`` names what was happening ("tracing f", "running f eagerly"). For AutoGraph
@@ -63,16 +83,8 @@ def user_code_error(exc: BaseException, path: str, doing: str, kind: str = "trac
     line = frames[-1][1] if frames else None
     if line is None:
         _, line = user_frames_message(exc, path)
-    message = None
-    for candidate in text.splitlines():
-        m = re.match(r"\s*([A-Za-z_][\w.]*(?:Error|Exception|Warning)): (.*)", candidate)
-        if m:
-            message = f"{m.group(1)}: {m.group(2).strip()}"
-            break
-    if message is None:
-        first = text.strip().splitlines()[0] if text.strip() else ""
-        message = f"{type(exc).__name__}: {first}" if first else type(exc).__name__
+    message = raised_line(exc)
     where = f"{path}:{line}" if line else path
     details = [f'File "{f}", line {n}, in {fn}' for f, n, fn in frames]
     return AgxError(kind, f"{where}: {doing} raised {message}",
-                    line=line, exit_code=1, details=details)
+                    line=line, exit_code=1, details=details, cause=cause)

@@ -7,6 +7,7 @@ from typing import Any
 
 from agexplorer.model.errors import AgxError
 from agexplorer.model.inventory import Inventory
+from agexplorer.model.values import NamedValue, ValueKind
 
 
 @dataclass
@@ -31,9 +32,9 @@ class Conversion:
         return [c for c, s in self.source_map if s == source_line]
 
 
-@dataclass
+@dataclass(frozen=True)
 class Verdict:
-    """The report's ``statements`` entry for one statement."""
+    """The report's ``statements`` entry for one statement, built whole by the engine."""
 
     kind: str
     line: int
@@ -47,12 +48,14 @@ class Verdict:
     hint: str | None
     times: int = 0  # how often Python reached the statement while tracing
     value: str | None = None  # what the operator dispatched on, in words
-    names: list[tuple[str, str]] = field(default_factory=list)
+    names: list[NamedValue] = field(default_factory=list)
+    value_kind: ValueKind | None = None  # the kind behind ``value`` (not in the JSON)
 
     def to_dict(self) -> dict:
-        """JSON form."""
+        """JSON form (``names`` as ``[name, words]`` pairs; the kinds stay out)."""
         data = asdict(self)
-        data["names"] = [list(pair) for pair in self.names]
+        del data["value_kind"]
+        data["names"] = [[n.name, n.text] for n in self.names]
         return data
 
 

@@ -11,6 +11,7 @@ from textual.worker import get_current_worker
 from agexplorer.model.errors import AgxError
 from agexplorer.tui.messages import (
     AnalysisFailed,
+    AnalysisKey,
     AnalysisReady,
     EngineAnswer,
     EngineStatus,
@@ -130,13 +131,13 @@ class EngineBridge:
         if notice:
             self.app.post_message(WorkerNotice(notice))
 
-    def analyse(self, key: tuple, request: ReportRequest, path: str, what: str) -> None:
+    def analyse(self, key: AnalysisKey, request: ReportRequest, path: str, what: str) -> None:
         """Trace (and run, unless ``request.no_run``) in the background."""
         self.app.run_worker(self._guarded(lambda: self._analyse(key, request, path, what),
                                           lambda e: AnalysisFailed(key, e)),
                             thread=True, group="engine", exclusive=True)
 
-    def _analyse(self, key: tuple, request: ReportRequest, path: str, what: str) -> None:
+    def _analyse(self, key: AnalysisKey, request: ReportRequest, path: str, what: str) -> None:
         job = get_current_worker()
         if job.is_cancelled:
             return
@@ -160,7 +161,7 @@ class EngineBridge:
         self._notice()
         self.app.post_message(EngineStatus("ready", ready=True))
 
-    def ask(self, key: tuple, request: Request, path: str, what: str) -> None:
+    def ask(self, key: AnalysisKey, request: Request, path: str, what: str) -> None:
         """Any other request (retrace, try_fix) in the background; answers ``EngineAnswer``
         (whose ``kind`` is the request's class)."""
         kind = type(request)
@@ -177,7 +178,7 @@ class EngineBridge:
         self.app.run_worker(self._guarded(run, lambda e: EngineAnswer(kind, key, error=e)),
                             thread=True, group=f"engine-{request.label}", exclusive=True)
 
-    def _answer(self, key: tuple, request: Request, path: str, what: str,
+    def _answer(self, key: AnalysisKey, request: Request, path: str, what: str,
                 progress: Any) -> None:
         kind = type(request)
         try:

@@ -1,60 +1,74 @@
-"""App-wide messages between the engine bridge and the widgets."""
+"""App-wide messages between the engine bridge and the widgets, with typed fields."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import Any
 
 from textual.message import Message
 
+from agexplorer.model.errors import AgxError
+from agexplorer.model.lab import RunLab
+from agexplorer.model.report import Report
 from agexplorer.worker.protocol import Request
 
 
+@dataclass(frozen=True)
+class AnalysisKey:
+    """Which analysis an answer belongs to: the function, the buffer's generation (one per
+    request for a report) and, for an op's attributes, the op (function, name)."""
+
+    path: str
+    qualname: str
+    generation: int
+    op: tuple[str, str] | None = None
+
+    @property
+    def target(self) -> tuple[str, str]:
+        """(path, qualname): the function, as the app's ``target`` holds it."""
+        return (self.path, self.qualname)
+
+
+@dataclass
 class EngineStatus(Message):
     """The worker's state, for the status line ("loading TensorFlow…", "ready")."""
 
-    def __init__(self, text: str, ready: bool = False, devices: list[str] | None = None) -> None:
-        super().__init__()
-        self.text = text
-        self.ready = ready
-        self.devices = devices
+    text: str
+    ready: bool = False
+    devices: list[str] | None = None
 
 
+@dataclass
 class AnalysisReady(Message):
     """A report (and, after a run, a run lab) for the current function."""
 
-    def __init__(self, key: tuple, report: Any, lab: Any) -> None:
-        super().__init__()
-        self.key = key
-        self.report = report
-        self.lab = lab
+    key: AnalysisKey
+    report: Report
+    lab: RunLab | None = None
 
 
+@dataclass
 class AnalysisFailed(Message):
     """The engine's one-sentence failure (syntax error, timeout, crash, ...)."""
 
-    def __init__(self, key: tuple, error: Any) -> None:
-        super().__init__()
-        self.key = key
-        self.error = error
+    key: AnalysisKey
+    error: AgxError
 
 
+@dataclass
 class EngineAnswer(Message):
     """The worker's answer to a request other than the report (doctor, retrace, try_fix;
-    ``kind`` is the request's class): ``value``, or ``error`` (an AgxError) when it failed."""
+    ``kind`` is the request's class): ``value``, or ``error`` when it failed."""
 
-    def __init__(self, kind: type[Request], key: tuple, value: Any = None,
-                 error: Any = None) -> None:
-        super().__init__()
-        self.kind = kind
-        self.key = key
-        self.value = value
-        self.error = error
+    kind: type[Request]
+    key: AnalysisKey
+    value: Any = None  # the reply record of ``kind`` (its type depends on the request)
+    error: AgxError | None = field(default=None)
 
 
+@dataclass
 class WorkerNotice(Message):
     """One sentence to show in the status line and the Log: a worker that died between
     requests and was replaced, a recovery copy that could not be written, ..."""
 
-    def __init__(self, text: str) -> None:
-        super().__init__()
-        self.text = text
+    text: str

@@ -5,7 +5,6 @@ from __future__ import annotations
 import atexit
 import contextlib
 import os
-import queue
 import re
 import shutil
 import signal
@@ -15,11 +14,18 @@ import sys
 import tempfile
 import threading
 import time
-from concurrent.futures import Future
 from typing import Any, TypeVar
 
 from agexplorer.model.errors import AgxError
 from agexplorer.worker import protocol, wire
+from agexplorer.worker.process import (
+    end_on_signals,
+    end_process,
+    how_ended,
+    make_folder,
+    popen,
+    sweep_once,
+)
 from agexplorer.worker.protocol import Failure, Progress, Reply, Request
 
 T = TypeVar("T")
@@ -27,100 +33,6 @@ T = TypeVar("T")
 DEFAULT_TIMEOUT = 30.0
 START_TIMEOUT = 180.0  # importing TensorFlow on a loaded machine; not the user's time
 TIMEOUT_HINT = "raise --timeout if the function is just slow"
-# Each worker's private temp folder: agx-worker-<client pid>-XXXXXXXX, so that a later client
-# can tell a folder whose client is gone (killed, it could not clean up) from a live one.
-FOLDER_PREFIX = "agx-worker-"
-_SIGNAL_HINTS = {"SIGKILL": ", most often the out-of-memory killer",
-                 "SIGSEGV": ", a crash inside native code", "SIGABRT": ", an abort"}
-
-
-def _how(code: int | None) -> str:
-    """How a process ended, in words: 'exited with signal 9 (SIGKILL, ...)'; None: it did not."""
-    if code is not None and code < 0:
-        try:
-            name = signal.Signals(-code).name
-        except ValueError:
-            name = "unknown signal"
-        return f"exited with signal {-code} ({name}{_SIGNAL_HINTS.get(name, '')})"
-    if code is None:
-        return "stopped answering"
-    return f"exited with status {code}"
-
-
-class _Spawner:
-    """Starts worker processes from one thread that lives as long as this process.
-
-    The worker asks Linux for SIGKILL when its parent dies (PR_SET_PDEATHSIG), and Linux
-    sends it when the *thread* that forked the worker ends, not the process. The TUI makes
-    its requests from short-lived Textual thread workers: a worker forked there would be
-    killed as soon as that request's thread finished. So every Popen runs on the main thread
-    or, when start() is called from another thread, on one daemon thread made for it.
-    """
-
-    def __init__(self) -> None:
-        self._jobs: queue.Queue[tuple[Future, tuple, dict]] = queue.Queue()
-        self._thread: threading.Thread | None = None
-        self._lock = threading.Lock()
-
-    def popen(self, *args: Any, **kwargs: Any) -> subprocess.Popen:
-        if threading.current_thread() is threading.main_thread():
-            return subprocess.Popen(*args, **kwargs)
-        with self._lock:
-            if self._thread is None:
-                self._thread = threading.Thread(target=self._serve, name="agx-spawner",
-                                                daemon=True)
-                self._thread.start()
-        done: Future = Future()
-        self._jobs.put((done, args, kwargs))
-        return done.result()
-
-    def _serve(self) -> None:
-        while True:
-            done, args, kwargs = self._jobs.get()
-            try:
-                done.set_result(subprocess.Popen(*args, **kwargs))
-            except BaseException as exc:  # noqa: BLE001 - handed to the caller's thread
-                done.set_exception(exc)
-
-
-_spawner = _Spawner()
-_swept = False
-
-
-def _pid_alive(pid: int) -> bool:
-    if pid <= 0 or pid == os.getpid():
-        return True
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except OSError:  # e.g. PermissionError: it exists, it is someone else's
-        return True
-    return True
-
-
-def sweep_stale_folders(folder: str | None = None) -> list[str]:
-    """Remove the worker folders (``agx-worker-<pid>-*``) in ``folder`` (default: the temp
-    dir) that belong to this user and whose client process is gone; returns their paths."""
-    folder = folder or tempfile.gettempdir()
-    removed: list[str] = []
-    try:
-        entries = list(os.scandir(folder))
-    except OSError:
-        return removed
-    for entry in entries:
-        match = re.fullmatch(rf"{re.escape(FOLDER_PREFIX)}(\d+)-\w+", entry.name)
-        if match is None or _pid_alive(int(match.group(1))):
-            continue
-        try:
-            if not entry.is_dir(follow_symlinks=False) or \
-                    entry.stat(follow_symlinks=False).st_uid != os.getuid():
-                continue
-        except OSError:
-            continue
-        shutil.rmtree(entry.path, ignore_errors=True)
-        removed.append(entry.path)
-    return removed
 
 
 class Worker:
@@ -153,14 +65,11 @@ class Worker:
     # -- lifecycle ---------------------------------------------------------------------
     def start(self) -> None:
         """Start the process (it imports TensorFlow in the background)."""
-        global _swept
         self.close()
-        if not _swept:  # folders of clients that were killed and could not clean up
-            _swept = True
-            sweep_stale_folders()
+        sweep_once()
         # TMPDIR is where AutoGraph writes its generated modules and engine/buffer.py its buffer
         # copies: all of it goes into a folder (mode 0700) removed when this worker ends.
-        self.tmpdir = tempfile.mkdtemp(prefix=f"{FOLDER_PREFIX}{os.getpid()}-")
+        self.tmpdir = make_folder()
         ours, theirs = socket.socketpair()
         self._log = tempfile.TemporaryFile(mode="w+b")  # unlinked: nothing to leave behind
         env = dict(os.environ if self.env is None else self.env)
@@ -171,7 +80,7 @@ class Worker:
         try:
             # Its own session: the terminal's Ctrl-C reaches this process (which ends the
             # worker) and not the worker mid-answer; killpg ends whatever it started.
-            self._proc = _spawner.popen(
+            self._proc = popen(
                 [sys.executable, "-c", "from agexplorer.worker.server import main; main()",
                  str(theirs.fileno()), str(os.getpid())],
                 pass_fds=(theirs.fileno(),), stdin=subprocess.DEVNULL, stdout=self._log,
@@ -232,19 +141,8 @@ class Worker:
         if sock is not None:
             with contextlib.suppress(OSError):
                 sock.close()
-        if proc is not None and proc.poll() is None:
-            if graceful:
-                with contextlib.suppress(OSError):
-                    proc.terminate()
-                with contextlib.suppress(subprocess.TimeoutExpired):
-                    proc.wait(timeout=3)
-            if proc.poll() is None:
-                with contextlib.suppress(OSError):
-                    os.killpg(proc.pid, signal.SIGKILL)
-                # with a timeout, wait never blocks on a lock another wait holds (a signal
-                # handler may call this while the main thread waits)
-                with contextlib.suppress(subprocess.TimeoutExpired):
-                    proc.wait(timeout=5)
+        if proc is not None:
+            end_process(proc, graceful)
         if folder is not None:
             shutil.rmtree(folder, ignore_errors=True)
 
@@ -346,7 +244,7 @@ class Worker:
         except subprocess.TimeoutExpired:
             code = None
         self._discard(graceful=False)
-        return _how(code)
+        return how_ended(code)
 
     # -- failures ----------------------------------------------------------------------
     def _log_text(self) -> str:
@@ -408,30 +306,17 @@ class Worker:
                 self.start()  # importing TensorFlow while the user reads this (as on a timeout)
                 then = "a fresh one is starting"
         where = f" at {path}:{line}" if line and path else ""
-        return AgxError("worker-died", f"the TensorFlow worker {_how(code)} while {phase}{where}; "
+        return AgxError("worker-died", f"the TensorFlow worker {how_ended(code)} while {phase}{where}; "
                         f"{then}.", line=line, exit_code=1)
 
 
 _shared: Worker | None = None
 
 
-def _end_on_signal(signum: int, frame: Any) -> None:
-    """SIGTERM or SIGHUP (the terminal closed): end the worker, then die of the signal as we
-    would have without this handler, so the exit status still says which one."""
+def _end_shared() -> None:
+    """SIGTERM or SIGHUP: end the shared worker at once (no grace: this process is dying)."""
     if _shared is not None:
         _shared._discard(graceful=False)
-    signal.signal(signum, signal.SIG_DFL)
-    os.kill(os.getpid(), signum)
-
-
-def _install_signal_handlers() -> None:
-    # Handlers can only be set on the main thread; one someone else installed is kept.
-    if threading.current_thread() is not threading.main_thread():
-        return
-    for name in ("SIGTERM", "SIGHUP"):
-        sig = getattr(signal, name, None)
-        if sig is not None and signal.getsignal(sig) is signal.SIG_DFL:
-            signal.signal(sig, _end_on_signal)
 
 
 def shared_worker(timeout: float = DEFAULT_TIMEOUT) -> Worker:
@@ -441,6 +326,6 @@ def shared_worker(timeout: float = DEFAULT_TIMEOUT) -> Worker:
     if _shared is None:
         _shared = Worker(timeout)
         atexit.register(_shared.close)
-        _install_signal_handlers()
+        end_on_signals(_end_shared)
     _shared.timeout = timeout
     return _shared

@@ -211,3 +211,35 @@ def test_an_ops_attributes_are_read_from_the_trace_and_never_pickled(report):
     assert copy.ops == inv.ops
     with pytest.raises(LookupError):
         copy.op_attributes(loop.function, loop.name)
+
+
+def test_verdicts_carry_the_kinds_the_recorder_saw(report):
+    """The doctor reads kinds, not words; the JSON keeps its words only."""
+    rep = report(f"{CF}::list_loop", "tf.constant(1.0)")
+    loop = by_line(rep, 59)
+    assert loop.value_kind == "list" and "value_kind" not in loop.to_dict()
+    with pytest.raises(AttributeError):  # built whole, never mutated into shape
+        loop.verdict = "staged"  # type: ignore[misc]
+    staged = by_line(report(f"{CF}::dataset_loop"), 66)
+    assert staged.value_kind == "dataset"
+
+
+def test_a_trace_failure_says_its_cause_as_a_kind():
+    import pickle
+
+    from agexplorer.engine.pipeline import trace_cause
+    from agexplorer.model.errors import AgxError
+
+    class Symbolic:
+        pass
+
+    try:
+        Symbolic().numpy()  # type: ignore[attr-defined]
+    except AttributeError as exc:
+        assert trace_cause(exc) == "numpy-in-graph"
+    assert trace_cause(ValueError("tf.function only supports singleton tf.Variables")) == \
+        "variable-created"
+    # A path or a function name with the word in it is no cause: only the error's own line is read.
+    assert trace_cause(ValueError('File "numpy_demo.py", line 3\nValueError: shapes differ')) is None
+    error = pickle.loads(pickle.dumps(AgxError("trace-failed", "x", cause="numpy-in-graph")))
+    assert error.cause == "numpy-in-graph" and "cause" not in error.to_dict()

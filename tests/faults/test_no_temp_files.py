@@ -10,7 +10,8 @@ import time
 import pytest
 
 from agexplorer.model.errors import AgxError
-from agexplorer.worker.client import FOLDER_PREFIX, Worker, sweep_stale_folders
+from agexplorer.worker.client import Worker
+from agexplorer.worker.process import FOLDER_PREFIX, sweep_stale_folders
 from agexplorer.worker.protocol import ReportRequest
 from conftest import ROOT, fixture, run_cli
 

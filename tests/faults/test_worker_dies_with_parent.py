@@ -74,7 +74,7 @@ def test_no_worker_outlives_the_cli(tmp_path, function, sig):
         if sig != signal.SIGKILL:  # a CLI that could clean up did
             assert os.listdir(temp) == []
         else:  # it could not: the next client sweeps the folder of a client that is gone
-            from agexplorer.worker.client import sweep_stale_folders
+            from agexplorer.worker.process import sweep_stale_folders
 
             left = os.listdir(temp)
             assert all(name.startswith(f"agx-worker-{cli.pid}-") for name in left)

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from textual.widgets import TextArea
 
-from agexplorer.tui.widgets import query_cache
+from agexplorer.tui import textual_patches
 
-query_cache.install()
+textual_patches.install()
 
 
 class ConvertedPane(TextArea):

@@ -11,6 +11,8 @@ from textual.containers import Horizontal, VerticalScroll
 from textual.message import Message
 from textual.widgets import Button, DataTable, Static
 
+from agexplorer.model.doctor import Finding, FixTrial
+
 
 class DoctorPanel(Horizontal):
     """Findings (line, code, message) beside the selected one's why, fix and tried rewrite."""
@@ -25,21 +27,21 @@ class DoctorPanel(Horizontal):
     class TryFix(Message):
         """Try the mechanical rewrite of ``finding`` before and after."""
 
-        def __init__(self, finding) -> None:
+        def __init__(self, finding: Finding) -> None:
             super().__init__()
             self.finding = finding
 
     class ApplyFix(Message):
         """Put the tried rewrite into the buffer (the file is only written by ctrl+s)."""
 
-        def __init__(self, trial) -> None:
+        def __init__(self, trial: FixTrial) -> None:
             super().__init__()
             self.trial = trial
 
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
-        self.findings: list = []
-        self.trial = None
+        self.findings: list[Finding] = []
+        self.trial: FixTrial | None = None
         self._trial_for = None  # the finding the trial was made for
 
     def compose(self) -> ComposeResult:

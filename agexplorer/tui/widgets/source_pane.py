@@ -10,9 +10,9 @@ from textual.widgets import TextArea
 from textual.widgets.text_area import Edit, EditResult
 
 from agexplorer.source.files import SourceFile, write_source
-from agexplorer.tui.widgets import query_cache
+from agexplorer.tui import textual_patches
 
-query_cache.install()
+textual_patches.install()
 
 
 class SourcePane(TextArea):

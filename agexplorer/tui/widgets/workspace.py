@@ -13,13 +13,13 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Input, RichLog, Static, TabbedContent, TabPane
 
+from agexplorer.tui.tabs.doctor_tab import DoctorTab
+from agexplorer.tui.tabs.trace_tab import TraceTab
 from agexplorer.tui.widgets.converted_pane import ConvertedPane
-from agexplorer.tui.widgets.doctor_panel import DoctorPanel
 from agexplorer.tui.widgets.op_tree import OpTree
 from agexplorer.tui.widgets.run_panel import RunPanel
 from agexplorer.tui.widgets.source_pane import SourcePane
 from agexplorer.tui.widgets.status_line import StatusLine
-from agexplorer.tui.widgets.trace_panel import TracePanel
 from agexplorer.tui.widgets.verdict_gutter import LineRefGutter, VerdictGutter
 from agexplorer.tui.widgets.verdict_table import VerdictTable
 
@@ -45,7 +45,7 @@ class Workspace(Vertical):
                 yield StatusLine("", id="flow-summary")
                 yield VerdictTable(id="verdicts")
             with TabPane("Doctor", id="tab-doctor"):
-                yield DoctorPanel(id="doctor-panel")
+                yield DoctorTab(id="doctor-panel")
             with TabPane("Graph", id="tab-graph"):
                 yield Input(placeholder="filter ops by type (e.g. While, MatMul)", id="op-filter")
                 yield OpTree(id="ops")
@@ -53,6 +53,6 @@ class Workspace(Vertical):
             with TabPane("Run", id="tab-run"):
                 yield RunPanel(id="run-panel")
             with TabPane("Trace", id="tab-trace"):
-                yield TracePanel(id="trace-panel")
+                yield TraceTab(id="trace-panel")
             with TabPane("Log", id="tab-log"):
                 yield RichLog(id="log", wrap=True, markup=False)

@@ -1,0 +1,89 @@
+"""Command line: arguments to a headless command (report, list), one clear sentence on failure."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import sys
+from collections.abc import Sequence
+
+from agexplorer.cli.arguments import build_parser
+from agexplorer.cli.commands import (
+    cmd_devices,
+    cmd_list,
+    cmd_report,
+    cmd_retrace,
+    cmd_samples,
+    samples_dir,
+)
+from agexplorer.cli.doctor import cmd_doctor
+from agexplorer.cli.explorer import open_tui, tui_timeout
+from agexplorer.model.errors import AgxError
+
+# samples_dir and _tui_timeout are imported from here by tests and the wheel check.
+_tui_timeout = tui_timeout
+__all__ = ["main", "samples_dir"]
+
+
+def _fail(exc: AgxError, as_json: bool) -> int:
+    if as_json:
+        print(json.dumps({"error": exc.to_dict()}, indent=2))
+    print(f"agexplorer: {exc.message}", file=sys.stderr)
+    for line in exc.details:
+        print(f"  {line}", file=sys.stderr)
+    return exc.exit_code
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; returns the exit status."""
+    try:
+        return _main(argv)
+    except BrokenPipeError:
+        # The reader of our output went away (`agexplorer list F --json | head -1`): stop
+        # quietly, as other Unix tools do. Exit 2, the issue's group for "the user's
+        # environment" (not 3: agexplorer did not fail). stdout now points at /dev/null so
+        # the interpreter's final flush of what is still buffered does not complain.
+        with contextlib.suppress(OSError, ValueError):
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+            os.close(devnull)
+        return 2
+
+
+def _main(argv: Sequence[str] | None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    commands = {"report", "retrace", "doctor", "list", "samples", "devices"}
+    tui = not argv or argv[0] == "--timeout" or argv[0].startswith("--timeout=")
+    if tui or (argv[0] not in commands and not argv[0].startswith("-")):
+        try:
+            return open_tui(argv)
+        except AgxError as exc:
+            return _fail(exc, False)
+    args = build_parser().parse_args(argv)
+    as_json = bool(getattr(args, "json", False))
+    try:
+        if args.command == "report":
+            return cmd_report(args)
+        if args.command == "retrace":
+            return cmd_retrace(args)
+        if args.command == "doctor":
+            return cmd_doctor(args)
+        if args.command == "list":
+            return cmd_list(args)
+        if args.command == "devices":
+            return cmd_devices(args)
+        return cmd_samples()
+    except AgxError as exc:
+        return _fail(exc, as_json)
+    except KeyboardInterrupt:
+        print("agexplorer: interrupted.", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        raise  # our output was closed: main stops quietly
+    except Exception as exc:  # never show the user our own traceback (--debug does)
+        if args.debug:
+            raise
+        return _fail(AgxError("internal-error", f"agexplorer itself failed ({type(exc).__name__}: "
+                              f"{exc}); rerun with --debug and report it with the command "
+                              "you ran.", exit_code=3), as_json)

@@ -1,0 +1,91 @@
+"""The headless commands' arguments: one sentence on a bad one, not a usage dump."""
+
+from __future__ import annotations
+
+import argparse
+
+from agexplorer import __version__
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # one sentence, not a usage dump
+        self.exit(2, f"agexplorer: {message}; see `agexplorer {self.prog.split()[-1]} --help`.\n"
+                  if " " in self.prog else f"agexplorer: {message}; see `agexplorer --help`.\n")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="agexplorer", description="Explore what TensorFlow AutoGraph "
+                     "makes of your Python functions.")
+    parser.add_argument("--version", action="version", version=f"agexplorer {__version__}")
+    parser.add_argument("--debug", action="store_true", help=argparse.SUPPRESS)
+    sub = parser.add_subparsers(dest="command", parser_class=_Parser)
+
+    report = sub.add_parser("report", help="converted code, graph ops and a verdict for "
+                            "every if/for/while of one function")
+    report.add_argument("target", metavar="PATH::FUNC")
+    report.add_argument("--call", metavar="ARGS", help='call arguments, a Python argument '
+                        'list with tf, np and the module in scope: --call "tf.constant(5), n=3"')
+    report.add_argument("--json", action="store_true", help="print one JSON object")
+    report.add_argument("--no-run", action="store_true",
+                        help="trace only; do not run eager, graph and XLA modes")
+    report.add_argument("--device", metavar="NAME", help="run on this device (GPU:0, CPU:1; "
+                        "default: the first GPU, else CPU:0); see `agexplorer devices`")
+    report.add_argument("--budget", type=positive, default=1.0, metavar="SECONDS",
+                        help="steady-state timing budget per mode (default 1)")
+    report.add_argument("--timeout", type=positive, default=30.0, metavar="SECONDS",
+                        help="give up on the function after this long (default 30)")
+    report.add_argument("--hlo", action="store_true", help="add the HLO text XLA compiles")
+    report.add_argument("--tensorboard", metavar="LOGDIR",
+                        help="write the traced graph (and a profile) for TensorBoard")
+    report.add_argument("--shared-module", action="store_true",
+                        help="run all modes on one load of the module (default: a fresh "
+                        "load per mode, so side effects do not leak between modes)")
+    report.add_argument("--width", type=int, default=None, help=argparse.SUPPRESS)
+
+    retrace = sub.add_parser("retrace", help="call one function with a sequence of arguments: "
+                             "which calls traced anew, and why")
+    retrace.add_argument("target", metavar="PATH::FUNC")
+    retrace.add_argument("--call", metavar="ARGS", action="append", help="one call's arguments; "
+                         'repeat for a sequence: --call "tf.constant(1)" --call "tf.constant(2.0)" '
+                         "(default: the file's AGX_RETRACE entry)")
+    retrace.add_argument("--json", action="store_true", help="print one JSON object")
+    retrace.add_argument("--timeout", type=positive, default=30.0, metavar="SECONDS",
+                         help="give up on the calls after this long (default 30)")
+    retrace.add_argument("--width", type=int, default=None, help=argparse.SUPPRESS)
+
+    doctor = sub.add_parser("doctor", help="pitfalls of a function (or of every function of "
+                            "a file), each with why and the fix; --try shows a rewrite tried")
+    doctor.add_argument("target", metavar="PATH[::FUNC]")
+    doctor.add_argument("--call", metavar="ARGS", help="call arguments (needs ::FUNC), as for "
+                        "report")
+    doctor.add_argument("--json", action="store_true", help="print one JSON object")
+    doctor.add_argument("--timeout", type=positive, default=30.0, metavar="SECONDS",
+                        help="give up on a function after this long (default 30)")
+    doctor.add_argument("--try", dest="try_fix", metavar="CODE|LINE", help="rewrite the "
+                        "finding with this code (AGX004), at this line (38) or both "
+                        "(AGX004@38), and compare the function before and after (needs ::FUNC)")
+    doctor.add_argument("--apply", action="store_true", help="write the rewrite --try shows "
+                        "into the file")
+    doctor.add_argument("--budget", type=positive, default=0.5, metavar="SECONDS",
+                        help="steady-state timing budget per mode for --try (default 0.5)")
+    doctor.add_argument("--width", type=int, default=None, help=argparse.SUPPRESS)
+
+    lst = sub.add_parser("list", help="the functions of a file, with their lines")
+    lst.add_argument("path", metavar="PATH")
+    lst.add_argument("--json", action="store_true", help="print JSON")
+
+    sub.add_parser("samples", help="list the bundled lesson samples")
+    devices = sub.add_parser("devices", help="TensorFlow's logical devices")
+    devices.add_argument("--json", action="store_true", help="print JSON")
+    return parser
+
+
+def positive(text: str) -> float:
+    """A number of seconds above zero, or argparse's error naming what is wrong."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"'{text}' is not a number of seconds") from None
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"'{text}' must be more than zero seconds")
+    return value

@@ -1,0 +1,126 @@
+"""The headless commands that ask the worker (report, retrace, devices) or need none (list, samples)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from agexplorer.source.targets import TargetSpec
+
+# Installed: the samples travel inside the package (agexplorer/samples, next to this folder).
+SAMPLES_DIR = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "samples")
+
+
+def samples_dir() -> str:
+    """The bundled samples: inside the package when installed, else the checkout's samples/."""
+    if os.path.isdir(SAMPLES_DIR):
+        return SAMPLES_DIR
+    return os.path.join(os.path.dirname(os.path.dirname(SAMPLES_DIR)), "samples")
+
+
+def checked(target: str, need_function: bool = True) -> tuple[TargetSpec, str, str]:
+    """(spec, text, target with an absolute path): the checks that need no TensorFlow, done
+    before a worker is waited for (a bad file or a certainly unknown name answers at once)."""
+    from agexplorer.source.targets import check_target, parse_source, parse_spec, read_source
+
+    spec = parse_spec(target)
+    text = read_source(spec.path)
+    check_target(target, parse_source(spec.path, text), need_function)
+    # Absolute: the worker's current folder is not ours, and user code may os.chdir.
+    return spec, text, f"{spec.path}::{spec.qualname}" if spec.qualname else spec.path
+
+
+def cmd_report(args: argparse.Namespace) -> int:
+    from agexplorer.worker.client import shared_worker
+    from agexplorer.worker.protocol import ReportRequest
+
+    spec, _, target = checked(args.target)
+    request = ReportRequest(target, call=args.call, no_run=args.no_run, device=args.device,
+                            budget=args.budget, fresh=not args.shared_module, hlo=args.hlo,
+                            tensorboard=os.path.abspath(args.tensorboard)
+                            if args.tensorboard else None)
+    worker = shared_worker(args.timeout)
+    answer = worker.request(request, what=f"loading {spec.path}", path=spec.path)
+    report, lab = answer["report"], answer["lab"]
+    if args.json:
+        data = report.to_dict()
+        if lab is not None:
+            data.update(lab.to_dict())
+        print(json.dumps(data, indent=2))
+    else:
+        from agexplorer.render.terminal import render_report
+
+        render_report(report, width=args.width, lab=lab)
+    if report.error is not None:
+        print(f"agexplorer: {report.error.message}", file=sys.stderr)
+        for line in report.error.details:
+            print(f"  {line}", file=sys.stderr)
+        return report.error.exit_code
+    return 0
+
+
+def cmd_retrace(args: argparse.Namespace) -> int:
+    from agexplorer.worker.client import shared_worker
+    from agexplorer.worker.protocol import RetraceRequest
+
+    spec, _, target = checked(args.target)
+    worker = shared_worker(args.timeout)
+    calls = tuple(args.call) if args.call is not None else None
+    report = worker.request(RetraceRequest(target, calls=calls),
+                            what=f"loading {spec.path}", path=spec.path)
+    if args.json:
+        print(json.dumps(report.to_dict(), indent=2))
+    else:
+        from agexplorer.render.retrace import render_retrace
+
+        render_retrace(report, width=args.width)
+    return 0  # a call that raised is part of the report, not a failure of the command
+
+
+def cmd_devices(args: argparse.Namespace) -> int:
+    from agexplorer.worker.client import shared_worker
+    from agexplorer.worker.protocol import DevicesRequest
+
+    devices = shared_worker().request(DevicesRequest(), what="listing devices")
+    if args.json:
+        print(json.dumps({"devices": devices}, indent=2))
+    else:
+        for d in devices:
+            print(f"{d['name']}  ({d['type']})")
+    return 0
+
+
+def cmd_list(args: argparse.Namespace) -> int:
+    from agexplorer.engine.pipeline import list_file
+
+    functions = list_file(args.path)
+    if args.json:
+        print(json.dumps({"file": os.path.abspath(args.path),
+                          "functions": [f.to_dict() for f in functions]}, indent=2))
+        return 0
+    if not functions:
+        print(f"{args.path}: no functions found.")
+    for f in functions:
+        badge = "@tf.function" if f.decorated else "plain"
+        kind = "method" if f.is_method else "function"
+        inputs = "ready inputs" if f.ready else "needs --call"
+        print(f"{args.path}::{f.qualname}  line {f.line}  {kind}, {badge}, {inputs}")
+    return 0
+
+
+def cmd_samples() -> int:
+    from agexplorer.engine.pipeline import list_file
+
+    folder = samples_dir()
+    for name in sorted(os.listdir(folder)):
+        if name.endswith(".py"):
+            path = os.path.join(folder, name)
+            rel = os.path.relpath(path)
+            for f in list_file(path):
+                if f.ready and not f.qualname.split(".")[-1].startswith("__"):
+                    print(f"agexplorer report {rel}::{f.qualname}")
+    return 0

@@ -1,0 +1,89 @@
+"""`agexplorer doctor`: pitfalls of a function or a file, and --try / --apply of a rewrite."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from typing import TYPE_CHECKING
+
+from agexplorer.cli.commands import checked
+from agexplorer.model.errors import AgxError
+
+if TYPE_CHECKING:
+    from agexplorer.worker.client import Worker
+
+
+def cmd_doctor(args: argparse.Namespace) -> int:
+    """Exit 1 when something was found (as a linter does), 0 when clean, 2 on bad input."""
+    import re
+
+    from agexplorer.doctor.checks import doctor_targets, module_findings
+    from agexplorer.model.doctor import DoctorReport
+    from agexplorer.worker.client import shared_worker
+    from agexplorer.worker.protocol import DoctorRequest
+
+    spec, text, target = checked(args.target, need_function=False)
+    if args.apply and not args.try_fix:
+        raise AgxError("bad-arguments", "--apply writes the rewrite that --try shows: add "
+                       "--try CODE|LINE.")
+    if args.try_fix and not re.fullmatch(r"(?i)AGX\d{3}(@\d+)?|\d+", args.try_fix):
+        raise AgxError("bad-arguments", f"--try takes a finding's code (AGX004), its line "
+                       f"number (38) or both (AGX004@38), not '{args.try_fix}'.")
+    if spec.qualname is None and (args.try_fix or args.call is not None):
+        option = "--try" if args.try_fix else "--call"
+        raise AgxError("bad-arguments", f"{option} needs one function: write "
+                       f"{args.target}::FUNCTION.")
+    worker = shared_worker(args.timeout)
+    if args.try_fix:
+        return _doctor_try(args, worker, target)
+    names = [spec.qualname] if spec.qualname else doctor_targets(spec.path)
+    reports: list[DoctorReport] = []
+    for name in names:
+        target = f"{spec.path}::{name}"
+        try:
+            reports.append(worker.request(DoctorRequest(target, call=args.call),
+                                          what=f"diagnosing {name}", path=spec.path))
+        except AgxError as exc:
+            if spec.qualname:
+                raise
+            reports.append(DoctorReport(file=spec.path, function=name, error=exc))
+    module = [] if spec.qualname else [f for f in module_findings(text)
+                                       if f.subject not in names]
+    if args.json:
+        data = reports[0].to_dict() if spec.qualname else {
+            "file": spec.path, "functions": [r.to_dict() for r in reports],
+            "module": [f.to_dict() for f in module]}
+        print(json.dumps(data, indent=2))
+    else:
+        from agexplorer.render.doctor import render_doctor
+
+        render_doctor(reports, width=args.width, module=module)
+    return 1 if module or any(r.findings for r in reports) else 0
+
+
+def _doctor_try(args: argparse.Namespace, worker: Worker, target: str) -> int:
+    from agexplorer.doctor.trial import apply_fix
+    from agexplorer.source.targets import parse_spec
+    from agexplorer.worker.protocol import TryFixRequest
+
+    trial = worker.request(TryFixRequest(target, fix=args.try_fix, call=args.call,
+                                         budget=args.budget),
+                           what=f"trying the fix for {args.try_fix}",
+                           path=parse_spec(target).path)
+    applied = None
+    if args.apply:
+        if trial.after.error is not None and trial.before.error is None:
+            raise AgxError("fix-failed", f"not applied: the rewritten function fails "
+                           f"({trial.after.error.message}).", exit_code=1)
+        applied = apply_fix(trial.file, trial.rewrite)
+    if args.json:
+        print(json.dumps({"trial": trial.to_dict(), "applied": applied}, indent=2))
+    else:
+        from agexplorer.render.doctor import render_trial
+
+        render_trial(trial, width=args.width, applied=bool(applied))
+        if applied:
+            print(f"wrote {applied} ({trial.finding.code}: {trial.rewrite.description})")
+        elif trial.rewrite.new_call is not None:
+            print(f'to use it, call with --call "{trial.rewrite.new_call}"')
+    return 0

@@ -1,0 +1,76 @@
+"""`agexplorer [--timeout SECONDS] [PATH[::FUNC]]`: the checks before the explorer opens, then it."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+
+from agexplorer.cli.arguments import positive
+from agexplorer.cli.commands import samples_dir
+from agexplorer.model.errors import AgxError
+
+
+def open_tui(argv: list[str]) -> int:
+    """`agexplorer [--timeout SECONDS] [PATH[::FUNC]]`: the explorer on a file, or on the
+    bundled samples."""
+    from agexplorer.source.targets import check_target, parse_source, parse_spec, read_source
+
+    timeout, argv = tui_timeout(argv)
+    if len(argv) > 1:
+        print("agexplorer: give one PATH[::FUNC] to open (or none for the samples); "
+              "see `agexplorer --help`.", file=sys.stderr)
+        return 2
+    if argv:
+        spec = parse_spec(argv[0])
+        try:
+            tree = parse_source(spec.path, read_source(spec.path))
+        except AgxError as exc:
+            if exc.kind == "missing-file":
+                raise _with_recovery_copy(exc, spec.path) from None
+            if exc.kind != "syntax-error":  # a syntax error opens: the editor shows it
+                raise
+        else:
+            check_target(argv[0], tree, need_function=False)
+        paths, function = [spec.path], spec.qualname
+    else:
+        folder = samples_dir()
+        paths = [os.path.join(folder, n) for n in sorted(os.listdir(folder)) if n.endswith(".py")]
+        function = None
+    from agexplorer.tui.app import AgxApp
+
+    app = AgxApp(paths, function, timeout=timeout)
+    app.run()
+    if app.exit_note:  # e.g. where the unsaved edits were kept after a crash
+        print(f"agexplorer: {app.exit_note}", file=sys.stderr)
+    return app.return_code or 0
+
+
+def _with_recovery_copy(exc: AgxError, path: str) -> AgxError:
+    """A missing file whose unsaved edits the explorer kept (the file was deleted while it
+    held them, then the explorer ended): the error says where they are."""
+    from agexplorer.tui.recovery import copy_path, load_copy
+
+    found = load_copy(path)
+    if found is None:
+        return exc
+    return AgxError(exc.kind, f"{path}: no such file, but the explorer kept your unsaved edits "
+                    f"to it from {found.when} in {copy_path(path)}; copy that file to {path} "
+                    "and open it again.", exit_code=exc.exit_code)
+
+
+def tui_timeout(argv: list[str]) -> tuple[float, list[str]]:
+    """The explorer's ``--timeout SECONDS`` (or ``--timeout=SECONDS``), and the other arguments."""
+    rest, timeout = list(argv), 30.0
+    for i, arg in enumerate(rest):
+        if arg == "--timeout" or arg.startswith("--timeout="):
+            value = arg.partition("=")[2] if "=" in arg else (rest[i + 1] if i + 1 < len(rest)
+                                                             else "")
+            del rest[i:i + (1 if "=" in arg else 2)]
+            try:
+                timeout = positive(value)
+            except argparse.ArgumentTypeError as exc:
+                raise AgxError("bad-arguments", f"--timeout: {exc}; give the seconds an "
+                               "analysis may take, e.g. --timeout 60.") from None
+            break
+    return timeout, rest

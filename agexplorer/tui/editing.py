@@ -1,0 +1,73 @@
+"""The buffer being edited: re-converting after a pause in typing, and saving it."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import TYPE_CHECKING
+
+from agexplorer.model.errors import AgxError
+from agexplorer.tui.guards import while_mounted
+
+if TYPE_CHECKING:
+    from agexplorer.tui.app import AgxApp
+
+EDIT_PAUSE = 0.6  # seconds of quiet typing before re-converting
+
+
+class Editing:
+    """Owned by the app; the source pane calls ``edited`` at each change of its text."""
+
+    def __init__(self, app: AgxApp) -> None:
+        self.app = app
+        self._timer: asyncio.TimerHandle | None = None
+
+    def edited(self) -> None:
+        """The buffer changed: re-convert once the typing pauses."""
+        if self._timer is not None:
+            self._timer.cancel()
+        # The event loop's own timer calls back on time; a Textual timer posts a message
+        # that waits behind the edit's repaint (measured ~15 ms late).
+        self._timer = asyncio.get_running_loop().call_later(EDIT_PAUSE, self._paused)
+
+    def stop(self) -> None:
+        """The app ends: no re-conversion is due."""
+        if self._timer is not None:
+            self._timer.cancel()
+
+    @while_mounted
+    def _paused(self) -> None:
+        # Loading a file passes here too; only a real edit re-converts.
+        app = self.app
+        source = app.source
+        if source.text != app.analysed_text:
+            app.analyse()
+        app.provenance.mark()
+        # The safety net: the unsaved buffer goes to a recovery copy (in a thread: it ends
+        # in an fsync), and goes away once the buffer is clean again.
+        if source.path is not None:
+            if source.dirty:
+                app.recovery.keep(source.path, source.text)
+            else:
+                app.recovery.drop(source.path)
+
+    def save(self) -> None:
+        """Write the buffer to its file (atomic, in the file's own encoding, BOM and
+        newlines); a failure is one sentence, and the edits stay in the buffer."""
+        app = self.app
+        source = app.source
+        if source.path is None:
+            return
+        try:
+            written = source.save()
+        except AgxError as exc:
+            app.set_status(f"{exc.message.rstrip('.')}; your edits are kept in the buffer.",
+                           error=True)
+            return
+        except OSError as exc:
+            app.set_status(f"could not save {source.path}: {exc.strerror or exc}; your edits "
+                           "are kept in the buffer.", error=True)
+            return
+        app.disk.saw(source.path)
+        app.recovery.drop(source.path)
+        app.status.let_go()
+        app.set_status(f"saved {written or source.path}")

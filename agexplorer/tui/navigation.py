@@ -1,0 +1,100 @@
+"""Moving between functions: opening one, the picker following the buffer, next and previous."""
+
+from __future__ import annotations
+
+import os
+from typing import TYPE_CHECKING
+
+from agexplorer.model.errors import AgxError
+from agexplorer.source.files import read_source_file
+from agexplorer.tui.widgets.function_picker import FunctionPicker
+
+if TYPE_CHECKING:
+    from agexplorer.tui.app import AgxApp
+
+
+class Navigation:
+    """Owned by the app, which calls ``open`` when its ``target`` changes."""
+
+    def __init__(self, app: AgxApp) -> None:
+        self.app = app
+        self._relabelled: dict[str, str] = {}  # path -> the text the picker's lines are from
+
+    def open(self, old: tuple[str, str] | None, new: tuple[str, str]) -> None:
+        """Show function ``new`` (loading its file when ``old`` was in another one)."""
+        app = self.app
+        source = app.source
+        restored = None
+        if old is None or old[0] != new[0]:
+            try:
+                read = read_source_file(new[0])
+                app.disk.mtime = os.stat(new[0]).st_mtime_ns
+            except (AgxError, OSError) as exc:
+                app.set_status(getattr(exc, "message", str(exc)), error=True)
+                return
+            source.open(new[0], read.text, read)
+            restored = app.safety.restore(new[0], read.text)
+        source.border_title = f"{os.path.basename(new[0])} :: {new[1]}"
+        app.report = None
+        if old is not None:  # the last function's code and verdicts, dimmed until replaced
+            app.results.dim()
+        app.results.clear()
+        app.status.new_function()
+        app.analyse()
+        app.log_line()  # the Log now names this function
+        if restored:
+            app.announce(restored)
+        line = self._def_line(new)
+        if line:
+            # A file just loaded has no scroll size until the next refresh: centre then.
+            app.call_after_refresh(source.goto_line, line)
+
+    def relabel(self, path: str) -> None:
+        """The picker follows the analysed buffer: line numbers, functions added or renamed
+        (run after the answer's frame)."""
+        app = self.app
+        text = app.analysed_text
+        if app.target is None or app.target[0] != path or text == self._relabelled.get(path):
+            return
+        self._relabelled[path] = text
+        functions = functions_in(path, text)
+        if functions is None:
+            return
+        picker = app.query_one(FunctionPicker)
+        if picker.update_functions(path, functions) and app.target in picker.functions():
+            app.call_after_refresh(picker.select_function, *app.target)  # once laid out
+
+    def _def_line(self, target: tuple[str, str]) -> int | None:
+        functions = functions_in(target[0], self.app.source.text) or []
+        return next((f.line for f in functions if f.qualname == target[1]), None)
+
+    def picked(self, message: FunctionPicker.Picked) -> None:
+        """A function picked in the list: another file only when the buffer is clean."""
+        app = self.app
+        if app.target and app.target[0] != message.path and app.source.dirty:
+            app.set_status(f"save or undo the edits to {os.path.basename(app.target[0])} "
+                           "before opening another file (ctrl+s saves)", error=True)
+            return
+        app.target = (message.path, message.qualname)
+
+    def step(self, step: int) -> None:
+        """The next (1) or previous (-1) function in the list, wrapping around."""
+        app = self.app
+        picker = app.query_one(FunctionPicker)
+        functions = picker.functions()
+        if not functions or app.target is None:
+            return
+        index = functions.index(app.target) if app.target in functions else -1
+        path, qualname = functions[(index + step) % len(functions)]
+        picker.select_function(path, qualname)
+        app.post_message(FunctionPicker.Picked(path, qualname))
+
+
+def functions_in(path: str, text: str) -> list | None:
+    """The functions of ``text`` (the buffer of ``path``); None when it does not parse."""
+    from agexplorer.source.targets import list_functions, parse_source
+
+    try:
+        return list_functions(parse_source(path, text))
+    except AgxError:
+        return None

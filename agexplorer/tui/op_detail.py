@@ -1,0 +1,58 @@
+"""The Graph tab's op detail: the highlighted op, its line, and its attributes from the worker."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from agexplorer.tui.made import Made, call_label
+from agexplorer.tui.messages import AnalysisKey, EngineAnswer
+from agexplorer.worker.protocol import OpAttributesRequest
+
+if TYPE_CHECKING:
+    from agexplorer.tui.app import AgxApp
+
+
+class OpDetail:
+    """Owned by the app, which passes on the op tree's highlights and the worker's answers."""
+
+    def __init__(self, app: AgxApp) -> None:
+        self.app = app
+
+    def highlighted(self, op: Any, focused: bool) -> None:
+        """An op was highlighted: its detail now, its attributes once the worker answers."""
+        app = self.app
+        self.show(op, "…")
+        if focused and op.line:
+            app.linking.line(op.line, "ops")
+        sent = app.last_request
+        if sent is not None and app.target is not None:
+            # Read from the trace in the worker: reading every op's attributes up front
+            # would cost more than the whole op inventory.
+            generation, made = sent
+            key = AnalysisKey(*app.target, generation, op=(op.function, op.name))
+            app.bridge.ask(key, OpAttributesRequest(made.target, op.function, op.name,
+                                                    call=made.call, source=made.source),
+                           key.path, f"reading {op.name}")
+
+    def answer(self, message: EngineAnswer) -> None:
+        """The worker's answer for the highlighted op (ignored if another op is highlighted)."""
+        node = self.app.query_one("#ops").cursor_node
+        op = node.data if node is not None else None
+        if op is None or (op.function, op.name) != message.key.op:
+            return
+        if message.error is not None:
+            self.show(op, f"({message.error.message})")
+        else:
+            self.show(op, ", ".join(f"{k}={v}" for k, v in message.value) or "none")
+
+    def show(self, op: Any, attributes: str) -> None:
+        """The op's description and ``attributes``, under the header naming the analysis."""
+        app = self.app
+        report = app.report
+        if app.target is not None and report is not None:
+            # The ops shown are the last good report's: made from the text it analysed.
+            app.provenance.set("op", Made(app.target, app.report_text,
+                                          call_label(report.function, report.call)))
+        app.provenance.op_detail = (f"{app.query_one('#ops').describe(op)}\n"
+                                    f"attributes: {attributes}")
+        app.provenance.show("op")

@@ -1,0 +1,83 @@
+"""What the app asks the worker about the current function, and where the answers go."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from agexplorer.tui.made import Made, call_label
+from agexplorer.tui.messages import AnalysisKey, EngineAnswer
+from agexplorer.tui.tabs import BufferRequest
+from agexplorer.worker.protocol import OpAttributesRequest, ReportRequest
+
+if TYPE_CHECKING:
+    from agexplorer.tui.app import AgxApp
+
+# Failures of the engine rather than of the user's code: shown in the status line.
+ENGINE_FAILURES = {"worker-died", "worker-start", "timeout", "internal-error", "bad-request"}
+
+
+class Requests:
+    """Owned by the app: the report request (each one a new generation of the buffer), and
+    the routing of the other answers to the tab that asked."""
+
+    def __init__(self, app: AgxApp) -> None:
+        self.app = app
+
+    def buffer(self) -> BufferRequest | None:
+        """What a tab's request is about: the current function, the Run tab's call and the
+        unsaved buffer."""
+        app = self.app
+        if app.target is None:
+            return None
+        source = app.source
+        return BufferRequest(AnalysisKey(*app.target, app.generation),
+                             app.call_input.value.strip() or None,
+                             source.text if source.dirty else None)
+
+    def analyse(self, run: bool, call: str | None) -> None:
+        """Ask for the report of the current function (and its run when ``run``)."""
+        app = self.app
+        if app.target is None:
+            return
+        if call is None:
+            call = app.call_input.value.strip() or None
+        path, qualname = app.target
+        source = app.source
+        app.analysed_text = source.text
+        app.generation += 1
+        key = AnalysisKey(path, qualname, app.generation)
+        panel = app.run_panel
+        request = ReportRequest(f"{path}::{qualname}", call=call, no_run=not run, budget=0.5,
+                                source=source.text if source.dirty else None,
+                                device=panel.device)
+        if run:
+            panel.remember(call)
+        what = f"running {qualname}" if run else f"tracing {qualname}"
+        app.status.let_go()  # a notice is kept until the request under way is done
+        app.set_status(what + "…")
+        if run:
+            app.provenance.set("run", Made(app.target, source.text, call_label(qualname, call)))
+            panel.note(f"{what}…")
+            app.provenance.show("run")
+        app.last_request = (app.generation, request)
+        app.bridge.analyse(key, request, path, what)
+
+    def answered(self, message: EngineAnswer) -> None:
+        """An answer other than the report goes to the tab that asked."""
+        app = self.app
+        if message.key.target != app.target:
+            return  # about the function shown before (its panels were cleared)
+        error = message.error
+        trace, doctor = app.trace_tab, app.doctor_tab
+        if (error is not None and error.kind in ENGINE_FAILURES
+                and message.kind not in trace.ANSWERS):
+            # The worker died, hung or failed while reading the trace: say so where every
+            # other death is said (the panel shows it too).
+            app.set_status(error.message, error=True)
+            app.log_line(error.message)
+        if message.kind is OpAttributesRequest:
+            app.op_detail.answer(message)
+        elif message.kind in trace.ANSWERS:
+            trace.answer(message)
+        elif message.kind in doctor.ANSWERS:
+            doctor.answer(message)

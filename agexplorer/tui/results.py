@@ -1,0 +1,125 @@
+"""The panes after an answer: a report painted everywhere, or a failure dimming the last one."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from agexplorer.model.report import Report
+from agexplorer.tui.made import Made, call_label
+from agexplorer.tui.messages import AnalysisFailed, AnalysisReady
+from agexplorer.tui.widgets.function_picker import FunctionPicker
+from agexplorer.tui.widgets.status_line import StatusLine
+
+if TYPE_CHECKING:
+    from agexplorer.tui.app import AgxApp
+
+PANES = ("#converted", "#verdicts", "#ops", "#gutter", "#refs")  # dimmed when out of date
+
+
+class Results:
+    """Owned by the app, which hands it the answers for the current analysis."""
+
+    def __init__(self, app: AgxApp) -> None:
+        self.app = app
+
+    def dim(self, stale: bool = True) -> None:
+        """The code and verdict panes are (or are no longer) out of date."""
+        for pane in PANES:
+            self.app.query_one(pane).set_class(stale, "stale")
+
+    def paint_lines(self) -> None:
+        """Give each source line its colour in both gutters and in the op tree."""
+        app = self.app
+        report = app.report
+        if report is None:
+            return
+        from textual.widgets import Input
+
+        from agexplorer.render.terminal import PALETTE, VIVID, line_colors
+
+        colors = line_colors(report, PALETTE if app.colorblind else VIVID)
+        app.query_one("#gutter").set_verdicts(report.statements, colors)
+        if report.conversion is not None:
+            app.query_one("#refs").set_map(report.conversion.source_map, colors)
+        ops = app.query_one("#ops")
+        ops.shades = colors
+        ops.show(report.inventory, app.query_one("#op-filter", Input).value)
+        app.sync_gutter()
+
+    def ready(self, message: AnalysisReady) -> None:
+        """A report (and, after a run, its run lab) for the analysis under way."""
+        from agexplorer.tui.widgets.verdict_table import flow_summary  # loaded with the panes
+
+        app = self.app
+        first = app.report is None  # a function just opened: link its cursor line, once
+        report = app.report = message.report
+        app.report_text = app.analysed_text
+        # The doctor reads the trace the worker just made, once these panes are painted.
+        sent = app.last_request
+        asked = sent[1] if sent and sent[0] == message.key.generation else None
+        app.call_after_refresh(app.doctor_tab.ask, message.key, asked)
+        app.call_after_refresh(app.relabel_functions, report.file)
+        if first:
+            app.call_after_refresh(app.linking.from_source)
+        self.dim(False)
+        app.query_one("#converted").show_code(report.conversion.code if report.conversion else "")
+        app.query_one("#verdicts").show(report.statements)
+        app.query_one("#flow-summary", StatusLine).update(
+            flow_summary(report.function, report.statements, report.error is not None))
+        self.paint_lines()
+        app.query_one(FunctionPicker).set_badge(report.file, report.function, badge(report))
+        if report.output:
+            app.log_line(f"printed while tracing {report.function}:\n{report.output.rstrip()}")
+        if report.log:
+            app.log_line(report.log)
+        if report.error is not None:
+            text = report.error.message
+            if report.error.kind == "needs-arguments":
+                text += " Type them in the Run tab and press F5."
+            app.set_status(text, error=True)
+            app.log_line(text)
+        if message.lab is not None:
+            app.lab = message.lab
+            app.run_panel.show(message.lab)
+            if asked is not None:  # what was run: this buffer, this call
+                app.provenance.set("run", Made(message.key.target, app.analysed_text,
+                                               call_label(report.function, report.call)))
+            app.provenance.show("run")
+
+    def failed(self, message: AnalysisFailed) -> None:
+        """The engine's one sentence; the last good results stay, dimmed."""
+        app = self.app
+        error = message.error
+        self.dim()
+        app.query_one("#doctor-panel").add_class("stale")
+        app.set_status(error.message, error=True)
+        app.log_line(error.message)
+        sent = app.last_request
+        if sent and sent[0] == message.key.generation and not sent[1].no_run:
+            app.run_panel.note(error.message)  # the run it was asked for
+        if error.kind != "syntax-error" and app.target:
+            app.query_one(FunctionPicker).set_badge(*app.target, "[red]failed[/]")
+            app.call_after_refresh(app.relabel_functions, app.target[0])  # e.g. renamed
+
+    def clear(self) -> None:
+        """Another function: the Run, Trace, Log, Graph detail and Doctor panels held the
+        last one's results, so they start empty."""
+        app = self.app
+        app.provenance.clear()
+        app.run_panel.clear()
+        app.trace_tab.clear()
+        app.query_one("#log").clear()
+        app.query_one("#op-detail").update("")
+        app.doctor_tab.reset()
+
+
+def badge(report: Report) -> str:
+    """The picker's mark beside a function: failed, unrolled (how many times) or staged."""
+    if report.error is not None:
+        return "[red]failed[/]"
+    unrolled = [v for v in report.statements if v.verdict == "python" and v.kind != "if"]
+    if unrolled:
+        return f"[yellow]unrolled x{max(v.iterations or 0 for v in unrolled)}[/]"
+    if any(v.verdict == "staged" for v in report.statements):
+        return "[green]staged[/]"
+    return ""

@@ -1,0 +1,1 @@
+"""Modal screens the explorer pushes over its main layout."""

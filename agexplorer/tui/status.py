@@ -1,0 +1,81 @@
+"""What the user is told: the status line, notices that must be read, and the Log."""
+
+from __future__ import annotations
+
+import time
+from typing import TYPE_CHECKING
+
+from agexplorer.tui.messages import EngineStatus
+from agexplorer.tui.widgets.status_line import StatusLine
+
+if TYPE_CHECKING:
+    from agexplorer.tui.app import AgxApp
+
+
+class StatusReporter:
+    """Owned by the app: an error stays on the status line until the next request, and a
+    notice is said again in place of the "ready" that ends the request under way."""
+
+    def __init__(self, app: AgxApp) -> None:
+        self.app = app
+        self._error = False
+        # (text, error): a notice shown again in place of the "ready" that ends the request
+        # under way (a new request lets it go)
+        self._sticky: tuple[str, bool] | None = None
+        self._log_header: tuple | None = None  # the analysis the Log's last header names
+
+    def set(self, text: str, error: bool = False) -> None:
+        """The one-line status at the bottom (an error stays until the next request)."""
+        self._error = error
+        status = self.app.query_one("#status", StatusLine)
+        status.update(text)
+        status.set_class(error, "error")
+
+    def announce(self, text: str, error: bool = True) -> None:
+        """A notice that must be read (a worker replaced, edits restored, a file deleted):
+        in the status line now and again in place of the next "ready", and in the Log."""
+        self._sticky = (text, error)
+        self.set(text, error=error)
+        self.log(text)
+
+    def let_go(self) -> None:
+        """A new request (or a save): the last notice need not be said again."""
+        self._sticky = None
+
+    def new_function(self) -> None:
+        """The Log was cleared: its next line is under a new header."""
+        self._log_header = None
+
+    def log(self, text: str | None = None) -> None:
+        """Append to the Log panel, under a header naming the function and call analysed
+        (written once per analysis that logs something; ``text`` None: only the header)."""
+        from agexplorer.tui.made import call_label
+
+        app = self.app
+        log = app.query_one("#log")
+        sent = app.last_request
+        key = (app.target, sent[0] if sent else None)
+        if app.target is not None and key != self._log_header:
+            self._log_header = key
+            label = call_label(app.target[1], sent[1].call if sent else None)
+            log.write(f"── {label} · {time.strftime('%H:%M:%S')} ──")
+        if text is not None:
+            log.write(text)
+
+    def engine(self, message: EngineStatus) -> None:
+        """The worker's state, once the panels exist."""
+        app = self.app
+        app.engine_ready = app.engine_ready or message.ready
+        if message.devices:
+            app.run_panel.set_devices(message.devices)
+        if message.ready and self._sticky is not None:
+            text, error = self._sticky
+            if not self._error or app.query_one("#status", StatusLine).text == text:
+                self.set(text, error=error)  # said once more, then let go
+            self._sticky = None
+            return
+        if message.ready and self._error:
+            return  # keep the error on screen; "ready" is implied
+        self.set(message.text)
+        if message.text not in ("ready",) and not message.text.endswith("…"):
+            self.log(message.text)

@@ -1,0 +1,92 @@
+"""DoctorTab: the Doctor panel that asks for findings, tries fixes and applies them."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, ClassVar
+
+from agexplorer.tui.messages import AnalysisKey, EngineAnswer
+from agexplorer.tui.widgets.doctor_panel import DoctorPanel
+from agexplorer.worker.protocol import DoctorRequest, ReportRequest, Request, TryFixRequest
+
+if TYPE_CHECKING:
+    from agexplorer.tui.app import AgxApp
+
+
+class DoctorTab(DoctorPanel):
+    """Doctor findings after each analysis; fix trials and their rewrites on request."""
+
+    ANSWERS: ClassVar[tuple[type[Request], ...]] = (DoctorRequest, TryFixRequest)
+
+    @property
+    def explorer(self) -> AgxApp:
+        """The app, typed (its bridge, its current function and its status line)."""
+        return self.app  # type: ignore[return-value]
+
+    def ask(self, key: AnalysisKey, request: ReportRequest | None) -> None:
+        """The doctor's findings for the analysis ``key`` (same target, buffer and call, so
+        the worker reuses that trace); skipped when a newer analysis has started."""
+        app = self.explorer
+        if request is None or key.generation != app.generation:
+            return
+        app.bridge.ask(key, DoctorRequest(request.target, call=request.call,
+                                          source=request.source, reuse=True),
+                       key.path, "examining the pitfalls")
+
+    def answer(self, message: EngineAnswer) -> None:
+        """The worker's findings, or the outcome of a fix trial."""
+        if message.kind is TryFixRequest:
+            self.show_trial(message.value, message.error)
+            return
+        if message.key.generation != self.explorer.generation:
+            return  # an older buffer's findings
+        self.show(message.value)
+        self.remove_class("stale")
+        count = len(message.value.findings) if message.value is not None else 0
+        self._label(f"Doctor ({count})" if count else "Doctor")
+
+    def reset(self) -> None:
+        """Another function: no findings yet."""
+        self.show(None)
+        self.remove_class("stale")
+        self._label("Doctor")
+
+    def _label(self, text: str) -> None:
+        from textual.widgets import TabbedContent
+
+        self.explorer.query_one("#panels", TabbedContent).get_tab("tab-doctor").label = text
+
+    def apply_tried(self) -> None:
+        """The `a` key: apply the fix last tried."""
+        if self.trial is None:
+            self.explorer.set_status("no fix tried yet: pick a finding in the Doctor tab and "
+                                     "press f", error=True)
+            return
+        self.on_doctor_panel_apply_fix(self.ApplyFix(self.trial))
+
+    def on_doctor_panel_try_fix(self, message: DoctorPanel.TryFix) -> None:
+        app = self.explorer
+        asked = app.buffer_request()
+        if asked is None:
+            return
+        finding = message.finding
+        request = TryFixRequest(asked.target, fix=f"{finding.code}@{finding.line}",
+                                call=asked.call, source=asked.source, budget=0.3,
+                                device=app.run_panel.device)
+        app.bridge.ask(asked.key, request, asked.key.path, f"trying the {finding.code} rewrite")
+
+    def on_doctor_panel_apply_fix(self, message: DoctorPanel.ApplyFix) -> None:
+        app = self.explorer
+        rewrite = message.trial.rewrite
+        if rewrite.new_text is None:  # the fix is to the call (a tensor instead of a Python int)
+            app.call_input.value = rewrite.new_call
+            app.set_status(f"the Run tab's call is now {rewrite.new_call}; F5 runs it")
+            app.analyse(call=rewrite.new_call)
+            return
+        source = app.source
+        if not rewrite.made_from(source.text):
+            app.set_status("the buffer changed since the fix was tried; press f to try it "
+                           "again", error=True)
+            return
+        source.replace_changed_lines(rewrite.new_text)
+        app.set_status(f"{rewrite.code} applied to the buffer (ctrl+z undoes it, ctrl+s saves "
+                       "it to the file)")

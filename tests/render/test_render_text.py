@@ -1,0 +1,129 @@
+"""What the terminal renderings say, read back as plain text from a 100-column rich console:
+built from small hand-made records (and one real report, which needs TensorFlow)."""
+
+from __future__ import annotations
+
+from rich.console import Console
+
+from agexplorer.model.doctor import DoctorReport, Finding
+from agexplorer.model.errors import AgxError
+from agexplorer.model.lab import ModeRun, RunLab
+from agexplorer.model.retrace import Argument, RetraceCall, RetraceReport
+from agexplorer.render.doctor import render_doctor
+from agexplorer.render.retrace import render_retrace
+from agexplorer.render.terminal import render_lab, render_report
+from conftest import fixture
+
+
+def _console() -> Console:
+    return Console(record=True, width=100, color_system=None)
+
+
+def _rows(text: str) -> list[list[str]]:
+    """The cells of each table row, split on the box-drawing column separators."""
+    return [[cell.strip() for cell in line.strip()[1:-1].split("│")]
+            for line in text.splitlines() if line.count("│") >= 3]
+
+
+def _lab(**changes) -> RunLab:
+    runs = {"eager": ModeRun(ok=True, result="float32[2] [1. 4.]", first_call_s=0.002,
+                             median_s=3e-4, min_s=2e-4, max_s=5e-4, calls=900,
+                             ran_on="/job:localhost/replica:0/task:0/device:CPU:0"),
+            "graph": ModeRun(ok=True, result="float32[2] [1. 4.]", first_call_s=0.05,
+                             median_s=1e-4, min_s=9e-5, max_s=2e-4, calls=2000,
+                             tracing_count=1),
+            "xla": ModeRun(error="XLA refused the op StringFormat", error_line=12)}
+    lab = RunLab(device="/device:CPU:0", runs=runs, speedup={"graph": 3.0, "xla": None},
+                 results_match=True, tracing_count=1)
+    for name, value in changes.items():
+        setattr(lab, name, value)
+    return lab
+
+
+def test_the_lab_shows_each_modes_result_and_its_timings():
+    console = _console()
+    render_lab(_lab(), console)
+    text = console.export_text()
+    assert "Runs on /device:CPU:0 (a fresh module load per mode)" in text
+    rows = _rows(text)
+    assert ["eager", "float32[2] [1. 4.]", "CPU:0"] in rows
+    assert ["xla", "XLA refused the op StringFormat", "-"] in rows  # its failure, worded
+    assert ["eager", "2.00 ms", "300.0 µs", "200.0 µs", "500.0 µs", "900", "-", "1.00x"] in rows
+    assert ["graph", "50.00 ms", "100.0 µs", "90.0 µs", "200.0 µs", "2000", "1", "3x"] in rows
+    assert ["xla", "-", "-", "-", "-", "0", "-", "-"] in rows
+    assert "results match across modes" in text
+
+
+def test_the_lab_words_a_mismatch_between_modes():
+    console = _console()
+    render_lab(_lab(results_match=False, mismatch="eager: int32[] 1; graph: int32[] 2"), console)
+    text = " ".join(console.export_text().split())
+    assert "results differ between modes: eager: int32[] 1; graph: int32[] 2" in text
+    assert "results match" not in text
+
+
+def _finding() -> Finding:
+    return Finding(code="AGX004", line=38, message="a Python range loop unrolls into the graph",
+                   why="range(n) with a Python n runs while tracing", fix="use tf.range(n)",
+                   rewrite="range -> tf.range", basis="trace")
+
+
+def test_a_clean_function_says_no_pitfalls_found():
+    console = _console()
+    render_doctor([DoctorReport(file="/abs/clean.py", function="f", traced=True)],
+                  console=console)
+    assert "/abs/clean.py::f: no pitfalls found" in console.export_text()
+
+
+def test_a_finding_shows_its_line_code_why_fix_and_the_command_to_try_it():
+    console = _console()
+    render_doctor([DoctorReport(file="/abs/loop.py", function="range_loop", traced=True,
+                                findings=[_finding()])], console=console)
+    text = console.export_text()
+    assert "/abs/loop.py::range_loop: 1 finding" in text
+    rows = _rows(text)
+    assert rows[0] == ["38", "AGX004", "a Python range loop unrolls into the graph"]
+    assert rows[1][1] == "loop unrolled while tracing"  # the code's title
+    finding = " ".join(row[2] for row in rows)  # the last column, its wrapped lines joined
+    assert "why: range(n) with a Python n runs while tracing" in finding
+    assert "fix: use tf.range(n)" in finding
+    assert "try: agexplorer doctor /abs/loop.py::range_loop --try AGX004" in finding
+
+
+def test_a_function_that_did_not_trace_says_why():
+    console = _console()
+    error = AgxError("trace-failed", "tracing f failed at /abs/bad.py:3 (TypeError: no).")
+    render_doctor([DoctorReport(file="/abs/bad.py", function="f", error=error)], console=console)
+    assert "not traced: tracing f failed at /abs/bad.py:3 (TypeError: no)." in \
+        " ".join(console.export_text().split())
+
+
+def test_the_retrace_table_says_which_calls_traced_and_why():
+    calls = [RetraceCall(1, "tf.constant(1)", "traced", True, 1, reason="the first call",
+                         arguments=[Argument("x", "tensor", "int32[]", "k1")]),
+             RetraceCall(2, "tf.constant(2)", "reused", False, 1,
+                         reused_because="same kinds of arguments as call 1",
+                         arguments=[Argument("x", "tensor", "int32[]", "k1")]),
+             RetraceCall(3, "3", "traced", True, 2, reason="x is a Python int: a new trace "
+                         "per value", arguments=[Argument("x", "python", "the Python int 3",
+                                                          "k3")])]
+    report = RetraceReport(file="/abs/r.py", function="f", decorated=True, calls_origin="--call",
+                           calls=calls, tracing_count=2)
+    console = _console()
+    render_retrace(report, console=console)
+    text = console.export_text()
+    assert "3 calls (from --call), traced 2 times" in text
+    rows = _rows(text)
+    assert ["1", "f(tf.constant(1))", "x: int32[]", "traced", "the first call"] in rows
+    assert ["2", "f(tf.constant(2))", "x: int32[]", "reused",
+            "same kinds of arguments as call 1"] in rows
+    assert any(row[:4] == ["3", "f(3)", "x: the Python int 3", "traced"] for row in rows)
+
+
+def test_a_real_report_lists_a_verdict_per_loop(report):
+    console = _console()
+    render_report(report(f"{fixture('control_flow.py')}::python_for", "3"), console=console)
+    text = console.export_text()
+    assert "Control flow: what AutoGraph did with each if/for/while" in text
+    verdicts = [row for row in _rows(text) if len(row) == 5 and row[0].isdigit()]
+    assert verdicts and verdicts[0][2] == "python"  # a Python range loop is unrolled

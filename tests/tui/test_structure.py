@@ -1,0 +1,70 @@
+"""The TUI's structure: small modules, typed messages and keys, the picker's badges."""
+
+from __future__ import annotations
+
+import dataclasses
+import pathlib
+import typing
+
+import pytest
+
+import agexplorer.tui
+from agexplorer.model.errors import AgxError
+from agexplorer.model.report import Report, Verdict
+from agexplorer.tui import messages
+from agexplorer.tui.messages import AnalysisFailed, AnalysisKey
+from agexplorer.tui.results import badge
+from agexplorer.tui.tabs import BufferRequest
+
+TUI = pathlib.Path(agexplorer.tui.__file__).parent
+
+
+def test_no_tui_module_is_over_400_lines():
+    sizes = {str(p.relative_to(TUI)): len(p.read_text().splitlines()) for p in TUI.rglob("*.py")}
+    assert {name: n for name, n in sizes.items() if n > 400} == {}
+    assert sizes["app.py"] < 400
+
+
+def test_an_analysis_key_is_a_frozen_record_naming_its_function():
+    key = AnalysisKey("/x/m.py", "f", 3)
+    assert key.target == ("/x/m.py", "f")
+    assert key == AnalysisKey("/x/m.py", "f", 3) and key != AnalysisKey("/x/m.py", "f", 4)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        key.generation = 4  # type: ignore[misc]
+    assert AnalysisKey("/x/m.py", "f", 3, op=("f", "while/Less")).op == ("f", "while/Less")
+
+
+def test_app_messages_have_typed_fields_and_keys():
+    for name in ("EngineStatus", "AnalysisReady", "AnalysisFailed", "EngineAnswer",
+                 "WorkerNotice"):
+        cls = getattr(messages, name)
+        hints = typing.get_type_hints(cls)
+        fields = [f.name for f in dataclasses.fields(cls)]
+        assert fields and all(f in hints for f in fields), name
+        if "key" in fields:
+            assert hints["key"] is AnalysisKey, name
+    failed = AnalysisFailed(AnalysisKey("m.py", "f", 1), AgxError("timeout", "too slow."))
+    assert failed.key.generation == 1 and failed.error.message == "too slow."
+
+
+def test_a_buffer_request_names_the_worker_target():
+    asked = BufferRequest(AnalysisKey("/x/m.py", "C.f", 2), call="5", source=None)
+    assert asked.target == "/x/m.py::C.f"
+
+
+def _verdict(verdict: str, kind: str = "for", iterations: int | None = None) -> Verdict:
+    return Verdict(kind=kind, line=2, header="for i in range(n):", verdict=verdict,
+                   graph_op=None, iterations=iterations, branch=None, ops_created=0,
+                   reason="", hint=None)
+
+
+@pytest.mark.parametrize(("statements", "error", "expected"), [
+    ([_verdict("python", iterations=3), _verdict("python", iterations=7)], None,
+     "[yellow]unrolled x7[/]"),
+    ([_verdict("python", kind="if"), _verdict("staged")], None, "[green]staged[/]"),
+    ([_verdict("unreached")], None, ""),
+    ([_verdict("staged")], AgxError("user-error", "boom."), "[red]failed[/]"),
+])
+def test_the_picker_badge_says_failed_unrolled_or_staged(statements, error, expected):
+    report = Report(file="m.py", function="f", statements=statements, error=error)
+    assert badge(report) == expected
