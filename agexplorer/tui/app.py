@@ -14,7 +14,6 @@ from textual.reactive import var
 from textual.widget import MountError
 from textual.widgets import Footer
 
-from agexplorer.model.report import Report
 from agexplorer.tui.bridge import EngineBridge
 from agexplorer.tui.commands import ExplorerCommands
 from agexplorer.tui.disk import DiskWatch
@@ -46,6 +45,7 @@ if TYPE_CHECKING:
     from textual.widgets import Input
 
     from agexplorer.model.lab import RunLab
+    from agexplorer.model.report import Report
     from agexplorer.tui.tabs.doctor_tab import DoctorTab
     from agexplorer.tui.tabs.trace_tab import TraceTab
     from agexplorer.tui.widgets.run_panel import RunPanel

@@ -3,14 +3,15 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from textual.message import Message
 
-from agexplorer.model.errors import AgxError
-from agexplorer.model.lab import RunLab
-from agexplorer.model.report import Report
-from agexplorer.worker.protocol import Request
+if TYPE_CHECKING:  # annotations only: the first frame imports this module
+    from agexplorer.model.errors import AgxError
+    from agexplorer.model.lab import RunLab
+    from agexplorer.model.report import Report
+    from agexplorer.worker.protocol import Request
 
 
 @dataclass(frozen=True)

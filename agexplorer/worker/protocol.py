@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, ClassVar, Generic, TypedDict, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypedDict, TypeVar
 
-from agexplorer.model.doctor import DoctorReport, FixTrial
 from agexplorer.model.errors import AgxError
-from agexplorer.model.lab import RunLab
-from agexplorer.model.report import Report
-from agexplorer.model.retrace import RetraceReport
+
+if TYPE_CHECKING:  # the replies' records: only named here (the explorer's first frame
+    # imports this module, and the records' modules cost it ~20 ms)
+    from agexplorer.model.doctor import DoctorReport, FixTrial  # noqa: F401 (named in strings)
+    from agexplorer.model.lab import RunLab
+    from agexplorer.model.report import Report
+    from agexplorer.model.retrace import RetraceReport  # noqa: F401 (named in strings)
 
 # Raised whenever a request, a reply or an envelope changes shape: a worker started from
 # another install (agexplorer upgraded while the explorer runs) then says so in one sentence.
@@ -67,7 +70,7 @@ class ReportRequest(Request[ReportReply]):
 
 
 @dataclass(frozen=True)
-class RetraceRequest(Request[RetraceReport]):
+class RetraceRequest(Request["RetraceReport"]):
     """Call ``target`` with each of ``calls`` (None: the file's ``AGX_RETRACE``) and explain
     every retrace."""
 
@@ -78,7 +81,7 @@ class RetraceRequest(Request[RetraceReport]):
 
 
 @dataclass(frozen=True)
-class DoctorRequest(Request[DoctorReport]):
+class DoctorRequest(Request["DoctorReport"]):
     """The pitfall doctor for ``target``; ``reuse``: the trace of the last report request
     for the same target, buffer and call, instead of tracing again."""
 
@@ -90,7 +93,7 @@ class DoctorRequest(Request[DoctorReport]):
 
 
 @dataclass(frozen=True)
-class TryFixRequest(Request[FixTrial]):
+class TryFixRequest(Request["FixTrial"]):
     """Try the doctor's rewrite ``fix`` (a code, a line or both: AGX004@38) before and after."""
 
     label: ClassVar[str] = "try_fix"

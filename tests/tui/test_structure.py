@@ -10,11 +10,13 @@ import pytest
 
 import agexplorer.tui
 from agexplorer.model.errors import AgxError
+from agexplorer.model.lab import RunLab
 from agexplorer.model.report import Report, Verdict
 from agexplorer.tui import messages
 from agexplorer.tui.messages import AnalysisFailed, AnalysisKey
 from agexplorer.tui.results import badge
 from agexplorer.tui.tabs import BufferRequest
+from agexplorer.worker.protocol import Request
 
 TUI = pathlib.Path(agexplorer.tui.__file__).parent
 
@@ -34,11 +36,16 @@ def test_an_analysis_key_is_a_frozen_record_naming_its_function():
     assert AnalysisKey("/x/m.py", "f", 3, op=("f", "while/Less")).op == ("f", "while/Less")
 
 
+RECORDS = {"AgxError": AgxError, "Report": Report, "RunLab": RunLab, "Request": Request}
+
+
 def test_app_messages_have_typed_fields_and_keys():
     for name in ("EngineStatus", "AnalysisReady", "AnalysisFailed", "EngineAnswer",
                  "WorkerNotice"):
         cls = getattr(messages, name)
-        hints = typing.get_type_hints(cls)
+        # the records are imported by messages.py for type checking only (the first frame
+        # imports it): resolve the annotations against them here
+        hints = typing.get_type_hints(cls, localns=RECORDS)
         fields = [f.name for f in dataclasses.fields(cls)]
         assert fields and all(f in hints for f in fields), name
         if "key" in fields:
