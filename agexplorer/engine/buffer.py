@@ -32,14 +32,15 @@ class Shadow:
         return error
 
     def fix(self, result: Any) -> Any:
-        """Rewrite a Report, RunLab or RetraceReport in place so it names the user's file."""
+        """A Report or RunLab rewritten in place so it names the user's file (a frozen
+        RetraceReport: a rewritten copy)."""
         if result is None:
             return None
+        with_paths = getattr(result, "with_paths", None)
+        if with_paths is not None:  # frozen records that know their messages (RetraceReport)
+            return with_paths(self.real, self.fix_text)
         if hasattr(result, "file"):
             result.file = self.real
-        fix_paths = getattr(result, "fix_paths", None)
-        if fix_paths is not None:  # results that know where their messages are (RetraceReport)
-            fix_paths(self.fix_text)
         if getattr(result, "error", None) is not None:
             self.fix_error(result.error)
         for run in getattr(result, "runs", {}).values():

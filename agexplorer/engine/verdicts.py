@@ -5,12 +5,13 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 
+from agexplorer.engine.hints import loop_hint, while_hint
 from agexplorer.engine.inventory import CONTROL_FLOW_OPS
 from agexplorer.engine.recorder import Call
 from agexplorer.engine.statements import Statement
 from agexplorer.model.inventory import Inventory
 from agexplorer.model.report import Verdict
-from agexplorer.model.values import CONTAINERS, PYTHON_SCALARS, Described
+from agexplorer.model.values import Described
 
 
 def _names_text(calls: list[Call]) -> str:
@@ -31,33 +32,6 @@ def _value(calls: list[Call]) -> str:
 
 def _with_names(text: str, names: str) -> str:
     return f"{text} ({names})" if names else text
-
-
-def _loop_hint(described: Described | None) -> str:
-    kind = described.kind if described else None
-    if described is not None and kind == "range":
-        bounds = described.text[len("range("):-1]
-        return (f"iterate over tf.range({bounds}) instead, so AutoGraph builds one "
-                "tf.while_loop whatever the count; pass the bound as a tensor so that a new "
-                "value does not retrace; collect per-step results in a tf.TensorArray.")
-    if kind in CONTAINERS:
-        return ("stack the items into one tensor (tf.stack or tf.constant) and iterate over "
-                "it, or loop over tf.range(len(...)): a Python container is always unrolled.")
-    if kind == "numpy":
-        return "convert it with tf.convert_to_tensor first: a NumPy array is iterated in Python."
-    return "iterate over a tensor (tf.range, a tensor's rows) or a tf.data.Dataset to get a graph loop."
-
-
-def _while_hint(calls: list[Call]) -> str:
-    python_names = [n.name for c in calls[:1] for n in c.names if n.kind in PYTHON_SCALARS]
-    if python_names:
-        listed = " and ".join(f"`{n}`" for n in python_names)
-        verb = "is a Python value" if len(python_names) == 1 else "are Python values"
-        return (f"make the condition a tensor: {listed} {verb} while tracing; pass "
-                f"`{python_names[-1]}` as a tensor (tf.constant(...)) or compare with one "
-                f"(while ... < tf.constant({python_names[-1]})), and AutoGraph builds one "
-                "tf.while_loop.")
-    return "make the condition a tensor (compute it with tf ops) so AutoGraph builds a tf.while_loop."
 
 
 def _where(stmt: Statement, statements: list[Statement]) -> str:
@@ -223,12 +197,12 @@ def _python_loop(seen: _Seen, python: list[Call], statements: list[Statement]) -
     if stmt.kind == "for":
         reason = (f"iterates over {_with_names(value, names)}, a Python value, so "
                   f"AutoGraph ran the loop in Python: {ran}.{again}")
-        hint = _loop_hint(_described(python))
+        hint = loop_hint(stmt, _described(python))
     else:
         reason = (f"the condition `{stmt.expr}` was {_with_names(value, names)} when "
                   f"the loop started, not a tensor, so AutoGraph ran the loop in "
                   f"Python: {ran}.{again}")
-        hint = _while_hint(python)
+        hint = while_hint(stmt, python)
     return _verdict(seen, "python", reason, iterations=iterations, hint=hint)
 
 

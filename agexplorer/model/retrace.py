@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 
 @dataclass
@@ -39,7 +41,7 @@ class Effect:
                 "after": self.after, "text": self.text, "during": self.during}
 
 
-@dataclass
+@dataclass(frozen=True)
 class RetraceCall:
     """One call of the sequence: traced or reused, and why it traced."""
 
@@ -72,7 +74,7 @@ class RetraceCall:
                 "error": self.error, "error_line": self.error_line}
 
 
-@dataclass
+@dataclass(frozen=True)
 class ReplayCall:
     """One call of a replay."""
 
@@ -85,7 +87,7 @@ class ReplayCall:
         return {"outcome": self.outcome, "traced": self.traced, "error": self.error}
 
 
-@dataclass
+@dataclass(frozen=True)
 class Replay:
     """The same calls again on a fresh tf.function with one setting changed."""
 
@@ -106,7 +108,7 @@ class Replay:
                 "summary": self.summary}
 
 
-@dataclass
+@dataclass(frozen=True)
 class RetraceReport:
     """Everything the retrace explainer shows for one function. Picklable."""
 
@@ -135,10 +137,14 @@ class RetraceReport:
                 "findings": self.findings, "notes": self.notes,
                 "load_output": self.load_output, "log": self.log}
 
-    def fix_paths(self, fix_text: Callable[[str | None], str | None]) -> None:
-        """Rewrite every message through ``fix_text`` (a shadow file back to the user's)."""
-        for call in self.calls:
-            call.error = fix_text(call.error)
-        for replay in self.replays.values():
-            for rc in replay.calls:
-                rc.error = fix_text(rc.error)
+    def with_paths(self, file: str, fix_text: Callable[[str | None], str | None]
+                   ) -> RetraceReport:
+        """This report naming ``file``, every message through ``fix_text`` (a shadow file's
+        name back to the user's)."""
+        def fixed(call: Any) -> Any:
+            return dataclasses.replace(call, error=fix_text(call.error))
+
+        return dataclasses.replace(
+            self, file=file, calls=[fixed(c) for c in self.calls],
+            replays={k: dataclasses.replace(r, calls=[fixed(c) for c in r.calls])
+                     for k, r in self.replays.items()})

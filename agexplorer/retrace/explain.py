@@ -9,6 +9,7 @@ shown, never predicted.
 
 from __future__ import annotations
 
+import dataclasses
 import inspect
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -58,8 +59,7 @@ def explain_retraces(target: str, calls: list[str] | None = None,
     if failure is not None:
         failure.details.extend(f"printed: {line}" for line in captured.stdout.splitlines()[:20])
         raise failure
-    report.load_output, report.log = captured.stdout, captured.log
-    return report
+    return dataclasses.replace(report, load_output=captured.stdout, log=captured.log)
 
 
 def _explain(target: str, calls: list[str] | None, progress: Callable[[str], None]) -> RetraceReport:
@@ -71,24 +71,25 @@ def _explain(target: str, calls: list[str] | None, progress: Callable[[str], Non
     progress(EVALUATING + (" (--call)" if calls else ""))
     sequence, origin = _sequence(loaded, calls)
     settings = _settings(loaded)
-    report = RetraceReport(file=loaded.path, function=loaded.qualname, decorated=loaded.decorated,
-                           settings=_settings_code(settings), calls_origin=origin)
+    notes = []
     if len(sequence) == 1:
-        report.notes.append("one call cannot show a retrace: pass several, e.g. --call "
-                            '"tf.constant(1)" --call "tf.constant(2.0)", or add an AGX_RETRACE '
-                            f"entry for {loaded.qualname} to the file.")
+        notes.append("one call cannot show a retrace: pass several, e.g. --call "
+                     '"tf.constant(1)" --call "tf.constant(2.0)", or add an AGX_RETRACE '
+                     f"entry for {loaded.qualname} to the file.")
     try:
         parameters = inspect.signature(loaded.bound)
     except (TypeError, ValueError):
         parameters = None
     fn = tf.function(loaded.bound, **settings)
-    report.calls = _run_sequence(fn, sequence, loaded, parameters, progress, "")
-    report.tracing_count = fn.experimental_get_tracing_count()
-    report.signatures = _signatures(fn, loaded.qualname)
-    _explain_calls(report.calls, settings)
-    report.findings = _findings(report.calls)
-    report.replays = _replays(tf, loaded, sequence, report, settings, parameters, progress)
-    return report
+    calls = _explained(_run_sequence(fn, sequence, loaded, parameters, progress, ""), settings)
+    tracing_count = fn.experimental_get_tracing_count()
+    return RetraceReport(
+        file=loaded.path, function=loaded.qualname, decorated=loaded.decorated,
+        settings=_settings_code(settings), calls_origin=origin, calls=calls,
+        tracing_count=tracing_count, signatures=_signatures(fn, loaded.qualname),
+        replays=_replays(tf, loaded, sequence, calls, tracing_count, settings, parameters,
+                         progress),
+        findings=_findings(calls), notes=notes)
 
 
 def _sequence(loaded: Loaded, calls: list[str] | None) -> tuple[list[_Call], str]:
@@ -160,14 +161,13 @@ def _run_sequence(fn: Any, sequence: list[_Call], loaded: Loaded, parameters: An
         after = fn.experimental_get_tracing_count()
         traced = after > count
         outcome = "failed" if failure is not None else "traced" if traced else "reused"
-        result = RetraceCall(index=index, call=call.text, outcome=outcome, traced=traced,
-                             tracing_count=after, arguments=arguments, printed=out.stdout,
-                             logged=out.log)
-        result.effects = [Effect(*e, during=outcome) for e in changes(before, snapshot(loaded))]
-        if failure is not None:
-            result.error, result.error_line = _error(failure, fn, arguments, loaded, index, call,
-                                                     traced)
-        results.append(result)
+        effects = [Effect(*e, during=outcome) for e in changes(before, snapshot(loaded))]
+        error, error_line = (None, None) if failure is None else \
+            _error(failure, fn, arguments, loaded, index, call, traced)
+        results.append(RetraceCall(index=index, call=call.text, outcome=outcome, traced=traced,
+                                   tracing_count=after, arguments=arguments, printed=out.stdout,
+                                   logged=out.log, effects=effects, error=error,
+                                   error_line=error_line))
     return results
 
 
@@ -206,39 +206,43 @@ def _signatures(fn: Any, qualname: str) -> list[str]:
     return lines
 
 
-def _explain_calls(calls: list[RetraceCall], settings: dict[str, Any]) -> None:
-    """Fill ``reason`` (traced) and ``same_as`` (reused) from the calls before each one."""
-    for i, call in enumerate(calls):
-        earlier = [c for c in calls[:i] if c.outcome != "failed"]
-        keys = [a.key for a in call.arguments]
-        if call.outcome == "reused":
-            call.same_as = next((c.index for c in earlier
-                                 if [a.key for a in c.arguments] == keys), None)
-            if call.same_as is not None:
-                call.reused_because = (f"same arguments as call {call.same_as}" if keys
-                                       else f"no arguments, like call {call.same_as}")
-            elif settings.get("input_signature") is not None:
-                call.reused_because = "fits the input_signature's trace"
-            else:
-                call.reused_because = "fits a relaxed trace made earlier (reduce_retracing)"
-            continue
-        if not call.traced:
-            continue
-        candidates = [c for c in earlier if c.traced]
-        if not candidates:
-            call.reason = "first call" if i == 0 else \
-                "first call to trace successfully (the calls before it failed)"
-            continue
-        scored = [(differences(call.arguments, c.arguments, c.index), c) for c in candidates]
-        fewest = min(len(d) for d, _ in scored)
-        phrases, closest = [(d, c) for d, c in scored if len(d) == fewest][-1]
-        call.closest, call.differs = closest.index, [name for name, _ in phrases]
-        if phrases:
-            call.reason = "; ".join(text for _, text in phrases)
+def _explained(calls: list[RetraceCall], settings: dict[str, Any]) -> list[RetraceCall]:
+    """The calls with ``reason`` (traced) or ``same_as`` (reused) from the calls before each."""
+    return [dataclasses.replace(call, **_explanation(call, calls[:i], settings))
+            for i, call in enumerate(calls)]
+
+
+def _explanation(call: RetraceCall, before: list[RetraceCall],
+                 settings: dict[str, Any]) -> dict[str, Any]:
+    """Why ``call`` traced or reused a trace, given the calls before it: RetraceCall fields."""
+    earlier = [c for c in before if c.outcome != "failed"]
+    keys = [a.key for a in call.arguments]
+    if call.outcome == "reused":
+        same_as = next((c.index for c in earlier if [a.key for a in c.arguments] == keys), None)
+        if same_as is not None:
+            because = (f"same arguments as call {same_as}" if keys
+                       else f"no arguments, like call {same_as}")
+        elif settings.get("input_signature") is not None:
+            because = "fits the input_signature's trace"
         else:
-            call.reason = (f"the arguments match those of call {closest.index}, yet it traced "
-                           "anew: TensorFlow also keys traces on what is not shown here "
-                           "(an object's identity, a captured value)")
+            because = "fits a relaxed trace made earlier (reduce_retracing)"
+        return {"same_as": same_as, "reused_because": because}
+    if not call.traced:
+        return {}
+    candidates = [c for c in earlier if c.traced]
+    if not candidates:
+        return {"reason": "first call" if not before else
+                "first call to trace successfully (the calls before it failed)"}
+    scored = [(differences(call.arguments, c.arguments, c.index), c) for c in candidates]
+    fewest = min(len(d) for d, _ in scored)
+    phrases, closest = [(d, c) for d, c in scored if len(d) == fewest][-1]
+    if phrases:
+        reason = "; ".join(text for _, text in phrases)
+    else:
+        reason = (f"the arguments match those of call {closest.index}, yet it traced "
+                  "anew: TensorFlow also keys traces on what is not shown here "
+                  "(an object's identity, a captured value)")
+    return {"reason": reason, "closest": closest.index, "differs": [n for n, _ in phrases]}
 
 
 _EFFECT_WORDS = {
@@ -301,62 +305,73 @@ def _findings(calls: list[RetraceCall]) -> list[str]:
     return findings
 
 
-def _replays(tf: Any, loaded: Loaded, sequence: list[_Call], report: RetraceReport,
-             settings: dict[str, Any], parameters: Any, progress: Callable[[str], None]
-             ) -> dict[str, Replay]:
+def _replays(tf: Any, loaded: Loaded, sequence: list[_Call], calls: list[RetraceCall],
+             tracing_count: int, settings: dict[str, Any], parameters: Any,
+             progress: Callable[[str], None]) -> dict[str, Replay]:
     """The calls again with reduce_retracing=True, then with a derived input_signature."""
     base = {k: v for k, v in settings.items() if k == "autograph"}
     takes_none = parameters is not None and not parameters.parameters
-    reduce = Replay("reduce_retracing", applied=False, code="reduce_retracing=True")
+    nothing = "it takes no arguments: there is nothing to relax."
+
+    def replay(setting: str, code: str, fn: Any) -> Replay:
+        return _replay(setting, code, fn, sequence, loaded, parameters, calls, tracing_count,
+                       progress)
+
+    code = "reduce_retracing=True"
     if takes_none:
-        reduce.note = "it takes no arguments: there is nothing to relax."
+        reduce = Replay("reduce_retracing", applied=False, code=code, note=nothing)
     elif settings.get("input_signature") is not None:
-        reduce.note = ("it has an input_signature, which already decides every trace: "
-                       "reduce_retracing=True would change nothing.")
+        reduce = Replay("reduce_retracing", applied=False, code=code, note=(
+            "it has an input_signature, which already decides every trace: "
+            "reduce_retracing=True would change nothing."))
     elif settings.get("reduce_retracing"):
-        reduce.note = "it already has reduce_retracing=True: the calls above are that replay."
+        reduce = Replay("reduce_retracing", applied=False, code=code, note=(
+            "it already has reduce_retracing=True: the calls above are that replay."))
     else:
-        _replay(reduce, tf.function(loaded.bound, reduce_retracing=True, **base), sequence,
-                loaded, parameters, report, progress)
-    derived = Replay("input_signature", applied=False)
+        reduce = replay("reduce_retracing", code,
+                        tf.function(loaded.bound, reduce_retracing=True, **base))
     if takes_none:
-        derived.note = "it takes no arguments: there is nothing to relax."
+        derived = Replay("input_signature", applied=False, note=nothing)
     elif settings.get("input_signature") is not None:
-        derived.code = signature_code(settings["input_signature"])
-        derived.note = "it already has this input_signature: the calls above are that replay."
+        derived = Replay("input_signature", applied=False,
+                         code=signature_code(settings["input_signature"]),
+                         note="it already has this input_signature: the calls above are "
+                              "that replay.")
     else:
         try:
-            specs = derive_signature(tf, parameters, [c.arguments for c in report.calls])
+            specs = derive_signature(tf, parameters, [c.arguments for c in calls])
         except NotApplicable as exc:
-            derived.note = f"input_signature does not apply: {exc}."
+            derived = Replay("input_signature", applied=False,
+                             note=f"input_signature does not apply: {exc}.")
         else:
-            derived.code = signature_code(specs)
             extra = {"reduce_retracing": True} if settings.get("reduce_retracing") else {}
-            _replay(derived, tf.function(loaded.bound, input_signature=specs, **extra, **base),
-                    sequence, loaded, parameters, report, progress)
+            derived = replay("input_signature", signature_code(specs),
+                             tf.function(loaded.bound, input_signature=specs, **extra, **base))
     return {"reduce_retracing": reduce, "input_signature": derived}
 
 
-def _replay(replay: Replay, fn: Any, sequence: list[_Call], loaded: Loaded, parameters: Any,
-            report: RetraceReport, progress: Callable[[str], None]) -> None:
-    runs = _run_sequence(fn, sequence, loaded, parameters, progress, f" with {replay.setting}")
-    replay.applied = True
-    replay.calls = [ReplayCall(r.outcome, r.traced, r.error) for r in runs]
-    replay.tracing_count = fn.experimental_get_tracing_count()
-    replay.signatures = _signatures(fn, loaded.qualname)
+def _replay(setting: str, code: str, fn: Any, sequence: list[_Call], loaded: Loaded,
+            parameters: Any, calls: list[RetraceCall], tracing_count: int,
+            progress: Callable[[str], None]) -> Replay:
+    """``sequence`` called again on ``fn`` (the same function with ``setting`` changed)."""
+    runs = _run_sequence(fn, sequence, loaded, parameters, progress, f" with {setting}")
+    count = fn.experimental_get_tracing_count()
     times = lambda n: "once" if n == 1 else f"{n} times"  # noqa: E731
-    summary = f"traced {times(replay.tracing_count)} (as written: {times(report.tracing_count)})"
+    summary = f"traced {times(count)} (as written: {times(tracing_count)})"
     refused = [r for r in runs if r.outcome == "failed"]
     if refused:
         summary += f"; {_numbers(refused)} failed"
-    replay.summary = summary + "."
-    if replay.setting == "reduce_retracing" and \
-            replay.tracing_count >= report.tracing_count > 1:
-        replay.note = ("no fewer traces: reduce_retracing relaxes shapes (to None dimensions), "
-                       "never a dtype or a Python value.")
-    if replay.setting == "input_signature":
-        numbers = sorted({a.name for c in report.calls for a in c.arguments if a.kind == "python"})
+    note = None
+    if setting == "reduce_retracing" and count >= tracing_count > 1:
+        note = ("no fewer traces: reduce_retracing relaxes shapes (to None dimensions), "
+                "never a dtype or a Python value.")
+    if setting == "input_signature":
+        numbers = sorted({a.name for c in calls for a in c.arguments if a.kind == "python"})
         if numbers:
-            replay.note = (f"the Python numbers passed for {', '.join(numbers)} become scalar "
-                           "tensors of the signature's dtype: their values are no longer baked "
-                           "into the trace.")
+            note = (f"the Python numbers passed for {', '.join(numbers)} become scalar "
+                    "tensors of the signature's dtype: their values are no longer baked "
+                    "into the trace.")
+    return Replay(setting, applied=True, code=code, note=note,
+                  calls=[ReplayCall(r.outcome, r.traced, r.error) for r in runs],
+                  tracing_count=count, signatures=_signatures(fn, loaded.qualname),
+                  summary=summary + ".")

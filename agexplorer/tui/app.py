@@ -50,6 +50,7 @@ if TYPE_CHECKING:
     from agexplorer.tui.tabs.trace_tab import TraceTab
     from agexplorer.tui.widgets.run_panel import RunPanel
     from agexplorer.tui.widgets.source_pane import SourcePane
+    from agexplorer.tui.widgets.workspace import Workspace
 
 # The code panes and panels (agexplorer.tui.widgets.workspace) are imported and mounted
 # after the first frame, so their handlers below are named (on_input_changed, ...)
@@ -111,7 +112,7 @@ class AgxApp(App):
         self._mounting = False  # the workspace is being mounted (just after the first frame)
         self._deferred_exit: tuple[tuple, dict] | None = None
         self._early_status: list[EngineStatus] = []
-        self._set_timeout_hint()
+        self.status_line = StatusLine("loading TensorFlow…", id="status")
 
     # -- the panes, found by type (imported with the workspace, after the first frame) ----
     @property
@@ -120,37 +121,36 @@ class AgxApp(App):
         return self.safety.recovery
 
     @property
-    def source(self) -> SourcePane:
-        from agexplorer.tui.widgets.source_pane import SourcePane
-        return self.query_one(SourcePane)
+    def panes(self) -> Workspace:
+        """Every pane and panel, as typed attributes (mounted after the first frame)."""
+        from agexplorer.tui.widgets.workspace import Workspace
+        return self.query_one(Workspace)
 
+    # Shorthands for the panes the parts use most.
+    @property
+    def source(self) -> SourcePane:
+        return self.panes.source
     @property
     def run_panel(self) -> RunPanel:
-        from agexplorer.tui.widgets.run_panel import RunPanel
-        return self.query_one(RunPanel)
+        return self.panes.run_panel
+    @property
+    def doctor_tab(self) -> DoctorTab:
+        return self.panes.doctor
+    @property
+    def trace_tab(self) -> TraceTab:
+        return self.panes.trace
 
     @property
     def call_input(self) -> Input:
         """The Run tab's call (its arguments)."""
-        from textual.widgets import Input  # loaded with the workspace, not the first frame
-        return self.run_panel.query_one("#call", Input)
-
-    @property
-    def doctor_tab(self) -> DoctorTab:
-        from agexplorer.tui.tabs.doctor_tab import DoctorTab
-        return self.query_one(DoctorTab)
-
-    @property
-    def trace_tab(self) -> TraceTab:
-        from agexplorer.tui.tabs.trace_tab import TraceTab
-        return self.query_one(TraceTab)
+        return self.run_panel.call_input
 
     # -- layout ------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
         with Horizontal(id="main"):
             yield FunctionPicker(self.paths, id="picker")
             yield Vertical(id="center")  # the Workspace goes here after the first frame
-        yield StatusLine("loading TensorFlow…", id="status")
+        yield self.status_line
         yield Footer()
 
     def on_mount(self) -> None:
@@ -184,7 +184,7 @@ class AgxApp(App):
         for message in self._early_status:
             self._engine_status(message)
         self._early_status.clear()
-        source, converted = self.source, self.query_one("#converted")
+        source, converted = self.source, self.panes.converted
         source.on_edit = self.editing.edited
         self.watch(source, "scroll_y", lambda _: self.sync_gutter(), init=False)
         self.watch(converted, "scroll_y", lambda _: self.sync_gutter(), init=False)
@@ -290,13 +290,16 @@ class AgxApp(App):
     def on_text_area_selection_changed(self, event: Any) -> None:
         self.linking.selection_changed(event.text_area)
 
+    # (Told apart by class: these can arrive while the workspace is being torn down.)
     def on_data_table_row_highlighted(self, event: Any) -> None:
-        if event.data_table.id == "verdicts" and event.data_table.has_focus:
+        from agexplorer.tui.widgets.verdict_table import VerdictTable
+        if isinstance(event.data_table, VerdictTable) and event.data_table.has_focus:
             self.linking.line(int(event.row_key.value), "verdicts")
 
     def on_input_changed(self, event: Any) -> None:
-        if event.input.id == "op-filter":
-            ops = self.query_one("#ops")
+        from agexplorer.tui.widgets.op_tree import OpFilter
+        if isinstance(event.input, OpFilter):
+            ops = self.panes.ops
             ops.show(ops.inventory, event.value)
 
     def on_verdict_table_jump(self, message: Any) -> None:
@@ -309,8 +312,9 @@ class AgxApp(App):
 
     @while_mounted
     def on_tree_node_highlighted(self, event: Any) -> None:
-        if event.control.id == "ops" and event.node.data is not None:
-            self.op_detail.highlighted(event.node.data, self.query_one("#ops").has_focus)
+        from agexplorer.tui.widgets.op_tree import OpTree
+        if isinstance(event.control, OpTree) and event.node.data is not None:
+            self.op_detail.highlighted(event.node.data, self.panes.ops.has_focus)
 
     def on_run_panel_run_requested(self, message: Any) -> None:
         self.analyse(run=True, call=message.call)
@@ -318,15 +322,15 @@ class AgxApp(App):
     # -- actions -------------------------------------------------------------------------
     @while_mounted
     def action_run(self) -> None:
-        self.query_one("#panels").active = "tab-run"
+        self.panes.panels.active = "tab-run"
         self.analyse(run=True)
 
     def action_trace(self) -> None:
-        self.query_one("#panels").active = "tab-trace"
+        self.panes.panels.active = "tab-trace"
         self.trace_tab.request_explain()
 
     def action_try_fix(self) -> None:
-        self.query_one("#panels").active = "tab-doctor"
+        self.panes.panels.active = "tab-doctor"
         self.doctor_tab.request_try()
 
     def action_apply_fix(self) -> None:
@@ -336,17 +340,10 @@ class AgxApp(App):
     def action_save(self) -> None:
         self.editing.save()
 
-    def _set_timeout_hint(self) -> None:
-        """The worker's timeout message names the way this explorer offers (not --timeout)."""
-        worker = self.bridge.worker
-        worker.timeout_hint = f"press ctrl+t to double the timeout, now {worker.timeout:g} s"
-
     def action_double_timeout(self) -> None:
         """Give the function twice as long before the worker gives up on it."""
-        worker = self.bridge.worker
-        worker.timeout = worker.timeout * 2
-        self._set_timeout_hint()
-        self.announce(f"timeout doubled: the worker now gives a request {worker.timeout:g} s "
+        timeout = self.bridge.double_timeout()
+        self.announce(f"timeout doubled: the worker now gives a request {timeout:g} s "
                       "(ctrl+t doubles it again)", error=False)
 
     @while_mounted

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import threading
-from typing import Any, TypeVar
+from typing import Any
 
 from textual.app import App
 from textual.worker import get_current_worker
@@ -19,8 +19,6 @@ from agexplorer.tui.messages import (
 )
 from agexplorer.worker.client import Worker
 from agexplorer.worker.protocol import DevicesRequest, PingRequest, ReportRequest, Request
-
-T = TypeVar("T")
 
 # The worker's progress ("loading x.py", "tracing f") shows once a request has run this long.
 # A re-trace after an edit takes ~30 ms: its phases would flicker past unread, and each new
@@ -69,6 +67,18 @@ class EngineBridge:
         self.app = app
         self.worker = worker or Worker(timeout)
         self._owns = worker is None
+        self._set_timeout_hint()
+
+    def _set_timeout_hint(self) -> None:
+        """The worker's timeout message names the way the explorer offers (not --timeout)."""
+        self.worker.timeout_hint = (f"press ctrl+t to double the timeout, now "
+                                    f"{self.worker.timeout:g} s")
+
+    def double_timeout(self) -> float:
+        """Give a request twice as long before the worker gives up on it; the new limit."""
+        self.worker.timeout *= 2
+        self._set_timeout_hint()
+        return self.worker.timeout
 
     def warm_up(self) -> None:
         """Start the worker so TensorFlow loads while the user reads the first screen."""
@@ -77,7 +87,9 @@ class EngineBridge:
 
     def _guarded(self, body: Any, failed: Any) -> Any:
         """``body`` for a thread worker, never raising: Textual ends the app (unsaved buffer
-        and all) on an exception that escapes a worker; here it becomes ``failed(error)``."""
+        and all) on an exception that escapes a worker; here it becomes ``failed(error)``.
+        (The worker's requests raise only AgxError, a promise of ``Worker.request``; this net
+        is for the rest of ``body``.)"""
         def run() -> None:
             try:
                 body()
@@ -94,40 +106,22 @@ class EngineBridge:
     def _warm(self) -> None:
         self.app.post_message(EngineStatus("loading TensorFlow…"))
         try:
-            self._request(PingRequest(), what="starting")
+            self.worker.request(PingRequest(), what="starting")
         except AgxError as exc:
             self.app.post_message(EngineStatus(exc.message))
             return
         try:
-            devices = self._request(DevicesRequest(), what="listing devices")
+            devices = self.worker.request(DevicesRequest(), what="listing devices")
         except AgxError:  # the device list is optional
             devices = []
         self._notice()
         self.app.post_message(EngineStatus("ready", ready=True,
                                            devices=[d["name"] for d in devices]))
 
-    def _request(self, request: Request[T], **kwargs: Any) -> T:
-        """``worker.request``, raising only AgxError: an exception escaping a thread worker
-        would make Textual tear the app down, with the user's unsaved buffer."""
-        try:
-            return self.worker.request(request, **kwargs)
-        except AgxError:
-            raise
-        except Exception as exc:  # noqa: BLE001 - turned into one sentence, never a traceback
-            # The pipe may be broken: a fresh worker answers the next request.
-            try:
-                self.worker.close()
-            except Exception:  # noqa: BLE001 - already gone
-                pass
-            raise unexpected(exc) from None
-
     def _notice(self) -> None:
         """Pass on what the worker noticed between requests (it died while idle, and a fresh
         one answered): once, to the status line and the Log."""
-        try:
-            notice = self.worker.take_notice()
-        except Exception:  # noqa: BLE001 - a notice is never worth a crash
-            notice = None
+        notice = self.worker.take_notice()
         if notice:
             self.app.post_message(WorkerNotice(notice))
 
@@ -143,7 +137,7 @@ class EngineBridge:
             return
         progress = _Phases(self.app)
         try:
-            answer = self._request(request, what=what, path=path, on_progress=progress)
+            answer = self.worker.request(request, what=what, path=path, on_progress=progress)
             failure = None
             if not isinstance(answer, dict) or "report" not in answer:
                 raise unexpected(TypeError(f"the worker answered {type(answer).__name__}"))
@@ -182,7 +176,7 @@ class EngineBridge:
                 progress: Any) -> None:
         kind = type(request)
         try:
-            value = self._request(request, what=what, path=path, on_progress=progress)
+            value = self.worker.request(request, what=what, path=path, on_progress=progress)
         except AgxError as exc:
             self.app.post_message(EngineAnswer(kind, key, error=exc))
             return

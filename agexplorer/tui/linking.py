@@ -45,7 +45,7 @@ class Linking:
     @while_mounted
     def _from_converted(self) -> None:
         report = self.app.report
-        converted = self.app.query_one("#converted")
+        converted = self.app.panes.converted
         if report is None or report.conversion is None:
             return
         lines = report.conversion.source_lines_for(converted.cursor_location[0] + 1)
@@ -61,18 +61,18 @@ class Linking:
         if origin != "source":
             app.source.goto_line(line)  # its cursor line shows, focused or not
         if origin != "converted" and report.conversion is not None:
-            app.query_one("#converted").show_lines(report.conversion.converted_lines_for(line))
+            app.panes.converted.show_lines(report.conversion.converted_lines_for(line))
         if origin != "verdicts":
-            app.query_one("#verdicts").select_line(line)
+            app.panes.verdicts.select_line(line)
         if origin != "ops":
-            app.query_one("#ops").select_line(line)
+            app.panes.ops.select_line(line)
 
     def sync_gutters(self) -> None:
         """The gutters follow their code panes' scrolling."""
         app = self.app
         source = app.source
         rows = source.scrollable_content_region.height
-        app.query_one("#gutter").follow(int(source.scroll_y) + 1, rows)
-        converted = app.query_one("#converted")
-        app.query_one("#refs").follow(
+        app.panes.verdict_gutter.follow(int(source.scroll_y) + 1, rows)
+        converted = app.panes.converted
+        app.panes.refs.follow(
             int(converted.scroll_y) + 1, converted.scrollable_content_region.height)

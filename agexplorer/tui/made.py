@@ -59,20 +59,18 @@ class Provenance:
     def show(self, name: str) -> None:
         """Head a result panel with the function and call it describes, dimmed and marked
         "before your last edit" when the buffer has changed since."""
-        from textual.widgets import Static
-
         app = self.app
         made = self.made.get(name)
         text = app.source.text
         self._marked[name] = (made, made is not None and made.text != text)
         if name == "run":
             header = made.header("run", text) if made else ("", False)
-            app.query_one("#run-panel").set_origin(*header)
+            app.panes.run_panel.set_origin(*header)
         elif name == "trace":
             header = made.header("retraces", text) if made else ("", False)
-            app.query_one("#trace-panel").set_origin(*header)
+            app.panes.trace.set_origin(*header)
         elif name == "op":
-            detail = app.query_one("#op-detail", Static)
+            detail = app.panes.op_detail
             if made is None or self.op_detail is None:
                 detail.update("")
                 detail.remove_class("stale")

@@ -36,7 +36,7 @@ class OpDetail:
 
     def answer(self, message: EngineAnswer) -> None:
         """The worker's answer for the highlighted op (ignored if another op is highlighted)."""
-        node = self.app.query_one("#ops").cursor_node
+        node = self.app.panes.ops.cursor_node
         op = node.data if node is not None else None
         if op is None or (op.function, op.name) != message.key.op:
             return
@@ -53,6 +53,6 @@ class OpDetail:
             # The ops shown are the last good report's: made from the text it analysed.
             app.provenance.set("op", Made(app.target, app.report_text,
                                           call_label(report.function, report.call)))
-        app.provenance.op_detail = (f"{app.query_one('#ops').describe(op)}\n"
+        app.provenance.op_detail = (f"{app.panes.ops.describe(op)}\n"
                                     f"attributes: {attributes}")
         app.provenance.show("op")

@@ -8,12 +8,9 @@ from agexplorer.model.report import Report
 from agexplorer.tui.made import Made, call_label
 from agexplorer.tui.messages import AnalysisFailed, AnalysisReady
 from agexplorer.tui.widgets.function_picker import FunctionPicker
-from agexplorer.tui.widgets.status_line import StatusLine
 
 if TYPE_CHECKING:
     from agexplorer.tui.app import AgxApp
-
-PANES = ("#converted", "#verdicts", "#ops", "#gutter", "#refs")  # dimmed when out of date
 
 
 class Results:
@@ -24,8 +21,8 @@ class Results:
 
     def dim(self, stale: bool = True) -> None:
         """The code and verdict panes are (or are no longer) out of date."""
-        for pane in PANES:
-            self.app.query_one(pane).set_class(stale, "stale")
+        for pane in self.app.panes.stale_panes:
+            pane.set_class(stale, "stale")
 
     def paint_lines(self) -> None:
         """Give each source line its colour in both gutters and in the op tree."""
@@ -33,17 +30,15 @@ class Results:
         report = app.report
         if report is None:
             return
-        from textual.widgets import Input
-
         from agexplorer.render.terminal import PALETTE, VIVID, line_colors
 
         colors = line_colors(report, PALETTE if app.colorblind else VIVID)
-        app.query_one("#gutter").set_verdicts(report.statements, colors)
+        app.panes.verdict_gutter.set_verdicts(report.statements, colors)
         if report.conversion is not None:
-            app.query_one("#refs").set_map(report.conversion.source_map, colors)
-        ops = app.query_one("#ops")
+            app.panes.refs.set_map(report.conversion.source_map, colors)
+        ops = app.panes.ops
         ops.shades = colors
-        ops.show(report.inventory, app.query_one("#op-filter", Input).value)
+        ops.show(report.inventory, app.panes.op_filter.value)
         app.sync_gutter()
 
     def ready(self, message: AnalysisReady) -> None:
@@ -62,9 +57,9 @@ class Results:
         if first:
             app.call_after_refresh(app.linking.from_source)
         self.dim(False)
-        app.query_one("#converted").show_code(report.conversion.code if report.conversion else "")
-        app.query_one("#verdicts").show(report.statements)
-        app.query_one("#flow-summary", StatusLine).update(
+        app.panes.converted.show_code(report.conversion.code if report.conversion else "")
+        app.panes.verdicts.show(report.statements)
+        app.panes.flow_summary.update(
             flow_summary(report.function, report.statements, report.error is not None))
         self.paint_lines()
         app.query_one(FunctionPicker).set_badge(report.file, report.function, badge(report))
@@ -91,7 +86,7 @@ class Results:
         app = self.app
         error = message.error
         self.dim()
-        app.query_one("#doctor-panel").add_class("stale")
+        app.panes.doctor.add_class("stale")
         app.set_status(error.message, error=True)
         app.log_line(error.message)
         sent = app.last_request
@@ -108,8 +103,8 @@ class Results:
         app.provenance.clear()
         app.run_panel.clear()
         app.trace_tab.clear()
-        app.query_one("#log").clear()
-        app.query_one("#op-detail").update("")
+        app.panes.log_view.clear()
+        app.panes.op_detail.update("")
         app.doctor_tab.reset()
 
 

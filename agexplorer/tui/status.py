@@ -6,7 +6,6 @@ import time
 from typing import TYPE_CHECKING
 
 from agexplorer.tui.messages import EngineStatus
-from agexplorer.tui.widgets.status_line import StatusLine
 
 if TYPE_CHECKING:
     from agexplorer.tui.app import AgxApp
@@ -27,7 +26,7 @@ class StatusReporter:
     def set(self, text: str, error: bool = False) -> None:
         """The one-line status at the bottom (an error stays until the next request)."""
         self._error = error
-        status = self.app.query_one("#status", StatusLine)
+        status = self.app.status_line
         status.update(text)
         status.set_class(error, "error")
 
@@ -52,7 +51,7 @@ class StatusReporter:
         from agexplorer.tui.made import call_label
 
         app = self.app
-        log = app.query_one("#log")
+        log = app.panes.log_view
         sent = app.last_request
         key = (app.target, sent[0] if sent else None)
         if app.target is not None and key != self._log_header:
@@ -70,7 +69,7 @@ class StatusReporter:
             app.run_panel.set_devices(message.devices)
         if message.ready and self._sticky is not None:
             text, error = self._sticky
-            if not self._error or app.query_one("#status", StatusLine).text == text:
+            if not self._error or app.status_line.text == text:
                 self.set(text, error=error)  # said once more, then let go
             self._sticky = None
             return

@@ -51,9 +51,7 @@ class DoctorTab(DoctorPanel):
         self._label("Doctor")
 
     def _label(self, text: str) -> None:
-        from textual.widgets import TabbedContent
-
-        self.explorer.query_one("#panels", TabbedContent).get_tab("tab-doctor").label = text
+        self.explorer.panes.panels.get_tab("tab-doctor").label = text
 
     def apply_tried(self) -> None:
         """The `a` key: apply the fix last tried."""

@@ -4,8 +4,13 @@ from __future__ import annotations
 
 from collections import defaultdict
 
-from textual.widgets import Tree
+from textual.widgets import Input, Tree
 from textual.widgets.tree import TreeNode
+
+
+class OpFilter(Input):
+    """The Graph tab's filter by op type, above the tree (a class of its own, so that its
+    events are told from other inputs' by type)."""
 
 
 class OpTree(Tree):

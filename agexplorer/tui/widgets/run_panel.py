@@ -45,6 +45,11 @@ class RunPanel(VerticalScroll):
         event.stop()
         self.request_run()
 
+    @property
+    def call_input(self) -> Input:
+        """The call (its arguments) typed here."""
+        return self.query_one("#call", Input)
+
     def request_run(self) -> None:
         """Ask the app to run with the arguments typed here."""
         text = self.query_one("#call", Input).value.strip()

@@ -11,12 +11,12 @@ from __future__ import annotations
 
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
-from textual.widgets import Input, RichLog, Static, TabbedContent, TabPane
+from textual.widgets import RichLog, Static, TabbedContent, TabPane
 
 from agexplorer.tui.tabs.doctor_tab import DoctorTab
 from agexplorer.tui.tabs.trace_tab import TraceTab
 from agexplorer.tui.widgets.converted_pane import ConvertedPane
-from agexplorer.tui.widgets.op_tree import OpTree
+from agexplorer.tui.widgets.op_tree import OpFilter, OpTree
 from agexplorer.tui.widgets.run_panel import RunPanel
 from agexplorer.tui.widgets.source_pane import SourcePane
 from agexplorer.tui.widgets.status_line import StatusLine
@@ -26,33 +26,55 @@ from agexplorer.tui.widgets.verdict_table import VerdictTable
 
 class Workspace(Vertical):
     """Source beside converted code (with their gutters), and the Control flow, Doctor,
-    Graph, Run, Trace and Log tabs."""
+    Graph, Run, Trace and Log tabs. The app's parts reach each pane through the typed
+    attributes below (made once, here), never by an id string."""
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.verdict_gutter = VerdictGutter(id="gutter")
+        # Titles set before mounting (not queried in on_mount, which a quit during
+        # start-up can reach after the children are gone).
+        self.source = SourcePane(id="source")
+        self.source.border_title = "source"
+        self.refs = LineRefGutter(id="refs")
+        self.converted = ConvertedPane(id="converted")
+        self.converted.border_title = "AutoGraph (to_code)"
+        self.panels = TabbedContent(id="panels")
+        self.flow_summary = StatusLine("", id="flow-summary")
+        self.verdicts = VerdictTable(id="verdicts")
+        self.doctor = DoctorTab(id="doctor-panel")
+        self.op_filter = OpFilter(placeholder="filter ops by type (e.g. While, MatMul)",
+                                  id="op-filter")
+        self.ops = OpTree(id="ops")
+        self.op_detail = Static("", id="op-detail")
+        self.run_panel = RunPanel(id="run-panel")
+        self.trace = TraceTab(id="trace-panel")
+        self.log_view = RichLog(id="log", wrap=True, markup=False)
 
     def compose(self) -> ComposeResult:
         with Horizontal(id="code"):
-            yield VerdictGutter(id="gutter")
-            # Titles set before mounting (not queried in on_mount, which a quit during
-            # start-up can reach after the children are gone).
-            source = SourcePane(id="source")
-            source.border_title = "source"
-            yield source
-            yield LineRefGutter(id="refs")
-            converted = ConvertedPane(id="converted")
-            converted.border_title = "AutoGraph (to_code)"
-            yield converted
-        with TabbedContent(id="panels"):
+            yield self.verdict_gutter
+            yield self.source
+            yield self.refs
+            yield self.converted
+        with self.panels:
             with TabPane("Control flow", id="tab-flow"):
-                yield StatusLine("", id="flow-summary")
-                yield VerdictTable(id="verdicts")
+                yield self.flow_summary
+                yield self.verdicts
             with TabPane("Doctor", id="tab-doctor"):
-                yield DoctorTab(id="doctor-panel")
+                yield self.doctor
             with TabPane("Graph", id="tab-graph"):
-                yield Input(placeholder="filter ops by type (e.g. While, MatMul)", id="op-filter")
-                yield OpTree(id="ops")
-                yield Static("", id="op-detail")
+                yield self.op_filter
+                yield self.ops
+                yield self.op_detail
             with TabPane("Run", id="tab-run"):
-                yield RunPanel(id="run-panel")
+                yield self.run_panel
             with TabPane("Trace", id="tab-trace"):
-                yield TraceTab(id="trace-panel")
+                yield self.trace
             with TabPane("Log", id="tab-log"):
-                yield RichLog(id="log", wrap=True, markup=False)
+                yield self.log_view
+
+    @property
+    def stale_panes(self) -> tuple:
+        """The code and verdict panes, dimmed while out of date."""
+        return (self.converted, self.verdicts, self.ops, self.verdict_gutter, self.refs)
