@@ -1,5 +1,6 @@
-"""Property: for random nested if/for/while over Python and tensor values, every verdict
-matches what the generator built, and every staged statement has its op at its line."""
+"""Property: for random nested if/for/while over Python and tensor values, in the explored
+function and in generated helpers it calls (in a second file), every verdict matches what
+the generator built, and every staged statement has its op at its line, in its file."""
 
 from __future__ import annotations
 
@@ -15,11 +16,12 @@ _files = itertools.count()
 
 @dataclass
 class Node:
-    kind: str  # py_for, tf_for, py_while, tf_while, py_if, tf_if
+    kind: str  # py_for, tf_for, py_while, tf_while, py_if, tf_if, call (a helper: its body)
     count: int = 0  # iterations of a loop; for py_if the threshold compared with n
     body: list[Node] = field(default_factory=list)
     orelse: list[Node] = field(default_factory=list)
     line: int = 0
+    file: str = "main"  # "main" (the explored function's file) or "helpers"
 
 
 def nodes(depth: int) -> st.SearchStrategy[list[Node]]:
@@ -30,18 +32,35 @@ def nodes(depth: int) -> st.SearchStrategy[list[Node]]:
                      count=st.integers(0, 3), body=child)
     cond = st.builds(Node, kind=st.sampled_from(["py_if", "tf_if"]), count=st.integers(1, 5),
                      body=child, orelse=child)
-    return st.lists(st.one_of(loop, cond), min_size=0, max_size=2)
+    call = st.builds(Node, kind=st.just("call"), body=child)
+    return st.lists(st.one_of(loop, cond, call), min_size=0, max_size=2)
 
 
-def render(tree: list[Node]) -> str:
-    lines = ["import tensorflow as tf", "", "", "def f(x, n):"]
+def render(tree: list[Node], module: str) -> tuple[str, str]:
+    """The explored file (``f``) and the helpers' file (imported as ``module``)."""
+    main = ["import tensorflow as tf", f"import {module}", "", "", "def f(x, n):"]
+    helpers = ["import tensorflow as tf", ""]
     counter = itertools.count()
 
-    def emit(block: list[Node], indent: int) -> None:
+    def emit(block: list[Node], indent: int, lines: list[str], file: str,
+             placed_in: list[Node] | None = None) -> None:
         pad = "    " * indent
         lines.append(f"{pad}x = x * 1.5 + 1.0")
         for node in block:
             d = next(counter)
+            node.file = file
+            if node.kind == "call":
+                lines.append(f"{pad}x = {module}.h{d}(x, n)" if file == "main"
+                             else f"{pad}x = h{d}(x, n)")
+                own = ["", "", f"def h{d}(x, n):"]  # its own lines: a helper may call one
+                placed: list[Node] = []
+                emit(node.body, 1, own, "helpers", placed)
+                for inner in placed:  # lines of ``own`` -> lines of the helpers' file
+                    inner.line += len(helpers)
+                helpers.extend([*own, "    return x"])
+                continue
+            if placed_in is not None:
+                placed_in.append(node)
             if node.kind == "py_for":
                 node.line = len(lines) + 1
                 lines.append(f"{pad}for i{d} in range({node.count}):")
@@ -60,38 +79,46 @@ def render(tree: list[Node]) -> str:
             else:
                 node.line = len(lines) + 1
                 lines.append(f"{pad}if x > 0.0:")
-            emit(node.body, indent + 1)
+            emit(node.body, indent + 1, lines, file, placed_in)
             if node.kind.endswith("_if"):
                 lines.append(f"{pad}else:")
-                emit(node.orelse, indent + 1)
+                emit(node.orelse, indent + 1, lines, file, placed_in)
 
-    emit(tree, 1)
-    lines.append("    return x")
-    return "\n".join(lines) + "\n"
+    emit(tree, 1, main, "main")
+    main.append("    return x")
+    return "\n".join(main) + "\n", "\n".join(helpers) + "\n"
 
 
-def expected(tree: list[Node], times: int, out: dict[int, tuple]) -> int:
-    """Fill ``out[line] = (verdict, times, iterations, branch)``; return ops-ish size."""
+def expected(tree: list[Node], times: int, out: dict[tuple[str, int], tuple],
+             reached: set[str] | None = None) -> int:
+    """Fill ``out[(file, line)] = (verdict, times, iterations, branch)`` (a helper that never
+    ran is no reached function: its statements have no verdicts); return ops-ish size."""
     size = times
     for node in tree:
+        if node.kind == "call":
+            if times:
+                size += expected(node.body, times, out, reached)
+            continue
+        key = (node.file, node.line)
         if times == 0:
-            out[node.line] = ("unreached", 0, None, None)
+            if node.file == "main":  # a helper that never ran is not in the report
+                out[key] = ("unreached", 0, None, None)
             expected(node.body, 0, out)
             expected(node.orelse, 0, out)
             continue
         if node.kind in ("py_for", "py_while"):
-            out[node.line] = ("python", times, times * node.count, None)
+            out[key] = ("python", times, times * node.count, None)
             size += expected(node.body, times * node.count, out)
         elif node.kind in ("tf_for", "tf_while"):
-            out[node.line] = ("staged", times, None, None)
+            out[key] = ("staged", times, None, None)
             size += expected(node.body, times, out)
         elif node.kind == "py_if":
             taken = N > node.count
-            out[node.line] = ("python", times, None, "true" if taken else "false")
+            out[key] = ("python", times, None, "true" if taken else "false")
             size += expected(node.body, times if taken else 0, out)
             size += expected(node.orelse, 0 if taken else times, out)
         else:
-            out[node.line] = ("staged", times, None, None)
+            out[key] = ("staged", times, None, None)
             size += expected(node.body, times, out) + expected(node.orelse, times, out)
     return size
 
@@ -102,28 +129,42 @@ def expected(tree: list[Node], times: int, out: dict[int, tuple]) -> int:
 def test_verdicts_match_the_generated_function(tmp_path_factory, tf, tree):
     from agexplorer.engine.pipeline import build_report
 
-    source = render(tree)
-    want: dict[int, tuple] = {}
+    number = next(_files)
+    module = f"generated_helpers_{number}"
+    source, helper_source = render(tree, module)
+    want: dict[tuple[str, int], tuple] = {}
     if expected(tree, 1, want) > 150:
         return  # keep each trace small; hypothesis still explores the shapes
-    path = tmp_path_factory.mktemp("gen") / f"generated_{next(_files)}.py"
+    folder = tmp_path_factory.mktemp("gen")
+    path, helpers = folder / f"generated_{number}.py", folder / f"{module}.py"
     path.write_text(source)
+    helpers.write_text(helper_source)
+    files = {str(path): "main", str(helpers): "helpers"}
+    shown = source + "\n# ---- helpers\n" + helper_source
     rep = build_report(f"{path}::f", f"tf.constant(1.0), {N}")
-    assert rep.error is None, (source, rep.error.message)
-    got = {v.line: v for v in rep.statements}
-    assert set(got) == set(want), source
-    cf_at = {}
+    assert rep.error is None, (shown, rep.error.message)
+    everything = list(rep.statements) + [v for f in rep.reached for v in f.statements]
+    got = {(files[v.file], v.line): v for v in everything}
+    # A helper that ran has every statement reported, reached or not: those are expected too.
+    ran = {f.function for f in rep.reached}
+    for f in rep.reached:
+        assert f.call_path[0].function == "f" and f.call_path[-1].function == f.function
+    assert {k for k in got if k[0] == "main"} == {k for k in want if k[0] == "main"}, shown
+    assert {k for k in want if k[0] == "helpers"} <= set(got), shown
+    cf_at: dict[tuple[str, int | None], list[str]] = {}
     for op in rep.inventory.ops:
         if op.type in ("While", "StatelessWhile", "If", "StatelessIf"):
-            cf_at.setdefault(op.line, []).append(op.type)
+            cf_at.setdefault((files.get(op.file, "?"), op.line), []).append(op.type)
+    for extra in set(got) - set(want):  # in a helper that ran, under a branch never taken
+        assert got[extra].verdict == "unreached" and got[extra].function in ran, (shown, extra)
     for line, (verdict, times, iterations, branch) in want.items():
         v = got[line]
-        assert v.verdict == verdict, (source, line, v.reason)
-        assert v.times == times, (source, line)
+        assert v.verdict == verdict, (shown, line, v.reason)
+        assert v.times == times, (shown, line)
         if verdict == "python":
-            assert v.iterations == iterations and v.branch == branch, (source, line)
-            assert line not in cf_at, (source, line)
+            assert v.iterations == iterations and v.branch == branch, (shown, line)
+            assert line not in cf_at, (shown, line)
         if verdict == "staged":
             loop = v.kind in ("for", "while")
             ops = [t for t in cf_at.get(line, []) if ("While" in t) == loop]
-            assert len(ops) == times and v.graph_op in ops, (source, line, cf_at)
+            assert len(ops) == times and v.graph_op in ops, (shown, line, cf_at)

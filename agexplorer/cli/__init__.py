@@ -19,6 +19,7 @@ from agexplorer.cli.commands import (
 )
 from agexplorer.cli.doctor import cmd_doctor
 from agexplorer.cli.explorer import open_tui, tui_timeout
+from agexplorer.cli.record import cmd_record, cmd_summary, parse_record
 from agexplorer.model.errors import AgxError
 
 # samples_dir and _tui_timeout are imported from here by tests and the wheel check.
@@ -53,14 +54,14 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _main(argv: Sequence[str] | None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
-    commands = {"report", "retrace", "doctor", "list", "samples", "devices"}
-    tui = not argv or argv[0] == "--timeout" or argv[0].startswith("--timeout=")
+    commands = {"report", "retrace", "doctor", "list", "samples", "devices", "record", "summary"}
+    tui = not argv or argv[0].split("=")[0] in ("--timeout", "--python", "--user-code")
     if tui or (argv[0] not in commands and not argv[0].startswith("-")):
         try:
             return open_tui(argv)
         except AgxError as exc:
             return _fail(exc, False)
-    args = build_parser().parse_args(argv)
+    args = parse_record(argv) if argv[0] == "record" else build_parser().parse_args(argv)
     as_json = bool(getattr(args, "json", False))
     try:
         if args.command == "report":
@@ -69,6 +70,8 @@ def _main(argv: Sequence[str] | None) -> int:
             return cmd_retrace(args)
         if args.command == "doctor":
             return cmd_doctor(args)
+        if args.command in ("record", "summary"):
+            return cmd_record(args) if args.command == "record" else cmd_summary(args)
         if args.command == "list":
             return cmd_list(args)
         if args.command == "devices":

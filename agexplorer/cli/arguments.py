@@ -40,7 +40,15 @@ def build_parser() -> argparse.ArgumentParser:
     report.add_argument("--shared-module", action="store_true",
                         help="run all modes on one load of the module (default: a fresh "
                         "load per mode, so side effects do not leak between modes)")
+    report.add_argument("--depth", type=non_negative, default=None, metavar="N",
+                        help="show the functions of your code the trace reached at most N "
+                        "calls away (default: all; 0: the explored function alone)")
+    report.add_argument("--user-code", action="append", default=[], metavar="PATH",
+                        help="also count files under PATH as your code (repeatable; by "
+                        "default every file outside the Python installation and its "
+                        "site-packages is; TensorFlow and Keras never are)")
     report.add_argument("--width", type=int, default=None, help=argparse.SUPPRESS)
+    add_python(report)
 
     retrace = sub.add_parser("retrace", help="call one function with a sequence of arguments: "
                              "which calls traced anew, and why")
@@ -52,6 +60,7 @@ def build_parser() -> argparse.ArgumentParser:
     retrace.add_argument("--timeout", type=positive, default=30.0, metavar="SECONDS",
                          help="give up on the calls after this long (default 30)")
     retrace.add_argument("--width", type=int, default=None, help=argparse.SUPPRESS)
+    add_python(retrace)
 
     doctor = sub.add_parser("doctor", help="pitfalls of a function (or of every function of "
                             "a file), each with why and the fix; --try shows a rewrite tried")
@@ -69,15 +78,30 @@ def build_parser() -> argparse.ArgumentParser:
     doctor.add_argument("--budget", type=positive, default=0.5, metavar="SECONDS",
                         help="steady-state timing budget per mode for --try (default 0.5)")
     doctor.add_argument("--width", type=int, default=None, help=argparse.SUPPRESS)
+    add_python(doctor)
 
     lst = sub.add_parser("list", help="the functions of a file, with their lines")
     lst.add_argument("path", metavar="PATH")
     lst.add_argument("--json", action="store_true", help="print JSON")
 
+    from agexplorer.cli.record import add_record_parsers  # record, summary
+
+    add_record_parsers(sub)
     sub.add_parser("samples", help="list the bundled lesson samples")
     devices = sub.add_parser("devices", help="TensorFlow's logical devices")
     devices.add_argument("--json", action="store_true", help="print JSON")
+    add_python(devices)
     return parser
+
+
+PYTHON_HELP = ("run TensorFlow under this Python interpreter, with its own TensorFlow "
+               "(default: $AGX_PYTHON, else the active virtual environment's, else "
+               "agexplorer's own); agexplorer need not be installed there")
+
+
+def add_python(parser: argparse.ArgumentParser) -> None:
+    """``--python PATH``, for every command that starts a TensorFlow worker."""
+    parser.add_argument("--python", metavar="PATH", default=None, help=PYTHON_HELP)
 
 
 def positive(text: str) -> float:
@@ -88,4 +112,15 @@ def positive(text: str) -> float:
         raise argparse.ArgumentTypeError(f"'{text}' is not a number of seconds") from None
     if not value > 0:
         raise argparse.ArgumentTypeError(f"'{text}' must be more than zero seconds")
+    return value
+
+
+def non_negative(text: str) -> int:
+    """A count of calls, zero or more, or argparse's error naming what is wrong."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"'{text}' is not a whole number") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"'{text}' must be 0 or more")
     return value

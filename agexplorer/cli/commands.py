@@ -8,6 +8,8 @@ import os
 import sys
 from typing import TYPE_CHECKING
 
+from agexplorer.model.errors import AgxError
+
 if TYPE_CHECKING:
     from agexplorer.source.targets import TargetSpec
 
@@ -34,6 +36,18 @@ def checked(target: str, need_function: bool = True) -> tuple[TargetSpec, str, s
     return spec, text, f"{spec.path}::{spec.qualname}" if spec.qualname else spec.path
 
 
+def user_code_paths(paths: list[str]) -> tuple[str, ...]:
+    """``--user-code`` folders, absolute; one that does not exist is a bad argument."""
+    found = []
+    for path in paths:
+        full = os.path.abspath(os.path.expanduser(path))
+        if not os.path.exists(full):
+            raise AgxError("bad-argument", f"--user-code {path}: no such file or folder; pass "
+                           "a folder (or file) of your project's code.", exit_code=2)
+        found.append(full)
+    return tuple(found)
+
+
 def cmd_report(args: argparse.Namespace) -> int:
     from agexplorer.worker.client import shared_worker
     from agexplorer.worker.protocol import ReportRequest
@@ -42,8 +56,9 @@ def cmd_report(args: argparse.Namespace) -> int:
     request = ReportRequest(target, call=args.call, no_run=args.no_run, device=args.device,
                             budget=args.budget, fresh=not args.shared_module, hlo=args.hlo,
                             tensorboard=os.path.abspath(args.tensorboard)
-                            if args.tensorboard else None)
-    worker = shared_worker(args.timeout)
+                            if args.tensorboard else None,
+                            user_code=user_code_paths(args.user_code), depth=args.depth)
+    worker = shared_worker(args.timeout, args.python)
     answer = worker.request(request, what=f"loading {spec.path}", path=spec.path)
     report, lab = answer["report"], answer["lab"]
     if args.json:
@@ -68,7 +83,7 @@ def cmd_retrace(args: argparse.Namespace) -> int:
     from agexplorer.worker.protocol import RetraceRequest
 
     spec, _, target = checked(args.target)
-    worker = shared_worker(args.timeout)
+    worker = shared_worker(args.timeout, args.python)
     calls = tuple(args.call) if args.call is not None else None
     report = worker.request(RetraceRequest(target, calls=calls),
                             what=f"loading {spec.path}", path=spec.path)
@@ -85,12 +100,17 @@ def cmd_devices(args: argparse.Namespace) -> int:
     from agexplorer.worker.client import shared_worker
     from agexplorer.worker.protocol import DevicesRequest
 
-    devices = shared_worker().request(DevicesRequest(), what="listing devices")
+    worker = shared_worker(python=args.python)
+    devices = worker.request(DevicesRequest(), what="listing devices")
     if args.json:
-        print(json.dumps({"devices": devices}, indent=2))
+        print(json.dumps({"devices": devices, "python": {"executable": worker.python_executable,
+                                                         "version": worker.python_version},
+                          "tensorflow": worker.tf_version}, indent=2))
     else:
         for d in devices:
             print(f"{d['name']}  ({d['type']})")
+        print(f"Python {worker.python_version} ({worker.python_executable}), "
+              f"TensorFlow {worker.tf_version}")
     return 0
 
 

@@ -33,7 +33,7 @@ def cmd_doctor(args: argparse.Namespace) -> int:
         option = "--try" if args.try_fix else "--call"
         raise AgxError("bad-arguments", f"{option} needs one function: write "
                        f"{args.target}::FUNCTION.")
-    worker = shared_worker(args.timeout)
+    worker = shared_worker(args.timeout, args.python)
     if args.try_fix:
         return _doctor_try(args, worker, target)
     names = [spec.qualname] if spec.qualname else doctor_targets(spec.path)

@@ -1,4 +1,5 @@
-"""`agexplorer [--timeout SECONDS] [PATH[::FUNC]]`: the checks before the explorer opens, then it."""
+"""`agexplorer [--timeout SECONDS] [--python PATH] [--user-code PATH]... [PATH[::FUNC]]`: the
+checks before the explorer opens."""
 
 from __future__ import annotations
 
@@ -7,21 +8,41 @@ import os
 import sys
 
 from agexplorer.cli.arguments import positive
-from agexplorer.cli.commands import samples_dir
+from agexplorer.cli.commands import samples_dir, user_code_paths
 from agexplorer.model.errors import AgxError
+from agexplorer.runlog.log import is_log
 
 
 def open_tui(argv: list[str]) -> int:
-    """`agexplorer [--timeout SECONDS] [PATH[::FUNC]]`: the explorer on a file, or on the
+    """`agexplorer [--timeout SECONDS] [--python PATH] [PATH[::FUNC]]`: the explorer on a
+    file, on a recorded run (a LOG of `agexplorer record`: its program view), or on the
     bundled samples."""
     from agexplorer.source.targets import check_target, parse_source, parse_spec, read_source
+    from agexplorer.worker.interpreter import resolve
 
     timeout, argv = tui_timeout(argv)
+    flag, argv = _take_option(argv, "--python")
+    if flag == "":
+        raise AgxError("bad-arguments", "--python needs the path of a Python interpreter, "
+                       "e.g. --python .venv/bin/python.")
+    folders: list[str] = []
+    while True:
+        folder, argv = _take_option(argv, "--user-code")
+        if folder is None:
+            break
+        folders.append(folder)
+    user_code = user_code_paths(folders)
     if len(argv) > 1:
         print("agexplorer: give one PATH[::FUNC] to open (or none for the samples); "
               "see `agexplorer --help`.", file=sys.stderr)
         return 2
-    if argv:
+    program = None
+    if argv and is_log(argv[0]):  # a recorded run: the program view (a bad log: one sentence)
+        from agexplorer.tui.program import load_program
+
+        program = load_program(argv[0])
+        paths, function = program.user_files(), None
+    elif argv:
         spec = parse_spec(argv[0])
         try:
             tree = parse_source(spec.path, read_source(spec.path))
@@ -37,9 +58,11 @@ def open_tui(argv: list[str]) -> int:
         folder = samples_dir()
         paths = [os.path.join(folder, n) for n in sorted(os.listdir(folder)) if n.endswith(".py")]
         function = None
+    python = resolve(flag)  # before the explorer opens: a bad interpreter is one sentence
     from agexplorer.tui.app import AgxApp
 
-    app = AgxApp(paths, function, timeout=timeout)
+    app = AgxApp(paths, function, timeout=timeout, python=python, user_code=user_code,
+                 program=program)
     app.run()
     if app.exit_note:  # e.g. where the unsaved edits were kept after a crash
         print(f"agexplorer: {app.exit_note}", file=sys.stderr)
@@ -74,3 +97,16 @@ def tui_timeout(argv: list[str]) -> tuple[float, list[str]]:
                                "analysis may take, e.g. --timeout 60.") from None
             break
     return timeout, rest
+
+
+def _take_option(argv: list[str], name: str) -> tuple[str | None, list[str]]:
+    """The value of ``name VALUE`` (or ``name=VALUE``) in ``argv`` ("" when it has none;
+    None when absent), and the other arguments."""
+    rest = list(argv)
+    for i, arg in enumerate(rest):
+        if arg == name or arg.startswith(f"{name}="):
+            value = arg.partition("=")[2] if "=" in arg else (rest[i + 1] if i + 1 < len(rest)
+                                                             else "")
+            del rest[i:i + (1 if "=" in arg else 2)]
+            return value, rest
+    return None, rest

@@ -31,7 +31,7 @@ def _loop_mode(exam: ExaminedFunction, loop: Any) -> str:
     v = exam.verdict(loop)
     if v is not None and v.verdict == "staged":
         return "staged"
-    if v is not None and v.verdict == "python":
+    if v is not None and v.verdict in ("python", "mixed"):  # mixed: Python ran some copies
         if isinstance(loop, gast.While) or v.value_kind in _COUNTED:
             return "unrolled"
         return "container"

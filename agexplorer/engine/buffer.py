@@ -39,6 +39,9 @@ class Shadow:
         with_paths = getattr(result, "with_paths", None)
         if with_paths is not None:  # frozen records that know their messages (RetraceReport)
             return with_paths(self.real, self.fix_text)
+        rename = getattr(result, "rename_file", None)
+        if rename is not None:  # a Report: its call tree, verdicts and ops name files too
+            rename(self.shadow, self.real)
         if hasattr(result, "file"):
             result.file = self.real
         if getattr(result, "error", None) is not None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import inspect
 import re
 import textwrap
+from dataclasses import dataclass
 from typing import Any
 
 from agexplorer.engine import tf_internals
@@ -12,8 +13,28 @@ from agexplorer.model.errors import AgxError
 from agexplorer.model.report import Conversion
 
 
+@dataclass(frozen=True)
+class ConversionFailure:
+    """AutoGraph refused a function: the error to show, and its reason in a few words."""
+
+    error: AgxError
+    why: str  # e.g. "for/else statement not yet supported"
+
+
 def convert(function: Any, path: str, def_line: int) -> Conversion:
-    """Convert ``function`` (a plain Python function) the way ``tf.function`` does.
+    """Convert ``function`` (a plain Python function) the way ``tf.function`` does; AgxError
+    when AutoGraph cannot (see :func:`attempt_conversion`)."""
+    conversion, failure = attempt_conversion(function, path, def_line)
+    if failure is not None:
+        raise failure.error
+    assert conversion is not None
+    return conversion
+
+
+def attempt_conversion(function: Any, path: str, def_line: int
+                       ) -> tuple[Conversion | None, ConversionFailure | None]:
+    """Convert ``function`` the way ``tf.function`` does: (the conversion, None), or (None,
+    why not). ``tf.function`` itself goes on after a refusal, running the function as written.
 
     This is ``tf.autograph.to_code`` without converting twice: ``to_code`` is
     the dedented source of ``to_graph``'s result, whose ``ag_source_map`` keys
@@ -27,7 +48,9 @@ def convert(function: Any, path: str, def_line: int) -> Conversion:
         converted = tf.autograph.to_graph(function)
         raw = inspect.getsource(converted)
     except Exception as exc:  # noqa: BLE001 - AutoGraph raises many types here
-        raise conversion_error(exc, path, def_line, getattr(function, "__qualname__", "?")) from None
+        name = getattr(function, "__qualname__", "?")
+        why = re.sub(r"^\w+(Error|Exception): ", "", _cause(exc))
+        return None, ConversionFailure(conversion_error(exc, path, def_line, name), why)
     code = textwrap.dedent(raw)
     first = converted.__code__.co_firstlineno
     generated = converted.__code__.co_filename
@@ -35,7 +58,16 @@ def convert(function: Any, path: str, def_line: int) -> Conversion:
     for loc, origin in converted.ag_source_map.items():
         if loc.filename == generated and origin.loc.filename == path:
             pairs.add((loc.lineno - first + 1, origin.loc.lineno))
-    return Conversion(code=code, source_map=sorted(pairs))
+    return Conversion(code=code, source_map=sorted(pairs)), None
+
+
+def _cause(exc: BaseException) -> str:
+    """AutoGraph's reason, from its exception's last line: "for/else statement not yet
+    supported"."""
+    text = str(exc).strip()
+    cause = text.splitlines()[-1] if text else type(exc).__name__
+    cause = re.sub(r"^converting <[^>]*>: ", "", cause)
+    return re.sub(r" at 0x[0-9a-f]+", "", cause.split(". ")[0]).rstrip(".")
 
 
 def _forget_cached_conversion(function: Any) -> None:
@@ -56,9 +88,7 @@ def conversion_error(exc: BaseException, path: str, def_line: int, name: str) ->
     match = re.search(r'File "([^"]+)", line (\d+)', text)
     if match and match.group(1) == path:
         line = int(match.group(2))
-    cause = text.splitlines()[-1] if text else type(exc).__name__
-    cause = re.sub(r"^converting <[^>]*>: ", "", cause)
-    cause = re.sub(r" at 0x[0-9a-f]+", "", cause.split(". ")[0]).rstrip(".")
+    cause = _cause(exc)
     if "could not get source code" in text or isinstance(exc, OSError):
         hint = "AutoGraph needs the function's source: define it in a .py file with def."
     else:

@@ -33,14 +33,7 @@ def describe(value: Any) -> str:
 def classify(value: Any) -> Described:
     """The kind of ``value`` and its noun phrase (the phrase is made from the kind here only)."""
     if is_tensor(value):
-        dtype = getattr(getattr(value, "dtype", None), "name", "?")
-        kind = type(value).__name__
-        if "Variable" in kind:
-            return Described("variable", f"a tf.Variable ({dtype}{_shape(value)})")
-        if kind == "EagerTensor":
-            return Described("eager-tensor",
-                             f"an eager tensor captured from outside ({dtype}{_shape(value)})")
-        return Described("tensor", f"a tensor ({dtype}{_shape(value)})")
+        return _tensor(value)
     scalar = _python_scalar(value)
     if scalar is not None:
         return scalar
@@ -52,11 +45,46 @@ def classify(value: Any) -> Described:
         return _container(value)
     module = type(value).__module__ or ""
     if module.startswith("numpy"):
-        dtype = getattr(getattr(value, "dtype", None), "name", "?")
-        return Described("numpy", f"a NumPy {type(value).__name__} ({dtype}{_shape(value)})")
-    if "Dataset" in type(value).__name__:
+        return Described("numpy", f"a NumPy {type(value).__name__} ({_dtype(value)}{_shape(value)})")
+    tf_data = _tensorflow_class(value)
+    if tf_data == "TensorArray":
+        return Described("tensor-array", f"a tf.TensorArray ({_dtype(value)})")
+    if tf_data is not None and "Dataset" in tf_data:
         return Described("dataset", "a tf.data.Dataset")
+    if tf_data is not None and tf_data.endswith("Iterator"):
+        return Described("dataset-iterator", "a tf.data iterator")
     return Described("other", f"a Python {type(value).__name__}")
+
+
+def _dtype(value: Any) -> str:
+    dtype = getattr(value, "dtype", None)
+    # Keras 3 tensors carry the dtype as a plain string ("float32").
+    return dtype if isinstance(dtype, str) else getattr(dtype, "name", "?")
+
+
+def _tensor(value: Any) -> Described:
+    spec = f"{_dtype(value)}{_shape(value)}"
+    kind = type(value).__name__
+    if "Variable" in kind:
+        return Described("variable", f"a tf.Variable ({spec})")
+    if kind == "EagerTensor":
+        return Described("eager-tensor", f"an eager tensor captured from outside ({spec})")
+    if kind == "RaggedTensor":
+        return Described("ragged-tensor", f"a tf.RaggedTensor ({spec})")
+    if kind == "SparseTensor":
+        return Described("sparse-tensor", f"a tf.SparseTensor ({spec})")
+    if kind == "KerasTensor":
+        return Described("keras-tensor", f"a Keras symbolic input ({spec})")
+    return Described("tensor", f"a tensor ({spec})")
+
+
+def _tensorflow_class(value: Any) -> str | None:
+    """The name of the first TensorFlow class ``value`` is an instance of (a user's subclass
+    of tf.data.Dataset counts; a user's own ``MyDataset`` does not)."""
+    for cls in type(value).__mro__:
+        if (cls.__module__ or "").startswith("tensorflow"):
+            return cls.__name__
+    return None
 
 
 def _python_scalar(value: Any) -> Described | None:

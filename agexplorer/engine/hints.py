@@ -1,36 +1,173 @@
-"""The one-line fix for a loop that ran in Python while tracing."""
+"""The one-line fix for a loop that ran in Python while tracing, in the code's own names."""
 
 from __future__ import annotations
 
+import ast
+
 from agexplorer.engine.recorder import Call
 from agexplorer.engine.statements import Statement
-from agexplorer.model.values import CONTAINERS, PYTHON_SCALARS, Described
+from agexplorer.model.values import CONTAINERS, GRAPH_TENSORS, PYTHON_SCALARS, Described, NamedValue
+
+_GRAPH_LOOP = "and AutoGraph builds one tf.while_loop."
+_GENERAL_FOR = "iterate over a tensor (tf.range, a tensor's rows) or a tf.data.Dataset to get a graph loop."
+_GENERAL_WHILE = ("make the condition a tensor (compute it with tf ops) so AutoGraph builds "
+                  "a tf.while_loop.")
+# A comparison's direction decides which side is the counter: ``i < n`` and ``n > i`` both
+# count ``i`` up to ``n``.
+_COUNTER_LEFT = (ast.Lt, ast.LtE, ast.Eq, ast.NotEq)
+_COUNTER_RIGHT = (ast.Gt, ast.GtE)
+
+
+def _parse(expr: str) -> ast.expr | None:
+    try:
+        return ast.parse(expr, mode="eval").body
+    except SyntaxError:
+        return None
+
+
+def _code(names: list[str]) -> str:
+    quoted = [f"`{n}`" for n in names]
+    return quoted[0] if len(quoted) == 1 else ", ".join(quoted[:-1]) + " and " + quoted[-1]
 
 
 def loop_hint(stmt: Statement, described: Described | None) -> str:
     """How to make the Python ``for`` at ``stmt`` a graph loop (it iterated ``described``)."""
     kind = described.kind if described else None
+    node = _parse(stmt.expr)
     if described is not None and kind == "range":
-        bounds = described.text[len("range("):-1]
-        return (f"iterate over tf.range({bounds}) instead, so AutoGraph builds one "
-                "tf.while_loop whatever the count; pass the bound as a tensor so that a new "
-                "value does not retrace; collect per-step results in a tf.TensorArray.")
+        return _range_hint(node, described)
     if kind in CONTAINERS:
-        return ("stack the items into one tensor (tf.stack or tf.constant) and iterate over "
-                "it, or loop over tf.range(len(...)): a Python container is always unrolled.")
+        if kind == "dict":
+            return (f"stack the dict's values into one tensor (tf.stack(list({stmt.expr}"
+                    ".values()))) and iterate over it: a Python dict is always unrolled.")
+        if isinstance(node, (ast.List, ast.Tuple)):
+            items = ast.unparse(ast.List(elts=node.elts))
+            return (f"stack the items into one tensor (tf.stack({items})) and iterate over "
+                    f"it: a Python {kind} is always unrolled.")
+        return (f"stack the items into one tensor (tf.stack({stmt.expr})) and iterate over "
+                f"it, or loop over tf.range(len({stmt.expr})): a Python {kind} is always "
+                "unrolled.")
     if kind == "numpy":
-        return "convert it with tf.convert_to_tensor first: a NumPy array is iterated in Python."
-    return "iterate over a tensor (tf.range, a tensor's rows) or a tf.data.Dataset to get a graph loop."
+        return (f"convert it with tf.convert_to_tensor({stmt.expr}) first: a NumPy array is "
+                "iterated in Python.")
+    return _GENERAL_FOR
+
+
+def _range_hint(node: ast.expr | None, described: Described) -> str:
+    tail = ("instead, so AutoGraph builds one tf.while_loop whatever the count; {pass_}"
+            "collect per-step results in a tf.TensorArray.")
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) \
+            and node.func.id == "range" and node.args and not node.keywords:
+        bounds = ", ".join(ast.unparse(a) for a in node.args)
+        plain = [a.id for a in node.args if isinstance(a, ast.Name)]
+        one = len(plain) == 1
+        pass_ = (f"if {_code(plain)} {'is an argument' if one else 'are arguments'}, pass "
+                 f"{'it as a tensor' if one else 'them as tensors'} so that a new value does "
+                 "not retrace; ") if plain else ""
+        return f"iterate over tf.range({bounds}) " + tail.format(pass_=pass_)
+    # ``for i in steps`` (a range made elsewhere): the bounds are only known as traced.
+    bounds = described.text[len("range("):-1]
+    return (f"iterate over a tf.range with the same bounds (here tf.range({bounds})) "
+            + tail.format(pass_="pass the bounds as tensors so that new values do not retrace; "))
 
 
 def while_hint(stmt: Statement, calls: list[Call]) -> str:
     """How to make the Python ``while`` at ``stmt`` a graph loop (``calls``: its runs)."""
-    python_names = [n.name for c in calls[:1] for n in c.names if n.kind in PYTHON_SCALARS]
+    values = {n.name: n for c in calls[:1] for n in c.names}
+    node = _parse(stmt.expr)
+    where = ""
+    if isinstance(node, ast.BoolOp):
+        # A tensor first operand makes AutoGraph's and/or a tensor: fixing it is enough.
+        op = "and" if isinstance(node.op, ast.And) else "or"
+        node = node.values[0]
+        where = f" in `{ast.unparse(node)}`, the first part of the `{op}`"
+    found = None
+    if isinstance(node, ast.Compare):
+        found = _compare_fix(node, values)
+    elif isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
+        found = _flag_fix(node.operand, values)
+    elif isinstance(node, ast.Name):
+        found = _flag_fix(node, values)
+    if found is not None:
+        held, fix = found
+        verb = "is a Python value" if len(held) == 1 else "are Python values"
+        return f"{_code(held)} {verb} while tracing{where}: {fix}, {_GRAPH_LOOP}"
+    python_names = [n for n, v in values.items() if v.kind in PYTHON_SCALARS]
     if python_names:
-        listed = " and ".join(f"`{n}`" for n in python_names)
         verb = "is a Python value" if len(python_names) == 1 else "are Python values"
-        return (f"make the condition a tensor: {listed} {verb} while tracing; pass "
-                f"`{python_names[-1]}` as a tensor (tf.constant(...)) or compare with one "
-                f"(while ... < tf.constant({python_names[-1]})), and AutoGraph builds one "
-                "tf.while_loop.")
-    return "make the condition a tensor (compute it with tf ops) so AutoGraph builds a tf.while_loop."
+        return (f"make the condition a tensor: {_code(python_names)} {verb} while tracing; "
+                f"make {'it' if len(python_names) == 1 else 'one of them'} a tensor "
+                f"(tf.constant(...)) or compute the condition with tf ops, {_GRAPH_LOOP}")
+    return _GENERAL_WHILE
+
+
+def _literal(held: NamedValue | None) -> str | None:
+    """The value ``held`` had, as Python source that keeps its type (3.0, not 3)."""
+    literal = held.value.literal if held is not None else None
+    if literal is not None and held is not None and held.kind == "python-float" \
+            and not any(c in literal for c in ".e") and literal not in ("inf", "-inf", "nan"):
+        literal += ".0"
+    return literal
+
+
+def _start(name: str, values: dict[str, NamedValue]) -> str:
+    """``start `i` as a tensor (`i = tf.constant(0)`)``, with the value it held."""
+    literal = _literal(values.get(name))
+    if literal is None:
+        return f"make `{name}` a tensor (tf.constant(...))"
+    return f"start `{name}` as a tensor (`{name} = tf.constant({literal})`)"
+
+
+def _flag_fix(flag: ast.expr, values: dict[str, NamedValue]) -> tuple[list[str], str] | None:
+    """``while not done`` / ``while running``: the flag itself must be a tensor."""
+    if not isinstance(flag, ast.Name):
+        return None
+    held = values.get(flag.id)
+    if held is not None and held.kind not in PYTHON_SCALARS:
+        return None
+    return [flag.id], f"{_start(flag.id, values)} and update it with tf ops in the body"
+
+
+def _tensor_bound(bound: ast.expr, values: dict[str, NamedValue]) -> tuple[str, str]:
+    """The bound as a tensor expression, and the words for the rewrite."""
+    # x.shape[k] is the static shape, a Python int; tf.shape(x)[k] is the tensor.
+    if isinstance(bound, ast.Subscript) and isinstance(bound.value, ast.Attribute) \
+            and bound.value.attr == "shape":
+        return (f"tf.shape({ast.unparse(bound.value.value)})[{ast.unparse(bound.slice)}]",
+                "compare with the dynamic shape")
+    if isinstance(bound, ast.Call) and isinstance(bound.func, ast.Name) \
+            and bound.func.id == "len" and len(bound.args) == 1 \
+            and isinstance(bound.args[0], ast.Name) \
+            and getattr(values.get(bound.args[0].id), "kind", None) in GRAPH_TENSORS:
+        return f"tf.shape({bound.args[0].id})[0]", "compare with the dynamic shape"
+    return f"tf.constant({ast.unparse(bound)})", "compare with a tensor"
+
+
+def _compare_fix(node: ast.Compare,
+                 values: dict[str, NamedValue]) -> tuple[list[str], str] | None:
+    """``i < n``, ``n > i``, ``x.shape[0] > i``...: which side to make a tensor, keeping the
+    comparison's order (``tf.constant(n) > i``)."""
+    if len(node.ops) != 1 or not isinstance(node.ops[0], _COUNTER_LEFT + _COUNTER_RIGHT):
+        return None
+    sides = [node.left, node.comparators[0]]
+    constant = [isinstance(s, ast.Constant) for s in sides]
+    if all(constant):
+        return None
+    if any(constant):
+        counter = 1 if constant[0] else 0
+    elif isinstance(sides[0], ast.Name) != isinstance(sides[1], ast.Name):
+        counter = 0 if isinstance(sides[0], ast.Name) else 1
+    else:
+        counter = 0 if isinstance(node.ops[0], _COUNTER_LEFT) else 1
+    counted, bound = sides[counter], sides[1 - counter]
+    options = [_start(counted.id, values) if isinstance(counted, ast.Name)
+               else f"make `{ast.unparse(counted)}` a tensor (tf.constant(...))"]
+    if not constant[1 - counter]:
+        tensor, words = _tensor_bound(bound, values)
+        rewritten = list(sides)
+        rewritten[1 - counter] = ast.parse(tensor, mode="eval").body
+        text = ast.unparse(ast.Compare(left=rewritten[0], ops=node.ops,
+                                       comparators=[rewritten[1]]))
+        options.append(f"{words} (`{text}`)")
+    held = [ast.unparse(s) for s, c in zip(sides, constant, strict=True) if not c]
+    return held, " or ".join(options)

@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from agexplorer.engine import tf_internals
+from agexplorer.engine.opchains import OpChains
 from agexplorer.model.inventory import BodyInfo, Inventory, OpInfo
 
 # Ops whose function-valued attributes are control flow (the rest, e.g. a
@@ -29,9 +30,15 @@ class LiveInventory(Inventory):
     # body name -> its FuncGraph: an op's attributes are read from it on demand; reading
     # every op's NodeDef while walking would cost more than the walk itself.
     graphs: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
+    # How many ops were made under each chain of user frames ((file, line), outermost
+    # first): a statement made every op whose chain passes through its lines, its callees'
+    # included. Ops share few chains (an unrolled loop repeats the same ones).
+    chains: dict[tuple[tuple[str, int], ...], int] = field(default_factory=dict, repr=False,
+                                                           compare=False)
 
     def __reduce__(self) -> tuple[Any, ...]:
         return Inventory, (self.ops, self.bodies, self.graph_names)
+
 
     def op_attributes(self, function: str, name: str) -> list[tuple[str, str]]:
         """The attributes of op ``name`` in body ``function``, as (name, short text) pairs;
@@ -99,12 +106,16 @@ def _format_output(tensor: Any) -> str:
 
 
 class _Walker:
-    def __init__(self, path: str, span: tuple[int, int]) -> None:
-        self.path = path
-        self.span = span
+    def __init__(self, root_file: str, root_span: tuple[int, int], user_code: Any,
+                 noted: OpChains | None = None) -> None:
+        self.root_file = root_file
+        self.root_span = root_span
+        self.noted = noted
+        self.user_code = user_code  # supports ``filename in user_code``
         self.inventory = LiveInventory()
         self._func_attrs: dict[str, list[tuple[str, bool]]] = {}
         self._seen: set[int] = set()
+        self._user: dict[str, bool] = {root_file: True}
 
     def func_attrs(self, op: Any) -> list[tuple[str, bool]]:
         cached = self._func_attrs.get(op.type)
@@ -117,28 +128,44 @@ class _Walker:
             self._func_attrs[op.type] = cached
         return cached
 
-    def line_of(self, op: Any) -> int | None:
-        """The innermost frame of the user's file, preferring one inside the function.
+    def where(self, op: Any, graph: Any) -> tuple[str | None, int | None]:
+        """The innermost frame of the user's code that made ``op`` (file, line); the chain
+        of its user frames is counted in ``inventory.chains``."""
+        noted = self.noted.chain(graph, op.name) if self.noted is not None else None
+        chain = list(noted) if noted is not None else self._read(op)
+        if not chain:
+            return None, None
+        # Frames outside the traced function (the caller's, tf.function's own argument
+        # handling) made nothing of the function: its chain starts at the function.
+        low, high = self.root_span
+        root_file = self.root_file
+        start = next((i for i, (f, n) in enumerate(chain)
+                      if f == root_file and low <= n <= high), None)
+        if start is None:
+            if chain[-1][0] == root_file:
+                return chain[-1]  # the function's own file, outside it (a default value)
+            return None, None
+        key = tuple(chain[start:])
+        chains = self.inventory.chains
+        chains[key] = chains.get(key, 0) + 1
+        return chain[-1]
 
-        Scans innermost first and stops at the first frame inside the function:
-        reading a frame's fields costs microseconds, and the outer frames
-        (tf.function's machinery, the caller) rarely matter.
-        """
+    def _read(self, op: Any) -> list[tuple[str, int]]:
+        """The user frames of ``op``'s stored stack trace (the slow way: see opchains)."""
         try:
             frames = op.traceback.get_user_frames()
         except Exception:  # noqa: BLE001 - ops imported without a traceback
-            return None
-        fallback = None
-        low, high = self.span
-        path = self.path
-        for frame in reversed(frames):
-            if frame.filename == path:
-                lineno = frame.lineno
-                if low <= lineno <= high:
-                    return lineno
-                if fallback is None:
-                    fallback = lineno
-        return fallback
+            return []
+        user = self._user
+        chain = []
+        for frame in frames:
+            filename = frame.filename
+            mine = user.get(filename)
+            if mine is None:
+                mine = user[filename] = filename in self.user_code
+            if mine:
+                chain.append((filename, frame.lineno))
+        return chain
 
     def walk(self, graph: Any, name: str, parent_op: str | None, role: str,
              root: Any) -> None:
@@ -152,10 +179,11 @@ class _Walker:
         nested: list[tuple[Any, str, str, str]] = []
         for op in graph.get_operations():
             body.op_count += 1
+            file, line = self.where(op, graph)
             self.inventory.ops.append(OpInfo(
-                name=op.name, type=op.type, line=self.line_of(op), function=name,
+                name=op.name, type=op.type, line=line, function=name,
                 device=op.device, outputs=[_format_output(t) for t in op.outputs],
-                parent=parent_op))
+                parent=parent_op, file=file))
             for attr, is_list in self.func_attrs(op):
                 try:
                     value = op.get_attr(attr)
@@ -188,9 +216,12 @@ def _find_graph(name: str, graph: Any, root: Any) -> Any:
     return None
 
 
-def build_inventory(concrete: Any, path: str, span: tuple[int, int]) -> LiveInventory:
-    """Walk ``concrete``'s graph and every body it calls; lines are ``path``'s, inside ``span`` first."""
-    walker = _Walker(path, span)
+def build_inventory(concrete: Any, root_file: str, root_span: tuple[int, int],
+                    user_code: Any, noted: OpChains | None = None) -> LiveInventory:
+    """Walk ``concrete``'s graph and every body it calls; each op is charged to the innermost
+    frame of the user's code (``root_file``, or a file ``in user_code``) under the traced
+    function (its lines ``root_span`` of ``root_file``)."""
+    walker = _Walker(root_file, root_span, user_code, noted)
     graph = concrete.graph
     walker.walk(graph, concrete.name.decode() if isinstance(concrete.name, bytes)
                 else str(concrete.name), None, "outer", graph)

@@ -2,18 +2,23 @@
 
 from __future__ import annotations
 
+import contextlib
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
 from typing import Any
 
-from agexplorer.engine.convert import convert
+from agexplorer.engine.calltree import FileIndex, Reach, Root, build_call_tree, root_verdicts
+from agexplorer.engine.convert import attempt_conversion, convert
+from agexplorer.engine.fallback import LineCounter, fallback_verdicts
 from agexplorer.engine.inventory import build_inventory
 from agexplorer.engine.load import Loaded, load_target
 from agexplorer.engine.recorder import Recorder, recording
 from agexplorer.engine.statements import Statement, find_statements
+from agexplorer.engine.usercode import UserCode
 from agexplorer.engine.verdicts import build_verdicts
 from agexplorer.model.errors import AgxError, ErrorCause, raised_line, user_code_error
-from agexplorer.model.report import Report
+from agexplorer.model.report import ReachedFunction, Report
 from agexplorer.source.targets import (
     FunctionInfo,
     list_functions,
@@ -30,8 +35,14 @@ def list_file(path: str) -> list[FunctionInfo]:
 
 
 def build_report(target: str, call: str | None = None,
-                 progress: Callable[[str], None] | None = None) -> Report:
-    """Run the whole engine for ``PATH::QUALNAME``, capturing what it prints (see :func:`_build`)."""
+                 progress: Callable[[str], None] | None = None,
+                 user_code: Sequence[str] = (), depth: int | None = None) -> Report:
+    """Run the whole engine for ``PATH::QUALNAME``, capturing what it prints (see :func:`_build`).
+
+    ``user_code``: more folders whose files count as the user's code (beyond every file
+    outside the Python installation); ``depth``: keep the functions reached at most that
+    many calls away from the explored one (None: all).
+    """
     from agexplorer.engine.capture import capture_output
 
     spec = parse_spec(target)
@@ -44,7 +55,8 @@ def build_report(target: str, call: str | None = None,
         import_s = time.perf_counter() - t0
         failure: AgxError | None = None
         try:
-            report = _build(target, call, progress or (lambda phase: None))
+            report = _build(target, call, progress or (lambda phase: None),
+                            Scope(tuple(user_code), depth))
         except AgxError as exc:
             failure = exc
     if failure is not None:
@@ -60,7 +72,16 @@ def captured_lines(captured: Any) -> list[str]:
     return [f"printed: {line}" for line in captured.stdout.splitlines()[:20]]
 
 
-def _build(target: str, call: str | None, progress: Callable[[str], None]) -> Report:
+@dataclass(frozen=True)
+class Scope:
+    """How far the report looks beyond the explored function."""
+
+    user_code: tuple[str, ...] = ()
+    depth: int | None = None
+
+
+def _build(target: str, call: str | None, progress: Callable[[str], None],
+           scope: Scope = Scope()) -> Report:
     """Run the whole engine for ``PATH::QUALNAME``; errors land in ``report.error``.
 
     Bad input that stops everything (missing file, unknown function) raises
@@ -82,7 +103,7 @@ def _build(target: str, call: str | None, progress: Callable[[str], None]) -> Re
     statements: list[Statement] = find_statements(node) if node is not None else []
     try:
         progress(f"tracing {loaded.qualname}")
-        _run_engine(report, loaded, statements)
+        _run_engine(report, loaded, statements, scope)
     except AgxError as exc:
         report.error = exc
     if loaded.args_error is not None and report.error is None:
@@ -90,22 +111,40 @@ def _build(target: str, call: str | None, progress: Callable[[str], None]) -> Re
     return report
 
 
-def _run_engine(report: Report, loaded: Loaded, statements: list[Statement]) -> None:
+def _run_engine(report: Report, loaded: Loaded, statements: list[Statement],
+                scope: Scope) -> None:
     from agexplorer.engine.tfenv import import_tf
 
     tf = import_tf()
     def_line = loaded.node.lineno if loaded.node is not None else 0
     t0 = time.perf_counter()
-    report.conversion = convert(loaded.pyfn, report.file, def_line)
+    report.conversion, refused = attempt_conversion(loaded.pyfn, report.file, def_line)
     report.timings["convert_s"] = time.perf_counter() - t0
+    if refused is not None:
+        if loaded.args_error is not None:
+            raise refused.error  # nothing to trace it with: the refusal is the news
+        report.conversion_note = (
+            f"{refused.error.message} tf.function goes on without it: it logs a warning and "
+            f"traces {report.function} as written, so every if/for/while in it runs in Python "
+            "while tracing (the verdicts below are that run).")
     if loaded.args_error is not None:
         return
 
-    recorder = Recorder(report.file, {s.line: s.names for s in statements})
+    span = (report.first_line, report.end_line)
+    user_code = UserCode(scope.user_code)
+    index = FileIndex({report.file: loaded.text})
+    root = Root(report.file, report.function, def_line, *span)
+    own_names = {s.line: s.names for s in statements}
+
+    def names_for(file: str, line: int) -> tuple[str, ...]:
+        return own_names.get(line, ()) if root.holds(file, line) else index.names_for(file, line)
+
+    recorder = Recorder(report.file, span, user_code, names_for)
+    lines = LineCounter([(report.file, span)])
     traced = False
     t0 = time.perf_counter()
     try:
-        with recording(recorder):
+        with recording(recorder), (lines.active() if refused else contextlib.nullcontext()):
             concrete = tf.function(loaded.bound, input_signature=loaded.signature
                                    ).get_concrete_function(*loaded.args, **loaded.kwargs)
         traced = True
@@ -114,15 +153,72 @@ def _run_engine(report: Report, loaded: Loaded, statements: list[Statement]) -> 
     except (Exception, SystemExit) as exc:  # noqa: BLE001 - user code can raise anything
         report.error = user_code_error(exc, report.file, f"tracing {report.function}",
                                        cause=trace_cause(exc))
+        if refused is not None:  # the refusal is the cause; the trace's error says how
+            refused.error.details.append(f"then, tracing it as written: {report.error.message}")
+            report.error = refused.error
     finally:
         report.timings["trace_s"] = time.perf_counter() - t0
+    chains = None
     if traced:
         t0 = time.perf_counter()
-        span = (report.first_line, report.end_line)
-        report.inventory = build_inventory(concrete, report.file, span)
-        report.concrete_name = report.inventory.bodies[0].name
+        inventory = build_inventory(concrete, report.file, span, user_code,
+                                    recorder.op_chains)
+        report.inventory, chains = inventory, inventory.chains
+        report.concrete_name = inventory.bodies[0].name
         report.timings["inventory_s"] = time.perf_counter() - t0
-    report.statements = build_verdicts(statements, recorder.calls, report.inventory, traced)
+    if refused is not None:
+        by_line = report.inventory.by_line(report.file) if report.inventory else {}
+        own = fallback_verdicts(statements, lines.lines_of(report.file), report.function,
+                                refused.why, by_line, traced)
+    else:
+        own = build_verdicts(statements, recorder.calls, report.inventory, traced,
+                             file=report.file, chains=chains)
+    report.statements = root_verdicts(root, own)
+    t0 = time.perf_counter()
+    entries = {key: Reach(frames, fn) for key, (fn, frames) in recorder.entries.items()}
+    report.reached = build_call_tree(root, recorder.calls, entries, report.inventory, traced,
+                                     index, chains, convert=convert, depth=scope.depth)
+    if traced and any(not f.converted and f.statements for f in report.reached):
+        # Functions reached through code AutoGraph does not convert (a Keras layer's call):
+        # one more trace, with their lines counted, gives their statements' counts.
+        report.reached = _count_unconverted(tf, loaded, report)
+    report.timings["call_tree_s"] = time.perf_counter() - t0
+
+
+def _count_unconverted(tf: Any, loaded: Loaded, report: Report) -> list[ReachedFunction]:
+    unconverted = [f for f in report.reached if not f.converted and f.statements]
+    lines = LineCounter([(f.file, (f.first_line, f.end_line)) for f in unconverted])
+    try:
+        with lines.active():
+            tf.function(loaded.bound, input_signature=loaded.signature
+                        ).get_concrete_function(*loaded.args, **loaded.kwargs)
+    except (Exception, SystemExit):  # noqa: BLE001 - it traced once: keep what that showed
+        return report.reached
+    inventory = report.inventory
+    counted = []
+    for f in report.reached:
+        if f.converted or not f.statements:
+            counted.append(f)
+            continue
+        statements = _unit_statements(f)
+        by_line = inventory.by_line(f.file) if inventory else {}
+        verdicts = fallback_verdicts(statements, lines.lines_of(f.file), f.function,
+                                     "code AutoGraph does not convert, such as Keras, called it",
+                                     by_line, True, refused=False)
+        counted.append(replace(f, statements=tuple(
+            replace(v, file=f.file, function=f.function, call_path=f.call_path)
+            for v in verdicts)))
+    return counted
+
+
+def _unit_statements(reached: ReachedFunction) -> list[Statement]:
+    """The statements of a reached function, from its own source (lines of its file)."""
+    import ast
+    import textwrap
+
+    tree = ast.parse("\n" * (reached.first_line - 1) + textwrap.dedent(reached.source))
+    node = next(n for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)))
+    return find_statements(node)
 
 
 def trace_cause(exc: BaseException) -> ErrorCause | None:

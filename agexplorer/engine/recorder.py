@@ -16,20 +16,31 @@ clearly when a TensorFlow release moved them.
 from __future__ import annotations
 
 import contextlib
+import linecache
+import re
 import sys
 import types
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from agexplorer.engine import tf_internals
 from agexplorer.engine.describe import classify, is_tensor
+from agexplorer.engine.opchains import OpChains
 from agexplorer.model.values import Described, NamedValue
 
 _GENERATED = "__autograph_generated_file"
 # How many executions of one statement get their values described: an unrolled
 # loop can run a statement thousands of times and the first few tell the story.
 _DESCRIBE_LIMIT = 4
+
+
+class Frame(NamedTuple):
+    """A frame of the user's code: its file, the line it was at, its code's name."""
+
+    file: str
+    line: int
+    name: str
 
 
 @dataclass
@@ -44,39 +55,63 @@ class Call:
     branch: str | None = None  # python if: "true" | "false"
     value: Described | None = None  # the iterable / condition
     names: list[NamedValue] = field(default_factory=list)
+    file: str | None = None  # the user's file of ``line``
+    stack: tuple[Frame, ...] = ()  # the user's frames from the traced function inward
 
 
 class Recorder:
-    """Collects :class:`Call` objects for statements of one user file."""
+    """Collects :class:`Call` objects for the statements of the user's code, in every
+    function the trace reaches, and which user functions ``converted_call`` entered."""
 
-    def __init__(self, path: str, names_by_line: dict[int, tuple[str, ...]]) -> None:
-        self.path = path
-        self.names_by_line = names_by_line
+    def __init__(self, root_file: str, root_span: tuple[int, int], user_code: Any,
+                 names_for: Callable[[str, int], tuple[str, ...]]) -> None:
+        self.root_file = root_file
+        self.root_span = root_span
+        self.user_code = user_code  # supports ``filename in user_code``
+        self.names_for = names_for
         self.calls: list[Call] = []
+        # (file, def line) -> (the function, the user frames when it was first entered)
+        self.entries: dict[tuple[str, int], tuple[Any, tuple[Frame, ...]]] = {}
         self._stack: list[Call] = []
-        self._described: dict[int | None, int] = {}
+        self._described: dict[tuple[str | None, int | None], int] = {}
+        self._codes: dict[Any, bool] = {}  # code object -> whether it is the user's
+        # Which lines of the user's code made each op, noted as it is made (see opchains).
+        self.op_chains = OpChains(root_file, user_code)
 
     # -- helpers ----------------------------------------------------------------
-    def _user_line(self) -> int | None:
-        for frame in reversed(tf_internals.tf_stack_frames()):
-            if frame.filename == self.path:
-                return frame.lineno
-        return None
+    def _is_user(self, filename: str) -> bool:
+        return filename == self.root_file or filename in self.user_code
+
+    def user_frames(self) -> tuple[Frame, ...]:
+        """The user's frames of the current stack, from the traced function inward (all of
+        them when the traced function is not on the stack)."""
+        frames = [Frame(f.filename, f.lineno, f.name) for f in tf_internals.tf_stack_frames()
+                  if self._is_user(f.filename)]
+        low, high = self.root_span
+        for i, frame in enumerate(frames):
+            if frame.file == self.root_file and low <= frame.line <= high:
+                return tuple(frames[i:])
+        return tuple(frames)
 
     def _start(self, kind: str, value: Any, describe_now: bool = True) -> Call:
-        call = Call(kind=kind, line=self._user_line(), graph=tf_internals.default_graph())
-        count = self._described.get(call.line, 0)
+        stack = self.user_frames()
+        inner = stack[-1] if stack else None
+        call = Call(kind=kind, line=inner.line if inner else None,
+                    graph=tf_internals.default_graph(), file=inner.file if inner else None,
+                    stack=stack)
+        count = self._described.get((call.file, call.line), 0)
         if describe_now and count < _DESCRIBE_LIMIT:
             self._describe(call, value)
         self.calls.append(call)
         return call
 
     def _describe(self, call: Call, value: Any) -> None:
-        self._described[call.line] = self._described.get(call.line, 0) + 1
+        key = (call.file, call.line)
+        self._described[key] = self._described.get(key, 0) + 1
         call.value = classify(value)
-        wanted = [n for n in self.names_by_line.get(call.line or -1, ())]
+        wanted = self.names_for(call.file, call.line) if call.file and call.line else ()
         if wanted:
-            call.names = _lookup_names(wanted, sys._getframe(3))
+            call.names = _lookup_names(list(wanted), sys._getframe(3))
 
     def _counting(self, call: Call, fn: Callable[..., Any]) -> Callable[..., Any]:
         def body(*args: Any) -> Any:
@@ -132,7 +167,7 @@ class Recorder:
                 result = test()
                 if first[0]:
                     first[0] = False
-                    if self._described.get(call.line, 0) < _DESCRIBE_LIMIT:
+                    if self._described.get((call.file, call.line), 0) < _DESCRIBE_LIMIT:
                         self._describe(call, result)
                 return result
 
@@ -146,12 +181,65 @@ class Recorder:
 
     def wrap_if(self, original: Callable[..., Any]) -> Callable[..., Any]:
         def if_stmt(cond, body, orelse, get_state, set_state, symbol_names, nouts):
+            if _generated_guard(sys._getframe(1), self):
+                # AutoGraph's own `if not do_return:` (or break_/continue_) around the code
+                # after an early return: no statement of the user's. Its marks go nowhere.
+                with self._active(Call(kind="guard", line=None, graph=None, path="guard")):
+                    return original(cond, body, orelse, get_state, set_state, symbol_names,
+                                    nouts)
             call = self._start("if", cond)
             with self._active(call):
                 return original(cond, self._branch(call, body, "true"),
                                 self._branch(call, orelse, "false"), get_state, set_state,
                                 symbol_names, nouts)
         return if_stmt
+
+
+    def wrap_converted_call(self, original: Callable[..., Any]) -> Callable[..., Any]:
+        """``converted_call``, noting each function of the user's code it enters (once,
+        with the frames that led there): the call tree's functions without control flow."""
+        def converted_call(f: Any, *args: Any, **kwargs: Any) -> Any:
+            try:
+                self._entered(f)
+            except Exception:  # noqa: BLE001 - noting is never worth the user's call
+                pass
+            return original(f, *args, **kwargs)
+        return converted_call
+
+    def _entered(self, f: Any) -> None:
+        fn = getattr(f, "python_function", None) or getattr(f, "__func__", None) or f
+        code = getattr(fn, "__code__", None)
+        if code is None:
+            return
+        user = self._codes.get(code)
+        if user is None:
+            user = self._codes[code] = self._is_user(code.co_filename)
+        if not user:
+            return
+        key = (code.co_filename, code.co_firstlineno)
+        if key not in self.entries:
+            self.entries[key] = (fn, self.user_frames())
+
+
+# The control variables AutoGraph adds for return, break and continue inside control flow
+# (its namer adds a suffix where the user's code already has the name).
+_GUARD = re.compile(r"ag__\.if_stmt\(\s*ag__\.not_\(\s*((?:do_return|break_|continue_)\w*)\s*\)")
+
+
+def _generated_guard(frame: Any, recorder: Recorder) -> bool:
+    """Whether the if_stmt called from ``frame`` (generated code) is a guard AutoGraph wrote:
+    ``if not do_return:``, unless the user wrote that very test on that line."""
+    if _GENERATED not in frame.f_code.co_filename:
+        return False
+    text = linecache.getline(frame.f_code.co_filename, frame.f_lineno)
+    match = _GUARD.search(text)
+    if match is None:
+        return False
+    stack = recorder.user_frames()
+    if not stack:
+        return True
+    # The user's statement mapped to this line reads the variable: then it is the user's.
+    return match.group(1) not in recorder.names_for(stack[-1].file, stack[-1].line)
 
 
 def _lookup_names(names: list[str], frame: Any) -> list[NamedValue]:
@@ -186,6 +274,23 @@ def recording(recorder: Recorder) -> Iterator[Recorder]:
     """Patch AutoGraph's operators for the duration of the ``with`` block."""
     tf_internals.require_support()
     wrappers = {"for_stmt": recorder.wrap_for, "while_stmt": recorder.wrap_while,
-                "if_stmt": recorder.wrap_if}
-    with tf_internals.patched_autograph(wrappers, recorder.mark):
+                "if_stmt": recorder.wrap_if, "converted_call": recorder.wrap_converted_call}
+    with tf_internals.patched_autograph(wrappers, recorder.mark), \
+            _noting_ops(recorder.op_chains):
         yield recorder
+
+
+@contextlib.contextmanager
+def _noting_ops(chains: OpChains) -> Iterator[None]:
+    """The op-creation hook, where this TensorFlow still has it (else the inventory reads
+    each op's stack trace: slower, same answers)."""
+    try:
+        hook = tf_internals.op_creation_hook(chains.on_op)
+        hook.__enter__()
+    except (AttributeError, ImportError):
+        yield
+        return
+    try:
+        yield
+    finally:
+        hook.__exit__(None, None, None)

@@ -20,8 +20,8 @@ from typing import Any, NoReturn
 
 from agexplorer.model.errors import AgxError
 
-# Keep in step with pyproject.toml's "tensorflow>=2.16,<2.22".
-TESTED = "2.16-2.21"
+# The supported range lives in model/support.py, where the UI side can read it too.
+from agexplorer.model.support import TESTED
 
 _API = "tensorflow.python.autograph.impl.api"
 _CONTROL_FLOW = "tensorflow.python.autograph.operators.control_flow"
@@ -85,6 +85,36 @@ def tf_stack_frames() -> Sequence[Any]:
     from tensorflow.python.util import tf_stack
 
     return tf_stack.extract_stack(stacklevel=2)  # this accessor's own frame is no one's business
+
+
+@contextlib.contextmanager
+def op_creation_hook(on_op: Callable[[Any, str], None]) -> Iterator[None]:
+    """Within the block, ``on_op(graph, op_name)`` runs as each graph op is created (from the
+    creating Python frame's callee: ``sys._getframe(2)`` inside ``on_op`` is the caller of
+    TensorFlow's op constructor's C hook)."""
+    ops = importlib.import_module(_OPS)
+    original = ops._create_c_op
+
+    def create_c_op(graph: Any, node_def: Any, *args: Any, **kwargs: Any) -> Any:
+        c_op = original(graph, node_def, *args, **kwargs)
+        on_op(graph, node_def.name)
+        return c_op
+
+    ops._create_c_op = create_c_op
+    try:
+        yield
+    finally:
+        ops._create_c_op = original
+
+
+def source_map() -> dict[tuple[str, int], tuple[str, int, str]]:
+    """AutoGraph's map, right now, from a generated (file, line) to the user's (file, line,
+    function): what TensorFlow applies to every op's stack trace."""
+    import threading
+
+    from tensorflow.python.util import tf_stack
+
+    return tf_stack._source_mapper_stacks[threading.get_ident()][-1].get_effective_source_map()
 
 
 def default_graph() -> Any:
@@ -205,6 +235,11 @@ NAMES: tuple[_Name, ...] = (
     *(_Name(_CONTROL_FLOW, name, use) for name, use in _TELL.items()),
     _Name(_TF_STACK, "extract_stack", "reads to map AutoGraph's statements to your lines"),
     _Name(_OPS, "get_default_graph", "reads to tell which graph a statement built"),
+    _Name(_OPS, "_create_c_op", "wraps to note which lines of your code made each op",
+          lost="the op inventory reads every op's stack trace instead (slower, more memory)"),
+    _Name(_TF_STACK, "_source_mapper_stacks", "reads to map AutoGraph's code to your lines "
+          "as each op is made", lost="the op inventory reads every op's stack trace instead "
+          "(slower, more memory)"),
     _Name(_API, "_TRANSPILER._cache._cache", "clears so that each function is converted afresh",
           lost="a function whose text repeats in another file may show that file's conversion"),
     _Name(_OPS, "Graph._functions", "reads to find the bodies of loops and conditionals",
@@ -215,6 +250,10 @@ NAMES: tuple[_Name, ...] = (
           lost="the run lab's timings include a copy of each result"),
     _Name(_FUNCTION, "Function._list_all_concrete_functions", "reads to list a function's traces",
           lost="the retrace report shows no trace signatures"),
+    *(_Name("tensorflow.python.eager.polymorphic_function.tracing_compilation", name, use,
+            lost="agexplorer record cannot record traces")
+      for name, use in (("_maybe_define_function", "wraps to see each traced call's arguments"),
+                        ("_create_concrete_function", "wraps to record every trace of a program"))),
 )
 
 
@@ -281,3 +320,54 @@ def require_support() -> None:
     if error is not None:
         raise error
     _supported = True
+
+
+# -- recording a whole program's traces (agexplorer record) -----------------------------
+
+_TRACING = "tensorflow.python.eager.polymorphic_function.tracing_compilation"
+
+
+@contextlib.contextmanager
+def patched_tracing(on_trace: Callable[..., Any]) -> Iterator[None]:
+    """Within the block, every new trace of any tf.function (or tf.data function) runs as
+    ``on_trace(trace, python_function, args, kwargs, scope, cache)``: ``trace()`` makes and
+    returns the concrete function; ``args``/``kwargs`` are the call's own values; ``scope``
+    names the variable-creation scope ("VARIABLE_CREATION", "NO_VARIABLE_CREATION",
+    "NO_SCOPE"); ``cache`` is the tf.function's trace cache (one per tf.function, None for
+    tf.data), which tells one tf.function from another of the same Python function."""
+    import threading
+
+    from tensorflow.python.eager.polymorphic_function import tracing_compilation as tc
+
+    define, create = tc._maybe_define_function, tc._create_concrete_function
+    pending = threading.local()  # the (args, kwargs) of the lookup that may trace, innermost last
+
+    def maybe_define(args: Any, kwargs: Any, tracing_options: Any) -> Any:
+        stack = pending.__dict__.setdefault("stack", [])
+        stack.append((args, kwargs))
+        try:
+            return define(args, kwargs, tracing_options)
+        finally:
+            stack.pop()
+
+    def create_concrete(function_type: Any, type_context: Any, func_graph: Any,
+                        tracing_options: Any) -> Any:
+        stack = pending.__dict__.get("stack") or [((), {})]
+        args, kwargs = stack[-1]
+        scope = getattr(getattr(tracing_options, "scope_type", None), "name", "NO_SCOPE")
+        return on_trace(lambda: create(function_type, type_context, func_graph, tracing_options),
+                        getattr(tracing_options, "python_function", None), args, kwargs,
+                        scope, getattr(tracing_options, "function_cache", None))
+
+    tc._maybe_define_function, tc._create_concrete_function = maybe_define, create_concrete
+    try:
+        yield
+    finally:
+        tc._maybe_define_function, tc._create_concrete_function = define, create
+
+
+def require_tracing_hooks() -> None:
+    """Raise ``tf-unsupported`` when this TensorFlow lacks what record hooks."""
+    sentences = check_support([n for n in NAMES if n.module == _TRACING]).warnings
+    if sentences:
+        raise AgxError("tf-unsupported", sentences[0], exit_code=2, details=sentences[1:])

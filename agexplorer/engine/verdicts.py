@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from agexplorer.engine.hints import loop_hint, while_hint
 from agexplorer.engine.inventory import CONTROL_FLOW_OPS
@@ -70,22 +70,30 @@ def _verdict(seen: _Seen, verdict: str, reason: str, *, graph_op: str | None = N
 
 
 def build_verdicts(statements: list[Statement], calls: list[Call], inventory: Inventory | None,
-                   traced: bool) -> list[Verdict]:
-    """Combine the static statements with the recorded calls and the op inventory."""
-    by_line = inventory.by_line() if inventory else {}
+                   traced: bool, file: str | None = None,
+                   chains: dict[tuple[tuple[str, int], ...], int] | None = None) -> list[Verdict]:
+    """Combine the static statements of one function (in ``file``) with the recorded calls
+    and the op inventory. With ``chains`` (ops counted by the user frames they were made
+    under), a statement's ops include those its calls made in other functions."""
+    by_line = inventory.by_line(file) if inventory else {}
     final = inventory.graph_names if inventory else None
     cf_ops: Counter[tuple[int | None, str, str]] = Counter()
     if inventory:
         for op in inventory.ops:
-            if op.type in CONTROL_FLOW_OPS:
+            if op.type in CONTROL_FLOW_OPS and (file is None or op.file in (file, None)):
                 cf_ops[(op.line, op.function, op.type)] += 1
 
     verdicts: list[Verdict] = []
     for stmt in statements:
         mine = [c for c in calls if c.line == stmt.line and c.kind == stmt.kind
+                and (file is None or c.file == file)
                 and (final is None or id(c.graph) in final)]
-        ops_created = sum(n for line, n in by_line.items()
-                          if line is not None and stmt.spans(line))
+        if chains is not None and file is not None:
+            ops_created = sum(n for chain, n in chains.items()
+                              if any(f == file and stmt.spans(line) for f, line in chain))
+        else:
+            ops_created = sum(n for line, n in by_line.items()
+                              if line is not None and stmt.spans(line))
         seen = _Seen(stmt, mine, ops_created, _names_text(mine))
         staged = [c for c in mine if c.path == "staged"]
         python = [c for c in mine if c.path == "python"]
@@ -138,11 +146,38 @@ def _staged(seen: _Seen, staged: list[Call], python: list[Call], cf_ops: Counter
     if copies:
         reason += (f" It was staged {len(staged)} times, once each time Python reached it"
                    f"{_where(stmt, statements)}: {len(staged)} separate {op or 'control-flow'} ops.")
-    if python:
-        reason += f" Python also ran it {len(python)} times with a non-tensor value."
     hint = ("the enclosing loop runs in Python and copies this statement every "
             "iteration; stage that loop (iterate over a tensor) to get one op.") if copies else None
+    if python:
+        return _mixed(seen, staged, python, op, reason, statements)
     return _verdict(seen, "staged", reason, graph_op=op, hint=hint)
+
+
+def _mixed(seen: _Seen, staged: list[Call], python: list[Call], op: str | None,
+           staged_reason: str, statements: list[Statement]) -> Verdict:
+    """Staged on some executions, run in Python on others: the value it dispatched on was a
+    tensor one time and a Python value another (a loop over mixed values around it)."""
+    stmt = seen.stmt
+    described = _described(python)
+    other = described.text if described else "a Python value"
+    if stmt.kind == "if":
+        counts = Counter(c.branch for c in python if c.branch)
+        ran = "; in Python it took " + " and ".join(
+            f"the {b} branch {n} time{'s' if n != 1 else ''}" for b, n in counts.items()) \
+            if counts else ""
+    else:
+        runs = sum(c.body_runs for c in python)
+        ran = f"; in Python its body ran {runs} time{'s' if runs != 1 else ''} in all"
+    reason = (f"mixed: staged {len(staged)} time{'s' if len(staged) != 1 else ''} and run in "
+              f"Python {len(python)} time{'s' if len(python) != 1 else ''}{_where(stmt, statements)}. "
+              f"When staged: {staged_reason[0].lower() + staged_reason[1:]} When run in "
+              f"Python, `{stmt.expr}` was {other}{ran}.")
+    hint = ("give it the same kind of value every time: a tensor each time (tf.constant, "
+            "tf.range) stages one op per execution; mixing Python values makes some copies "
+            "plain Python.")
+    return replace(_verdict(seen, "mixed", reason, graph_op=op,
+                            iterations=sum(c.body_runs for c in python) if stmt.kind != "if"
+                            else None, hint=hint), mixed=(len(staged), len(python)))
 
 
 def _again(stmt: Statement, python: list[Call], statements: list[Statement]) -> str:

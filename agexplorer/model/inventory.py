@@ -17,10 +17,11 @@ class OpInfo:
     device: str
     outputs: list[str]
     parent: str | None = None  # the op whose body holds this op (None at top level)
+    file: str | None = None  # the user's file of ``line`` (the innermost frame of user code)
 
     def to_dict(self) -> dict:
         """JSON form (the report's ``graph.ops`` entries)."""
-        return {"name": self.name, "type": self.type, "line": self.line,
+        return {"name": self.name, "type": self.type, "file": self.file, "line": self.line,
                 "function": self.function, "device": self.device, "outputs": self.outputs,
                 "parent": self.parent}
 
@@ -51,9 +52,20 @@ class Inventory:
         """
         raise LookupError(f"the graph of {function} is not here")
 
-    def by_line(self) -> dict[int | None, int]:
-        """How many ops each source line created (None: made by tf.function itself)."""
-        return dict(Counter(op.line for op in self.ops))
+    def by_line(self, file: str | None = None) -> dict[int | None, int]:
+        """How many ops each source line created (None: made by tf.function itself); with
+        ``file``, the lines of that file only (and None)."""
+        if file is None:
+            return dict(Counter(op.line for op in self.ops))
+        return dict(Counter(op.line for op in self.ops if op.file in (file, None)))
+
+    def by_file(self) -> dict[str, dict[int, int]]:
+        """How many ops each line of each user file created."""
+        counts: dict[str, Counter[int]] = {}
+        for op in self.ops:
+            if op.file is not None and op.line is not None:
+                counts.setdefault(op.file, Counter())[op.line] += 1
+        return {file: dict(lines) for file, lines in counts.items()}
 
     def by_type(self) -> dict[str, int]:
         """How many ops of each type, most common first."""

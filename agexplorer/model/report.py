@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+import os
+from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
 from agexplorer.model.errors import AgxError
@@ -33,13 +34,36 @@ class Conversion:
 
 
 @dataclass(frozen=True)
+class CallSite:
+    """One step of a call path: a function of the user's code and a line of its file (the
+    line of the call it made, or, last in a path, the line the function starts at)."""
+
+    function: str  # qualified name: "normalize", "Model.call"
+    file: str
+    line: int
+
+    def text(self) -> str:
+        """``normalize (ops.py:5)``."""
+        return f"{self.function} ({os.path.basename(self.file)}:{self.line})"
+
+    def to_dict(self) -> dict:
+        """JSON form."""
+        return {"function": self.function, "file": self.file, "line": self.line}
+
+
+def path_text(path: tuple[CallSite, ...] | list[CallSite]) -> str:
+    """``step (train.py:28) -> normalize (ops.py:5)``."""
+    return " -> ".join(site.text() for site in path)
+
+
+@dataclass(frozen=True)
 class Verdict:
     """The report's ``statements`` entry for one statement, built whole by the engine."""
 
     kind: str
     line: int
     header: str
-    verdict: str  # "staged" | "python" | "unreached"
+    verdict: str  # "staged" | "python" | "mixed" (both, see ``mixed``) | "unreached"
     graph_op: str | None
     iterations: int | None
     branch: str | None
@@ -50,13 +74,53 @@ class Verdict:
     value: str | None = None  # what the operator dispatched on, in words
     names: list[NamedValue] = field(default_factory=list)
     value_kind: ValueKind | None = None  # the kind behind ``value`` (not in the JSON)
+    # Where the statement is: its file, the function it is in (qualified), and how the trace
+    # reached that function from the explored one (the explored function: itself alone).
+    file: str = ""
+    function: str = ""
+    call_path: tuple[CallSite, ...] = ()
+    mixed: tuple[int, int] | None = None  # "mixed": (times staged, times run in Python)
 
     def to_dict(self) -> dict:
         """JSON form (``names`` as ``[name, words]`` pairs; the kinds stay out)."""
-        data = asdict(self)
+        data = {f.name: getattr(self, f.name) for f in fields(self)}
         del data["value_kind"]
         data["names"] = [[n.name, n.text] for n in self.names]
+        data["call_path"] = [site.to_dict() for site in self.call_path]
+        data["mixed"] = None if self.mixed is None else \
+            {"staged": self.mixed[0], "python": self.mixed[1]}
         return data
+
+
+@dataclass(frozen=True)
+class ReachedFunction:
+    """A function of the user's code that the trace ran (the explored one is the first of
+    a report's call tree): where it is, how it was reached, its verdicts, its code."""
+
+    file: str
+    function: str  # qualified name
+    first_line: int
+    end_line: int
+    call_path: tuple[CallSite, ...]  # from the explored function to this one
+    statements: tuple[Verdict, ...] = ()
+    op_count: int = 0  # ops made in its lines (callees' ops not counted)
+    source: str = ""  # its lines, from its file
+    conversion: Conversion | None = None  # AutoGraph's code for it (None: see note)
+    converted: bool = True  # False: AutoGraph did not convert it (it ran as plain Python)
+    note: str | None = None  # why there is no converted code, or what to know
+
+    @property
+    def depth(self) -> int:
+        """How many calls away from the explored function (0: the explored function)."""
+        return max(len(self.call_path) - 1, 0)
+
+    def to_dict(self) -> dict:
+        """JSON form (the report's ``call_tree`` entries; statements are in ``statements``)."""
+        return {"file": self.file, "function": self.function, "first_line": self.first_line,
+                "end_line": self.end_line, "depth": self.depth,
+                "call_path": [site.to_dict() for site in self.call_path],
+                "statements": len(self.statements), "op_count": self.op_count,
+                "converted": self.converted, "note": self.note}
 
 
 @dataclass
@@ -72,7 +136,10 @@ class Report:
     call: str | None = None
     call_origin: str | None = None
     conversion: Conversion | None = None
-    statements: list[Verdict] = field(default_factory=list)
+    conversion_note: str | None = None  # AutoGraph refused it, and what tf.function did then
+    statements: list[Verdict] = field(default_factory=list)  # the explored function's own
+    # The other functions of the user's code the trace reached, nearest first (see --depth).
+    reached: list[ReachedFunction] = field(default_factory=list)
     inventory: Inventory | None = None
     concrete_name: str | None = None
     timings: dict[str, float] = field(default_factory=dict)
@@ -91,8 +158,11 @@ class Report:
             "call": {"args": self.call, "origin": self.call_origin},
             "converted": {"code": self.conversion.code if self.conversion else None,
                           "source_map": [list(p) for p in self.conversion.source_map]
-                          if self.conversion else []},
-            "statements": [v.to_dict() for v in self.statements],
+                          if self.conversion else [], "note": self.conversion_note},
+            # The explored function's statements first, then those of the functions reached.
+            "statements": [v.to_dict() for v in self.statements]
+            + [v.to_dict() for f in self.reached for v in f.statements],
+            "call_tree": [self._root_entry()] + [f.to_dict() for f in self.reached],
             "graph": {
                 "op_count": len(inv.ops) if inv else 0,
                 "functions": [b.name for b in inv.bodies] if inv else [],
@@ -100,9 +170,11 @@ class Report:
                             "op_count": b.op_count} for b in inv.bodies] if inv else [],
                 "ops": [op.to_dict() for op in inv.ops] if inv else [],
                 "ops_by_line": [[line, n] for line, n in sorted(
-                    inv.by_line().items(), key=lambda kv: (kv[0] is None, kv[0] or 0))]
+                    inv.by_line(self.file).items(), key=lambda kv: (kv[0] is None, kv[0] or 0))]
                 if inv else [],
                 "ops_by_type": inv.by_type() if inv else {},
+                "ops_by_file": {file: [[line, n] for line, n in sorted(lines.items())]
+                                for file, lines in inv.by_file().items()} if inv else {},
             },
             "timings": {k: round(v, 6) for k, v in self.timings.items()},
             "trace_output": self.output,
@@ -111,3 +183,38 @@ class Report:
         if self.error is not None:
             data["error"] = self.error.to_dict()
         return data
+
+    @property
+    def root_site(self) -> CallSite:
+        """The explored function as the first step of every call path."""
+        return CallSite(self.function, self.file, self.first_line)
+
+    def _root_entry(self) -> dict:
+        own = self.inventory.by_line(self.file) if self.inventory else {}
+        return {"file": self.file, "function": self.function, "first_line": self.first_line,
+                "end_line": self.end_line, "depth": 0, "call_path": [self.root_site.to_dict()],
+                "statements": len(self.statements),
+                "op_count": sum(n for line, n in own.items()
+                                if line is not None and self.first_line <= line <= self.end_line),
+                "converted": self.conversion is not None, "note": None}
+
+    def rename_file(self, old: str, new: str) -> None:
+        """Name ``new`` wherever the report says ``old`` (an unsaved buffer's shadow file)."""
+        def site(s: CallSite) -> CallSite:
+            return CallSite(s.function, new, s.line) if s.file == old else s
+
+        def verdict(v: Verdict) -> Verdict:
+            return replace(v, file=new if v.file == old else v.file,
+                           call_path=tuple(site(s) for s in v.call_path))
+
+        self.statements = [verdict(v) for v in self.statements]
+        self.reached = [replace(f, file=new if f.file == old else f.file,
+                                call_path=tuple(site(s) for s in f.call_path),
+                                statements=tuple(verdict(v) for v in f.statements))
+                        for f in self.reached]
+        if self.inventory is not None:
+            for op in self.inventory.ops:
+                if op.file == old:
+                    op.file = new
+        if self.file == old:
+            self.file = new

@@ -9,7 +9,9 @@ ValueKind = Literal[
     "python-bool", "python-int", "python-float", "python-str",  # "the Python int 4"
     "none", "range", "list", "tuple", "dict", "set",
     "tensor", "variable", "eager-tensor",  # symbolic, tf.Variable, captured eager tensor
-    "numpy", "dataset", "other",
+    "ragged-tensor", "sparse-tensor", "tensor-array",  # tf.RaggedTensor, tf.SparseTensor, ...
+    "keras-tensor",  # a Keras functional model's symbolic input (no graph tensor)
+    "numpy", "dataset", "dataset-iterator", "other",  # iter(dataset): a tf.data iterator
 ]
 
 # The kinds described as "the Python ...": plain values fixed into the graph while tracing.
@@ -19,7 +21,8 @@ PYTHON_SCALARS: frozenset[ValueKind] = frozenset(
 # not name it: its order is not the user's).
 CONTAINERS: frozenset[ValueKind] = frozenset({"list", "tuple", "dict"})
 # Values that stay tensors in the graph (an eager tensor captured from outside is a constant).
-GRAPH_TENSORS: frozenset[ValueKind] = frozenset({"tensor", "variable"})
+GRAPH_TENSORS: frozenset[ValueKind] = frozenset(
+    {"tensor", "variable", "ragged-tensor", "sparse-tensor", "tensor-array"})
 
 
 @dataclass(frozen=True)

@@ -5,6 +5,8 @@ from __future__ import annotations
 import os
 import textwrap
 from collections import Counter, defaultdict
+from collections.abc import Sequence
+from typing import Any
 
 from rich.console import Console, Group
 from rich.panel import Panel
@@ -14,7 +16,7 @@ from rich.text import Text
 from rich.tree import Tree
 
 from agexplorer.model.lab import RunLab
-from agexplorer.model.report import Report
+from agexplorer.model.report import Report, Verdict, path_text
 from agexplorer.render.badges import VERDICT_STYLE, verdict_badge
 
 # Okabe-Ito, a palette that stays distinct for colour-blind readers (the report's default).
@@ -94,15 +96,16 @@ def _converted_table(report: Report, colors: dict[int, str], theme: str, width: 
     return table
 
 
-def _verdict_table(report: Report) -> Table:
-    table = Table(title="Control flow: what AutoGraph did with each if/for/while",
-                  title_justify="left", expand=True, show_lines=True)
+def _verdict_table(verdicts: Sequence[Verdict],
+                   title: str = "Control flow: what AutoGraph did with each if/for/while"
+                   ) -> Table:
+    table = Table(title=title, title_justify="left", expand=True, show_lines=True)
     table.add_column("line", justify="right")
     table.add_column("statement", overflow="fold", ratio=2)
     table.add_column("verdict", no_wrap=True)
     table.add_column("ops", justify="right")
     table.add_column("why, and what to do", ratio=5)
-    for v in report.statements:
+    for v in verdicts:
         detail = v.graph_op or (f"x{v.iterations}" if v.iterations is not None else
                                 (v.branch or ""))
         why = Text(v.reason)
@@ -115,13 +118,40 @@ def _verdict_table(report: Report) -> Table:
     return table
 
 
+def _reached_sections(report: Report) -> list[Any]:
+    """One section per other function of the user's code the trace reached."""
+    parts: list[Any] = []
+    if report.reached:
+        parts.append(Text(f"Functions of your code reached from {report.function}: "
+                          f"{len(report.reached)} (each with the call path the trace took)",
+                          style="bold"))
+    for f in report.reached:
+        where = f"{display_path(f.file)}:{f.first_line}-{f.end_line}"
+        title = (f"{f.function}  ({where}, {f.op_count} op{'s' if f.op_count != 1 else ''})"
+                 f"\n  reached by {path_text(f.call_path)}")
+        if f.note:
+            title += f"\n  {f.note}"
+        if f.statements:
+            parts.append(_verdict_table(f.statements, title))
+        else:
+            parts.append(Text(title + "\n  no if/for/while", style=""))
+    return parts
+
+
 def _ops_by_line(report: Report, colors: dict[int, str]) -> Table:
     inv = report.inventory
     assert inv is not None
     source = {report.first_line + i: s for i, s in enumerate(report.source.splitlines())}
     types: dict[int | None, Counter] = defaultdict(Counter)
+    elsewhere: dict[tuple[str, int], Counter] = defaultdict(Counter)  # other files' lines
     for op in inv.ops:
-        types[op.line][op.type] += 1
+        if op.file is not None and op.file != report.file and op.line is not None:
+            elsewhere[(op.file, op.line)][op.type] += 1
+        else:
+            types[op.line][op.type] += 1
+    lines: dict[str, dict[int, str]] = defaultdict(dict)
+    for f in report.reached:
+        lines[f.file].update(enumerate(f.source.splitlines(), start=f.first_line))
     table = Table(title="Ops by source line", title_justify="left", expand=True)
     table.add_column("line", justify="right")
     table.add_column("source", overflow="ellipsis", no_wrap=True, ratio=3)
@@ -134,6 +164,10 @@ def _ops_by_line(report: Report, colors: dict[int, str]) -> Table:
         if line is not None and line not in source:
             text = f"{os.path.basename(report.file)}:{line} (outside the function)"
         table.add_row(Text(label, style=colors.get(line, "")), text, str(sum(counter.values())),
+                      ", ".join(f"{t} x{n}" if n > 1 else t for t, n in counter.most_common()))
+    for (file, line), counter in sorted(elsewhere.items()):
+        text = lines.get(file, {}).get(line, "").strip()
+        table.add_row(f"{os.path.basename(file)}:{line}", text, str(sum(counter.values())),
                       ", ".join(f"{t} x{n}" if n > 1 else t for t, n in counter.most_common()))
     return table
 
@@ -290,7 +324,9 @@ def render_report(report: Report, console: Console | None = None, width: int | N
         console.print(right)
 
     if report.statements:
-        console.print(_verdict_table(report))
+        console.print(_verdict_table(report.statements))
+    for part in _reached_sections(report):
+        console.print(part)
     if inv:
         console.print(_ops_by_line(report, colors))
         by_type = Table(title="Ops by type", title_justify="left")

@@ -51,6 +51,7 @@ if TYPE_CHECKING:
     from agexplorer.tui.widgets.run_panel import RunPanel
     from agexplorer.tui.widgets.source_pane import SourcePane
     from agexplorer.tui.widgets.workspace import Workspace
+    from agexplorer.worker.interpreter import Interpreter
 
 # The code panes and panels (agexplorer.tui.widgets.workspace) are imported and mounted
 # after the first frame, so their handlers below are named (on_input_changed, ...)
@@ -83,11 +84,13 @@ class AgxApp(App):
 
     def __init__(self, paths: list[str], function: str | None = None,
                  worker: Worker | None = None, timeout: float = 30.0,
-                 colorblind: bool = False) -> None:
+                 colorblind: bool = False, python: Interpreter | None = None,
+                 user_code: tuple[str, ...] = (), program: Any = None) -> None:
         super().__init__()
         self.paths = [os.path.abspath(p) for p in paths]
-        self.first_function = function
-        self.bridge = EngineBridge(self, worker, timeout)
+        self.first_function, self.program = function, program  # a tui.program.Program: a LOG
+        self.user_code = user_code  # --user-code folders, sent with every report request
+        self.bridge = EngineBridge(self, worker, timeout, python)  # python: --python's choice
         self.report: Report | None = None
         self.lab: RunLab | None = None
         self.engine_ready = False
@@ -210,6 +213,8 @@ class AgxApp(App):
         self.disk.check()
 
     def _open_first(self) -> None:
+        if self.program is not None:  # a recorded run opens on its program view
+            return self.program.open(self)
         picker = self.query_one(FunctionPicker)
         functions = picker.functions()
         if not functions:

@@ -63,9 +63,10 @@ class _Phases:
 class EngineBridge:
     """Owns the worker; requests run in thread workers and answer with messages."""
 
-    def __init__(self, app: App, worker: Worker | None = None, timeout: float = 30.0) -> None:
+    def __init__(self, app: App, worker: Worker | None = None, timeout: float = 30.0,
+                 python: Any = None) -> None:  # python: worker.interpreter.Interpreter | None
         self.app = app
-        self.worker = worker or Worker(timeout)
+        self.worker = worker or Worker(timeout, python=python)
         self._owns = worker is None
         self._set_timeout_hint()
 

@@ -49,7 +49,7 @@ class Requests:
         panel = app.run_panel
         request = ReportRequest(f"{path}::{qualname}", call=call, no_run=not run, budget=0.5,
                                 source=source.text if source.dirty else None,
-                                device=panel.device)
+                                device=panel.device, user_code=app.user_code)
         if run:
             panel.remember(call)
         what = f"running {qualname}" if run else f"tracing {qualname}"

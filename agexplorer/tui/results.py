@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from agexplorer.model.report import Report
 from agexplorer.tui.made import Made, call_label
 from agexplorer.tui.messages import AnalysisFailed, AnalysisReady
 from agexplorer.tui.widgets.function_picker import FunctionPicker
 
 if TYPE_CHECKING:
+    from agexplorer.model.report import Report
     from agexplorer.tui.app import AgxApp
 
 
@@ -62,6 +62,7 @@ class Results:
         app.panes.flow_summary.update(
             flow_summary(report.function, report.statements, report.error is not None))
         self.paint_lines()
+        app.panes.calls.show(report, app.report_text)
         app.query_one(FunctionPicker).set_badge(report.file, report.function, badge(report))
         if report.output:
             app.log_line(f"printed while tracing {report.function}:\n{report.output.rstrip()}")
@@ -97,12 +98,13 @@ class Results:
             app.call_after_refresh(app.relabel_functions, app.target[0])  # e.g. renamed
 
     def clear(self) -> None:
-        """Another function: the Run, Trace, Log, Graph detail and Doctor panels held the
-        last one's results, so they start empty."""
+        """Another function: the Run, Trace, Calls, Log, Graph detail and Doctor panels held
+        the last one's results, so they start empty."""
         app = self.app
         app.provenance.clear()
         app.run_panel.clear()
         app.trace_tab.clear()
+        app.panes.calls.clear()
         app.panes.log_view.clear()
         app.panes.op_detail.update("")
         app.doctor_tab.reset()

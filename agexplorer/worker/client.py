@@ -18,6 +18,7 @@ from typing import Any, TypeVar
 
 from agexplorer.model.errors import AgxError
 from agexplorer.worker import protocol, wire
+from agexplorer.worker.interpreter import Interpreter, path_folder, resolve
 from agexplorer.worker.process import (
     end_on_signals,
     end_process,
@@ -45,9 +46,15 @@ class Worker:
     """
 
     def __init__(self, timeout: float = DEFAULT_TIMEOUT, env: dict[str, str] | None = None,
-                 timeout_hint: str = TIMEOUT_HINT) -> None:
+                 timeout_hint: str = TIMEOUT_HINT, python: Interpreter | None = None) -> None:
         self.timeout = timeout
         self.env = env
+        # Another interpreter, with its own TensorFlow (--python); None: this one.
+        self.python = python
+        self.executable = sys.executable if python is None else python.executable
+        # The worker's Python (its sys.executable) and TensorFlow, from its Hello.
+        self.python_executable = self.python_version = ""
+        self.tf_version = ""
         self.timeout_hint = timeout_hint  # ends the timeout message, in parentheses
         self.phase = "starting"
         self.import_s: float | None = None
@@ -76,12 +83,15 @@ class Worker:
         env.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
         env.update(TMPDIR=self.tmpdir, TEMP=self.tmpdir, TMP=self.tmpdir,
                    AGX_WORKER_TMPDIR=self.tmpdir)
+        if self.python is not None:  # our package on its path, and nothing else of ours
+            env["PYTHONPATH"] = os.pathsep.join(
+                [path_folder(self.tmpdir), *filter(None, [env.get("PYTHONPATH")])])
         self._started_at = time.perf_counter()
         try:
             # Its own session: the terminal's Ctrl-C reaches this process (which ends the
             # worker) and not the worker mid-answer; killpg ends whatever it started.
             self._proc = popen(
-                [sys.executable, "-c", "from agexplorer.worker.server import main; main()",
+                [self.executable, "-c", "from agexplorer.worker.server import main; main()",
                  str(theirs.fileno()), str(os.getpid())],
                 pass_fds=(theirs.fileno(),), stdin=subprocess.DEVNULL, stdout=self._log,
                 stderr=self._log, env=env, start_new_session=True)
@@ -108,8 +118,8 @@ class Worker:
         except TimeoutError:
             self._discard(graceful=False)
             raise AgxError("worker-start", "the TensorFlow worker did not start within "
-                           f"{START_TIMEOUT:g} s; check that `python -c \"import tensorflow\"` "
-                           "works.", exit_code=1) from None
+                           f"{START_TIMEOUT:g} s; check that `{self._python_shown} -c \"import "
+                           "tensorflow\"` works.", exit_code=1) from None
         except (EOFError, OSError):
             raise self._death("starting") from None
         except Exception:  # noqa: BLE001 - a Hello this install cannot even unpickle
@@ -122,6 +132,8 @@ class Worker:
             raise
         self.import_s = hello.import_s
         self.tf_warnings = tuple(hello.tf_warnings)
+        self.python_version, self.tf_version = hello.python, hello.tensorflow
+        self.python_executable = hello.executable or self.executable
         self.start_s = time.perf_counter() - self._started_at
         self._ready = True
 
@@ -145,6 +157,10 @@ class Worker:
             end_process(proc, graceful)
         if folder is not None:
             shutil.rmtree(folder, ignore_errors=True)
+
+    @property
+    def _python_shown(self) -> str:
+        return "python" if self.python is None else self.python.executable
 
     @property
     def alive(self) -> bool:
@@ -205,8 +221,8 @@ class Worker:
             again = self._send(data, limit, path)
             if again is not None:
                 raise AgxError("worker-died", f"the TensorFlow worker {again} before it could "
-                               "take the request; check that `python -c \"import tensorflow\"` "
-                               "works.", exit_code=1)
+                               f"take the request; check that `{self._python_shown} -c \"import "
+                               "tensorflow\"` works.", exit_code=1)
         deadline = time.monotonic() + limit
         assert self._sock is not None
         while True:
@@ -300,6 +316,8 @@ class Worker:
         text = self._log_text()
         line = self._user_line(text, path)
         self._discard(graceful=False)
+        if phase == "starting" and self.python is not None:
+            return self._foreign_start_failure(code, text)
         then = "it will be restarted for the next request"
         if phase != "starting":  # one that cannot even start is not restarted in a loop
             with contextlib.suppress(AgxError):
@@ -308,6 +326,21 @@ class Worker:
         where = f" at {path}:{line}" if line and path else ""
         return AgxError("worker-died", f"the TensorFlow worker {how_ended(code)} while {phase}{where}; "
                         f"{then}.", line=line, exit_code=1)
+
+    def _foreign_start_failure(self, code: int | None, log: str) -> AgxError:
+        """Another interpreter's worker died while starting (most often its TensorFlow does
+        not import): one sentence naming it and the log's last line, the log's tail below."""
+        assert self.python is not None
+        lines = [line for line in log.splitlines() if line.strip()]
+        last = f" ({lines[-1].strip()})" if lines else ""
+        # Only what follows our own frames: the user's TensorFlow, not agexplorer's traceback.
+        ours = [i for i, line in enumerate(lines) if line.lstrip().startswith("File ")
+                and f"{os.sep}agexplorer{os.sep}" in line]
+        tail = lines[ours[-1] + 2:] if ours else lines
+        return AgxError("worker-start", f"the TensorFlow worker under {self.python.shown} "
+                        f"{how_ended(code)} while starting{last}; check that "
+                        f"`{self.python.executable} -c \"import tensorflow\"` works (the end of "
+                        "its log follows).", exit_code=1, details=tail[-15:])
 
 
 _shared: Worker | None = None
@@ -319,13 +352,21 @@ def _end_shared() -> None:
         _shared._discard(graceful=False)
 
 
-def shared_worker(timeout: float = DEFAULT_TIMEOUT) -> Worker:
+def shared_worker(timeout: float = DEFAULT_TIMEOUT, python: str | None = None) -> Worker:
     """The process-wide worker, kept warm between requests (closed at exit, and on SIGTERM
-    or SIGHUP, which then end this process as they would have)."""
+    or SIGHUP, which then end this process as they would have). It runs under ``python``
+    (``--python``), else ``AGX_PYTHON``, else an active virtual environment that is not
+    ours, else this interpreter; AgxError in one sentence when that one cannot host it.
+    Asked for another interpreter than its own, it ends and starts under that one."""
     global _shared
+    chosen = resolve(python)
     if _shared is None:
-        _shared = Worker(timeout)
+        _shared = Worker(timeout, python=chosen)
         atexit.register(_shared.close)
         end_on_signals(_end_shared)
+    elif _shared.executable != (sys.executable if chosen is None else chosen.executable):
+        _shared.close()
+        _shared.python = chosen
+        _shared.executable = sys.executable if chosen is None else chosen.executable
     _shared.timeout = timeout
     return _shared

@@ -67,6 +67,8 @@ class ReportRequest(Request[ReportReply]):
     fresh: bool = True
     hlo: bool = False
     tensorboard: str | None = None
+    user_code: tuple[str, ...] = ()  # more folders of the user's code (--user-code)
+    depth: int | None = None  # the call tree's depth (--depth; None: all of it)
 
 
 @dataclass(frozen=True)
@@ -148,6 +150,9 @@ class Hello:
     pid: int
     import_s: float
     tf_warnings: tuple[str, ...] = ()
+    python: str = ""  # the worker's Python version ("3.11.7"): it may run under another one
+    executable: str = ""  # and its sys.executable
+    tensorflow: str = ""  # its TensorFlow's version ("2.21.0")
 
 
 @dataclass(frozen=True)

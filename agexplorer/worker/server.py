@@ -7,6 +7,7 @@ import dataclasses
 import faulthandler
 import gc
 import os
+import platform
 import shutil
 import signal
 import socket
@@ -93,7 +94,8 @@ def handle_report(req: ReportRequest, ctx: Context) -> ReportReply:
     # ``source``: an unsaved buffer (the TUI), analysed in place of the file on disk.
     with shadowed(req.target, req.source) as (target, shadow):
         try:
-            report = shadow.fix(build_report(target, req.call, progress=ctx.progress))
+            report = shadow.fix(build_report(target, req.call, progress=ctx.progress,
+                                             user_code=req.user_code, depth=req.depth))
             ctx.last.keep(req, report)
             lab = None
             no_arguments = report.error is not None and report.error.kind in ARGUMENT_ERRORS
@@ -327,5 +329,7 @@ def main() -> None:
     gc.freeze()
     wire.send(sock, Hello(version=protocol.VERSION, pid=os.getpid(),
                           import_s=time.perf_counter() - start,
-                          tf_warnings=tuple(support.sentences)))
+                          tf_warnings=tuple(support.sentences),
+                          python=platform.python_version(), executable=sys.executable,
+                          tensorflow=str(getattr(import_tf(), "__version__", ""))))
     serve(sock)

@@ -51,3 +51,43 @@ def test_tensor_kinds(tf):
     assert classify(tf.constant(1)).kind == "eager-tensor"
     assert classify(tf.Variable(1.0)).kind == "variable"
     assert classify(tf.data.Dataset.range(3)).kind == "dataset"
+
+
+def test_composite_tensors_and_data_are_named_as_such(tf):
+    from agexplorer.engine.describe import classify
+
+    ragged = classify(tf.ragged.constant([[1, 2], [3]]))
+    assert ragged == Described("ragged-tensor", "a tf.RaggedTensor (int32[2, None])")
+    sparse = classify(tf.sparse.SparseTensor([[0, 0]], [1.0], [2, 3]))
+    assert sparse == Described("sparse-tensor", "a tf.SparseTensor (float32[2, 3])")
+    assert classify(iter(tf.data.Dataset.range(3))) == \
+        Described("dataset-iterator", "a tf.data iterator")
+    assert classify(tf.TensorArray(tf.float32, size=2)) == \
+        Described("tensor-array", "a tf.TensorArray (float32)")
+
+
+def test_composite_tensors_inside_a_trace_are_graph_tensors(tf):
+    """While tracing they are what the doctor's tensor checks look for, like a plain tensor."""
+    from agexplorer.engine.describe import classify
+    from agexplorer.model.values import GRAPH_TENSORS
+
+    seen = {}
+
+    @tf.function
+    def f(r, s):
+        seen["r"], seen["s"] = classify(r), classify(s)
+        return r.flat_values
+
+    f(tf.ragged.constant([[1, 2], [3]]), tf.sparse.SparseTensor([[0, 0]], [1.0], [2, 3]))
+    assert seen["r"] == Described("ragged-tensor", "a tf.RaggedTensor (int32[2, None])")
+    assert seen["s"].kind == "sparse-tensor" and seen["s"].text.startswith("a tf.SparseTensor")
+    assert {seen["r"].kind, seen["s"].kind} <= GRAPH_TENSORS
+
+
+def test_only_tensorflows_datasets_are_datasets():
+    from agexplorer.engine.describe import classify
+
+    class ImageDataset:
+        pass
+
+    assert classify(ImageDataset()) == Described("other", "a Python ImageDataset")

@@ -179,7 +179,11 @@ def test_inventory_walks_nested_functions_case_branches_and_dataset_bodies(repor
     assert {r for p, r in roles if p and "case" in p} == {"branch 0", "branch 1"}
     assert ("ReduceDataset", "function") in roles
     inner_ops = [op for op in rep.inventory.ops if op.type == "Mul"]
-    assert inner_ops and inner_ops[0].line == 10  # attributed to the call site in outer
+    # Charged to the innermost frame of the user's code: inner's own line (issue 12; it
+    # was the call site in outer), and inner is a function the trace reached.
+    assert inner_ops and (inner_ops[0].file, inner_ops[0].line) == (fixture("nested_bodies.py"), 6)
+    assert [f.function for f in rep.reached] == ["inner"]
+    assert [s.function for s in rep.reached[0].call_path] == ["outer", "inner"]
     loop = rep.statements[0]
     assert (loop.verdict, loop.graph_op) == ("staged", "ReduceDataset")
 

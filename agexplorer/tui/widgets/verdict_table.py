@@ -20,7 +20,7 @@ def flow_summary(function: str, verdicts: list, failed: bool) -> str:
         return (f"no if, for or while in {name}: nothing for AutoGraph to stage; its converted "
                 "code only wraps the function (FunctionScope, the return value)")
     kinds = {"staged": "staged in the graph", "python": "run in Python while tracing",
-             "unreached": "never reached"}
+             "mixed": "staged on some runs and Python on others", "unreached": "never reached"}
     counts = {k: sum(v.verdict == k for v in verdicts) for k in kinds}
     parts = [f"{n} {kinds[k]}" for k, n in counts.items() if n]
     noun = "statement" if len(verdicts) == 1 else "statements"

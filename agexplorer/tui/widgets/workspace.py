@@ -13,6 +13,7 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.widgets import RichLog, Static, TabbedContent, TabPane
 
+from agexplorer.tui.tabs.call_tree_tab import CallTreeTab
 from agexplorer.tui.tabs.doctor_tab import DoctorTab
 from agexplorer.tui.tabs.trace_tab import TraceTab
 from agexplorer.tui.widgets.converted_pane import ConvertedPane
@@ -25,8 +26,8 @@ from agexplorer.tui.widgets.verdict_table import VerdictTable
 
 
 class Workspace(Vertical):
-    """Source beside converted code (with their gutters), and the Control flow, Doctor,
-    Graph, Run, Trace and Log tabs. The app's parts reach each pane through the typed
+    """Source beside converted code (with their gutters), and the Control flow, Calls,
+    Doctor, Graph, Run, Trace and Log tabs. The app's parts reach each pane through the typed
     attributes below (made once, here), never by an id string."""
 
     def __init__(self, *, id: str | None = None) -> None:
@@ -49,6 +50,7 @@ class Workspace(Vertical):
         self.op_detail = Static("", id="op-detail")
         self.run_panel = RunPanel(id="run-panel")
         self.trace = TraceTab(id="trace-panel")
+        self.calls = CallTreeTab(id="calls-panel")
         self.log_view = RichLog(id="log", wrap=True, markup=False)
 
     def compose(self) -> ComposeResult:
@@ -61,6 +63,8 @@ class Workspace(Vertical):
             with TabPane("Control flow", id="tab-flow"):
                 yield self.flow_summary
                 yield self.verdicts
+            with TabPane("Calls", id="tab-calls"):
+                yield self.calls
             with TabPane("Doctor", id="tab-doctor"):
                 yield self.doctor
             with TabPane("Graph", id="tab-graph"):
@@ -77,4 +81,5 @@ class Workspace(Vertical):
     @property
     def stale_panes(self) -> tuple:
         """The code and verdict panes, dimmed while out of date."""
-        return (self.converted, self.verdicts, self.ops, self.verdict_gutter, self.refs)
+        return (self.converted, self.verdicts, self.ops, self.verdict_gutter, self.refs,
+                self.calls)

@@ -1,0 +1,91 @@
+"""The ``record`` and ``summary`` commands: run a program recording its traces, read a log back."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from typing import Any
+
+from agexplorer.model.errors import AgxError
+
+# record's own options that take a value; everything after the script (or -m MODULE) is the
+# program's, verbatim: `agexplorer record train.py --epochs 3 -v`.
+_VALUED = ("-o", "--output", "--user-code")
+
+
+def add_record_parsers(sub: Any) -> None:
+    """The ``record`` and ``summary`` subcommands (for --help and the options before the script)."""
+    record = sub.add_parser("record", help="run a program and record every tf.function trace: "
+                            "why it traced, its verdicts, its ops (a log, and a summary at exit)",
+                            usage="agexplorer record [-o LOG] [--user-code PATH] "
+                            "(SCRIPT.py | -m MODULE) [ARGS...]")
+    record.add_argument("-o", "--output", metavar="LOG", help="where to write the log "
+                        "(default: SCRIPT.agxlog, or MODULE.agxlog, in the current folder)")
+    record.add_argument("-m", dest="module", metavar="MODULE", help="run a module, as "
+                        "`python -m MODULE` does")
+    record.add_argument("--user-code", action="append", default=[], metavar="PATH",
+                        help="also count files under PATH as your code (repeatable)")
+    record.add_argument("script", nargs="?", metavar="SCRIPT.py")
+    record.add_argument("args", nargs="*", metavar="ARGS", help="the program's own arguments, "
+                        "passed as they are")
+    summary = sub.add_parser("summary", help="summarise a log written by `agexplorer record`")
+    summary.add_argument("log", metavar="LOG")
+    summary.add_argument("--json", action="store_true", help="print one JSON object")
+
+
+def split_record_argv(argv: Sequence[str]) -> tuple[list[str], list[str]]:
+    """(record's own arguments up to the script or module, the program's arguments)."""
+    own: list[str] = []
+    rest = list(argv)
+    while rest:
+        word = rest.pop(0)
+        own.append(word)
+        if word == "-m":
+            if rest:
+                own.append(rest.pop(0))
+            return own, rest
+        if word in _VALUED:
+            if rest:
+                own.append(rest.pop(0))
+        elif not word.startswith("-") or word == "-":
+            return own, rest  # the script: what follows is the program's
+    return own, rest
+
+
+def parse_record(argv: Sequence[str]) -> argparse.Namespace:
+    """``argv`` (starting with "record") parsed, the program's arguments kept verbatim."""
+    from agexplorer.cli.arguments import build_parser
+
+    own, program = split_record_argv(argv[1:])
+    args = build_parser().parse_args(["record", *own])
+    args.args = program
+    return args
+
+
+def cmd_record(args: argparse.Namespace) -> int:
+    """Run the program as ``__main__``, recording its traces; exit with its exit status."""
+    from agexplorer.cli.commands import user_code_paths
+    from agexplorer.record.runner import run_program
+
+    if (args.script is None) == (args.module is None):
+        raise AgxError("bad-argument", "record needs a script or -m MODULE (one of them), "
+                       "e.g. `agexplorer record train.py --epochs 3`.", exit_code=2)
+    return run_program(args.module or args.script, args.args, module=args.module is not None,
+                       log_path=args.output, user_code=user_code_paths(args.user_code))
+
+
+def cmd_summary(args: argparse.Namespace) -> int:
+    """Print a recorded run's summary (text, or the JSON object with --json)."""
+    from agexplorer.runlog.log import read_log
+    from agexplorer.runlog.summary import summarise, text_lines
+
+    summary = summarise(read_log(args.log))
+    if args.json:
+        print(json.dumps(summary, indent=2))
+        for note in summary["notes"]:
+            print(f"agexplorer: note: {note}", file=sys.stderr)
+    else:
+        print("\n".join(text_lines(summary)))
+    return 0

@@ -1,0 +1,280 @@
+"""The functions of the user's code a trace reached, each with its statements' verdicts.
+
+A *unit* is what the explorer lists and explores: a top-level function or a method
+(``Class.method``); a function nested in one belongs to it, as AutoGraph converts it
+with it. The explored function is the root. Every other unit that an AutoGraph
+operator ran in, that ``converted_call`` entered, or whose lines made ops, is a reached
+function, with the call path the trace took to it.
+"""
+
+from __future__ import annotations
+
+import ast
+import os
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from agexplorer.engine.recorder import Call, Frame
+from agexplorer.engine.statements import Statement, find_statements
+from agexplorer.engine.verdicts import build_verdicts
+from agexplorer.model.inventory import Inventory
+from agexplorer.model.report import CallSite, Conversion, ReachedFunction, Verdict
+from agexplorer.source.files import read_source_file
+from agexplorer.source.targets import list_functions
+
+Node = ast.FunctionDef | ast.AsyncFunctionDef
+
+
+@dataclass
+class Unit:
+    """A top-level function or method of one file, found by a static parse."""
+
+    file: str
+    qualname: str
+    node: Node
+    first_line: int  # its first decorator's line, else its def line
+    end_line: int
+    _statements: list[Statement] | None = field(default=None, repr=False)
+
+    @property
+    def def_line(self) -> int:
+        return self.node.lineno
+
+    @property
+    def statements(self) -> list[Statement]:
+        if self._statements is None:
+            self._statements = find_statements(self.node)
+        return self._statements
+
+    def holds(self, line: int) -> bool:
+        return self.first_line <= line <= self.end_line
+
+
+class FileIndex:
+    """The units of every file the trace touched, parsed once each (unreadable: none)."""
+
+    def __init__(self, texts: dict[str, str] | None = None) -> None:
+        self._units: dict[str, list[Unit]] = {}
+        self._lines: dict[str, list[str]] = {}
+        self._texts = dict(texts or {})
+
+    def units(self, file: str) -> list[Unit]:
+        found = self._units.get(file)
+        if found is None:
+            found = self._units[file] = self._parse(file)
+        return found
+
+    def _parse(self, file: str) -> list[Unit]:
+        text = self._texts.get(file)
+        if text is None:
+            try:
+                text = read_source_file(file).text
+            except Exception:  # noqa: BLE001 - a file gone or unreadable: no verdicts there
+                return []
+        try:
+            tree = ast.parse(text, filename=file)
+        except (SyntaxError, ValueError):
+            return []
+        self._lines[file] = text.splitlines()
+        nodes = _defs(tree)
+        units = []
+        for info in list_functions(tree):
+            node = nodes.get((info.qualname, info.line))
+            if node is None:
+                continue
+            first = min([node.lineno] + [d.lineno for d in node.decorator_list])
+            units.append(Unit(file, info.qualname, node, first, node.end_lineno or node.lineno))
+        return units
+
+    def unit_at(self, file: str, line: int) -> Unit | None:
+        """The unit whose lines hold ``line`` (the innermost, for a class inside a function)."""
+        holding = [u for u in self.units(file) if u.holds(line)]
+        return max(holding, key=lambda u: u.first_line) if holding else None
+
+    def names_for(self, file: str, line: int) -> tuple[str, ...]:
+        """The plain names the statement at ``line`` reads (what the recorder describes)."""
+        unit = self.unit_at(file, line)
+        if unit is None:
+            return ()
+        return next((s.names for s in unit.statements if s.line == line), ())
+
+    def source(self, unit: Unit) -> str:
+        lines = self._lines.get(unit.file, [])
+        return "\n".join(lines[unit.first_line - 1:unit.end_line]) + "\n"
+
+
+def _defs(tree: ast.Module) -> dict[tuple[str, int], Node]:
+    """Every top-level function and method by (qualname, line), as list_functions names them."""
+    found: dict[tuple[str, int], Node] = {}
+
+    def visit(body: list[ast.stmt], prefix: str) -> None:
+        for node in body:
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                found[(prefix + node.name, node.lineno)] = node
+            elif isinstance(node, ast.ClassDef):
+                visit(node.body, f"{prefix}{node.name}.")
+
+    visit(tree.body, "")
+    return found
+
+
+@dataclass(frozen=True)
+class Root:
+    """The explored function: its file, qualified name and lines."""
+
+    file: str
+    qualname: str
+    def_line: int
+    first_line: int
+    end_line: int
+
+    def holds(self, file: str, line: int) -> bool:
+        return file == self.file and self.first_line <= line <= self.end_line
+
+
+@dataclass
+class Reach:
+    """How the trace first got into a unit: the user frames from the root to its entry."""
+
+    frames: tuple[Frame, ...]
+    function: Any = None  # the Python function object, when converted_call entered it
+
+
+def build_call_tree(root: Root, calls: list[Call], entries: dict[tuple[str, int], Reach],
+                    inventory: Inventory | None, traced: bool, index: FileIndex,
+                    chains: dict[tuple[tuple[str, int], ...], int] | None = None,
+                    convert: Callable[[Any, str, int], Conversion] | None = None,
+                    depth: int | None = None) -> list[ReachedFunction]:
+    """One ReachedFunction per unit other than the root that the trace ran in, nearest
+    first (then in file and line order); ``depth`` keeps those at most that many calls away.
+
+    ``entries`` maps (file, def line) to how converted_call first entered a function;
+    ``chains`` counts ops by the user frames they were made under (for ops per statement).
+    """
+    reaches: dict[tuple[str, int], tuple[Unit, Reach, bool]] = {}
+
+    def note(file: str, line: int, reach: Reach, converted: bool) -> None:
+        if root.holds(file, line):
+            return
+        unit = index.unit_at(file, line)
+        if unit is None:
+            return
+        key = (unit.file, unit.def_line)
+        known = reaches.get(key)
+        if known is None or (converted and not known[2]):
+            reaches[key] = (unit, reach, converted)
+
+    for (file, line), reach in entries.items():
+        note(file, line, reach, True)
+    for call in calls:
+        if call.file is not None and call.line is not None:
+            note(call.file, call.line, Reach(call.stack), True)
+    for chain in (chains or {}):
+        if chain:
+            file, line = chain[-1]
+            note(file, line, Reach(()), False)
+
+    reached = []
+    for unit, reach, converted in reaches.values():
+        path = _call_path(root, unit, reach.frames, index)
+        if depth is not None and len(path) - 1 > depth:
+            continue
+        mine = [c for c in calls if c.file == unit.file and c.line is not None
+                and unit.holds(c.line)]
+        verdicts = build_verdicts(unit.statements, mine, inventory, traced, file=unit.file,
+                                  chains=chains)
+        conversion, note_text = None, None
+        if not converted:
+            note_text = (f"AutoGraph did not convert {unit.qualname}: code it does not convert "
+                         "(Keras, another library) called it, so its if/for/while ran as plain "
+                         "Python while tracing")
+        elif reach.function is not None and convert is not None:
+            try:
+                conversion = convert(reach.function, unit.file, unit.def_line)
+            except Exception as exc:  # noqa: BLE001 - shown as a note; the verdicts stand
+                note_text = f"its converted code could not be shown ({exc})"
+        placed = tuple(_placed(v, unit, path) for v in verdicts)
+        if not converted:
+            placed = tuple(_unconverted(v) for v in placed)
+        reached.append(ReachedFunction(
+            file=unit.file, function=unit.qualname, first_line=unit.first_line,
+            end_line=unit.end_line, call_path=path, statements=placed,
+            op_count=_own_ops(unit, inventory), source=index.source(unit),
+            conversion=conversion, converted=converted, note=note_text))
+    reached.sort(key=lambda f: (f.depth, f.file, f.first_line))
+    return reached
+
+
+def root_verdicts(root: Root, verdicts: list[Verdict]) -> list[Verdict]:
+    """The explored function's verdicts, placed: its file, its name, itself as the path."""
+    site = (CallSite(root.qualname, root.file, root.def_line),)
+    return [_with_place(v, root.file, root.qualname, site) for v in verdicts]
+
+
+def _placed(verdict: Verdict, unit: Unit, path: tuple[CallSite, ...]) -> Verdict:
+    return _with_place(verdict, unit.file, unit.qualname, path)
+
+
+def _with_place(verdict: Verdict, file: str, function: str,
+                path: tuple[CallSite, ...]) -> Verdict:
+    from dataclasses import replace
+
+    return replace(verdict, file=file, function=function, call_path=path)
+
+
+def _unconverted(verdict: Verdict) -> Verdict:
+    """A statement of a function AutoGraph never converted: it ran as plain Python, if at
+    all, and AutoGraph's operators never saw it."""
+    from dataclasses import replace
+
+    made = (f"; {verdict.ops_created} ops were made inside it, so Python did run it"
+            if verdict.ops_created else "")
+    return replace(verdict, verdict="python", iterations=None, branch=None, times=0,
+                   reason="its function was not converted by AutoGraph, so this statement "
+                          "ran as plain Python while tracing (how often is not recorded"
+                          f"{made}).",
+                   hint="a tensor condition here raises instead of staging: write the "
+                        "control flow with tf.cond, tf.while_loop or tf.where, since "
+                        "AutoGraph does not rewrite this function.")
+
+
+def _call_path(root: Root, unit: Unit, frames: tuple[Frame, ...],
+               index: FileIndex) -> tuple[CallSite, ...]:
+    """The root, then each unit the frames pass through (at its call line), then ``unit``
+    at its def line."""
+    path: list[CallSite] = []
+    for frame in frames:
+        if root.holds(frame.file, frame.line):
+            site = CallSite(root.qualname, root.file, frame.line)
+        else:
+            owner = index.unit_at(frame.file, frame.line)
+            if owner is None:
+                continue
+            if owner.file == unit.file and owner.def_line == unit.def_line:
+                break  # the unit itself: the path ends at its def line below
+            site = CallSite(owner.qualname, owner.file, frame.line)
+        if path and (path[-1].function, path[-1].file) == (site.function, site.file):
+            path[-1] = site  # a nested function of the same unit: the innermost line
+        else:
+            path.append(site)
+    if not path or path[0].function != root.qualname or path[0].file != root.file:
+        path.insert(0, CallSite(root.qualname, root.file, root.def_line))
+    path.append(CallSite(unit.qualname, unit.file, unit.def_line))
+    return tuple(path)
+
+
+def _own_ops(unit: Unit, inventory: Inventory | None) -> int:
+    if inventory is None:
+        return 0
+    return sum(1 for op in inventory.ops if op.file == unit.file and op.line is not None
+               and unit.holds(op.line))
+
+
+def relative(file: str) -> str:
+    """A file as the report names it: relative to the working folder when inside it."""
+    try:
+        rel = os.path.relpath(file)
+    except ValueError:
+        return file
+    return file if rel.startswith("..") else rel

@@ -1,0 +1,123 @@
+"""Verdicts for a function AutoGraph could not convert, which tf.function runs as written.
+
+AutoGraph refuses some constructs (a loop's ``else:`` clause): ``tf.function`` then logs a
+warning and traces the function unconverted, so every loop and if runs in Python while
+tracing, and AutoGraph's operators (what the recorder watches) never run. Here a line
+tracer, active only for that one trace and only in the function's own code, counts how
+often each statement's lines ran; the counts become the verdicts.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import sys
+from collections import Counter
+from collections.abc import Iterator
+from typing import Any
+
+from agexplorer.engine.statements import Statement
+from agexplorer.model.report import Verdict
+
+
+class LineCounter:
+    """Line events of the code objects that start inside given lines of given files (a
+    function and the functions nested in it), counted per (file, line)."""
+
+    def __init__(self, spans: list[tuple[str, tuple[int, int]]]) -> None:
+        self.spans: dict[str, list[tuple[int, int]]] = {}
+        for file, span in spans:
+            self.spans.setdefault(file, []).append(span)
+        self.counts: Counter[tuple[str, int]] = Counter()
+        self._decided: dict[Any, bool] = {}
+
+    def _mine(self, code: Any) -> bool:
+        known = self._decided.get(code)
+        if known is None:
+            spans = self.spans.get(code.co_filename, ())
+            known = self._decided[code] = any(low <= code.co_firstlineno <= high
+                                              for low, high in spans)
+        return known
+
+    def _global(self, frame: Any, event: str, arg: Any) -> Any:
+        if event == "call" and self._mine(frame.f_code):
+            return self._local
+        return None
+
+    def _local(self, frame: Any, event: str, arg: Any) -> Any:
+        if event == "line":
+            self.counts[(frame.f_code.co_filename, frame.f_lineno)] += 1
+        return self._local
+
+    def lines_of(self, file: str) -> Counter[int]:
+        """The counts of one file, by line."""
+        return Counter({line: n for (f, line), n in self.counts.items() if f == file})
+
+    @contextlib.contextmanager
+    def active(self) -> Iterator[LineCounter]:
+        """Count within the block (the tracer before it is put back after)."""
+        previous = sys.gettrace()
+        sys.settrace(self._global)
+        try:
+            yield self
+        finally:
+            sys.settrace(previous)
+
+
+def fallback_verdicts(statements: list[Statement], counts: Counter[int], name: str,
+                      why: str, ops_by_line: dict[int | None, int], traced: bool,
+                      refused: bool = True) -> list[Verdict]:
+    """One verdict per statement of a function that ran unconverted, from the line counts
+    of its trace: AutoGraph refused it (``why``: the construct), or, ``refused`` False, it
+    was called from code AutoGraph does not convert (``why``: by what)."""
+    verdicts = []
+    for stmt in statements:
+        ops = sum(n for line, n in ops_by_line.items() if line is not None and stmt.spans(line))
+        header = counts.get(stmt.line, 0)
+        common = dict(kind=stmt.kind, line=stmt.line, header=stmt.header, graph_op=None,
+                      ops_created=ops)
+        if not header:
+            reason = (f"Python never reached it while tracing ({name} ran unconverted: {why})."
+                      if traced else
+                      "tracing stopped with an error before Python reached this statement.")
+            verdicts.append(Verdict(verdict="unreached", iterations=None, branch=None,
+                                    reason=reason, hint=None, **common))
+            continue
+        before = (f"AutoGraph could not convert {name} ({why}), so tf.function ran it as "
+                  "written: " if refused else
+                  f"AutoGraph did not convert {name} ({why}), so it ran as written: ")
+        if stmt.kind == "if":
+            taken_true = counts.get(stmt.body_lines[0], 0)
+            taken_false = header - taken_true
+            branch = "true" if taken_true and not taken_false else \
+                "false" if taken_false and not taken_true else None
+            took = (f"Python took the {branch} branch" if branch else
+                    f"Python took the true branch {taken_true} times and the false branch "
+                    f"{taken_false} times")
+            reason = f"{before}`{stmt.expr}` was evaluated in Python while tracing and {took}."
+            verdicts.append(Verdict(verdict="python", iterations=None, branch=branch,
+                                    reason=reason, hint=_hint(why, refused), times=header,
+                                    **common))
+            continue
+        iterations = counts.get(stmt.body_lines[0], 0)
+        times = max(header - iterations, 1)
+        per = ops // iterations if iterations else 0
+        copied = (f", and its {per} op{'s' if per != 1 else ''} were copied {iterations} times"
+                  if per else "")
+        reason = (f"{before}the loop ran in Python while tracing, its body {iterations} "
+                  f"time{'s' if iterations != 1 else ''}{copied}.")
+        verdicts.append(Verdict(verdict="python", iterations=iterations, branch=None,
+                                reason=reason, hint=_hint(why, refused), times=times,
+                                **common))
+    return verdicts
+
+
+def _hint(why: str, refused: bool) -> str | None:
+    if not refused:
+        return ("it was not converted, so a tensor condition here raises instead of staging: "
+                "write data-dependent control flow with tf.cond, tf.while_loop or tf.where, "
+                "or loop over tf.range to keep the graph one loop.")
+    if "else" in why:
+        return ("rewrite the loop without its `else:` (set a flag before `break`, test it "
+                "after the loop) so that AutoGraph converts the function and can stage its "
+                "loops.")
+    return "rewrite the construct AutoGraph refused so that it converts the function."

@@ -1,0 +1,1 @@
+"""Record a real run: every tf.function trace of a program, why it traced, its verdicts (`record`)."""

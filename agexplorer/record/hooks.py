@@ -1,0 +1,241 @@
+"""Every trace of a running program, as one log record: function, arguments, why it traced, verdicts.
+
+One :class:`TraceRecorder` is installed for the whole run (``tf_internals.patched_tracing``).
+Each new trace gets its own engine :class:`Recorder` (AutoGraph's operators are patched
+for that trace only, so a program that is not tracing runs untouched); a trace nested in
+another (a tf.function called while an outer one traces) patches on top of the outer's,
+so both see its statements, as the outer graph holds them too.
+"""
+
+from __future__ import annotations
+
+import inspect
+import os
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from agexplorer.engine.calltree import FileIndex, Reach, Root, build_call_tree, root_verdicts
+from agexplorer.engine.inventory import build_inventory
+from agexplorer.engine.recorder import Recorder, recording
+from agexplorer.engine.usercode import UserCode
+from agexplorer.engine.verdicts import build_verdicts
+from agexplorer.model.retrace import Argument
+from agexplorer.retrace.args import bind_arguments, differences
+
+_VARIABLES = ("the first trace created variables (a layer's weights or an optimizer's slots "
+              "built on the first call), so tf.function traced again with variable creation "
+              "forbidden; create them before the first call (model.build, optimizer.build) to "
+              "save this trace")
+
+
+@dataclass
+class _Earlier:
+    """The traces one tf.function made so far: their arguments and scopes."""
+
+    code: Any = None  # the traced function's code: an id reused by another tf.function
+    arguments: list[list[Argument]] = field(default_factory=list)
+    scopes: list[str] = field(default_factory=list)
+
+
+class TraceRecorder:
+    """Turns each trace into a JSON-ready record and hands it to ``write`` as soon as it ends."""
+
+    def __init__(self, write: Callable[[dict], None], user_code: UserCode) -> None:
+        self.write = write
+        self.user_code = user_code
+        self.index = FileIndex()
+        self.count = 0
+        # id(the tf.function's trace cache) -> its traces so far (the cache has __slots__
+        # and no weak references; keeping it alive would keep every graph alive)
+        self._earlier: dict[int, _Earlier] = {}
+        self._analysis_s = 0.0  # time spent on records, taken out of enclosing traces' time
+        self._open: list[int] = []  # the traces in progress, outermost first
+
+    def on_trace(self, trace: Callable[[], Any], python_function: Any, args: tuple, kwargs: dict,
+                 scope: str, cache: Any) -> Any:
+        """Run ``trace()`` under a fresh engine recorder, then write its record."""
+        self.count += 1
+        number = self.count
+        place = _place(python_function, self.user_code, self.index)
+        arguments = _arguments(python_function, args, kwargs)
+        root, unit = place.root, place.unit
+        recorder = Recorder(root.file if place.user else "",
+                            (root.first_line, root.end_line) if place.user else (0, -1),
+                            self.user_code, self.index.names_for)
+        parent = self._open[-1] if self._open else None
+        self._open.append(number)
+        before = self._analysis_s
+        t0 = time.perf_counter()
+        try:
+            with recording(recorder):
+                concrete = trace()
+        except BaseException as exc:
+            elapsed = time.perf_counter() - t0 - (self._analysis_s - before)
+            self._open.pop()
+            failed = _one_line(exc)
+            self._safely(lambda: self.write(self._record(
+                number, place, arguments, scope, cache, elapsed, parent, error=failed)))
+            raise
+        elapsed = time.perf_counter() - t0 - (self._analysis_s - before)
+        self._open.pop()
+        t1 = time.perf_counter()
+
+        def analyse() -> None:
+            record = self._record(number, place, arguments, scope, cache, elapsed, parent)
+            record.update(_verdicts(concrete, recorder, root, unit, self.user_code, self.index))
+            self.write(record)
+
+        self._safely(analyse)
+        self._analysis_s += time.perf_counter() - t1
+        return concrete
+
+    @property
+    def analysis_s(self) -> float:
+        """Seconds spent making records (verdicts, op inventories), outside the traces."""
+        return self._analysis_s
+
+    def _safely(self, work: Callable[[], None]) -> None:
+        """Recording is never worth the user's program: a failure here is logged, not raised."""
+        try:
+            work()
+        except Exception as exc:  # noqa: BLE001 - the program goes on; the log says why
+            self.write({"type": "note", "text": f"a trace could not be recorded "
+                        f"({type(exc).__name__}: {exc})"})
+
+    def _record(self, number: int, place: _Place, arguments: list[Argument], scope: str,
+                cache: Any, trace_s: float, parent: int | None, error: str | None = None
+                ) -> dict:
+        kind, reason, compared = self._why(arguments, scope, cache, place.code)
+        return {"type": "trace", "trace": number, "file": place.file, "function": place.function,
+                "line": place.line, "user": place.user, "kind": kind, "reason": reason,
+                "compared_with": compared, "inside": parent,
+                "arguments": [{"name": a.name, **a.to_dict()} for a in arguments],
+                "trace_s": round(trace_s, 6), "error": error}
+
+    def _why(self, arguments: list[Argument], scope: str, cache: Any, code: Any
+             ) -> tuple[str, str | None, int | None]:
+        """("first" | "retrace", why it traced again, which earlier trace it is compared with)."""
+        earlier = self._history(cache, code)
+        if earlier is None:
+            return "first", None, None
+        try:
+            if not earlier.arguments:
+                return "first", None, None
+            best: tuple[int, list[tuple[str, str]]] | None = None
+            for i, before in enumerate(earlier.arguments, start=1):
+                found = differences(arguments, before, i)
+                if best is None or len(found) <= len(best[1]):
+                    best = (i, found)
+            assert best is not None
+            where, found = best
+            if found:
+                reason = "; ".join(phrase.replace(f"call {where}", f"trace {where}")
+                                   for _, phrase in found)
+            elif scope == "NO_VARIABLE_CREATION" and "VARIABLE_CREATION" in earlier.scopes:
+                reason = _VARIABLES
+            else:
+                reason = (f"same arguments as trace {where}: something else tf.function keys "
+                          "on changed (a captured value, the device, or the graph it was called "
+                          "from)")
+            return "retrace", reason, where
+        finally:
+            earlier.arguments.append(arguments)
+            earlier.scopes.append(scope)
+
+    def _history(self, cache: Any, code: Any) -> _Earlier | None:
+        if cache is None:  # tf.data's functions: each is traced once, on its own
+            return None
+        known = self._earlier.get(id(cache))
+        if known is None or known.code is not code:
+            known = self._earlier[id(cache)] = _Earlier(code)
+        return known
+
+
+@dataclass
+class _Place:
+    """Where the traced Python function is, and the unit the engine judges for it."""
+
+    file: str
+    function: str
+    line: int
+    user: bool
+    root: Root
+    unit: Any = None
+    code: Any = None
+
+
+def _one_line(exc: BaseException) -> str:
+    text = str(exc).strip()
+    return f"{type(exc).__name__}: {text.splitlines()[0]}" if text else type(exc).__name__
+
+
+def _unwrap(python_function: Any) -> Any:
+    fn = inspect.unwrap(python_function) if python_function is not None else None
+    return getattr(fn, "__func__", fn)
+
+
+def _place(python_function: Any, user_code: UserCode, index: FileIndex) -> _Place:
+    fn = _unwrap(python_function)
+    code = getattr(fn, "__code__", None)
+    if code is None:
+        name = getattr(fn, "__qualname__", None) or type(fn).__name__
+        return _Place("", name, 0, False, Root("", name, 0, 0, -1))
+    file = os.path.abspath(code.co_filename) if not code.co_filename.startswith("<") \
+        else code.co_filename
+    function, line = getattr(code, "co_qualname", code.co_name), code.co_firstlineno
+    unit = index.unit_at(file, line) if file in user_code else None
+    if unit is None:
+        return _Place(file, function, line, False, Root(file, function, line, 0, -1), None, code)
+    return _Place(file, function, unit.def_line, True,
+                  Root(file, unit.qualname, unit.def_line, unit.first_line, unit.end_line), unit,
+                  code)
+
+
+def _arguments(python_function: Any, args: tuple, kwargs: dict) -> list[Argument]:
+    """The call's arguments as tracing tells them apart (a TensorSpec as the tensor it stands for)."""
+    try:
+        parameters = inspect.signature(python_function)
+    except (TypeError, ValueError):
+        parameters = None
+    args = tuple(_spec_as_value(a) for a in args)
+    kwargs = {k: _spec_as_value(v) for k, v in kwargs.items()}
+    found = bind_arguments(parameters, args, kwargs)
+    if not found and (args or kwargs):
+        found = bind_arguments(None, args, kwargs)
+    return found
+
+
+class _SpecValue:
+    """A TensorSpec shown as the tensor it describes (get_concrete_function with specs)."""
+
+    __module__ = "tensorflow"
+
+    def __init__(self, spec: Any) -> None:
+        self.dtype, self.shape = spec.dtype, spec.shape
+
+
+def _spec_as_value(value: Any) -> Any:
+    if type(value).__name__ == "TensorSpec" and hasattr(value, "dtype"):
+        return _SpecValue(value)
+    return value
+
+
+def _verdicts(concrete: Any, recorder: Recorder, root: Root, unit: Any, user_code: UserCode,
+              index: FileIndex) -> dict:
+    """The trace's op count and every statement's verdict across the functions it reached."""
+    span = (root.first_line, root.end_line) if unit is not None else (0, -1)
+    inventory = build_inventory(concrete, root.file if unit is not None else "", span, user_code,
+                                recorder.op_chains)
+    calls = recorder.calls
+    own = []
+    if unit is not None:
+        own = root_verdicts(root, build_verdicts(unit.statements, calls, inventory, True,
+                                                 file=root.file, chains=inventory.chains))
+    entries = {key: Reach(frames, fn) for key, (fn, frames) in recorder.entries.items()}
+    reached = build_call_tree(root, calls, entries, inventory, True, index, inventory.chains)
+    statements = [v.to_dict() for v in own] + [v.to_dict() for f in reached for v in f.statements]
+    return {"op_count": len(inventory.ops), "statements": statements,
+            "reached": [{"file": f.file, "function": f.function, "line": f.first_line,
+                         "op_count": f.op_count, "converted": f.converted} for f in reached]}

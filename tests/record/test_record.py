@@ -1,0 +1,184 @@
+"""agexplorer record and summary: a real training run recorded, its log and summary, crashes, -m, the API."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+from agexplorer.cli import main
+from tests.conftest import FIXTURES, ROOT
+
+RECORD = os.path.join(FIXTURES, "record")
+TRAIN = os.path.join(RECORD, "train.py")
+HELPERS = os.path.join(RECORD, "helpers.py")
+
+
+def record(*args: str, cwd: str = ROOT) -> subprocess.CompletedProcess[str]:
+    """``agexplorer record ARGS`` in a fresh process (the program's streams and status are the test)."""
+    return subprocess.run([sys.executable, "-m", "agexplorer", "record", *args],
+                          capture_output=True, text=True, timeout=300, cwd=cwd)
+
+
+def summary_json(log: str, capsys) -> dict:
+    capsys.readouterr()
+    assert main(["summary", log, "--json"]) == 0
+    return json.loads(capsys.readouterr().out)
+
+
+@pytest.fixture(scope="module")
+def train_run(tmp_path_factory):
+    """The training script recorded once: 2 epochs of 16, 16 and 8 rows, exiting 3."""
+    log = str(tmp_path_factory.mktemp("record") / "train.agxlog")
+    proc = record("-o", log, TRAIN, "--epochs", "2", "--exit", "3", "-v")
+    return proc, log
+
+
+@pytest.mark.tf
+def test_program_runs_unchanged_with_its_argv_and_exit_status(train_run):
+    proc, _ = train_run
+    assert proc.returncode == 3, proc.stderr
+    assert "epoch 1 loss" in proc.stdout
+    assert "argv: --epochs 2 --exit 3 -v" in proc.stdout  # its own options, verbatim
+    # The summary at exit, on stderr: the step, its retrace, the unrolled helper loop.
+    assert "train_step (train.py:" in proc.stderr
+    assert "retraces:" in proc.stderr
+    assert "normalize (helpers.py:" in proc.stderr and "unrolled 3x" in proc.stderr
+
+
+@pytest.mark.tf
+def test_log_holds_the_retrace_and_why(train_run, capsys):
+    _, log = train_run
+    data = summary_json(log, capsys)
+    assert data["program"]["exit_code"] == 3
+    assert data["program"]["argv"][1:] == ["--epochs", "2", "--exit", "3", "-v"]
+    assert data["program"]["wall_s"] > 0
+    (step,) = [f for f in data["functions"] if f["function"] == "train_step"]
+    assert step["file"] == TRAIN and step["line"] == 29 and step["traces"] == 2
+    assert step["op_count"] > 0 and step["trace_s"] > 0
+    (retrace,) = step["retraces"]
+    assert retrace["trace"] == 2
+    # The last batch has 8 rows: the argument that changed, and how.
+    assert retrace["reason"].startswith("x: now float32[8, 4], before float32[16, 4] (trace 1)")
+    assert step["signatures"] == ["x: float32[16, 4], y: float32[16, 1]",
+                                  "x: float32[8, 4], y: float32[8, 1]"]
+
+
+@pytest.mark.tf
+def test_helper_loop_in_another_file_has_its_verdict(train_run, capsys):
+    _, log = train_run
+    (step,) = summary_json(log, capsys)["functions"]
+    loops = [s for s in step["statements"] if s["file"] == HELPERS]
+    assert len(loops) == 2  # one per trace
+    for loop in loops:
+        assert (loop["function"], loop["line"], loop["kind"]) == ("normalize", 7, "for")
+        assert loop["verdict"] == "python" and loop["iterations"] == 3 and loop["times"] == 1
+        assert loop["ops_created"] > 0
+
+
+@pytest.mark.tf
+def test_crash_leaves_a_readable_log_and_the_programs_traceback(tmp_path, capsys):
+    log = str(tmp_path / "crash.agxlog")
+    proc = record("-o", log, os.path.join(RECORD, "crash.py"))
+    assert proc.returncode == 1
+    assert "Traceback (most recent call last):" in proc.stderr
+    assert 'crash.py", line 12, in <module>' in proc.stderr
+    assert "ValueError: the program failed after one trace" in proc.stderr
+    assert "agexplorer" + os.sep + "record" not in proc.stderr  # its traceback, not ours
+    data = summary_json(log, capsys)
+    assert data["program"]["exit_code"] == 1
+    (double,) = data["functions"]
+    assert (double["function"], double["traces"], double["signatures"]) == \
+        ("double", 1, ["x: float32[2]"])
+
+
+@pytest.mark.tf
+def test_module_with_a_python_argument_retrace(tmp_path, capsys):
+    log = str(tmp_path / "tiny.agxlog")
+    proc = record("-o", log, "-m", "tiny", "5", "--flag", cwd=RECORD)
+    assert proc.returncode == 5, proc.stderr
+    assert "args: ['5', '--flag']" in proc.stdout
+    (scale,) = summary_json(log, capsys)["functions"]
+    assert scale["traces"] == 2
+    assert scale["retraces"][0]["reason"].startswith("n: now the Python int 3, before 2 (trace 1)")
+
+
+def test_summary_of_a_truncated_log_skips_the_cut_line(tmp_path, capsys):
+    start = {"type": "start", "format": "agexplorer-record/1", "argv": ["t.py"]}
+    trace = {"type": "trace", "trace": 1, "file": "/p/t.py", "function": "f", "line": 3,
+             "user": True, "kind": "first", "trace_s": 0.5, "op_count": 7, "statements": []}
+    log = tmp_path / "cut.agxlog"
+    log.write_text(json.dumps(start) + "\n" + json.dumps(trace) + "\n"
+                   + json.dumps({**trace, "trace": 2})[:40])
+    data = summary_json(str(log), capsys)
+    assert [f["traces"] for f in data["functions"]] == [1]
+    assert data["program"]["exit_code"] is None and not data["program"]["finished"]
+    assert any("cut off" in note for note in data["notes"])
+    assert main(["summary", str(log)]) == 0
+    assert "f (t.py:3)" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("content", [None, "", "not json at all\n{}\n", '{"type": "end"}\n'])
+def test_summary_of_a_missing_or_foreign_log_is_one_sentence(tmp_path, capsys, content):
+    log = tmp_path / "x.agxlog"
+    if content is not None:
+        log.write_text(content)
+    assert main(["summary", str(log)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.startswith("agexplorer: ") and len(err.splitlines()) == 1
+    assert "Traceback" not in err
+
+
+def test_record_needs_a_program(capsys):
+    assert main(["record", "-o", "x.agxlog"]) == 2
+    assert "record needs a script or -m MODULE" in capsys.readouterr().err
+    assert main(["record", "missing_script.py"]) == 2
+    assert "no script at missing_script.py" in capsys.readouterr().err
+
+
+def test_record_options_end_at_the_script():
+    from agexplorer.cli.record import parse_record
+    from agexplorer.record.runner import default_log
+
+    args = parse_record(["record", "-o", "a.log", "train.py", "--epochs", "3", "-o", "b"])
+    assert (args.output, args.script, args.args) == ("a.log", "train.py",
+                                                      ["--epochs", "3", "-o", "b"])
+    args = parse_record(["record", "-m", "pkg.train", "-v"])
+    assert (args.module, args.script, args.args) == ("pkg.train", None, ["-v"])
+    assert default_log("dir/train.py", False) == os.path.abspath("train.agxlog")
+    assert default_log("pkg.train", True) == os.path.abspath("train.agxlog")
+
+
+def test_importing_agexplorer_stays_light():
+    code = ("import agexplorer, sys; assert 'tensorflow' not in sys.modules; "
+            "assert callable(agexplorer.recording); assert 'tensorflow' not in sys.modules")
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=60, cwd=ROOT)
+    assert proc.returncode == 0, proc.stderr
+
+
+@pytest.mark.tf
+def test_recording_api_in_process(tmp_path):
+    import tensorflow as tf
+
+    import agexplorer
+
+    @tf.function
+    def square(x):
+        return x * x
+
+    log = str(tmp_path / "api.agxlog")
+    with agexplorer.recording(log) as run:
+        square(tf.constant(2.0))
+        square(tf.constant(3.0))  # same signature: no new trace
+        square(tf.constant([1, 2]))
+    size = os.path.getsize(log)
+    square(tf.constant([1.0, 2.0, 3.0]))  # after the block: not recorded
+    assert os.path.getsize(log) == size
+    (fn,) = run.summary()["functions"]
+    assert fn["function"].endswith("square") and fn["traces"] == 2
+    assert fn["retraces"][0]["reason"].startswith("x: now int32[2], before float32[] (trace 1)")
+    assert run.exit_code is None and run.summary()["program"]["finished"]  # no program exit
