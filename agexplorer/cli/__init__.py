@@ -54,7 +54,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _main(argv: Sequence[str] | None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
-    commands = {"report", "retrace", "doctor", "list", "samples", "devices", "record", "summary"}
+    commands = {"report", "retrace", "doctor", "list", "samples", "devices", "record", "summary",
+                "serve"}
     tui = not argv or argv[0].split("=")[0] in ("--timeout", "--python", "--user-code")
     if tui or (argv[0] not in commands and not argv[0].startswith("-")):
         try:
@@ -72,11 +73,15 @@ def _main(argv: Sequence[str] | None) -> int:
             return cmd_doctor(args)
         if args.command in ("record", "summary"):
             return cmd_record(args) if args.command == "record" else cmd_summary(args)
+        if args.command == "serve":
+            from agexplorer.cli.serve import cmd_serve  # textual-serve loads only here
+
+            return cmd_serve(args)
         if args.command == "list":
             return cmd_list(args)
         if args.command == "devices":
             return cmd_devices(args)
-        return cmd_samples()
+        return cmd_samples(args)
     except AgxError as exc:
         return _fail(exc, as_json)
     except KeyboardInterrupt:

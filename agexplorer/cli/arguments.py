@@ -35,6 +35,7 @@ def build_parser() -> argparse.ArgumentParser:
     report.add_argument("--timeout", type=positive, default=30.0, metavar="SECONDS",
                         help="give up on the function after this long (default 30)")
     report.add_argument("--hlo", action="store_true", help="add the HLO text XLA compiles")
+    add_mode_options(report, "none")
     report.add_argument("--tensorboard", metavar="LOGDIR",
                         help="write the traced graph (and a profile) for TensorBoard")
     report.add_argument("--shared-module", action="store_true",
@@ -77,6 +78,7 @@ def build_parser() -> argparse.ArgumentParser:
                         "into the file")
     doctor.add_argument("--budget", type=positive, default=0.5, metavar="SECONDS",
                         help="steady-state timing budget per mode for --try (default 0.5)")
+    add_mode_options(doctor, "a tenth of --timeout")
     doctor.add_argument("--width", type=int, default=None, help=argparse.SUPPRESS)
     add_python(doctor)
 
@@ -87,7 +89,17 @@ def build_parser() -> argparse.ArgumentParser:
     from agexplorer.cli.record import add_record_parsers  # record, summary
 
     add_record_parsers(sub)
-    sub.add_parser("samples", help="list the bundled lesson samples")
+    from agexplorer.cli.serve import add_serve_parser  # serve: the explorer in a browser
+
+    add_serve_parser(sub)
+    samples = sub.add_parser("samples", help="list the bundled lesson samples; --copy DIR "
+                             "writes an editable copy of them")
+    samples.add_argument("--copy", metavar="DIR", help="write the samples into DIR (made when "
+                         "missing; an existing file is never overwritten), then open them "
+                         "with `agexplorer DIR`")
+    # Listed for --help: `agexplorer tour` opens the explorer (cli/explorer.py reads it).
+    sub.add_parser("tour", help="the explorer on copies of the samples, with the lesson tour "
+                   "open: each section's example, live")
     devices = sub.add_parser("devices", help="TensorFlow's logical devices")
     devices.add_argument("--json", action="store_true", help="print JSON")
     add_python(devices)
@@ -97,6 +109,16 @@ def build_parser() -> argparse.ArgumentParser:
 PYTHON_HELP = ("run TensorFlow under this Python interpreter, with its own TensorFlow "
                "(default: $AGX_PYTHON, else the active virtual environment's, else "
                "agexplorer's own); agexplorer need not be installed there")
+
+
+def add_mode_options(parser: argparse.ArgumentParser, default: str) -> None:
+    """--no-xla and --mode-timeout: the run lab's modes, each boxed on its own."""
+    parser.add_argument("--no-xla", action="store_true",
+                        help="do not run with XLA (its compile of a big graph can take minutes)")
+    parser.add_argument("--mode-timeout", type=positive, default=None, metavar="SECONDS",
+                        help="give each mode (eager, graph, XLA) at most this long, its first "
+                        "call included, and keep what it measured by then (default: "
+                        f"{default})")
 
 
 def add_python(parser: argparse.ArgumentParser) -> None:

@@ -13,15 +13,13 @@ from agexplorer.model.errors import AgxError
 if TYPE_CHECKING:
     from agexplorer.source.targets import TargetSpec
 
-# Installed: the samples travel inside the package (agexplorer/samples, next to this folder).
-SAMPLES_DIR = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "samples")
 
 
 def samples_dir() -> str:
     """The bundled samples: inside the package when installed, else the checkout's samples/."""
-    if os.path.isdir(SAMPLES_DIR):
-        return SAMPLES_DIR
-    return os.path.join(os.path.dirname(os.path.dirname(SAMPLES_DIR)), "samples")
+    from agexplorer.tui.scratch import bundled_samples  # the tour finds them there too
+
+    return bundled_samples()
 
 
 def checked(target: str, need_function: bool = True) -> tuple[TargetSpec, str, str]:
@@ -57,7 +55,8 @@ def cmd_report(args: argparse.Namespace) -> int:
                             budget=args.budget, fresh=not args.shared_module, hlo=args.hlo,
                             tensorboard=os.path.abspath(args.tensorboard)
                             if args.tensorboard else None,
-                            user_code=user_code_paths(args.user_code), depth=args.depth)
+                            user_code=user_code_paths(args.user_code), depth=args.depth,
+                            skip_xla=args.no_xla, mode_timeout=args.mode_timeout)
     worker = shared_worker(args.timeout, args.python)
     answer = worker.request(request, what=f"loading {spec.path}", path=spec.path)
     report, lab = answer["report"], answer["lab"]
@@ -132,10 +131,18 @@ def cmd_list(args: argparse.Namespace) -> int:
     return 0
 
 
-def cmd_samples() -> int:
+def cmd_samples(args: argparse.Namespace | None = None) -> int:
+    """The report command of every sample; with ``--copy DIR``, an editable copy of them."""
     from agexplorer.engine.pipeline import list_file
 
     folder = samples_dir()
+    if args is not None and args.copy is not None:
+        from agexplorer.tui.scratch import copy_lesson
+
+        written = copy_lesson(folder, os.path.abspath(os.path.expanduser(args.copy)))
+        print(f"wrote {len(written)} samples to {args.copy}; `agexplorer {args.copy}` opens "
+              "them.")
+        return 0
     for name in sorted(os.listdir(folder)):
         if name.endswith(".py"):
             path = os.path.join(folder, name)

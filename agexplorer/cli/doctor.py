@@ -66,8 +66,10 @@ def _doctor_try(args: argparse.Namespace, worker: Worker, target: str) -> int:
     from agexplorer.source.targets import parse_spec
     from agexplorer.worker.protocol import TryFixRequest
 
+    box = args.mode_timeout or args.timeout / 10  # six modes, two traces: all in --timeout
     trial = worker.request(TryFixRequest(target, fix=args.try_fix, call=args.call,
-                                         budget=args.budget),
+                                         budget=args.budget, skip_xla=args.no_xla,
+                                         mode_timeout=box),
                            what=f"trying the fix for {args.try_fix}",
                            path=parse_spec(target).path)
     applied = None

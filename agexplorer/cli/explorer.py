@@ -1,5 +1,5 @@
-"""`agexplorer [--timeout SECONDS] [--python PATH] [--user-code PATH]... [PATH[::FUNC]]`: the
-checks before the explorer opens."""
+"""`agexplorer [--timeout SECONDS] [--python PATH] [--user-code PATH]... [PATH[::FUNC] | DIR]`
+and `agexplorer tour`: the checks before the explorer opens."""
 
 from __future__ import annotations
 
@@ -14,10 +14,13 @@ from agexplorer.runlog.log import is_log
 
 
 def open_tui(argv: list[str]) -> int:
-    """`agexplorer [--timeout SECONDS] [--python PATH] [PATH[::FUNC]]`: the explorer on a
-    file, on a recorded run (a LOG of `agexplorer record`: its program view), or on the
-    bundled samples."""
+    """`agexplorer [--timeout SECONDS] [--python PATH] [PATH[::FUNC] | DIR]`: the explorer on a
+    file, on every Python file of a folder, on a recorded run (a LOG of `agexplorer record`:
+    its program view), or on scratch copies of the bundled samples (`agexplorer tour`: with
+    the lesson tour open)."""
     from agexplorer.source.targets import check_target, parse_source, parse_spec, read_source
+    from agexplorer.tui.scratch import python_files, scratch_copies
+    from agexplorer.tui.tour import Opening
     from agexplorer.worker.interpreter import resolve
 
     timeout, argv = tui_timeout(argv)
@@ -32,12 +35,17 @@ def open_tui(argv: list[str]) -> int:
             break
         folders.append(folder)
     user_code = user_code_paths(folders)
-    if len(argv) > 1:
-        print("agexplorer: give one PATH[::FUNC] to open (or none for the samples); "
+    tour = bool(argv) and argv[0] == "tour"  # a folder named tour opens as ./tour
+    if tour:
+        argv = argv[1:]
+    if len(argv) > 1 or (tour and argv):
+        print("agexplorer: give one PATH[::FUNC] or folder to open (or none for the samples); "
               "see `agexplorer --help`.", file=sys.stderr)
         return 2
     program = None
-    if argv and is_log(argv[0]):  # a recorded run: the program view (a bad log: one sentence)
+    if argv and os.path.isdir(argv[0]):  # every Python file of the folder
+        paths, function = python_files(os.path.abspath(os.path.expanduser(argv[0]))), None
+    elif argv and is_log(argv[0]):  # a recorded run: the program view (a bad log: one sentence)
         from agexplorer.tui.program import load_program
 
         program = load_program(argv[0])
@@ -54,10 +62,10 @@ def open_tui(argv: list[str]) -> int:
         else:
             check_target(argv[0], tree, need_function=False)
         paths, function = [spec.path], spec.qualname
-    else:
-        folder = samples_dir()
-        paths = [os.path.join(folder, n) for n in sorted(os.listdir(folder)) if n.endswith(".py")]
-        function = None
+    else:  # copies: a save never writes into the installation (or the checkout's samples/)
+        paths, function = scratch_copies(samples_dir()), None
+    if program is None:  # the tour's palette command everywhere; the tour itself when asked
+        program = Opening(scratch=not argv, tour=tour)
     python = resolve(flag)  # before the explorer opens: a bad interpreter is one sentence
     from agexplorer.tui.app import AgxApp
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Sequence
 from typing import Any
@@ -12,14 +13,16 @@ from agexplorer.model.errors import AgxError
 
 # record's own options that take a value; everything after the script (or -m MODULE) is the
 # program's, verbatim: `agexplorer record train.py --epochs 3 -v`.
-_VALUED = ("-o", "--output", "--user-code")
+_VALUED = ("-o", "--output", "--user-code", "--python")
+# Set in a recording re-run under the user's interpreter: it records, it does not re-run.
+_CHILD = "AGX_RECORD_UNDER"
 
 
 def add_record_parsers(sub: Any) -> None:
     """The ``record`` and ``summary`` subcommands (for --help and the options before the script)."""
     record = sub.add_parser("record", help="run a program and record every tf.function trace: "
                             "why it traced, its verdicts, its ops (a log, and a summary at exit)",
-                            usage="agexplorer record [-o LOG] [--user-code PATH] "
+                            usage="agexplorer record [-o LOG] [--user-code PATH] [--python PATH] "
                             "(SCRIPT.py | -m MODULE) [ARGS...]")
     record.add_argument("-o", "--output", metavar="LOG", help="where to write the log "
                         "(default: SCRIPT.agxlog, or MODULE.agxlog, in the current folder)")
@@ -27,6 +30,9 @@ def add_record_parsers(sub: Any) -> None:
                         "`python -m MODULE` does")
     record.add_argument("--user-code", action="append", default=[], metavar="PATH",
                         help="also count files under PATH as your code (repeatable)")
+    record.add_argument("--python", metavar="PATH", help="run the program under this "
+                        "interpreter, with its TensorFlow and packages (default: $AGX_PYTHON, "
+                        "else the active virtual environment, else this Python)")
     record.add_argument("script", nargs="?", metavar="SCRIPT.py")
     record.add_argument("args", nargs="*", metavar="ARGS", help="the program's own arguments, "
                         "passed as they are")
@@ -72,8 +78,37 @@ def cmd_record(args: argparse.Namespace) -> int:
     if (args.script is None) == (args.module is None):
         raise AgxError("bad-argument", "record needs a script or -m MODULE (one of them), "
                        "e.g. `agexplorer record train.py --epochs 3`.", exit_code=2)
+    if not os.environ.get(_CHILD):
+        from agexplorer.worker.interpreter import resolve
+
+        python = resolve(args.python)  # one sentence when it cannot run the program
+        if python is not None:
+            return _record_under(python.executable, args)
     return run_program(args.module or args.script, args.args, module=args.module is not None,
                        log_path=args.output, user_code=user_code_paths(args.user_code))
+
+
+def _record_under(executable: str, args: argparse.Namespace) -> int:
+    """The same recording, run by ``executable`` (the user's interpreter and TensorFlow) with
+    agexplorer's code on its path but not installed there; its exit status is ours."""
+    import subprocess
+    import tempfile
+
+    from agexplorer.worker.interpreter import path_folder
+
+    own = ["record"]
+    if args.output:
+        own += ["-o", os.path.abspath(args.output)]
+    for folder in args.user_code:
+        own += ["--user-code", os.path.abspath(folder)]
+    own += ["-m", args.module] if args.module else [args.script]
+    with tempfile.TemporaryDirectory(prefix="agx-record-") as folder:
+        env = dict(os.environ, **{_CHILD: "1"})
+        env["PYTHONPATH"] = os.pathsep.join([path_folder(folder),
+                                             *filter(None, [os.environ.get("PYTHONPATH")])])
+        command = [executable, "-c", "import sys; from agexplorer.cli import main; "
+                   "sys.exit(main())", *own, *args.args]
+        return subprocess.call(command, env=env)
 
 
 def cmd_summary(args: argparse.Namespace) -> int:

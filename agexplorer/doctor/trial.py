@@ -37,22 +37,36 @@ def _side(report: Any, lab: Any) -> TrialSide:
                      trace_s=report.timings.get("trace_s"), error=report.error, lab=lab)
 
 
-def _lab(target: str, call: str | None, report: Any, device: str | None, budget: float,
-         progress: Callable[[str], None] | None) -> Any:
+def _lab(target: str, call: str | None, report: Any, options: dict[str, Any]) -> Any:
     from agexplorer.engine.load import ARGUMENT_ERRORS
     from agexplorer.lab.runs import run_lab
 
     if report.error is not None and report.error.kind in ARGUMENT_ERRORS:
         return None
-    return run_lab(target, call, device=device, budget=budget, progress=progress)
+    return run_lab(target, call, **options)
 
 
-def _compare(old_target: str, old_call: str | None, new_target: str, new_call: str | None
-             ) -> tuple[bool | None, str]:
+def _inputs(target: str, call: str | None) -> Any:
+    """The call's arguments, evaluated once for both sides (the same random tensor); None
+    when they cannot be (the labs then say why, each on its own)."""
+    from agexplorer.engine.capture import capture_output
+    from agexplorer.engine.load import load_target
+
+    try:
+        with capture_output():
+            loaded = load_target(target, call)
+    except (Exception, SystemExit):  # noqa: BLE001 - reported by the trace and the labs
+        return None
+    return loaded.args, loaded.kwargs
+
+
+def _compare(old_target: str, old_call: str | None, new_target: str, new_call: str | None,
+             inputs: Any = None) -> tuple[bool | None, str]:
     """The original run eagerly (what the Python means) against the rewrite as a graph."""
     from agexplorer.engine.capture import capture_output
     from agexplorer.engine.load import load_target
     from agexplorer.engine.tfenv import import_tf
+    from agexplorer.lab.inputs import shared
     from agexplorer.lab.runs import same_result, summarize, to_host
 
     tf = import_tf()
@@ -60,11 +74,15 @@ def _compare(old_target: str, old_call: str | None, new_target: str, new_call: s
     try:
         with capture_output():
             old = load_target(old_target, old_call)
-            expected = to_host(old.bound(*old.args, **old.kwargs))
+            args, kwargs = (old.args, old.kwargs) if inputs is None else \
+                shared(inputs, (old.args, old.kwargs))
+            expected = to_host(old.bound(*args, **kwargs))
             doing = "running the rewrite as a graph"
             new = load_target(new_target, new_call)
+            args, kwargs = (new.args, new.kwargs) if inputs is None or new_call != old_call \
+                else shared(inputs, (new.args, new.kwargs))
             got = to_host(tf.function(new.bound, input_signature=new.signature)(
-                *new.args, **new.kwargs))
+                *args, **kwargs))
     except AgxError as exc:
         return None, f"not compared: {doing} failed ({exc.message})"
     except (Exception, SystemExit) as exc:  # noqa: BLE001 - user code can raise anything
@@ -77,12 +95,16 @@ def _compare(old_target: str, old_call: str | None, new_target: str, new_call: s
 
 def try_fix(target: str, choice: str, call: str | None = None, budget: float = 0.5,
             device: str | None = None, progress: Callable[[str], None] | None = None,
-            run: bool = True) -> FixTrial:
+            run: bool = True, skip_xla: bool = False, mode_timeout: float | None = None
+            ) -> FixTrial:
     """Rewrite ``target`` for the finding ``choice`` names (a code or a line) and compare.
 
     Both versions are traced (verdicts, op count, trace time) and, unless
     ``run`` is False, run in the run lab (eager, graph, XLA medians); the
     rewritten file lives in a temporary folder, the user's file is not touched.
+    Each mode of each side is boxed to ``mode_timeout`` seconds (what a mode measured
+    by then is kept) and XLA is left out with ``skip_xla``; both sides get the same
+    argument values when the rewrite keeps the call.
     """
     from agexplorer.engine.buffer import shadowed
     from agexplorer.engine.pipeline import build_report
@@ -96,15 +118,20 @@ def try_fix(target: str, choice: str, call: str | None = None, budget: float = 0
     finding = pick_finding(doctor.findings, choice)
     made = rewrite(text, finding, report.call)
     assert made is not None  # pick_finding only offers findings whose rewrite exists
-    say(f"running {doctor.function} as it is")
-    before = _side(report, _lab(target, call, report, device, budget, progress) if run else None)
     after_call = made.new_call if made.new_call is not None else call
+    inputs = _inputs(target, call)
+    options: dict[str, Any] = dict(device=device, budget=budget, progress=progress,
+                                   skip_xla=skip_xla, mode_timeout=mode_timeout, inputs=inputs)
+    say(f"running {doctor.function} as it is")
+    before = _side(report, _lab(target, call, report, options) if run else None)
+    if after_call != call:
+        options["inputs"] = None  # another call: its own arguments
     with shadowed(target, made.new_text if made.new_text is not None else text) as (new, shadow):
         say(f"tracing {doctor.function} rewritten ({made.description})")
         after_report = shadow.fix(build_report(new, after_call))
-        lab = _lab(new, after_call, after_report, device, budget, progress) if run else None
+        lab = _lab(new, after_call, after_report, options) if run else None
         after = _side(after_report, shadow.fix(lab))
-        equal, note = _compare(target, call, new, after_call)
+        equal, note = _compare(target, call, new, after_call, inputs)
         note = shadow.fix_text(note) or ""
     if made.new_text is not None:
         diff = function_diff(text, made.new_text, doctor.first_line, doctor.end_line,

@@ -17,6 +17,8 @@ from typing import Any
 from agexplorer.engine import tf_internals
 
 Chain = tuple[tuple[str, int], ...]  # (file, line) of each user frame, outermost first
+_SKIP, _USER, _MAPPED = 0, 1, 2
+_GENERATED = "__autograph_generated_file"
 
 
 class OpChains:
@@ -25,25 +27,42 @@ class OpChains:
     def __init__(self, root_file: str, user_code: Any) -> None:
         self.by_op: dict[tuple[int, str], Chain] = {}
         self.user_code = user_code  # supports ``filename in user_code``
-        self._user: dict[str, bool] = {root_file: True} if root_file else {}
+        self.root_file = root_file
+        # code object -> _SKIP (library code), _USER, or _MAPPED (AutoGraph's generated code,
+        # whose lines the source map turns into the user's): most frames of a deep stack are
+        # TensorFlow's or Keras's, told apart here without reading their line numbers.
+        self._kinds: dict[Any, int] = {}
         self._shared: dict[Chain, Chain] = {}
+
+    def _kind(self, code: Any) -> int:
+        file = code.co_filename
+        if _GENERATED in file:
+            kind = _MAPPED
+        elif file == self.root_file or file in self.user_code:
+            kind = _USER
+        else:
+            kind = _SKIP
+        self._kinds[code] = kind
+        return kind
 
     def on_op(self, graph: Any, name: str) -> None:
         """Called as TensorFlow makes op ``name`` in ``graph``."""
         mapping = tf_internals.source_map()
-        user = self._user
+        kinds = self._kinds
         found = []
         frame = sys._getframe(2)  # above this method and TensorFlow's constructor hook
         while frame is not None:
-            file, line = frame.f_code.co_filename, frame.f_lineno
-            mapped = mapping.get((file, line))
-            if mapped is not None:
-                file, line = mapped[0], mapped[1]
-            mine = user.get(file)
-            if mine is None:
-                mine = user[file] = file in self.user_code
-            if mine:
-                found.append((file, line))
+            code = frame.f_code
+            kind = kinds.get(code)
+            if kind is None:
+                kind = self._kind(code)
+            if kind == _USER:
+                found.append((code.co_filename, frame.f_lineno))
+            elif kind == _MAPPED:
+                mapped = mapping.get((code.co_filename, frame.f_lineno))
+                if mapped is not None and (mapped[0] == self.root_file
+                                           or mapped[0] in self.user_code):
+                    found.append((mapped[0], mapped[1]))
             frame = frame.f_back
         found.reverse()
         chain = tuple(found)

@@ -12,7 +12,9 @@ nothing, and the UI's process never imports it.
 from __future__ import annotations
 
 import contextlib
+import functools
 import importlib
+import threading
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from types import ModuleType
@@ -110,11 +112,14 @@ def op_creation_hook(on_op: Callable[[Any, str], None]) -> Iterator[None]:
 def source_map() -> dict[tuple[str, int], tuple[str, int, str]]:
     """AutoGraph's map, right now, from a generated (file, line) to the user's (file, line,
     function): what TensorFlow applies to every op's stack trace."""
-    import threading
+    return _mapper_stacks()[threading.get_ident()][-1].get_effective_source_map()
 
+
+@functools.cache
+def _mapper_stacks() -> Any:
     from tensorflow.python.util import tf_stack
 
-    return tf_stack._source_mapper_stacks[threading.get_ident()][-1].get_effective_source_map()
+    return tf_stack._source_mapper_stacks
 
 
 def default_graph() -> Any:

@@ -13,12 +13,14 @@ from __future__ import annotations
 import statistics
 import time
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 from agexplorer.engine import tf_internals
 from agexplorer.engine.load import Loaded, load_target
+from agexplorer.lab.inputs import Inputs
 from agexplorer.model.errors import AgxError, user_code_error
-from agexplorer.model.lab import ModeRun, RunLab
+from agexplorer.model.lab import ModeRun, RetraceReason, RunLab
 
 MODES = ("eager", "graph", "xla")
 _MODE_WORDS = {"eager": "running {f} eagerly", "graph": "running {f} as a graph",
@@ -110,14 +112,19 @@ def same_result(a: Any, b: Any) -> bool:
 
 def time_calls(fn: Callable[..., Any], args: tuple, kwargs: dict, sink: Callable[[Any], Any],
                budget: float, clock: Callable[[], float] = time.perf_counter,
+               deadline: float | None = None, samples: list[float] | None = None,
                ) -> tuple[list[float], int]:
     """Per-call times of batches autoranged to ``budget`` seconds; (samples, total calls).
 
     A batch grows until it lasts about budget/20 (so timer resolution and the
     loop itself stay negligible), then batches repeat until the budget is
-    spent, at least three of them. ``clock`` is there for tests (a clock that does not drift).
+    spent, at least three of them, unless the clock passes ``deadline`` (a mode's time
+    box): then what was measured is kept, one sample at least. ``samples``: the list to
+    append to (the caller can read it while timing goes on); ``clock`` is there for tests
+    (a clock that does not drift).
     """
     perf = clock
+    samples = [] if samples is None else samples
 
     def batch(number: int) -> float:
         start = perf()
@@ -125,17 +132,22 @@ def time_calls(fn: Callable[..., Any], args: tuple, kwargs: dict, sink: Callable
             sink(fn(*args, **kwargs))
         return perf() - start
 
+    def in_time() -> bool:
+        return deadline is None or perf() < deadline
+
     target = max(budget / 20, 1e-4)
     number = 1
     elapsed = batch(1)
     total = 1
-    while elapsed < target and number < 10_000_000:
+    while elapsed < target and number < 10_000_000 and in_time():
         number = max(number * 2, int(number * target / max(elapsed, 1e-9) * 0.8))
         elapsed = batch(number)
         total += number
-    samples = [elapsed / number]
-    deadline = perf() + max(budget - elapsed, 0)
-    while perf() < deadline or len(samples) < 3:
+    samples.append(elapsed / number)
+    end = perf() + max(budget - elapsed, 0)
+    if deadline is not None:
+        end = min(end, deadline)
+    while (perf() < end or len(samples) < 3) and in_time():
         samples.append(batch(number) / number)
         total += number
     return samples, total
@@ -206,56 +218,118 @@ def resolve_device(name: str | None) -> str:
                    "(see `agexplorer devices`).")
 
 
-def run_mode(mode: str, loaded: Loaded, device: str, budget: float) -> tuple[ModeRun, Any]:
-    """Run one mode; returns the outcome and the host value of its first result."""
+def run_mode(mode: str, loaded: Loaded, device: str, budget: float,
+             timeout: float | None = None, inputs: Inputs | None = None) -> tuple[ModeRun, Any]:
+    """Run one mode; returns the outcome and the host value of its first result.
+
+    ``timeout``: the mode's own time box, first call included; past it the mode is
+    abandoned and reports what it measured (see lab/boxed.py). ``inputs``: the arguments
+    to call with (default: the load's own).
+    """
     from agexplorer.engine.tfenv import import_tf
+    from agexplorer.lab.boxed import run_boxed
 
     tf = import_tf()
-    out = ModeRun()
+    args, kwargs = inputs if inputs is not None else (loaded.args, loaded.kwargs)
+    live = ModeRun()  # the thread writes here as it goes; a timed-out mode reports a copy
+    samples: list[float] = []
+    hosts: list[Any] = []
     doing = _MODE_WORDS[mode].format(f=loaded.qualname)
-    try:
+    began = time.perf_counter()
+    deadline = None if timeout is None else began + timeout * 0.9  # leave the join its margin
+
+    def measure() -> None:
         fn = _callable_for(mode, loaded, tf)
         with tf.device(device):
             start = time.perf_counter()
-            result = fn(*loaded.args, **loaded.kwargs)
-            host = to_host(result)
-            out.first_call_s = time.perf_counter() - start
-            out.ran_on = _device_of(result)
-            samples, out.calls = time_calls(fn, loaded.args, loaded.kwargs, sink_for(result),
-                                            budget)
+            result = fn(*args, **kwargs)
+            hosts.append(to_host(result))
+            live.first_call_s = time.perf_counter() - start
+            live.ran_on = _device_of(result)
+            if mode != "eager":
+                live.first_call_traces = fn.experimental_get_tracing_count()
+            _, live.calls = time_calls(fn, args, kwargs, sink_for(result), budget,
+                                       deadline=deadline, samples=samples)
+            if mode != "eager":
+                live.tracing_count = fn.experimental_get_tracing_count()
+
+    try:
+        finished = run_boxed(measure, timeout)
     except (Exception, SystemExit) as exc:  # noqa: BLE001 - user code can raise anything
         err = user_code_error(exc, loaded.path, doing, kind=f"{mode}-failed")
-        out.error, out.error_line = err.message, err.line
-        return out, None
+        live.error, live.error_line = err.message, err.line
+        return live, None
+    out = replace(live, printed=[])
+    taken = list(samples)
+    if not finished:
+        out.timed_out = True
+        out.tracing_count = out.tracing_count or out.first_call_traces
+        if not hosts:
+            out.error = (f"timed out after {timeout:g} s before its first call returned "
+                         "(tracing or compiling); raise the timeout or skip this mode")
+            return out, None
     out.ok = True
-    out.result = summarize(host)
-    out.median_s, out.min_s, out.max_s = steady_state(samples)
-    if mode != "eager":
-        out.tracing_count = fn.experimental_get_tracing_count()
-    return out, host
+    out.result = summarize(hosts[0])
+    if taken:
+        out.median_s, out.min_s, out.max_s = steady_state(taken)
+    return out, hosts[0]
+
+
+def _skipped() -> ModeRun:
+    return ModeRun(skipped=True, error="skipped (asked not to run XLA)")
+
+
+def retrace_reason(graph: ModeRun) -> RetraceReason | None:
+    """Why the graph mode traced more than once, when its counts tell: the first call alone
+    traced twice (TensorFlow does so when the first trace creates variables), or a later
+    call traced again (the arguments' signature changed)."""
+    first, total = graph.first_call_traces, graph.tracing_count
+    if first is None or total is None or total < 2:
+        return None
+    if first >= 2:
+        return "variables"
+    return "signature" if total > first else None
 
 
 def run_lab(target: str, call: str | None = None, device: str | None = None,
             budget: float = 1.0, fresh_module: bool = True, hlo: bool = False,
             tensorboard: str | None = None, loaded: Loaded | None = None,
-            progress: Callable[[str], None] | None = None) -> RunLab:
-    """Run the three modes of ``target`` and compare them."""
+            progress: Callable[[str], None] | None = None, skip_xla: bool = False,
+            mode_timeout: float | None = None, inputs: Inputs | None = None) -> RunLab:
+    """Run the three modes of ``target`` and compare them.
+
+    ``skip_xla``: XLA is not run (its compile can take minutes); ``mode_timeout``: each
+    mode's own time box; ``inputs``: argument values to share (default: the first load's;
+    see lab/inputs.py), so that every mode gets the same random tensor.
+    """
     say = progress or (lambda phase: None)
     from agexplorer.engine.capture import capture_output
+    from agexplorer.lab.inputs import shared
+    from agexplorer.lab.overhead import fixed_costs
 
-    lab = RunLab(device=resolve_device(device), budget_s=budget, fresh_module=fresh_module)
+    lab = RunLab(device=resolve_device(device), budget_s=budget, fresh_module=fresh_module,
+                 mode_timeout_s=mode_timeout, shared_inputs=True)
     hosts: dict[str, Any] = {}
     last: Loaded | None = loaded
     for mode in MODES:
+        if mode == "xla" and skip_xla:
+            lab.runs[mode], hosts[mode] = _skipped(), None
+            continue
         say(_MODE_WORDS[mode].format(f=target.rpartition("::")[2]))
         with capture_output() as captured:
             if last is None or fresh_module:
                 last = load_target(target, call)
-            lab.runs[mode], hosts[mode] = run_mode(mode, last, lab.device, budget)
+            own = (last.args, last.kwargs)
+            inputs = own if inputs is None else shared(inputs, own)
+            lab.runs[mode], hosts[mode] = run_mode(mode, last, lab.device, budget,
+                                                   mode_timeout, inputs)
         _keep_output(lab.runs[mode], captured.stdout)
     assert last is not None
     with capture_output():
-        if hlo:
+        say("measuring the fixed cost of a call")
+        lab.overhead_s = fixed_costs(lab.device, min(budget / 4, 0.25),
+                                     ("graph",) if skip_xla else ("graph", "xla"))
+        if hlo and not skip_xla:
             say(f"compiling {last.qualname} to HLO")
             _hlo(lab, last)
         if tensorboard:
@@ -266,6 +340,7 @@ def run_lab(target: str, call: str | None = None, device: str | None = None,
     lab.speedup = speedups(lab.runs)
     lab.results_match, lab.mismatch = compare_results(lab.runs, hosts)
     lab.tracing_count = lab.runs["graph"].tracing_count or 0
+    lab.retrace_reason = retrace_reason(lab.runs["graph"])
     return lab
 
 

@@ -3,6 +3,12 @@
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
+from typing import Literal
+
+# Why the graph mode traced more than once, when the worker can tell: "variables" (the first
+# call traced twice, as TensorFlow does when the first trace creates variables), "signature"
+# (a later call traced again: the arguments' signature changed between calls).
+RetraceReason = Literal["variables", "signature"]
 
 
 @dataclass
@@ -22,6 +28,9 @@ class ModeRun:
     ran_on: str | None = None  # the device that produced the result
     printed_lines: int = 0  # what the mode printed: a Python print runs on every eager call,
     printed: list[tuple[str, int]] = field(default_factory=list)  # but only while tracing
+    first_call_traces: int | None = None  # traces made by the first call alone (graph modes)
+    timed_out: bool = False  # the mode's own time box ran out (what it measured stays)
+    skipped: bool = False  # not run: asked to skip it (XLA, --no-xla)
 
     def to_dict(self) -> dict:
         """JSON form."""
@@ -44,13 +53,34 @@ class RunLab:
     hlo_error: str | None = None
     tensorboard: str | None = None
     tensorboard_note: str | None = None
+    # The fixed per-call cost of an empty tf.function ("graph") and an empty XLA one ("xla") on
+    # this device, measured in the same run: what a call costs before the function does anything.
+    overhead_s: dict[str, float | None] = field(default_factory=dict)
+    retrace_reason: RetraceReason | None = None
+    mode_timeout_s: float | None = None  # each mode's own time box (None: no box)
+    shared_inputs: bool = False  # the modes got the same argument values (evaluated once)
+
+    def work_s(self, mode: str) -> float | None:
+        """What ``mode``'s median spends beyond the fixed per-call cost (never negative)."""
+        run, fixed = self.runs.get(mode), self.overhead_s.get(mode)
+        if run is None or run.median_s is None or fixed is None:
+            return None
+        return max(run.median_s - fixed, 0.0)
 
     def to_dict(self) -> dict:
-        """The report's run keys (``device``, ``runs``, ``speedup``, ``results_match``, ...)."""
+        """The report's run keys: ``device``, ``runs`` (each mode's ModeRun, with
+        ``timed_out``, ``skipped`` and ``first_call_traces``), ``speedup``,
+        ``results_match``, ``tracing_count``, ``budget_s``, ``fresh_module``, ``overhead_s``
+        (``{"graph": s, "xla": s}``: an empty function's per-call cost, None where it could
+        not be measured), ``retrace_reason`` (``"variables"``, ``"signature"`` or null),
+        ``mode_timeout_s`` (each mode's time box, null: none), ``shared_inputs``; and when
+        they apply ``mismatch``, ``hlo`` and ``tensorboard``."""
         data = {"device": self.device, "runs": {m: r.to_dict() for m, r in self.runs.items()},
                 "speedup": self.speedup, "results_match": self.results_match,
                 "tracing_count": self.tracing_count, "budget_s": self.budget_s,
-                "fresh_module": self.fresh_module}
+                "fresh_module": self.fresh_module, "overhead_s": self.overhead_s,
+                "retrace_reason": self.retrace_reason, "mode_timeout_s": self.mode_timeout_s,
+                "shared_inputs": self.shared_inputs}
         if self.mismatch is not None:
             data["mismatch"] = self.mismatch
         if self.hlo is not None or self.hlo_error is not None:

@@ -52,6 +52,7 @@ class Recording:
         writer = LogWriter(self.path)
         writer.write({"type": "start", "format": FORMAT, "argv": self.argv,
                       "cwd": os.getcwd(), "python": sys.version.split()[0],
+                      "executable": sys.executable,
                       "tensorflow": str(tf.__version__), "started": time.time()})
         hooks = TraceRecorder(writer.write, UserCode(self.user_code))
         self._writer, self._hooks = writer, hooks

@@ -9,6 +9,7 @@ from rich.table import Table
 from rich.text import Text
 
 from agexplorer.model.doctor import DoctorReport, Finding, FixTrial, TrialSide
+from agexplorer.model.lab import ModeRun
 from agexplorer.render.badges import verdict_badge
 from agexplorer.render.terminal import display_path, seconds_text
 
@@ -65,6 +66,18 @@ def render_doctor(reports: list[DoctorReport], console: Console | None = None,
         console.print(findings_table(module, None, "module level"))
 
 
+def _median_cell(run: ModeRun, box: float | None) -> str:
+    """A mode's median, or what it measured before its time box ran out, or why none."""
+    if run.skipped:
+        return "skipped"
+    limit = f" after {box:g} s" if box else ""
+    if not run.ok:
+        return f"timed out{limit}" if run.timed_out else "failed"
+    if run.median_s is None:
+        return f"first call {seconds_text(run.first_call_s)}, then timed out{limit}"
+    return seconds_text(run.median_s) + (f" (timed out{limit})" if run.timed_out else "")
+
+
 def _side_cells(side: TrialSide) -> dict[str, str]:
     lab = side.lab
     cells = {"call": f"({side.call})" if side.call is not None else "-",
@@ -76,8 +89,7 @@ def _side_cells(side: TrialSide) -> dict[str, str]:
             (f" ({v.graph_op})" if v.graph_op else "")
     for mode in ("eager", "graph", "xla"):
         run = lab.runs.get(mode) if lab is not None else None
-        cells[f"{mode} median"] = "-" if run is None else \
-            (seconds_text(run.median_s) if run.ok else "failed")
+        cells[f"{mode} median"] = "-" if run is None else _median_cell(run, lab.mode_timeout_s)
     graph = lab.runs.get("graph") if lab is not None else None
     cells["graph traces"] = str(graph.tracing_count) if graph and graph.tracing_count else "-"
     cells["graph result"] = (graph.result or "") if graph and graph.ok else \

@@ -227,7 +227,8 @@ def lab_renderables(lab: RunLab) -> list:
     results.add_column("ran on", ratio=1, overflow="fold")
     for mode in modes:
         run = lab.runs[mode]
-        shown = Text(run.result or "") if run.ok else Text(run.error or "failed", style="red")
+        shown = Text(run.result or "") if run.ok else \
+            Text(run.error or "failed", style="dim" if run.skipped else "red")
         results.add_row(mode, shown, (run.ran_on or "-").split("device:")[-1])
     parts.append(results)
     timing = Table(title="Timings per call (results brought to the host inside the timed region)",
@@ -242,6 +243,9 @@ def lab_renderables(lab: RunLab) -> list:
                        "-" if run.tracing_count is None else str(run.tracing_count),
                        f"{speed:.3g}x" if speed else ("1.00x" if mode == "eager" and run.ok else "-"))
     parts.append(timing)
+    from agexplorer.render.lab_notes import timing_notes
+
+    parts.extend(timing_notes(lab))
     medians = {m: r.median_s for m, r in lab.runs.items() if r.median_s}
     if medians:
         longest = max(medians.values())

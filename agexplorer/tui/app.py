@@ -14,11 +14,14 @@ from textual.reactive import var
 from textual.widget import MountError
 from textual.widgets import Footer
 
+from agexplorer.tui import keys
 from agexplorer.tui.bridge import EngineBridge
 from agexplorer.tui.commands import ExplorerCommands
 from agexplorer.tui.disk import DiskWatch
 from agexplorer.tui.editing import Editing
 from agexplorer.tui.guards import while_mounted
+from agexplorer.tui.keys import KeyActions
+from agexplorer.tui.layout import LayoutApp
 from agexplorer.tui.linking import Linking
 from agexplorer.tui.made import Provenance
 from agexplorer.tui.messages import (
@@ -58,27 +61,13 @@ if TYPE_CHECKING:
 # rather than decorated with their classes, and the typed lookups import them late.
 
 
-class AgxApp(App):
+class AgxApp(KeyActions, LayoutApp):
     """The explorer: a function beside AutoGraph's version of it, its graph and its runs."""
 
     CSS_PATH = "app.tcss"
     TITLE = "agexplorer"
     COMMANDS = App.COMMANDS | {ExplorerCommands}
-    BINDINGS: ClassVar[list[Binding]] = [
-        Binding("f5", "run", "Run"),
-        Binding("r", "run", "Run", show=False),
-        Binding("ctrl+s", "save", "Save"),
-        Binding("alt+down", "next_function", "Next fn"),
-        Binding("alt+up", "previous_function", "Prev fn"),
-        Binding("n", "next_function", "Next fn", show=False),
-        Binding("p", "previous_function", "Prev fn", show=False),
-        Binding("t", "trace", "Trace"),
-        Binding("f", "try_fix", "Try fix"),
-        Binding("a", "apply_fix", "Apply fix", show=False),
-        Binding("ctrl+t", "double_timeout", "Timeout x2", show=False),
-        Binding("q", "quit_app", "Quit", show=False),
-        Binding("ctrl+q", "quit_app", "Quit", priority=True),
-    ]
+    BINDINGS: ClassVar[list[Binding]] = keys.BINDINGS  # the keys and their actions: keys.py
 
     target: var[tuple[str, str] | None] = var(None)
 
@@ -88,7 +77,7 @@ class AgxApp(App):
                  user_code: tuple[str, ...] = (), program: Any = None) -> None:
         super().__init__()
         self.paths = [os.path.abspath(p) for p in paths]
-        self.first_function, self.program = function, program  # a tui.program.Program: a LOG
+        self.first_function, self.program = function, program  # opens first: Program, Opening
         self.user_code = user_code  # --user-code folders, sent with every report request
         self.bridge = EngineBridge(self, worker, timeout, python)  # python: --python's choice
         self.report: Report | None = None
@@ -192,7 +181,7 @@ class AgxApp(App):
         self.watch(source, "scroll_y", lambda _: self.sync_gutter(), init=False)
         self.watch(converted, "scroll_y", lambda _: self.sync_gutter(), init=False)
         self.set_interval(1.0, self._check_disk)
-        self.call_after_refresh(self._open_first)  # after the layout: goto_line centres
+        self.call_after_refresh(self.navigation.open_first)  # after the layout: goto_line centres
 
     def on_resize(self) -> None:
         self.call_after_refresh(self.sync_gutter)
@@ -211,18 +200,6 @@ class AgxApp(App):
     @while_mounted
     def _check_disk(self) -> None:
         self.disk.check()
-
-    def _open_first(self) -> None:
-        if self.program is not None:  # a recorded run opens on its program view
-            return self.program.open(self)
-        picker = self.query_one(FunctionPicker)
-        functions = picker.functions()
-        if not functions:
-            self.set_status("no functions found in " + ", ".join(self.paths), error=True)
-            return
-        wanted = next((f for f in functions if f[1] == self.first_function), functions[0])
-        picker.select_function(*wanted)
-        self.target = wanted
 
     # -- engine ------------------------------------------------------------------------
     def set_status(self, text: str, error: bool = False) -> None:
@@ -312,59 +289,20 @@ class AgxApp(App):
         source.goto_line(message.line)
         source.focus()
 
-    def on_doctor_panel_jump(self, message: Any) -> None:
-        self.on_verdict_table_jump(message)
+    on_doctor_panel_jump = on_verdict_table_jump
 
     @while_mounted
     def on_tree_node_highlighted(self, event: Any) -> None:
         from agexplorer.tui.widgets.op_tree import OpTree
-        if isinstance(event.control, OpTree) and event.node.data is not None:
+        if isinstance(event.control, FunctionPicker):  # opens after a pause in the moving
+            self.navigation.highlighted(event.node.data)
+        elif isinstance(event.control, OpTree) and event.node.data is not None:
             self.op_detail.highlighted(event.node.data, self.panes.ops.has_focus)
 
     def on_run_panel_run_requested(self, message: Any) -> None:
         self.analyse(run=True, call=message.call)
 
-    # -- actions -------------------------------------------------------------------------
-    @while_mounted
-    def action_run(self) -> None:
-        self.panes.panels.active = "tab-run"
-        self.analyse(run=True)
-
-    def action_trace(self) -> None:
-        self.panes.panels.active = "tab-trace"
-        self.trace_tab.request_explain()
-
-    def action_try_fix(self) -> None:
-        self.panes.panels.active = "tab-doctor"
-        self.doctor_tab.request_try()
-
-    def action_apply_fix(self) -> None:
-        self.doctor_tab.apply_tried()
-
-    @while_mounted
-    def action_save(self) -> None:
-        self.editing.save()
-
-    def action_double_timeout(self) -> None:
-        """Give the function twice as long before the worker gives up on it."""
-        timeout = self.bridge.double_timeout()
-        self.announce(f"timeout doubled: the worker now gives a request {timeout:g} s "
-                      "(ctrl+t doubles it again)", error=False)
-
-    @while_mounted
-    def _step_function(self, step: int) -> None:
-        self.navigation.step(step)
-
-    def action_next_function(self) -> None:
-        self._step_function(1)
-
-    def action_previous_function(self) -> None:
-        self._step_function(-1)
-
     # -- ending --------------------------------------------------------------------------
-    def action_quit_app(self) -> None:
-        self.safety.quit()
-
     def exit(self, *args: Any, **kwargs: Any) -> None:
         """Textual's exit, remembered so that racing handlers can stand down; an unsaved
         buffer (not discarded) is kept in its recovery copy."""

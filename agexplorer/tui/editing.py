@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 from agexplorer.model.errors import AgxError
 from agexplorer.tui.guards import while_mounted
+from agexplorer.tui.scratch import is_scratch, saved_note
 
 if TYPE_CHECKING:
     from agexplorer.tui.app import AgxApp
@@ -70,4 +71,7 @@ class Editing:
         app.disk.saw(source.path)
         app.recovery.drop(source.path)
         app.status.let_go()
-        app.set_status(f"saved {written or source.path}")
+        # A scratch copy's save says so as a notice: it outlasts the "ready" of a request
+        # still under way (the doctor's, after an analysis).
+        say = app.announce if is_scratch(source.path) else app.set_status
+        say(saved_note(written or source.path), error=False)

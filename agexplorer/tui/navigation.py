@@ -10,7 +10,11 @@ from agexplorer.source.files import read_source_file
 from agexplorer.tui.widgets.function_picker import FunctionPicker
 
 if TYPE_CHECKING:
+    from textual.timer import Timer
+
     from agexplorer.tui.app import AgxApp
+
+OPEN_PAUSE = 0.4  # seconds the cursor rests on a function in the list before it opens
 
 
 class Navigation:
@@ -19,6 +23,7 @@ class Navigation:
     def __init__(self, app: AgxApp) -> None:
         self.app = app
         self._relabelled: dict[str, str] = {}  # path -> the text the picker's lines are from
+        self._pause: Timer | None = None  # opens the function under the list's cursor
 
     def open(self, old: tuple[str, str] | None, new: tuple[str, str]) -> None:
         """Show function ``new`` (loading its file when ``old`` was in another one)."""
@@ -87,7 +92,41 @@ class Navigation:
         index = functions.index(app.target) if app.target in functions else -1
         path, qualname = functions[(index + step) % len(functions)]
         picker.select_function(path, qualname)
-        app.post_message(FunctionPicker.Picked(path, qualname))
+        # Picked now, not by a message: keys typed fast are queued ahead of such a message,
+        # and each then stepped from the same function (21 quick `n` moved one function).
+        self.picked(FunctionPicker.Picked(path, qualname))
+
+    def open_first(self) -> None:
+        """The workspace is in: open the first function (or the recorded run's program
+        view), then replay the keys pressed meanwhile."""
+        app = self.app
+        if app.program is not None:  # a recorded run opens on its program view
+            return app.program.open(app)
+        picker = app.query_one(FunctionPicker)
+        functions = picker.functions()
+        if not functions:
+            app.set_status("no functions found in " + ", ".join(app.paths), error=True)
+            return
+        wanted = next((f for f in functions if f[1] == app.first_function), functions[0])
+        picker.select_function(*wanted)
+        app.target = wanted
+        app.replay_keys()
+
+    def highlighted(self, key: tuple[str, str] | None) -> None:
+        """The cursor moved in the function list: open its function once the moving pauses
+        (arrowing through the list opens only where it stops)."""
+        if self._pause is not None:
+            self._pause.stop()
+            self._pause = None
+        if key is not None and self.app.target is not None and key != self.app.target:
+            self._pause = self.app.set_timer(OPEN_PAUSE, lambda: self._open_highlighted(key))
+
+    def _open_highlighted(self, key: tuple[str, str]) -> None:
+        self._pause = None
+        picker = self.app.query_one(FunctionPicker)
+        node = picker.cursor_node
+        if node is not None and node.data == key and key != self.app.target:
+            self.picked(FunctionPicker.Picked(*key))
 
 
 def functions_in(path: str, text: str) -> list | None:

@@ -38,6 +38,7 @@ class Results:
             app.panes.refs.set_map(report.conversion.source_map, colors)
         ops = app.panes.ops
         ops.shades = colors
+        ops.source_file = report.file  # ops made in a helper file do not link to the source
         ops.show(report.inventory, app.panes.op_filter.value)
         app.sync_gutter()
 

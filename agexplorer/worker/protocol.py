@@ -16,7 +16,7 @@ if TYPE_CHECKING:  # the replies' records: only named here (the explorer's first
 
 # Raised whenever a request, a reply or an envelope changes shape: a worker started from
 # another install (agexplorer upgraded while the explorer runs) then says so in one sentence.
-VERSION = 1
+VERSION = 2
 
 T = TypeVar("T")
 
@@ -69,6 +69,8 @@ class ReportRequest(Request[ReportReply]):
     tensorboard: str | None = None
     user_code: tuple[str, ...] = ()  # more folders of the user's code (--user-code)
     depth: int | None = None  # the call tree's depth (--depth; None: all of it)
+    skip_xla: bool = False  # leave XLA out of the run lab (--no-xla)
+    mode_timeout: float | None = None  # each mode's own time box, seconds (None: none)
 
 
 @dataclass(frozen=True)
@@ -106,6 +108,8 @@ class TryFixRequest(Request["FixTrial"]):
     budget: float = 0.5
     device: str | None = None
     run: bool = True
+    skip_xla: bool = False  # leave XLA out of both sides' run labs
+    mode_timeout: float | None = None  # each mode's own time box, seconds (None: none)
 
 
 @dataclass(frozen=True)

@@ -103,7 +103,8 @@ def handle_report(req: ReportRequest, ctx: Context) -> ReportReply:
                 lab = shadow.fix(run_lab(
                     target, req.call, device=req.device, budget=req.budget,
                     fresh_module=req.fresh, hlo=req.hlo, tensorboard=req.tensorboard,
-                    progress=ctx.progress))
+                    progress=ctx.progress, skip_xla=req.skip_xla,
+                    mode_timeout=req.mode_timeout))
         except AgxError as exc:
             raise shadow.fix_error(exc) from None
     return {"report": report, "lab": lab}
@@ -159,7 +160,8 @@ def handle_try_fix(req: TryFixRequest, ctx: Context) -> FixTrial:
 
     return _on_buffer(req, lambda target: try_fix(
         target, req.fix, req.call, budget=req.budget, device=req.device,
-        progress=ctx.progress, run=req.run))
+        progress=ctx.progress, run=req.run, skip_xla=req.skip_xla,
+        mode_timeout=req.mode_timeout))
 
 
 def handle_devices(req: DevicesRequest, ctx: Context) -> list[Device]:

@@ -258,4 +258,4 @@ def test_the_explorer_takes_a_timeout_and_a_palette_command_doubles_it(capsys):
     assert app.bridge.worker.timeout == 5
     assert app.bridge.worker.timeout_hint == "press ctrl+t to double the timeout, now 5 s"
     assert callable(app.action_double_timeout)
-    assert ("engine: double the timeout", "double_timeout") in ExplorerCommands.COMMANDS
+    assert ("Double the worker's timeout", "double_timeout") in ExplorerCommands.COMMANDS

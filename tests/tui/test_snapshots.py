@@ -113,3 +113,23 @@ def test_doctor_tab(snap_compare, replay):
         await pilot.pause(0.3)
 
     assert snap_compare(make_app(replay), terminal_size=(150, 42), run_before=doctor)
+
+
+# Every terminal size (issue 13): the list folded and the panes stacked at 80x24, the
+# panels as tall as the code at 200x60; presentation mode with its larger emphasis.
+@pytest.mark.parametrize("size", [(80, 24), (120, 40), (200, 60)])
+def test_main_screen_at_each_size(snap_compare, replay, size):
+    assert snap_compare(make_app(replay), terminal_size=size, run_before=settle)
+
+
+def test_presentation_mode(snap_compare, replay):
+    async def present(pilot) -> None:
+        await settle(pilot)
+        await pilot.press("f12")
+        for _ in range(100):
+            if pilot.app.lab is not None:
+                break
+            await pilot.pause(0.05)
+        await pilot.pause(0.3)
+
+    assert snap_compare(make_app(replay), terminal_size=(120, 40), run_before=present)

@@ -223,3 +223,19 @@ def test_the_worker_code_and_its_messages_work_under_other_python_versions(pytho
     hello, message = pickle.loads(done.stdout)
     assert (hello.executable, hello.tensorflow, message) == (python, "f.py::g", "one sentence.")
     assert hello.python.startswith(python.split("/")[-3].rsplit(".", 1)[0])
+
+
+@pytest.mark.tf
+def test_record_runs_the_program_under_the_chosen_interpreter(tf_venv, tmp_path):
+    """`record --python`: the user's interpreter runs the program (agexplorer is not
+    installed there), with its argv and exit status, and the log says which one ran it."""
+    script = tmp_path / "tiny.py"
+    script.write_text((ROOT / "tests" / "fixtures" / "record" / "tiny.py").read_text())
+    log = tmp_path / "run.agxlog"
+    python = str(tf_venv / "bin" / "python")
+    done = agx("record", "--python", python, "-o", str(log), str(script), "3", cwd=tmp_path)
+    assert done.returncode == 3, done.stderr
+    assert "args: ['3']" in done.stdout
+    start = json.loads(log.read_text().splitlines()[0])
+    assert start["executable"] == python
+    assert "2 traces of 1 function" in done.stderr

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, ClassVar
 
+from textual.binding import Binding
+
 from agexplorer.tui.messages import AnalysisKey, EngineAnswer
 from agexplorer.tui.widgets.doctor_panel import DoctorPanel
 from agexplorer.worker.protocol import DoctorRequest, ReportRequest, Request, TryFixRequest
@@ -16,6 +18,14 @@ class DoctorTab(DoctorPanel):
     """Doctor findings after each analysis; fix trials and their rewrites on request."""
 
     ANSWERS: ClassVar[tuple[type[Request], ...]] = (DoctorRequest, TryFixRequest)
+    BINDINGS: ClassVar = [Binding("x", "toggle_xla", "XLA in trials on/off")]
+    skip_xla: bool = False  # fix trials leave XLA out (its compile can take minutes)
+
+    def action_toggle_xla(self) -> None:
+        """Fix trials with XLA or without; the palette offers it too."""
+        self.skip_xla = not self.skip_xla
+        self.explorer.set_status("fix trials now " + ("skip XLA" if self.skip_xla else
+                                                     "run XLA too") + " (x toggles it)")
 
     @property
     def explorer(self) -> AgxApp:
@@ -69,7 +79,10 @@ class DoctorTab(DoctorPanel):
         finding = message.finding
         request = TryFixRequest(asked.target, fix=f"{finding.code}@{finding.line}",
                                 call=asked.call, source=asked.source, budget=0.3,
-                                device=app.run_panel.device)
+                                device=app.run_panel.device, skip_xla=self.skip_xla,
+                                # six modes and two traces share the request's timeout, so
+                                # ctrl+t (double the timeout) widens each mode's box too
+                                mode_timeout=app.bridge.worker.timeout / 10)
         app.bridge.ask(asked.key, request, asked.key.path, f"trying the {finding.code} rewrite")
 
     def on_doctor_panel_apply_fix(self, message: DoctorPanel.ApplyFix) -> None:

@@ -11,6 +11,7 @@ from textual.widgets.tree import TreeNode
 
 from agexplorer.model.errors import AgxError
 from agexplorer.source.targets import FunctionInfo, list_functions, parse_source, read_source
+from agexplorer.tui.layout import fold_after_pick
 
 
 class FunctionPicker(Tree[tuple[str, str] | None]):
@@ -135,3 +136,4 @@ class FunctionPicker(Tree[tuple[str, str] | None]):
         event.stop()
         if event.node.data:
             self.post_message(self.Picked(*event.node.data))
+            fold_after_pick(self.screen)  # at 80 columns the list folds once it has served

@@ -46,15 +46,29 @@ class VerdictTable(DataTable):
         """Fill the table from a report's verdicts."""
         self.clear()
         self.verdicts = verdicts
-        # DataTable clips long cells: wrap the explanation to the room the other columns leave.
-        width = max(40, (self.size.width or 120) - 50)
-        for v in verdicts:
-            why = "\n".join(textwrap.wrap(v.reason, width)
-                            + (textwrap.wrap("fix: " + v.hint, width) if v.hint else []))
-            self.add_row(str(v.line), v.header,
-                         Text(verdict_badge(v) + (f" {v.graph_op}" if v.graph_op else ""),
-                              style=VERDICT_STYLE[v.verdict]),
+        badges = [verdict_badge(v) + (f" {v.graph_op}" if v.graph_op else "") for v in verdicts]
+        header_width, why_width = self.widths(verdicts, badges)
+        for v, badge in zip(verdicts, badges, strict=True):
+            why = "\n".join(textwrap.wrap(v.reason, why_width)
+                            + (textwrap.wrap("fix: " + v.hint, why_width) if v.hint else []))
+            header = "\n".join(textwrap.wrap(v.header, header_width) or [v.header])
+            self.add_row(str(v.line), header, Text(badge, style=VERDICT_STYLE[v.verdict]),
                          why, key=str(v.line), height=None)
+
+    MIN_WHY = 24  # the explanation's narrowest column: below it the statement wraps too
+
+    def widths(self, verdicts: list, badges: list[str]) -> tuple[int, int]:
+        """The statement's and the explanation's widths: DataTable clips a long cell, so both
+        are wrapped to the room that the line and verdict columns leave (at 80 columns too)."""
+        table = self.size.width or 120
+        pad = 2 * self.cell_padding
+        line = max([len("line"), *(len(str(v.line)) for v in verdicts)]) + pad
+        verdict = max([len("verdict"), *(len(b) for b in badges)]) + pad
+        statement = max([len("statement"), *(len(v.header) for v in verdicts)])
+        room = table - line - verdict - pad - pad - 2  # 2: the vertical scrollbar
+        if room - statement < self.MIN_WHY:
+            statement = max(len("statement"), room - self.MIN_WHY)
+        return statement, max(self.MIN_WHY, room - statement)
 
     def on_resize(self) -> None:
         if self.verdicts:

@@ -1,0 +1,155 @@
+"""`agexplorer serve [PATH] [--host H] [--port N]`: the explorer in a browser, one per tab."""
+
+from __future__ import annotations
+
+import argparse
+import errno
+import ipaddress
+import os
+import shlex
+import socket
+import sys
+from typing import Any
+
+from agexplorer.cli.arguments import PYTHON_HELP, positive
+from agexplorer.model.errors import AgxError
+
+DEFAULT_PORT = 8000
+
+
+def add_serve_parser(sub: Any) -> None:
+    """The ``serve`` subcommand."""
+    serve = sub.add_parser("serve", help="serve the explorer to a web browser (each browser "
+                           "tab gets its own explorer; it runs code: see --host)")
+    serve.add_argument("path", nargs="?", metavar="PATH[::FUNC]",
+                       help="what the explorer opens (default: the lesson's samples)")
+    serve.add_argument("--host", default="127.0.0.1", help="the address to listen on (default "
+                       "127.0.0.1: this machine only; 0.0.0.0 lets anyone who reaches the port "
+                       "run code here)")
+    serve.add_argument("--port", type=port_number, default=DEFAULT_PORT, metavar="N",
+                       help=f"the port to listen on (default {DEFAULT_PORT})")
+    serve.add_argument("--timeout", type=positive, default=None, metavar="SECONDS",
+                       help="give up on an analysis after this long (default 30)")
+    serve.add_argument("--python", metavar="PATH", default=None, help=PYTHON_HELP)
+
+
+def port_number(text: str) -> int:
+    """A TCP port, 1 to 65535, or argparse's error naming what is wrong."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"'{text}' is not a port number") from None
+    if not 1 <= value <= 65535:
+        raise argparse.ArgumentTypeError(f"'{text}' is not a port from 1 to 65535")
+    return value
+
+
+def explorer_command(args: argparse.Namespace) -> str:
+    """The shell command each browser tab runs: this Python's explorer on PATH."""
+    argv = [sys.executable, "-m", "agexplorer"]
+    if args.timeout is not None:
+        argv += ["--timeout", f"{args.timeout:g}"]
+    if args.python:
+        argv += ["--python", args.python]
+    if args.path:
+        path, sep, function = args.path.partition("::")
+        argv.append(os.path.abspath(path) + sep + function)
+    return shlex.join(argv)
+
+
+def exposure_warning(host: str, port: int, addresses: list[str]) -> str | None:
+    """One line when ``host`` is reachable from other machines (the explorer runs code)."""
+    if addresses and all(ipaddress.ip_address(a.split("%")[0]).is_loopback for a in addresses):
+        return None
+    return (f"agexplorer: warning: --host {host} lets anyone who can reach port {port} run "
+            "code on this machine (the explorer runs what it opens, and there is no password).")
+
+
+def check_listen(host: str, port: int) -> list[str]:
+    """The addresses ``host`` names, once a listening socket could be bound to the first of
+    them; a bad host or a busy port is one sentence before any server starts."""
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    except socket.gaierror:
+        raise AgxError("bad-arguments", f"--host {host}: no such address; give an address of "
+                       "this machine, e.g. --host 127.0.0.1.") from None
+    family, kind, proto, _, address = infos[0]
+    with socket.socket(family, kind, proto) as probe:
+        # As the server's own socket does: a port left in TIME_WAIT is free to take.
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind(address)
+        except OSError as exc:
+            raise _listen_error(host, port, exc) from None
+    return [info[4][0] for info in infos]
+
+
+def _listen_error(host: str, port: int, exc: OSError) -> AgxError:
+    if exc.errno == errno.EADDRINUSE:
+        return AgxError("bad-arguments", f"port {port} on {host} is already in use; stop what "
+                        f"uses it or give another, e.g. --port {port % 65535 + 1}.")
+    if exc.errno == errno.EACCES:
+        return AgxError("bad-arguments", f"port {port} needs administrator rights here; give "
+                        "one above 1023, e.g. --port 8000.")
+    return AgxError("bad-arguments", f"cannot listen on {host} port {port} ({exc.strerror or exc});"
+                    " give an address of this machine, e.g. --host 127.0.0.1.")
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    """Serve the explorer until Ctrl+C (or SIGTERM); each browser tab runs its own explorer
+    process, which ends (with its TensorFlow worker) when the tab closes."""
+    if args.path:
+        path = args.path.partition("::")[0]
+        if not os.path.exists(path):
+            raise AgxError("missing-file", f"{path}: no such file or folder; give the PATH the "
+                           "explorer should open, or none for the lesson's samples.")
+    addresses = check_listen(args.host, args.port)
+    try:
+        server_class = _server_class()
+    except ImportError:
+        raise AgxError("missing-dependency", "serving needs the textual-serve package; "
+                       "install it with `pip install textual-serve`.") from None
+    warning = exposure_warning(args.host, args.port, addresses)
+    if warning:
+        print(warning, file=sys.stderr)
+    wildcard = args.host in ("0.0.0.0", "::", "")
+    shown = f"http://{socket.gethostname() if wildcard else _url_host(args.host)}:{args.port}"
+    print(f"agexplorer: serving the explorer on {shown} (each browser tab runs its own; "
+          "Ctrl+C stops it).", flush=True)
+    server = server_class(explorer_command(args), host=args.host, port=args.port,
+                          title="agexplorer")
+    try:
+        server.serve()
+    except OSError as exc:  # lost the port between the check and the server's own bind
+        raise _listen_error(args.host, args.port, exc) from None
+    return 0
+
+
+def _url_host(host: str) -> str:
+    return f"[{host}]" if ":" in host else host
+
+
+def _server_class() -> type:
+    """textual-serve's Server, made to fit: the page's websocket follows the address the
+    browser used (so a class that reaches us by our name or IP connects back to it, where
+    the stock page would point every browser at --host, e.g. 0.0.0.0), and its banner is
+    replaced by our one line."""
+    import logging
+
+    from aiohttp import web
+    from textual_serve.server import Server
+
+    class ExplorerServer(Server):
+        async def handle_index(self, request: web.Request) -> Any:
+            # Set and read with no await between: requests cannot interleave here.
+            self.public_url = f"{request.scheme}://{request.host}"
+            return await super().handle_index(request)
+
+        async def on_startup(self, app: web.Application) -> None:
+            return None
+
+        def initialize_logging(self) -> None:
+            super().initialize_logging()  # its errors still show; a line per request does not
+            logging.getLogger().setLevel(logging.WARNING)
+
+    return ExplorerServer

@@ -1,0 +1,58 @@
+"""Sentences that explain the run lab's timings: fixed call cost against work, retraces, boxes."""
+
+from __future__ import annotations
+
+from rich.text import Text
+
+from agexplorer.model.lab import RunLab
+
+_LABEL = {"graph": "graph", "xla": "XLA"}
+_RETRACE = {
+    "variables": "graph traced twice: its first call created variables (a tf.Variable, a "
+                 "layer's weights, an optimizer's slots), and TensorFlow then traces again to "
+                 "run with them as state; later calls reuse that second trace.",
+    "signature": "graph traced again after its first call: a later call's arguments had a new "
+                 "signature (another shape, dtype or Python value), and each new signature "
+                 "is a new trace.",
+}
+
+
+def about(seconds: float) -> str:
+    """A small duration in milliseconds, as said aloud: ``0.35 ms``, ``12 ms``, ``1.5 s``."""
+    if seconds >= 1:
+        return f"{seconds:.3g} s"
+    if seconds < 5e-6:
+        return "less than 0.01 ms"
+    ms = seconds * 1e3
+    return f"{ms:.2f} ms" if ms < 1 else f"{ms:.3g} ms"
+
+
+def cost_note(lab: RunLab, mode: str) -> str | None:
+    """Why ``mode`` is slower or faster than eager: the fixed cost of a call beside the work."""
+    fixed, work, speed = lab.overhead_s.get(mode), lab.work_s(mode), lab.speedup.get(mode)
+    if fixed is None or work is None or not speed:
+        return None
+    label = _LABEL[mode]
+    costs = (f"each call costs about {about(fixed)} of fixed overhead, this function does "
+             f"about {about(work)} of work")
+    if speed < 1:
+        return (f"{label} is slower here: {costs}; graphs pay off when a function runs many "
+                "small ops or loops.")
+    return (f"{label} is faster here: {costs}, and eager mode pays for every op from Python "
+            "on every call.")
+
+
+def timing_notes(lab: RunLab) -> list[Text]:
+    """The notes under the timings: cost against work, a retrace's reason, boxes and skips."""
+    notes: list[Text] = []
+    for mode in ("graph", "xla"):
+        note = cost_note(lab, mode)
+        if note:
+            notes.append(Text(note, style="cyan"))
+    if lab.retrace_reason in _RETRACE:
+        notes.append(Text(_RETRACE[lab.retrace_reason], style="cyan"))
+    for mode, run in lab.runs.items():
+        if run.timed_out and run.ok:
+            notes.append(Text(f"{mode} ran past its {lab.mode_timeout_s:g} s box: its timings "
+                              "are from the calls made by then.", style="yellow"))
+    return notes

@@ -1,0 +1,220 @@
+"""The explorer's keys: every binding, the palette's plain names, and the actions they run."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import cached_property
+from typing import Any
+
+from textual.binding import Binding
+from textual.widgets import Input, TextArea
+
+from agexplorer.tui.find import Finder
+from agexplorer.tui.guards import while_mounted
+
+# The tabs (digits 1-7) and the panes (alt+digits), in screen order.
+TABS: tuple[tuple[str, str], ...] = (
+    ("tab-flow", "Control flow"), ("tab-calls", "Calls"), ("tab-doctor", "Doctor"),
+    ("tab-graph", "Graph"), ("tab-run", "Run"), ("tab-trace", "Trace"), ("tab-log", "Log"))
+PANES: tuple[tuple[str, str], ...] = (
+    ("picker", "the function list"), ("source", "the source (editor)"),
+    ("converted", "AutoGraph's code"), ("panels", "the open tab"))
+
+_TAB_GROUP = Binding.Group("Tabs", compact=True)
+_PANE_GROUP = Binding.Group("Panes", compact=True)
+
+BINDINGS: list[Binding] = [
+    Binding("f1", "help", "Keys"),
+    Binding("question_mark", "help", "Keys", show=False),
+    Binding("f5", "run", "Run"),
+    Binding("r", "run", "Run", show=False),
+    Binding("ctrl+s", "save", "Save"),
+    # n/N step through a find's matches while its pane has the focus; else n is the next function.
+    Binding("n", "find_next", "Next match"),
+    Binding("N", "find_previous", "Prev match"),
+    Binding("f3", "find_step(1)", "Next match", show=False),
+    Binding("shift+f3", "find_step(-1)", "Prev match", show=False),
+    Binding("alt+down", "next_function", "Next fn"),
+    Binding("alt+up", "previous_function", "Prev fn", show=False),
+    Binding("n", "next_function", "Next fn", show=False),
+    Binding("p", "previous_function", "Prev fn", show=False),
+    Binding("t", "trace", "Trace"),
+    Binding("f", "try_fix", "Try fix"),
+    Binding("a", "apply_fix", "Apply fix"),
+    Binding("ctrl+f", "find", "Find"),
+    Binding("escape", "leave", "Leave"),
+    *(Binding(str(i), f"show_tab('{tab}')", name, group=_TAB_GROUP)
+      for i, (tab, name) in enumerate(TABS, 1)),
+    # alt+digits work everywhere (the editor and inputs included): a way out of any pane.
+    *(Binding(f"alt+{i}", f"focus_pane('{pane}')", f"Focus {name}", group=_PANE_GROUP,
+              priority=True) for i, (pane, name) in enumerate(PANES, 1)),
+    Binding("ctrl+t", "double_timeout", "Timeout x2", show=False),
+    Binding("q", "quit_app", "Quit", show=False),
+    Binding("ctrl+q", "quit_app", "Quit", priority=True),
+]
+
+# The command palette: every action under a plain name (bindings added without an entry
+# here get one named by their description: see commands.entries).
+COMMANDS: list[tuple[str, str]] = [
+    ("Run eager, graph and XLA", "run"),
+    ("Trace: explain which calls retrace, and why", "trace"),
+    ("Try the selected finding's fix on a copy", "try_fix"),
+    ("Apply the tried fix to the buffer", "apply_fix"),
+    ("Save the file", "save"),
+    ("Open the next function", "next_function"),
+    ("Open the previous function", "previous_function"),
+    ("Find in the focused pane", "find"),
+    ("Show the keys of the focused pane (help)", "help"),
+    *((f"Show the {name} tab", f"show_tab('{tab}')") for tab, name in TABS),
+    *((f"Focus {name}", f"focus_pane('{pane}')") for pane, name in PANES),
+    ("Calls: the functions this trace reached, with their verdicts", "focus('calls-tree')"),
+    ("Toggle colour-blind-safe line colours", "toggle_palette"),
+    ("Double the worker's timeout", "double_timeout"),
+    ("Quit", "quit_app"),
+    ("Program view: the recorded run's traced functions", "push_screen('program')"),
+]
+
+# Actions whose only keys are printable: off (and out of the footer) while typing.
+_TYPED = {"trace", "try_fix", "apply_fix", "show_tab"}
+
+
+def typing_in(widget: Any) -> bool:
+    """Does ``widget`` turn printable keys into text (an input, the editor)?"""
+    return isinstance(widget, Input) or (isinstance(widget, TextArea) and not widget.read_only)
+
+
+class KeyActions:
+    """The app's key actions (mixed into AgxApp, whose parts do the work)."""
+
+    @cached_property
+    def finder(self) -> Finder:
+        """Find in a pane (ctrl+f): the find bar and its matches."""
+        return Finder(self)
+
+    def check_action(self: Any, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Keys that would type text are off while typing; find keys only while finding;
+        the pane keys only on the explorer's own screen."""
+        typing = typing_in(self.focused)
+        if action in _TYPED:
+            return not typing
+        if action in ("find_next", "find_previous"):
+            return self.finder.can_step(self.focused)
+        if action == "find_step":  # F3 / shift+F3: anywhere while the find bar is open
+            return self.finder.is_open
+        if action == "leave":
+            return typing or self.finder.is_open
+        if action == "focus_pane":
+            return self.screen is self.screen_stack[0]
+        return True
+
+    def _when_ready(self: Any, method: Callable[..., Any], *args: Any) -> None:
+        """Run now, or once the first function is open (keys pressed during start-up)."""
+        if self.workspace_ready and self.target is not None:
+            method(*args)
+        else:  # typed before the workspace (or the worker) was there: kept, in order
+            self.__dict__.setdefault("pending_keys", []).append((method, args))
+
+    def replay_keys(self: Any) -> None:
+        """The first function is open: the keys pressed before it, in order."""
+        for method, args in self.__dict__.pop("pending_keys", []):
+            method(*args)
+
+    # -- the actions -------------------------------------------------------------------
+    def action_run(self: Any) -> None:
+        self._when_ready(self._run)
+
+    @while_mounted
+    def _run(self: Any) -> None:
+        self.panes.panels.active = "tab-run"
+        self.analyse(run=True)
+
+    def action_trace(self: Any) -> None:
+        self._when_ready(self._trace)
+
+    @while_mounted
+    def _trace(self: Any) -> None:
+        self.panes.panels.active = "tab-trace"
+        self.trace_tab.request_explain()
+
+    def action_try_fix(self: Any) -> None:
+        self._when_ready(self._try_fix)
+
+    @while_mounted
+    def _try_fix(self: Any) -> None:
+        self.panes.panels.active = "tab-doctor"
+        self.doctor_tab.request_try()
+
+    @while_mounted
+    def action_apply_fix(self: Any) -> None:
+        if self.workspace_ready:
+            self.doctor_tab.apply_tried()
+
+    @while_mounted
+    def action_save(self: Any) -> None:
+        if self.workspace_ready:
+            self.editing.save()
+
+    def action_double_timeout(self: Any) -> None:
+        """Give the function twice as long before the worker gives up on it."""
+        timeout = self.bridge.double_timeout()
+        self.announce(f"timeout doubled: the worker now gives a request {timeout:g} s "
+                      "(ctrl+t doubles it again)", error=False)
+
+    def action_next_function(self: Any) -> None:
+        self._when_ready(self.navigation.step, 1)
+
+    def action_previous_function(self: Any) -> None:
+        self._when_ready(self.navigation.step, -1)
+
+    def action_show_tab(self: Any, tab: str) -> None:
+        self._when_ready(self._show_tab, tab)
+
+    @while_mounted
+    def _show_tab(self: Any, tab: str) -> None:
+        self.panes.panels.active = tab
+
+    def action_focus_pane(self: Any, pane: str) -> None:
+        self._when_ready(self._focus_pane, pane)
+
+    @while_mounted
+    def _focus_pane(self: Any, pane: str) -> None:
+        if pane == "picker":
+            self.query_one("#picker").focus()
+        elif pane == "panels":  # the open tab's first focusable widget
+            panels = self.panes.panels
+            active = panels.get_pane(panels.active) if panels.active else None
+            target = next((w for w in (active.query("*") if active else ())
+                           if w.focusable), None)
+            (target or panels).focus()
+        else:
+            getattr(self.panes, pane).focus()
+
+    def action_leave(self: Any) -> None:
+        """Esc: out of an input (to the next pane), or the find bar closes."""
+        if typing_in(self.focused):
+            self.screen.focus_next()
+        elif self.finder.is_open:
+            self.finder.close()
+
+    def action_find(self: Any) -> None:
+        if self.workspace_ready:
+            self.finder.open(self.focused)
+
+    def action_find_next(self: Any) -> None:
+        self.finder.step(1)
+
+    def action_find_previous(self: Any) -> None:
+        self.finder.step(-1)
+
+    def action_find_step(self: Any, step: int) -> None:
+        self.finder.step(step)
+
+    def action_help(self: Any) -> None:
+        """The help screen: every binding of the focused context."""
+        from agexplorer.tui.screens.help import HelpScreen, context_bindings
+
+        if not isinstance(self.screen, HelpScreen):
+            self.push_screen(HelpScreen(context_bindings(self)))
+
+    def action_quit_app(self: Any) -> None:
+        self.safety.quit()

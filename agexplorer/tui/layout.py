@@ -1,0 +1,166 @@
+"""The explorer's shape: size breakpoints, the folding function list, zoom and presentation mode."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, ClassVar, cast
+
+from textual.app import App
+from textual.binding import Binding
+from textual.css.query import NoMatches
+from textual.widget import Widget
+
+if TYPE_CHECKING:
+    from textual.screen import Screen
+
+    from agexplorer.tui.app import AgxApp
+
+# The main screen gets one class per axis on every resize (Textual's breakpoints). Under 110
+# columns the function list folds away and the code panes stack; from 50 rows the panels
+# get as much height as the code (the Graph tab's ops, the Run tab's timings and chart).
+# 150x42, the size of the first snapshots, stays "-medium -short": the layout they show.
+HORIZONTAL = [(0, "-narrow"), (110, "-medium"), (180, "-wide")]
+VERTICAL = [(0, "-short"), (50, "-tall")]
+
+BINDINGS: list[Binding] = [
+    Binding("ctrl+b", "layout('functions')", "Functions"),
+    Binding("f11", "layout('zoom')", "Zoom"),
+    Binding("z", "layout('zoom')", "Zoom", show=False),
+    Binding("f12", "layout('present')", "Present", show=False),
+    Binding("space", "layout('step')", "Next and run", show=False),
+]
+
+# The screen's classes hold the state, so that the stylesheet (app.tcss) alone says what
+# each one looks like.
+OPEN, FOLDED = "-functions-open", "-functions-folded"
+ZOOMED, HIDDEN, TARGET = "-zoomed", "-zoom-hidden", "-zoom-target"
+PRESENTING = "-presenting"
+
+PANES = ("picker", "source", "converted", "panels")  # what zoom can fill the screen with
+COMPANIONS = {"source": "gutter", "converted": "refs"}  # a gutter stays with its pane
+
+
+class LayoutApp(App):
+    """The layout's keys and breakpoints, the base of the explorer's app (AgxApp): they live
+    here so that app.py only names its base."""
+
+    HORIZONTAL_BREAKPOINTS: ClassVar[list[tuple[int, str]]] = HORIZONTAL
+    VERTICAL_BREAKPOINTS: ClassVar[list[tuple[int, str]]] = VERTICAL
+    BINDINGS: ClassVar[list[Binding]] = BINDINGS
+
+    def action_layout(self, what: str) -> None:
+        """Fold the functions, zoom, present, or step to the next function (presenting)."""
+        act(cast("AgxApp", self), what)
+
+
+def act(app: AgxApp, what: str) -> None:
+    """The layout key ``what`` ("functions", "zoom", "present", "step") on the main screen."""
+    screen = app.screen
+    if screen is not app.screen_stack[0]:
+        return  # a dialog or the program view is on top: its own keys apply
+    {"functions": toggle_functions, "zoom": toggle_zoom, "present": toggle_presentation,
+     "step": present_next}[what](app, screen)
+
+
+def _focus_code(app: AgxApp) -> None:
+    if app.workspace_ready:
+        app.source.focus()
+
+
+def toggle_functions(app: AgxApp, screen: Screen) -> None:
+    """Fold the function list away or bring it back (at any width)."""
+    picker = app.query_one("#picker")
+    showing = picker.display
+    screen.set_class(showing, FOLDED)
+    screen.set_class(not showing, OPEN)
+    if showing:
+        if picker.has_focus:
+            _focus_code(app)
+    else:
+        picker.focus()
+
+
+def fold_after_pick(screen: Screen) -> None:
+    """At narrow widths a list opened to pick a function folds away once one is picked."""
+    if screen.has_class("-narrow") and screen.has_class(OPEN):
+        screen.remove_class(OPEN)
+        app = screen.app
+        if hasattr(app, "workspace_ready"):
+            app.call_after_refresh(_focus_code, app)
+
+
+def _focused_pane(app: AgxApp) -> Widget | None:
+    node = app.focused
+    while node is not None and node.id not in PANES:
+        node = node.parent if isinstance(node.parent, Widget) else None
+    return node
+
+
+def toggle_zoom(app: AgxApp, screen: Screen) -> None:
+    """Fill the screen (all but the status line and the footer) with the focused pane, or
+    put every pane back."""
+    if screen.has_class(ZOOMED):
+        unzoom(screen)
+        app.set_status("every pane is back (F11 or z zooms the focused one)")
+        return
+    pane = _focused_pane(app)
+    if pane is None:
+        if not app.workspace_ready:
+            return
+        pane = app.source
+    keep = {pane}
+    if pane.id in COMPANIONS:
+        try:
+            keep.add(screen.query_one(f"#{COMPANIONS[pane.id]}"))
+        except NoMatches:
+            pass
+    node: Widget = pane
+    while node.id != "main" and isinstance(node.parent, Widget):
+        for sibling in node.parent.children:
+            if sibling is not node and sibling not in keep:
+                sibling.add_class(HIDDEN)
+        node = node.parent
+    pane.add_class(TARGET)
+    screen.add_class(ZOOMED)
+    pane.focus()
+    app.set_status(f"zoomed {pane.id}: F11 (or z outside the editor) puts the panes back")
+
+
+def unzoom(screen: Screen) -> None:
+    """Every pane back in its place."""
+    for widget in screen.query(f".{HIDDEN}, .{TARGET}"):
+        widget.remove_class(HIDDEN, TARGET)
+    screen.remove_class(ZOOMED)
+
+
+def toggle_presentation(app: AgxApp, screen: Screen) -> None:
+    """Presentation mode: no footer or function list, bolder titles, and space steps to the
+    next function of the open files and runs it. The function shown runs as the mode starts."""
+    if screen.has_class(PRESENTING):
+        screen.remove_class(PRESENTING)
+        app.set_status("presentation mode ended (F12 starts it again)")
+        return
+    if not app.workspace_ready:
+        return
+    screen.add_class(PRESENTING)
+    app.panes.run_panel.focus()  # not the editor: space must step, not type
+    app.action_run()
+    app.set_status("presentation: space runs the next function, F12 ends")
+
+
+def present_next(app: AgxApp, screen: Screen) -> None:
+    """In presentation mode, open the next function (across the open files) and run it."""
+    if not screen.has_class(PRESENTING) or not app.workspace_ready:
+        return
+    from agexplorer.tui.widgets.function_picker import FunctionPicker
+
+    picker = app.query_one(FunctionPicker)
+    functions = picker.functions()
+    if not functions:
+        return
+    index = functions.index(app.target) if app.target in functions else -1
+    wanted = functions[(index + 1) % len(functions)]
+    app.navigation.picked(FunctionPicker.Picked(*wanted))
+    if app.target != wanted:
+        return  # refused (unsaved edits in another file): the status line says why
+    picker.select_function(*wanted)
+    app.action_run()

@@ -1,0 +1,78 @@
+"""HelpScreen (F1 or ?): every binding of the focused context, grouped, and how to leave the editor."""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from rich.table import Table
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import Static
+
+NOTES = (
+    "In the editor, Tab indents and Esc leaves the editor (to the next pane);",
+    "elsewhere Tab and shift+Tab move between panes, and Esc leaves an input.",
+    "Digits 1-7 show a tab and alt+1..4 focus a pane (outside inputs and the editor,",
+    "where digits are text: alt+digits work everywhere).",
+    "ctrl+p opens the command palette: every action by its plain name.",
+)
+
+
+def _title(node: Any, app: Any) -> str:
+    if node is app:
+        return "The explorer"
+    if node is app.screen:
+        return "This screen"
+    name = type(node).__name__
+    return f"The focused {name}" + (f" (#{node.id})" if node.id else "")
+
+
+def context_bindings(app: Any) -> list[tuple[str, list[tuple[str, str]]]]:
+    """The live bindings of the focused widget's chain (the focused widget first), as
+    (group title, [(keys, description)]); bindings turned off here are left out."""
+    groups: dict[int, tuple[str, dict[str, list[str]]]] = {}
+    for key, active in app.screen.active_bindings.items():
+        binding, node = active.binding, active.node
+        if binding.system or not active.enabled:
+            continue
+        _, actions = groups.setdefault(id(node), (_title(node, app), {}))
+        described = binding.description or binding.action
+        if binding.group is not None and binding.description:
+            described = f"{binding.group.description}: {binding.description}"
+        actions.setdefault(described, []).append(app.get_key_display(binding) or key)
+    return [(title, [(" / ".join(keys), described) for described, keys in actions.items()])
+            for title, actions in groups.values()]
+
+
+class HelpScreen(ModalScreen[None]):
+    """The keys of the context the help was opened from; Esc, F1 or ? closes it."""
+
+    BINDINGS: ClassVar[list[Binding]] = [
+        Binding("escape,f1,question_mark,q", "dismiss", "Close help"),
+    ]
+
+    def __init__(self, groups: list[tuple[str, list[tuple[str, str]]]]) -> None:
+        super().__init__(id="help")
+        self.groups = groups
+
+    def text(self) -> Table:
+        """The bindings as one table: a header row per group."""
+        table = Table.grid(padding=(0, 2))
+        table.add_column(style="bold", no_wrap=True)
+        table.add_column()
+        for title, rows in self.groups:
+            table.add_row(Text(title, style="bold underline"), "")
+            for keys, described in rows:
+                table.add_row(keys, described)
+            table.add_row("", "")
+        for note in NOTES:
+            table.add_row("", Text(note, style="italic"))
+        return table
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll(id="help-body") as body:
+            body.border_title = "keys (Esc closes)"
+            yield Static(self.text(), id="help-keys")

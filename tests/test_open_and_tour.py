@@ -1,0 +1,109 @@
+"""Opening anything without writing into the installation: a folder, scratch copies of the
+samples, `samples --copy DIR`; the tour's data names real sample functions."""
+
+from __future__ import annotations
+
+import ast
+import os
+
+import pytest
+
+from agexplorer.cli import main, samples_dir
+from agexplorer.cli.explorer import open_tui
+from agexplorer.tui.app import AgxApp
+from agexplorer.tui.scratch import MARKER, is_scratch, saved_note
+from agexplorer.tui.tour import Opening
+from agexplorer.tui.tour_steps import STEPS
+from conftest import SAMPLES
+
+
+@pytest.fixture
+def opened(monkeypatch):
+    """What open_tui would show: the app's paths and opening, without running the app."""
+    seen: dict = {}
+
+    def run(self, *args, **kwargs):
+        seen.update(paths=self.paths, program=self.program, function=self.first_function)
+
+    monkeypatch.setattr(AgxApp, "run", run)
+    return seen
+
+
+def sample_names() -> list[str]:
+    return sorted(n for n in os.listdir(SAMPLES) if n.endswith(".py"))
+
+
+def test_a_folder_opens_every_python_file_in_it(tmp_path, opened):
+    (tmp_path / "a.py").write_text("def f(x):\n    return x\n")
+    (tmp_path / "notes.txt").write_text("not python")
+    for folder in ("sub", ".hidden", "__pycache__", "venv"):
+        (tmp_path / folder).mkdir()
+        (tmp_path / folder / "b.py").write_text("def g(x):\n    return x\n")
+    assert open_tui([str(tmp_path)]) == 0
+    assert opened["paths"] == [str(tmp_path / "a.py"), str(tmp_path / "sub" / "b.py")]
+    assert opened["program"] == Opening(scratch=False, tour=False)
+
+
+def test_a_folder_without_python_files_is_one_sentence(tmp_path, capsys):
+    assert main([str(tmp_path)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err == f"agexplorer: {tmp_path}: no Python files in this folder; open a folder " \
+                  "of .py files, or one file."
+
+
+def test_no_path_opens_scratch_copies_never_the_package(opened):
+    assert open_tui([]) == 0
+    paths = opened["paths"]
+    assert [os.path.basename(p) for p in paths] == sample_names()
+    folder = os.path.dirname(paths[0])
+    assert os.path.commonpath([folder, samples_dir()]) != samples_dir()  # not inside it
+    assert folder.startswith(os.path.join(os.environ["XDG_STATE_HOME"], "agexplorer", "scratch"))
+    assert os.path.isfile(os.path.join(folder, MARKER)) and all(is_scratch(p) for p in paths)
+    for path in paths:
+        with open(path) as copy, open(os.path.join(SAMPLES, os.path.basename(path))) as orig:
+            assert copy.read() == orig.read()
+    assert opened["program"] == Opening(scratch=True, tour=False)
+    assert "scratch copy" in saved_note(paths[0])
+    assert saved_note(os.path.join(SAMPLES, "s4_2_tracing.py")).startswith("saved ")
+    assert "scratch" not in saved_note(os.path.join(SAMPLES, "s4_2_tracing.py"))
+
+
+def test_tour_opens_scratch_copies_with_the_tour(opened, capsys):
+    assert open_tui(["tour"]) == 0
+    assert opened["program"] == Opening(scratch=True, tour=True)
+    assert all(is_scratch(p) for p in opened["paths"])
+    assert open_tui(["tour", "x.py"]) == 2
+    assert "give one PATH" in capsys.readouterr().err
+
+
+def test_samples_copy_writes_an_editable_copy_and_never_overwrites(tmp_path, capsys):
+    dest = tmp_path / "lesson"
+    assert main(["samples", "--copy", str(dest)]) == 0
+    assert sorted(os.listdir(dest)) == sample_names()
+    assert "`agexplorer" in capsys.readouterr().out
+    mine = dest / "s4_1_eager_vs_graph.py"
+    mine.write_text("# my edits\n")
+    assert main(["samples", "--copy", str(dest)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.count("\n") == 0 and "already exists (and 9 more)" in err
+    assert "does not overwrite" in err
+    assert mine.read_text() == "# my edits\n"  # untouched
+
+
+def test_samples_copy_into_a_file_is_one_sentence(tmp_path, capsys):
+    target = tmp_path / "afile"
+    target.write_text("x")
+    assert main(["samples", "--copy", str(target)]) == 2
+    assert "that is a file" in capsys.readouterr().err
+
+
+def test_each_tour_step_names_a_sample_function_and_an_action():
+    assert len(STEPS) == 10
+    for step in STEPS:
+        tree = ast.parse(open(os.path.join(SAMPLES, step.file)).read())
+        names = {n.name for n in ast.walk(tree) if isinstance(n, ast.FunctionDef | ast.ClassDef)}
+        assert set(step.function.split(".")) <= names, step.target
+        assert step.action in ("run", "trace", "doctor", "none")
+        assert step.heading_zh[:3].replace(".", "").isdigit() and step.title_en and step.look
+    headings = [s.heading_zh.split()[0] for s in STEPS]
+    assert headings == sorted(headings, key=lambda h: [int(x) for x in h.split(".")])

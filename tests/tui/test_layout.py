@@ -1,0 +1,151 @@
+"""The layout at every size: the folding function list, zoom and presentation mode.
+
+A stand-in worker answers without TensorFlow (a report request fails with one sentence),
+so these tests drive only the layout, and record what the app asked the worker."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from agexplorer.model.errors import AgxError
+from agexplorer.worker.client import Worker
+from agexplorer.worker.protocol import DevicesRequest, PingRequest, ReportRequest
+from conftest import SAMPLES, wait_for
+
+TARGET = os.path.join(SAMPLES, "s6_2_bad_loop.py")
+
+
+class AskedWorker(Worker):
+    """Answers pings and devices; remembers each report request and fails it."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.asked: list[ReportRequest] = []
+
+    def request(self, req, **_):
+        if isinstance(req, PingRequest):
+            return "pong"
+        if isinstance(req, DevicesRequest):
+            return [{"name": "/device:CPU:0", "type": "CPU"}]
+        if isinstance(req, ReportRequest):
+            self.asked.append(req)
+        raise AgxError("user-code", "no TensorFlow in this test")
+
+    def close(self) -> None:
+        pass
+
+
+@pytest.fixture
+def app():
+    from agexplorer.tui.app import AgxApp
+
+    return AgxApp([TARGET], "bad_loop", worker=AskedWorker())
+
+
+async def started(pilot) -> None:
+    assert await wait_for(pilot, lambda: pilot.app.workspace_ready and pilot.app.target, 30)
+    await pilot.pause(0.1)
+
+
+def region(app, selector: str):
+    return app.query_one(selector).region
+
+
+async def test_at_80_columns_the_list_folds_and_the_code_panes_stack(app):
+    async with app.run_test(size=(80, 24)) as pilot:
+        await started(pilot)
+        assert app.screen.has_class("-narrow", "-short")
+        assert not app.query_one("#picker").display
+        source, converted = region(app, "#source"), region(app, "#converted")
+        assert converted.y >= source.bottom and source.width >= 60  # stacked, full width
+        await pilot.resize_terminal(150, 42)
+        await pilot.pause(0.1)
+        assert app.screen.has_class("-medium") and app.query_one("#picker").display
+        source, converted = region(app, "#source"), region(app, "#converted")
+        assert converted.x >= source.right and converted.y == source.y  # side by side
+
+
+async def test_ctrl_b_shows_the_list_and_picking_folds_it_at_80_columns(app):
+    async with app.run_test(size=(80, 24)) as pilot:
+        await started(pilot)
+        picker = app.query_one("#picker")
+        await pilot.press("ctrl+b")
+        await pilot.pause(0.1)
+        assert picker.display and picker.has_focus
+        await pilot.press("down", "enter")  # the second function: fixed_loop
+        assert await wait_for(pilot, lambda: app.target[1] == "fixed_loop", 10)
+        await pilot.pause(0.1)
+        assert not picker.display and app.source.has_focus
+        await pilot.press("ctrl+b", "ctrl+b")  # open, then fold again by the same key
+        await pilot.pause(0.1)
+        assert not picker.display
+
+
+async def test_ctrl_b_folds_the_list_at_wide_sizes_too(app):
+    async with app.run_test(size=(200, 60)) as pilot:
+        await started(pilot)
+        assert app.screen.has_class("-wide", "-tall")
+        before = region(app, "#source").width
+        await pilot.press("ctrl+b")
+        await pilot.pause(0.1)
+        assert not app.query_one("#picker").display
+        assert region(app, "#source").width > before  # the room went to the code
+
+
+async def test_f11_zooms_the_focused_pane_and_back(app):
+    async with app.run_test(size=(120, 40)) as pilot:
+        await started(pilot)
+        app.query_one("#converted").focus()
+        await pilot.press("f11")
+        await pilot.pause(0.1)
+        assert region(app, "#converted").height >= 35  # all but the status line and footer
+        hidden = ("#picker", "#source", "#gutter", "#panels")
+        assert not any(app.query_one(s).display for s in hidden)
+        assert app.query_one("#refs").display  # its line references stay beside it
+        assert "zoomed converted" in app.status_line.text
+        await pilot.press("f11")
+        await pilot.pause(0.1)
+        assert all(app.query_one(s).display for s in hidden)
+        assert region(app, "#converted").height < 35
+
+
+async def test_z_outside_the_editor_zooms_the_panels(app):
+    async with app.run_test(size=(80, 24)) as pilot:
+        await started(pilot)
+        app.panes.verdicts.focus()
+        await pilot.press("z")
+        await pilot.pause(0.1)
+        assert not app.query_one("#code").display
+        assert region(app, "#panels").height >= 20
+        await pilot.press("z")
+        await pilot.pause(0.1)
+        assert app.query_one("#code").display and not app.screen.has_class("-zoomed")
+        app.source.focus()
+        await pilot.press("z")  # typed into the editor: no zoom
+        await pilot.pause(0.1)
+        assert not app.screen.has_class("-zoomed") and app.source.dirty
+
+
+async def test_presentation_hides_chrome_and_space_runs_the_next_function(app):
+    async with app.run_test(size=(120, 40)) as pilot:
+        await started(pilot)
+        worker = app.bridge.worker
+        await pilot.press("f12")
+        await pilot.pause(0.1)
+        assert app.screen.has_class("-presenting")
+        assert not app.query_one("Footer").display and not app.query_one("#picker").display
+        assert await wait_for(pilot, lambda: any(not r.no_run for r in worker.asked), 10)
+        assert worker.asked[-1].target.endswith("::bad_loop")
+        await pilot.press("space")
+        assert await wait_for(pilot, lambda: worker.asked[-1].target.endswith("::fixed_loop")
+                              and not worker.asked[-1].no_run, 10)
+        assert app.target[1] == "fixed_loop" and app.panes.panels.active == "tab-run"
+        await pilot.press("f12")
+        await pilot.pause(0.1)
+        assert app.query_one("Footer").display
+        count = len(worker.asked)
+        await pilot.press("space")  # outside presentation mode space steps nowhere
+        await pilot.pause(0.2)
+        assert app.target[1] == "fixed_loop" and len(worker.asked) == count
