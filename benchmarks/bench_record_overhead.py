@@ -5,10 +5,11 @@ Adam for 5 epochs over 2,000 rows in batches of 64 through tf.data, with a
 ``@tf.function`` train step that calls a helper in the second file whose Python loop
 unrolls; the last batch of each epoch has 16 rows, so the step retraces (and the
 optimizer's variables, created on the first call, make tf.function trace a second time
-at once). Each repeat runs it in a fresh process twice, interleaved: plain
-(``python train.py``) and recorded (``agexplorer record -o LOG train.py``, the console
-script's code), after one untimed warm-up of each. Wall time and the child's peak
-memory (``ru_maxrss`` from ``os.wait4``) are compared by their medians.
+at once). Each repeat runs it in a fresh process twice, interleaved, the order alternating
+from one repeat to the next: plain (``python train.py``) and recorded
+(``agexplorer record -o LOG train.py``, the console script's code), after one untimed
+warm-up of each. Wall time and the child's peak memory (``ru_maxrss`` from ``os.wait4``)
+are compared by their medians.
 
 Goals: recorded / plain <= 1.10 in wall time and <= 1.2 in peak memory (the RESULT
 line). Timings are printed, never asserted: the machine is shared and noisy.
@@ -112,15 +113,20 @@ def main(argv: list[str] | None = None) -> int:
         _run(plain, folder)  # untimed warm-ups: the page cache, TensorFlow's first start
         _run(recorded, folder)
         rows: dict[str, list[tuple[float, float]]] = {"plain": [], "recorded": []}
-        for _ in range(repeats):
-            rows["plain"].append(_run(plain, folder))
-            rows["recorded"].append(_run(recorded, folder))
+        for i in range(repeats):
+            # The order alternates (plain first, then recorded first, ...): a run right
+            # after another one was measured to pay for it on this shared machine.
+            order = ("plain", "recorded") if i % 2 == 0 else ("recorded", "plain")
+            for key in order:
+                rows[key].append(_run(plain if key == "plain" else recorded, folder))
         summary = subprocess.run([sys.executable, "-m", "agexplorer", "summary", log, "--json"],
                                  capture_output=True, text=True, cwd=ROOT, check=True)
         functions = json.loads(summary.stdout)["functions"]
     wall = {k: statistics.median(t for t, _ in v) for k, v in rows.items()}
     peak = {k: statistics.median(m for _, m in v) for k, v in rows.items()}
     ratio_t, ratio_m = wall["recorded"] / wall["plain"], peak["recorded"] / peak["plain"]
+    pairwise = statistics.median(r[0] / p[0] for r, p in zip(rows["recorded"], rows["plain"],
+                                                                   strict=True))
     print(f"record overhead: {repeats} interleaved pairs, medians of fresh-process runs")
     print(f"{'run':<10} {'wall s':>8} {'peak MiB':>9}")
     for key in ("plain", "recorded"):
@@ -130,6 +136,7 @@ def main(argv: list[str] | None = None) -> int:
     for f in functions:
         print(f"  recorded: {f['function']}: {f['traces']} traces, {f['trace_s']:.3f} s tracing, "
               f"{len(f['retraces'])} retraces, {f['op_count']} ops")
+    print(f"median of the pairwise wall-time ratios: {pairwise:.2f}")
     print(f"total {time.perf_counter() - started:.1f} s")
     print(f"RESULT record_overhead time_ratio={ratio_t:.2f} goal<={GOAL_TIME} "
           f"memory_ratio={ratio_m:.2f} goal<={GOAL_MEMORY}")
