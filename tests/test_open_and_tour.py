@@ -107,3 +107,28 @@ def test_each_tour_step_names_a_sample_function_and_an_action():
         assert step.heading_zh[:3].replace(".", "").isdigit() and step.title_en and step.look
     headings = [s.heading_zh.split()[0] for s in STEPS]
     assert headings == sorted(headings, key=lambda h: [int(x) for x in h.split(".")])
+
+
+def test_samples_copy_that_fails_half_way_leaves_nothing(tmp_path, capsys, monkeypatch):
+    """A full disk on the third file: each file is written atomically, and the copy is all or
+    nothing, so no half-written sample is left and trying again works."""
+    import errno
+
+    dest = tmp_path / "lesson"
+    real_fsync, calls = os.fsync, []
+
+    def failing_fsync(fd):
+        calls.append(fd)
+        if len(calls) == 5:  # write_source fsyncs each file and its folder: the third file
+            raise OSError(errno.ENOSPC, "No space left on device")
+        return real_fsync(fd)
+
+    monkeypatch.setattr(os, "fsync", failing_fsync)
+    assert main(["samples", "--copy", str(dest)]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "so none were left there" in err[0] and "No space left" in err[0]
+    assert sorted(os.listdir(dest)) == []  # no sample, no temporary file
+    monkeypatch.setattr(os, "fsync", real_fsync)
+    assert main(["samples", "--copy", str(dest)]) == 0
+    assert len([n for n in os.listdir(dest) if n.endswith(".py")]) == len(
+        [n for n in os.listdir(SAMPLES) if n.endswith(".py") and n != "__init__.py"])

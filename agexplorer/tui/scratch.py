@@ -3,11 +3,13 @@ the installation itself."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import tempfile
 
 from agexplorer.model.errors import AgxError
+from agexplorer.source.files import read_source_file, write_source
 
 MARKER = ".agexplorer-scratch"  # in a scratch folder: a save there says it wrote a copy
 NOTE = ("scratch copy of the bundled samples: ctrl+s saves the copy; "
@@ -94,11 +96,19 @@ def copy_lesson(samples: str, dest: str) -> list[str]:
         raise AgxError("file-exists", f"{os.path.join(dest, taken[0])} already exists{more}; "
                        "agexplorer does not overwrite files, so nothing was written: give a "
                        "new or empty folder.", exit_code=2)
+    written: list[str] = []
     try:
         os.makedirs(dest, exist_ok=True)
         for name in names:
-            shutil.copyfile(os.path.join(samples, name), os.path.join(dest, name))
-    except OSError as exc:
-        raise AgxError("bad-argument", f"could not write the samples into {dest}: "
-                       f"{exc.strerror or exc}.", exit_code=2) from None
+            # Each file atomically (a full disk leaves no half-written sample), and all or
+            # none: a copy that stopped half-way is removed, so that trying again works.
+            original = read_source_file(os.path.join(samples, name))
+            written.append(write_source(os.path.join(dest, name), original.text, like=original))
+    except (OSError, AgxError) as exc:
+        for path in written:
+            with contextlib.suppress(OSError):
+                os.remove(path)
+        why = exc.message if isinstance(exc, AgxError) else f"{exc.strerror or exc}."
+        raise AgxError("write-failed", f"could not write the samples into {dest}, so none "
+                       f"were left there: {why}", exit_code=2) from None
     return [os.path.join(dest, n) for n in names]
