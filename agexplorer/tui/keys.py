@@ -171,7 +171,13 @@ class KeyActions:
 
     @while_mounted
     def _show_tab(self: Any, tab: str) -> None:
-        self.panes.panels.active = tab
+        """Show a tab and focus what it shows (not an input: the next digit would type in
+        it), so that Tab goes on from there instead of into the editor."""
+        panels = self.panes.panels
+        panels.active = tab
+        pane = panels.get_pane(tab)
+        target = next((w for w in pane.query("*") if w.focusable and not typing_in(w)), None)
+        (target or panels).focus()
 
     def action_focus_pane(self: Any, pane: str) -> None:
         self._when_ready(self._focus_pane, pane)

@@ -28,6 +28,11 @@ async def test_digits_show_tabs_and_alt_digits_focus_panes(flow_file, worker):
         for digit, (tab, _) in enumerate(TABS, 1):
             await pilot.press(str(digit))
             assert app.panes.panels.active == tab
+            # The tab's own widget has the focus (never an input, never the editor).
+            assert app.focused is not None and app.focused is not app.source
+            assert type(app.focused).__name__ not in ("Input", "OpFilter", "TextArea")
+        await pilot.press("2", "tab")  # Tab goes on from the Calls tree, not into the editor
+        assert app.focused is not app.source
         await pilot.press("alt+1")
         assert app.focused.id == "picker"
         await pilot.press("alt+2")
