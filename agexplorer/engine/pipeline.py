@@ -181,11 +181,12 @@ def _run_engine(report: Report, loaded: Loaded, statements: list[Statement],
     if traced and any(not f.converted and f.statements for f in report.reached):
         # Functions reached through code AutoGraph does not convert (a Keras layer's call):
         # one more trace, with their lines counted, gives their statements' counts.
-        report.reached = _count_unconverted(tf, loaded, report)
+        report.reached = _count_unconverted(tf, loaded, report, index)
     report.timings["call_tree_s"] = time.perf_counter() - t0
 
 
-def _count_unconverted(tf: Any, loaded: Loaded, report: Report) -> list[ReachedFunction]:
+def _count_unconverted(tf: Any, loaded: Loaded, report: Report,
+                       index: FileIndex) -> list[ReachedFunction]:
     unconverted = [f for f in report.reached if not f.converted and f.statements]
     lines = LineCounter([(f.file, (f.first_line, f.end_line)) for f in unconverted])
     try:
@@ -200,7 +201,8 @@ def _count_unconverted(tf: Any, loaded: Loaded, report: Report) -> list[ReachedF
         if f.converted or not f.statements:
             counted.append(f)
             continue
-        statements = _unit_statements(f)
+        unit = index.unit_at(f.file, f.first_line)  # parsed once, by the call tree
+        statements = unit.statements if unit is not None else []
         by_line = inventory.by_line(f.file) if inventory else {}
         verdicts = fallback_verdicts(statements, lines.lines_of(f.file), f.function,
                                      "code AutoGraph does not convert, such as Keras, called it",
@@ -209,16 +211,6 @@ def _count_unconverted(tf: Any, loaded: Loaded, report: Report) -> list[ReachedF
             replace(v, file=f.file, function=f.function, call_path=f.call_path)
             for v in verdicts)))
     return counted
-
-
-def _unit_statements(reached: ReachedFunction) -> list[Statement]:
-    """The statements of a reached function, from its own source (lines of its file)."""
-    import ast
-    import textwrap
-
-    tree = ast.parse("\n" * (reached.first_line - 1) + textwrap.dedent(reached.source))
-    node = next(n for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)))
-    return find_statements(node)
 
 
 def trace_cause(exc: BaseException) -> ErrorCause | None:
