@@ -10,9 +10,8 @@ function, with the call path the trace took to it.
 from __future__ import annotations
 
 import ast
-import os
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from agexplorer.engine.recorder import Call, Frame
@@ -218,16 +217,12 @@ def _placed(verdict: Verdict, unit: Unit, path: tuple[CallSite, ...]) -> Verdict
 
 def _with_place(verdict: Verdict, file: str, function: str,
                 path: tuple[CallSite, ...]) -> Verdict:
-    from dataclasses import replace
-
     return replace(verdict, file=file, function=function, call_path=path)
 
 
 def _unconverted(verdict: Verdict) -> Verdict:
     """A statement of a function AutoGraph never converted: it ran as plain Python, if at
     all, and AutoGraph's operators never saw it."""
-    from dataclasses import replace
-
     made = (f"; {verdict.ops_created} ops were made inside it, so Python did run it"
             if verdict.ops_created else "")
     return replace(verdict, verdict="python", iterations=None, branch=None, times=0,
@@ -269,12 +264,3 @@ def _own_ops(unit: Unit, inventory: Inventory | None) -> int:
         return 0
     return sum(1 for op in inventory.ops if op.file == unit.file and op.line is not None
                and unit.holds(op.line))
-
-
-def relative(file: str) -> str:
-    """A file as the report names it: relative to the working folder when inside it."""
-    try:
-        rel = os.path.relpath(file)
-    except ValueError:
-        return file
-    return file if rel.startswith("..") else rel
