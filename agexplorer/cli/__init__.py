@@ -26,6 +26,15 @@ from agexplorer.model.errors import AgxError
 _tui_timeout = tui_timeout
 __all__ = ["main", "samples_dir"]
 
+# Commands whose module loads only when run ("module:function"): each lives in its own
+# cli module, and `add_<name>_parser` in cli/arguments.py adds its arguments.
+_LAZY = {
+    "passes": "agexplorer.cli.passes:cmd_passes",
+    "compare": "agexplorer.cli.compare:cmd_compare",
+    "sweep": "agexplorer.cli.sweep:cmd_sweep",
+    "check": "agexplorer.cli.check:cmd_check",
+}
+
 
 def _fail(exc: AgxError, as_json: bool) -> int:
     if as_json:
@@ -55,7 +64,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _main(argv: Sequence[str] | None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     commands = {"report", "retrace", "doctor", "list", "samples", "devices", "record", "summary",
-                "serve"}
+                "serve", *_LAZY}
     tui = not argv or argv[0].split("=")[0] in ("--timeout", "--python", "--user-code")
     if tui or (argv[0] not in commands and not argv[0].startswith("-")):
         try:
@@ -77,6 +86,11 @@ def _main(argv: Sequence[str] | None) -> int:
             from agexplorer.cli.serve import cmd_serve  # textual-serve loads only here
 
             return cmd_serve(args)
+        if args.command in _LAZY:
+            import importlib
+
+            module, name = _LAZY[args.command].split(":")
+            return getattr(importlib.import_module(module), name)(args)
         if args.command == "list":
             return cmd_list(args)
         if args.command == "devices":

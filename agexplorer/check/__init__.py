@@ -1,0 +1,1 @@
+"""Verdict snapshots for CI: every ready function analysed, compared with a golden file."""

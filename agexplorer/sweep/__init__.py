@@ -1,0 +1,1 @@
+"""What an unrolled loop costs as its count grows: ops, trace and call time per value, a fit."""
