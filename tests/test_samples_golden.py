@@ -51,7 +51,7 @@ def summarise(report) -> dict:
     data = report.to_dict()
     return {
         "statements": [{k: s[k] for k in ("kind", "line", "verdict", "graph_op", "iterations",
-                                          "branch", "ops_created", "times")}
+                                          "branch", "ops_created", "times", "loop_vars")}
                        for s in data["statements"]],
         "op_count": data["graph"]["op_count"],
         "ops_by_type": data["graph"]["ops_by_type"],

@@ -22,7 +22,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     report = sub.add_parser("report", help="converted code, graph ops and a verdict for "
                             "every if/for/while of one function")
-    report.add_argument("target", metavar="PATH::FUNC")
+    report.add_argument("target", metavar="PATH[::FUNC]", help="one function; a whole file "
+                        "(PATH alone) with --markdown or --html")
     report.add_argument("--call", metavar="ARGS", help='call arguments, a Python argument '
                         'list with tf, np and the module in scope: --call "tf.constant(5), n=3"')
     report.add_argument("--json", action="store_true", help="print one JSON object")
@@ -50,6 +51,12 @@ def build_parser() -> argparse.ArgumentParser:
                         "site-packages is; TensorFlow and Keras never are)")
     report.add_argument("--width", type=int, default=None, help=argparse.SUPPRESS)
     add_python(report)
+    from agexplorer.cli.share import add_share_options  # --markdown, --html, -o: a page
+
+    add_share_options(report)
+    from agexplorer.cli.svg import add_svg_options  # --svg FILE, --size: the explorer's screen
+
+    add_svg_options(report)
 
     retrace = sub.add_parser("retrace", help="call one function with a sequence of arguments: "
                              "which calls traced anew, and why")
@@ -92,6 +99,18 @@ def build_parser() -> argparse.ArgumentParser:
     from agexplorer.cli.serve import add_serve_parser  # serve: the explorer in a browser
 
     add_serve_parser(sub)
+    from agexplorer.cli.compare import add_compare_parser  # compare: two functions side by side
+
+    add_compare_parser(sub)
+    from agexplorer.cli.check import add_check_parser  # check: verdicts against a golden file
+
+    add_check_parser(sub)
+    from agexplorer.cli.passes import add_passes_parser  # passes: the conversion step by step
+
+    add_passes_parser(sub)
+    from agexplorer.cli.sweep import add_sweep_parser  # sweep: an unrolled loop's cost curve
+
+    add_sweep_parser(sub)
     samples = sub.add_parser("samples", help="list the bundled lesson samples; --copy DIR "
                              "writes an editable copy of them")
     samples.add_argument("--copy", metavar="DIR", help="write the samples into DIR (made when "

@@ -50,6 +50,13 @@ def cmd_report(args: argparse.Namespace) -> int:
     from agexplorer.worker.client import shared_worker
     from agexplorer.worker.protocol import ReportRequest
 
+    if args.markdown or args.html or args.output:  # a page to share: cli/share.py
+        from agexplorer.cli.share import cmd_share_report
+
+        return cmd_share_report(args)
+    if args.svg:  # what the explorer shows, as a picture: cli/svg.py
+        from agexplorer.cli.svg import cmd_svg_report
+        return cmd_svg_report(args)
     spec, _, target = checked(args.target)
     request = ReportRequest(target, call=args.call, no_run=args.no_run, device=args.device,
                             budget=args.budget, fresh=not args.shared_module, hlo=args.hlo,

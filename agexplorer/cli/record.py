@@ -39,6 +39,9 @@ def add_record_parsers(sub: Any) -> None:
     summary = sub.add_parser("summary", help="summarise a log written by `agexplorer record`")
     summary.add_argument("log", metavar="LOG")
     summary.add_argument("--json", action="store_true", help="print one JSON object")
+    from agexplorer.cli.share import add_share_options  # --markdown, --html, -o: a page
+
+    add_share_options(summary)
 
 
 def split_record_argv(argv: Sequence[str]) -> tuple[list[str], list[str]]:
@@ -117,6 +120,10 @@ def cmd_summary(args: argparse.Namespace) -> int:
     from agexplorer.runlog.summary import summarise, text_lines
 
     summary = summarise(read_log(args.log))
+    if args.markdown or args.html or args.output:
+        from agexplorer.cli.share import cmd_share_summary
+
+        return cmd_share_summary(args, summary)
     if args.json:
         print(json.dumps(summary, indent=2))
         for note in summary["notes"]:

@@ -19,12 +19,14 @@ AGX007  ``random.*`` or ``np.random.*`` called inside the function
 AGX008  ``tf.function`` made inside the function, or in a module-level loop
 AGX009  a Python int/float/bool passed by the call to a parameter the function uses
         (not a bool that only chooses an ``if`` branch: that is what it is for)
+AGX010  a staged loop's variable whose dtype or shape after one body trace differs from
+        the one it entered with (tracing fails on it); not when a shape invariant allows it
 ======  ==============================================================================
 
 Line numbers are 1-based lines of the user's file: the whole file is parsed.
 
 The modules: ``parse`` (the file as the checks and rewrites read it), ``examined`` (one
 function under examination), the checks by family (``python_state``, ``loops``,
-``tensors``, ``retracing``), ``checks`` (the entry point), ``rewrites`` (the mechanical
+``tensors``, ``retracing``, ``loop_shapes``), ``checks`` (the entry point), ``rewrites`` (the mechanical
 fixes) and ``trial`` (a fix tried before and after, and applied).
 """

@@ -6,7 +6,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
-from agexplorer.doctor import loops, python_state, retracing, tensors
+from agexplorer.doctor import loop_shapes, loops, python_state, retracing, tensors
 from agexplorer.doctor.examined import ExaminedFunction
 from agexplorer.doctor.parse import ParsedFile
 from agexplorer.doctor.retracing import module_loops
@@ -18,7 +18,7 @@ from agexplorer.model.errors import AgxError
 CHECKS: tuple[Callable[[ExaminedFunction], None], ...] = (
     python_state.prints, python_state.assigned_globals, loops.appends, loops.loops,
     tensors.variables, tensors.values, python_state.randoms, retracing.functions,
-    retracing.scalars)
+    retracing.scalars, loop_shapes.loop_shapes)
 
 
 def module_findings(text: str) -> list[Finding]:

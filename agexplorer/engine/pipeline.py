@@ -91,6 +91,14 @@ def _build(target: str, call: str | None, progress: Callable[[str], None],
     t0 = time.perf_counter()
     progress(f"loading {target.partition('::')[0]}")
     loaded = load_target(target, call, require_args=False, progress=progress)
+    return report_from_loaded(loaded, progress, scope, t0)
+
+
+def report_from_loaded(loaded: Loaded, progress: Callable[[str], None] = lambda phase: None,
+                       scope: Scope = Scope(), t0: float | None = None) -> Report:
+    """The report for a function already loaded (from a target, or a live function object:
+    engine/live.py); ``t0``: when loading began, for ``load_s``."""
+    t0 = time.perf_counter() if t0 is None else t0
     report = Report(file=loaded.path, function=loaded.qualname, call=loaded.call,
                     call_origin=loaded.call_origin, decorated=loaded.decorated)
     node = loaded.node

@@ -26,6 +26,7 @@ from typing import Any, NamedTuple
 
 from agexplorer.engine import tf_internals
 from agexplorer.engine.describe import classify, is_tensor
+from agexplorer.engine.loopvars import LoopWatch
 from agexplorer.engine.opchains import OpChains
 from agexplorer.model.values import Described, NamedValue
 
@@ -57,6 +58,7 @@ class Call:
     names: list[NamedValue] = field(default_factory=list)
     file: str | None = None  # the user's file of ``line``
     stack: tuple[Frame, ...] = ()  # the user's frames from the traced function inward
+    loop_vars: tuple[Any, ...] = ()  # a loop's model.loopvars.LoopVar, from engine.loopvars
 
 
 class Recorder:
@@ -143,14 +145,17 @@ class Recorder:
     def wrap_for(self, original: Callable[..., Any]) -> Callable[..., Any]:
         def for_stmt(iter_, extra_test, body, get_state, set_state, symbol_names, opts):
             call = self._start("for", iter_)
+            watch = LoopWatch(get_state, symbol_names, lambda: call.path == "staged")
             with self._active(call):
                 try:
-                    result = original(iter_, extra_test, self._counting(call, body),
+                    result = original(iter_, extra_test, self._counting(call, watch.wrap(body)),
                                       get_state, set_state, symbol_names, opts)
                 except BaseException:
                     if call.path is None and call.body_runs:
                         call.path = "staged"
                     raise
+                finally:  # a loop whose trace failed on its variables keeps them
+                    call.loop_vars = watch.loop_vars
             # Every path but the Python one (which marks itself) builds a graph loop:
             # tensors, datasets, distributed iterables, registered iterables.
             if call.path is None:
@@ -171,9 +176,13 @@ class Recorder:
                         self._describe(call, result)
                 return result
 
+            watch = LoopWatch(get_state, symbol_names, lambda: call.path == "staged")
             with self._active(call):
-                result = original(watched_test, self._counting(call, body), get_state,
-                                  set_state, symbol_names, opts)
+                try:
+                    result = original(watched_test, self._counting(call, watch.wrap(body)),
+                                      get_state, set_state, symbol_names, opts)
+                finally:  # a loop whose trace failed on its variables keeps them
+                    call.loop_vars = watch.loop_vars
             if call.path is None:  # dispatched to Python (possibly with zero iterations)
                 call.path = "python"
             return result

@@ -11,15 +11,17 @@ nothing, and the UI's process never imports it.
 
 from __future__ import annotations
 
+import ast
 import contextlib
 import functools
 import importlib
 import threading
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, field
 from types import ModuleType
-from typing import Any, NoReturn
+from typing import Any
 
+from agexplorer.engine.tf_support import PrivateName as _Name
+from agexplorer.engine.tf_support import Support
 from agexplorer.model.errors import AgxError
 
 # The supported range lives in model/support.py, where the UI side can read it too.
@@ -164,6 +166,17 @@ def to_numpy(tensor: Any) -> Any:
     return tensor._numpy()
 
 
+UNROLL_LIMITS = ("INEFFICIENT_UNROLL_MIN_ITERATIONS", "INEFFICIENT_UNROLL_MIN_OPS",
+                 "PYTHON_MAX_ITERATIONS")
+
+
+def unroll_thresholds() -> dict[str, int]:
+    """AutoGraph's limits on a loop run in Python: it warns past ..._MIN_ITERATIONS iterations
+    of ..._MIN_OPS ops or more, and stops past PYTHON_MAX_ITERATIONS (missing ones left out)."""
+    cf = importlib.import_module(_CONTROL_FLOW)
+    return {n: getattr(cf, n) for n in UNROLL_LIMITS if isinstance(getattr(cf, n, None), int)}
+
+
 def concrete_functions_of(function: Any) -> list[Any]:
     """A tf.function's concrete functions in the order they were traced; empty where this
     TensorFlow cannot list them (check_support says so)."""
@@ -173,34 +186,24 @@ def concrete_functions_of(function: Any) -> list[Any]:
         return []
 
 
+_CONVERTERS = "tensorflow.python.autograph.converters"
+CONVERTERS = ("functions", "directives", "break_statements", "asserts", "continue_statements",
+              "return_statements", "lists", "slices", "call_trees", "control_flow",
+              "conditional_expressions", "logical_expressions", "variables")
+
+
+def converter_modules() -> list[tuple[str, ModuleType]]:
+    """AutoGraph's converters: modules whose ``transform(node, ctx)`` PyToTF.transform_ast calls."""
+    return [(name, importlib.import_module(f"{_CONVERTERS}.{name}")) for name in CONVERTERS]
+
+
+def unparse_gast(node: Any) -> str:
+    """A converter's gast tree as source, printed as the transpiler prints it."""
+    import gast
+    return ast.unparse(ast.fix_missing_locations(gast.gast_to_ast(node))).strip()
+
+
 # -- the check --------------------------------------------------------------------------
-
-@dataclass(frozen=True)
-class _Name:
-    """One private name: where it lives, what agexplorer does with it, and what is lost
-    without it (``lost`` empty: the verdicts themselves, so its absence is fatal)."""
-
-    module: str
-    attribute: str  # dotted, walked from the module
-    use: str
-    lost: str = ""
-    probe: Callable[[], bool] | None = None  # for names only an instance has
-
-    @property
-    def shown(self) -> str:
-        return f"{self.module}.{self.attribute}"
-
-    def present(self) -> bool:
-        try:
-            if self.probe is not None:
-                return self.probe()
-            value: Any = importlib.import_module(self.module)
-            for part in self.attribute.split("."):
-                value = getattr(value, part)
-        except (ImportError, AttributeError, KeyError, TypeError):
-            return False
-        return True
-
 
 def _injected_operator(name: str) -> Callable[[], bool]:
     def probe() -> bool:
@@ -255,37 +258,17 @@ NAMES: tuple[_Name, ...] = (
           lost="the run lab's timings include a copy of each result"),
     _Name(_FUNCTION, "Function._list_all_concrete_functions", "reads to list a function's traces",
           lost="the retrace report shows no trace signatures"),
+    *(_Name(_CONTROL_FLOW, name, "reads to mark AutoGraph's unroll limits on a sweep",
+            lost="the sweep shows no unroll thresholds") for name in UNROLL_LIMITS),
+    *(_Name(f"{_CONVERTERS}.{name}", "transform", "wraps to show the code after each pass",
+            lost="agexplorer passes cannot show AutoGraph's conversion") for name in CONVERTERS),
+    _Name("gast", "gast_to_ast", "calls to print AutoGraph's code after each pass",
+          lost="agexplorer passes cannot show AutoGraph's conversion"),
     *(_Name("tensorflow.python.eager.polymorphic_function.tracing_compilation", name, use,
             lost="agexplorer record cannot record traces")
       for name, use in (("_maybe_define_function", "wraps to see each traced call's arguments"),
                         ("_create_concrete_function", "wraps to record every trace of a program"))),
 )
-
-
-@dataclass(frozen=True)
-class Support:
-    """What :func:`check_support` found: one sentence per missing name."""
-
-    errors: list[str] = field(default_factory=list)  # the verdicts would be wrong: refuse to work
-    warnings: list[str] = field(default_factory=list)  # one feature degrades, the rest holds
-
-    @property
-    def sentences(self) -> list[str]:
-        """Every sentence, the fatal ones first."""
-        return self.errors + self.warnings
-
-    def error(self) -> AgxError | None:
-        """The error every request answers with when a fatal name is missing."""
-        if not self.errors:
-            return None
-        return AgxError("tf-unsupported", self.errors[0], exit_code=2, details=self.errors[1:])
-
-    def refuse(self, *_: Any) -> NoReturn:
-        """A request handler that answers every request with :meth:`error`."""
-        error = self.error()
-        raise error if error is not None else AgxError(
-            "internal-error", "agexplorer refused a request although TensorFlow is supported.",
-            exit_code=3)
 
 
 def _version() -> str:

@@ -66,7 +66,15 @@ def _verdict(seen: _Seen, verdict: str, reason: str, *, graph_op: str | None = N
                    ops_created=seen.ops_created, reason=reason, hint=hint, times=len(calls),
                    value=_value(calls) if calls else None,
                    names=next((c.names for c in calls if c.names), []),
-                   value_kind=described.kind if described else None)
+                   value_kind=described.kind if described else None,
+                   loop_vars=_loop_vars(calls))
+
+
+def _loop_vars(calls: list[Call]) -> tuple:
+    """The loop variables of the first run that changed one, else of the first run."""
+    recorded = [c.loop_vars for c in calls if c.loop_vars]
+    return next((lv for lv in recorded if any(v.changed for v in lv)),
+                recorded[0] if recorded else ())
 
 
 def build_verdicts(statements: list[Statement], calls: list[Call], inventory: Inventory | None,

@@ -11,6 +11,13 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
+_NAME = "agx-mode"
+
+
+def abandoned() -> bool:
+    """Whether a mode abandoned past its box is still running in this process."""
+    return any(t.name == _NAME and t.is_alive() for t in threading.enumerate())
+
 
 def run_boxed(work: Callable[[], Any], seconds: float | None) -> bool:
     """Run ``work()``; True when it finished within ``seconds`` (None: no box, it runs here).
@@ -29,7 +36,7 @@ def run_boxed(work: Callable[[], Any], seconds: float | None) -> bool:
             failure.append(exc)
 
     # A daemon thread: an abandoned compile must not keep the worker from exiting.
-    thread = threading.Thread(target=body, name="agx-mode", daemon=True)
+    thread = threading.Thread(target=body, name=_NAME, daemon=True)
     thread.start()
     thread.join(max(seconds, 0.0))
     if thread.is_alive():

@@ -37,6 +37,11 @@ CODES: dict[str, tuple[str, str]] = {
     "AGX009": ("Python number argument", "tf.function traces once per distinct Python value of "
                "an argument: the number is baked into the graph as a constant, and each new "
                "value traces the function again."),
+    "AGX010": ("loop variable changes shape or dtype",
+               "A staged loop is one graph op whose variables "
+               "keep one dtype and shape on every iteration: a variable whose shape or dtype "
+               "after the body differs from the one it entered with makes tracing fail, "
+               "unless a shape invariant allows it."),
 }
 
 

@@ -8,6 +8,7 @@ from typing import Any
 
 from agexplorer.model.errors import AgxError
 from agexplorer.model.inventory import Inventory
+from agexplorer.model.loopvars import LoopVar
 from agexplorer.model.values import NamedValue, ValueKind
 
 
@@ -80,6 +81,7 @@ class Verdict:
     function: str = ""
     call_path: tuple[CallSite, ...] = ()
     mixed: tuple[int, int] | None = None  # "mixed": (times staged, times run in Python)
+    loop_vars: tuple[LoopVar, ...] = ()  # a loop's variables (ifs: none), see model.loopvars
 
     def to_dict(self) -> dict:
         """JSON form (``names`` as ``[name, words]`` pairs; the kinds stay out)."""
@@ -89,6 +91,7 @@ class Verdict:
         data["call_path"] = [site.to_dict() for site in self.call_path]
         data["mixed"] = None if self.mixed is None else \
             {"staged": self.mixed[0], "python": self.mixed[1]}
+        data["loop_vars"] = [v.to_dict() for v in self.loop_vars]
         return data
 
 

@@ -19,3 +19,18 @@ def verdict_badge(v: Any) -> str:
             return f"took {v.branch}" if v.branch else "both, in turn"
         return f"unrolled x{v.iterations}"
     return "unreached"
+
+
+def compact_badge(v: Any) -> str:
+    """The gutter's mark when code needs the columns (under 180): ``x4`` for a loop unrolled
+    four times, ``✓`` staged, ``T``/``F`` for the branch an if took, ``–`` unreached; the
+    bar's colour and the verdict table say the rest."""
+    if v.verdict == "staged":
+        return "✓" + (f"x{v.times}" if v.times > 1 else "")
+    if v.verdict == "mixed":
+        return "±"
+    if v.verdict == "python":
+        if v.kind == "if":
+            return {"true": "T", "false": "F"}.get(v.branch or "", "TF")
+        return f"x{v.iterations}"
+    return "–"

@@ -18,6 +18,7 @@ from rich.tree import Tree
 from agexplorer.model.lab import RunLab
 from agexplorer.model.report import Report, Verdict, path_text
 from agexplorer.render.badges import VERDICT_STYLE, verdict_badge
+from agexplorer.render.loopvars import loop_var_text
 
 # Okabe-Ito, a palette that stays distinct for colour-blind readers (the report's default).
 PALETTE = ["#E69F00", "#56B4E9", "#009E73", "#F0E442", "#0072B2", "#D55E00", "#CC79A7"]
@@ -112,6 +113,7 @@ def _verdict_table(verdicts: Sequence[Verdict],
         if v.hint:
             why.append("\nfix: ", style="bold cyan")
             why.append(v.hint, style="cyan")
+        why.append_text(loop_var_text(v))
         table.add_row(str(v.line), v.header,
                       Text(f"{v.verdict}\n{detail}", style=VERDICT_STYLE[v.verdict]),
                       str(v.ops_created), why)

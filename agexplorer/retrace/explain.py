@@ -40,6 +40,20 @@ class _Call:
     kwargs: dict[str, Any]
 
 
+def explain_calls(fn: Any, loaded: Loaded, calls: list[tuple[str, tuple, dict]],
+                  settings: dict[str, Any]) -> list[RetraceCall]:
+    """Call the tf.function ``fn`` (made from ``loaded`` with ``settings``) with each
+    (text, args, kwargs) in turn: the explainer's record of each call, retraces explained.
+    For callers that hold live values (agexplorer.testing), not argument strings."""
+    try:
+        parameters = inspect.signature(loaded.bound)
+    except (TypeError, ValueError):
+        parameters = None
+    sequence = [_Call(text, args, kwargs) for text, args, kwargs in calls]
+    return _explained(_run_sequence(fn, sequence, loaded, parameters, lambda phase: None, ""),
+                      settings)
+
+
 def explain_retraces(target: str, calls: list[str] | None = None,
                      progress: Callable[[str], None] | None = None) -> RetraceReport:
     """Call ``PATH::QUALNAME`` with each argument list in turn and explain every retrace.

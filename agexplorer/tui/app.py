@@ -21,7 +21,7 @@ from agexplorer.tui.disk import DiskWatch
 from agexplorer.tui.editing import Editing
 from agexplorer.tui.guards import while_mounted
 from agexplorer.tui.keys import KeyActions
-from agexplorer.tui.layout import LayoutApp
+from agexplorer.tui.layout import LayoutApp, fit_controls
 from agexplorer.tui.linking import Linking
 from agexplorer.tui.made import Provenance
 from agexplorer.tui.messages import (
@@ -173,6 +173,7 @@ class AgxApp(KeyActions, LayoutApp):
         if self.exiting or not self.is_running:
             return
         self.workspace_ready = True
+        fit_controls(self)
         for message in self._early_status:
             self._engine_status(message)
         self._early_status.clear()
@@ -185,6 +186,7 @@ class AgxApp(KeyActions, LayoutApp):
 
     def on_resize(self) -> None:
         self.call_after_refresh(self.sync_gutter)
+        self.call_after_refresh(fit_controls, self)
 
     @while_mounted
     def sync_gutter(self) -> None:

@@ -12,10 +12,11 @@ from textual.widgets import Input, TextArea
 from agexplorer.tui.find import Finder
 from agexplorer.tui.guards import while_mounted
 
-# The tabs (digits 1-7) and the panes (alt+digits), in screen order.
+# The tabs (digits 1-8) and the panes (alt+digits), in screen order.
 TABS: tuple[tuple[str, str], ...] = (
     ("tab-flow", "Control flow"), ("tab-calls", "Calls"), ("tab-doctor", "Doctor"),
-    ("tab-graph", "Graph"), ("tab-run", "Run"), ("tab-trace", "Trace"), ("tab-log", "Log"))
+    ("tab-graph", "Graph"), ("tab-run", "Run"), ("tab-trace", "Trace"), ("tab-log", "Log"),
+    ("tab-passes", "Passes"))
 PANES: tuple[tuple[str, str], ...] = (
     ("picker", "the function list"), ("source", "the source (editor)"),
     ("converted", "AutoGraph's code"), ("panels", "the open tab"))
@@ -49,6 +50,7 @@ BINDINGS: list[Binding] = [
     *(Binding(f"alt+{i}", f"focus_pane('{pane}')", f"Focus {name}", group=_PANE_GROUP,
               priority=True) for i, (pane, name) in enumerate(PANES, 1)),
     Binding("ctrl+t", "double_timeout", "Timeout x2", show=False),
+    Binding("f9", "save_svg", "Save SVG", show=False),
     Binding("q", "quit_app", "Quit", show=False),
     Binding("ctrl+q", "quit_app", "Quit", priority=True),
 ]
@@ -70,6 +72,7 @@ COMMANDS: list[tuple[str, str]] = [
     ("Calls: the functions this trace reached, with their verdicts", "focus('calls-tree')"),
     ("Toggle colour-blind-safe line colours", "toggle_palette"),
     ("Double the worker's timeout", "double_timeout"),
+    ("Save an SVG of the screen", "save_svg"),
     ("Quit", "quit_app"),
     ("Program view: the recorded run's traced functions", "push_screen('program')"),
 ]
@@ -106,6 +109,12 @@ class KeyActions:
         if action == "focus_pane":
             return self.screen is self.screen_stack[0]
         return True
+
+    def action_save_svg(self: Any) -> None:
+        """The screen as ``<function>.svg``, for slides (tui/svg.py)."""
+        from agexplorer.tui.svg import save_svg
+
+        save_svg(self)
 
     def _when_ready(self: Any, method: Callable[..., Any], *args: Any) -> None:
         """Run now, or once the first function is open (keys pressed during start-up)."""

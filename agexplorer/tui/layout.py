@@ -18,7 +18,8 @@ if TYPE_CHECKING:
 # columns the function list folds away and the code panes stack; from 50 rows the panels
 # get as much height as the code (the Graph tab's ops, the Run tab's timings and chart).
 # 150x42, the size of the first snapshots, stays "-medium -short": the layout they show.
-HORIZONTAL = [(0, "-narrow"), (110, "-medium"), (180, "-wide")]
+WIDE = 180
+HORIZONTAL = [(0, "-narrow"), (110, "-medium"), (WIDE, "-wide")]
 VERTICAL = [(0, "-short"), (50, "-tall")]
 
 BINDINGS: list[Binding] = [
@@ -59,6 +60,32 @@ def act(app: AgxApp, what: str) -> None:
         return  # a dialog or the program view is on top: its own keys apply
     {"functions": toggle_functions, "zoom": toggle_zoom, "present": toggle_presentation,
      "step": present_next}[what](app, screen)
+
+
+# Under these sizes inputs, buttons, selects and the footer take Textual's compact form
+# (one row, no border): at 80x24 a bordered filter left the Graph tab two rows of ops, and
+# the footer cut off the keys after "Save".
+COMPACT_BELOW = (110, 50)  # columns, rows
+
+
+def fit_controls(app: App) -> None:
+    """Compact controls and footer on a small screen, bordered ones on a large one."""
+    from textual.widgets import Button, Footer, Input, Select
+
+    screen = app.screen_stack[0] if app.screen_stack else None
+    if screen is None or not screen.is_mounted:
+        return
+    width, height = app.size
+    small = width < COMPACT_BELOW[0] or height < COMPACT_BELOW[1]
+    for widget in screen.query("Input, Button, Select"):
+        if isinstance(widget, Input | Button | Select) and widget.compact != small:
+            widget.compact = small
+    for footer in screen.query(Footer):
+        footer.compact = width < COMPACT_BELOW[0]
+    from agexplorer.tui.widgets.verdict_gutter import VerdictGutter
+
+    for gutter in screen.query(VerdictGutter):  # short marks leave the columns to the code
+        gutter.set_compact(width < WIDE)
 
 
 def _focus_code(app: AgxApp) -> None:

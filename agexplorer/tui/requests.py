@@ -81,3 +81,5 @@ class Requests:
             trace.answer(message)
         elif message.kind in doctor.ANSWERS:
             doctor.answer(message)
+        elif message.kind in app.panes.passes.ANSWERS:
+            app.panes.passes.answer(message)

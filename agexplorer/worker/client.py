@@ -238,6 +238,11 @@ class Worker:
                     on_progress(self.phase)
                 continue
             if isinstance(message, Reply):
+                if message.busy:  # an abandoned mode would slow every later request
+                    self._discard(graceful=False)
+                    self._notice = ("a timed-out mode (an XLA compile or a long loop) was still "
+                                    "running in the TensorFlow worker, so it was replaced by a "
+                                    "fresh one.")
                 return message.value
             if isinstance(message, Failure):
                 raise message.error

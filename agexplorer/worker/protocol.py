@@ -9,10 +9,13 @@ from agexplorer.model.errors import AgxError
 
 if TYPE_CHECKING:  # the replies' records: only named here (the explorer's first frame
     # imports this module, and the records' modules cost it ~20 ms)
+    from agexplorer.model.compare import Comparison  # noqa: F401 (named in strings)
     from agexplorer.model.doctor import DoctorReport, FixTrial  # noqa: F401 (named in strings)
     from agexplorer.model.lab import RunLab
+    from agexplorer.model.passes import Passes  # noqa: F401 (named in strings)
     from agexplorer.model.report import Report
     from agexplorer.model.retrace import RetraceReport  # noqa: F401 (named in strings)
+    from agexplorer.model.sweep import Sweep  # noqa: F401 (named in strings)
 
 # Raised whenever a request, a reply or an envelope changes shape: a worker started from
 # another install (agexplorer upgraded while the explorer runs) then says so in one sentence.
@@ -126,6 +129,68 @@ class OpAttributesRequest(Request[list[tuple[str, str]]]):
 
 
 @dataclass(frozen=True)
+class CompareRequest(Request["Comparison"]):
+    """Two targets side by side, each analysed as a ReportRequest is. ``call`` applies to both
+    sides unless ``left_call`` / ``right_call`` say otherwise; ``left_source`` /
+    ``right_source``: an unsaved buffer analysed in place of that side's file."""
+
+    label: ClassVar[str] = "compare"
+    left_target: str
+    right_target: str
+    call: str | None = None
+    left_source: str | None = None
+    right_source: str | None = None
+    no_run: bool = False
+    device: str | None = None
+    budget: float = 0.5
+    skip_xla: bool = False
+    mode_timeout: float | None = None
+    left_call: str | None = None
+    right_call: str | None = None
+
+    def sides(self) -> tuple[ReportRequest, ReportRequest]:
+        """The report request of each side, left first."""
+        def side(target: str, call: str | None, source: str | None) -> ReportRequest:
+            return ReportRequest(target, call=call if call is not None else self.call,
+                                 source=source, no_run=self.no_run, device=self.device,
+                                 budget=self.budget, skip_xla=self.skip_xla,
+                                 mode_timeout=self.mode_timeout)
+
+        return (side(self.left_target, self.left_call, self.left_source),
+                side(self.right_target, self.right_call, self.right_source))
+
+
+@dataclass(frozen=True)
+class PassesRequest(Request["Passes"]):
+    """AutoGraph's conversion of ``target`` pass by pass (``source``: an unsaved buffer)."""
+
+    label: ClassVar[str] = "passes"
+    target: str
+    source: str | None = None
+
+
+@dataclass(frozen=True)
+class SweepRequest(Request["Sweep"]):
+    """Trace ``target`` once per value of its Python argument ``vary`` (None: the one that
+    drives its largest unrolled loop; ``values`` None: two orders of magnitude up to the
+    call's), run each unless ``no_run``, fit a line, extrapolate to ``at``, and sweep the
+    doctor's staged rewrite beside it; all within ``timeout`` seconds (``budget``: each
+    value's steady-state timing)."""
+
+    label: ClassVar[str] = "sweep"
+    target: str
+    vary: str | None = None
+    values: tuple[int, ...] | None = None
+    at: int | None = None
+    call: str | None = None
+    source: str | None = None
+    no_run: bool = False
+    device: str | None = None
+    budget: float = 0.2
+    timeout: float = 60.0
+
+
+@dataclass(frozen=True)
 class DevicesRequest(Request[list[Device]]):
     """TensorFlow's logical devices."""
 
@@ -141,7 +206,8 @@ class PingRequest(Request[str]):
 
 REQUESTS: tuple[type[Request], ...] = (ReportRequest, RetraceRequest, DoctorRequest,
                                        TryFixRequest, OpAttributesRequest, DevicesRequest,
-                                       PingRequest)
+                                       PingRequest, PassesRequest, CompareRequest,
+                                       SweepRequest)
 
 
 # -- the envelopes: what the worker writes on the socket --------------------------------------
@@ -168,9 +234,11 @@ class Progress:
 
 @dataclass(frozen=True)
 class Reply:
-    """The request's value."""
+    """The request's value; ``busy``: work the request abandoned (a mode past its time box,
+    such as an XLA compile) still runs in the worker, which the client then replaces."""
 
     value: Any
+    busy: bool = False
 
 
 @dataclass(frozen=True)

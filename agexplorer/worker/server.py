@@ -18,15 +18,18 @@ import traceback
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from agexplorer.lab.boxed import abandoned
 from agexplorer.model.errors import AgxError
 from agexplorer.worker import protocol, wire
 from agexplorer.worker.protocol import (
+    CompareRequest,
     Device,
     DevicesRequest,
     DoctorRequest,
     Failure,
     Hello,
     OpAttributesRequest,
+    PassesRequest,
     PingRequest,
     Progress,
     Reply,
@@ -34,14 +37,18 @@ from agexplorer.worker.protocol import (
     ReportRequest,
     Request,
     RetraceRequest,
+    SweepRequest,
     TryFixRequest,
     unknown_request,
 )
 
 if TYPE_CHECKING:
+    from agexplorer.model.compare import Comparison
     from agexplorer.model.doctor import DoctorReport, FixTrial
+    from agexplorer.model.passes import Passes
     from agexplorer.model.report import Report
     from agexplorer.model.retrace import RetraceReport
+    from agexplorer.model.sweep import Sweep
 
 
 def _configure_devices() -> None:
@@ -164,6 +171,29 @@ def handle_try_fix(req: TryFixRequest, ctx: Context) -> FixTrial:
         mode_timeout=req.mode_timeout))
 
 
+def handle_compare(req: CompareRequest, ctx: Context) -> Comparison:
+    """Two targets side by side, each analysed as a report request is: a Comparison."""
+    from agexplorer.compare.compare import compare
+
+    return compare(req.sides(), lambda side: handle_report(side, ctx), progress=ctx.progress)
+
+
+def handle_passes(req: PassesRequest, ctx: Context) -> Passes:
+    """AutoGraph's conversion of one function pass by pass, in one conversion."""
+    from agexplorer.engine.passes import passes_of
+
+    return _on_buffer(req, passes_of)
+
+
+def handle_sweep(req: SweepRequest, ctx: Context) -> Sweep:
+    """One fresh trace per value of a Python argument, the fitted cost, the staged line."""
+    from agexplorer.sweep.sweep import run_sweep
+
+    return _on_buffer(req, lambda target: run_sweep(
+        target, req.vary, req.values, at=req.at, call=req.call, run=not req.no_run,
+        device=req.device, budget=req.budget, timeout=req.timeout, progress=ctx.progress))
+
+
 def handle_devices(req: DevicesRequest, ctx: Context) -> list[Device]:
     """TensorFlow's logical devices."""
     from agexplorer.engine.tfenv import import_tf
@@ -181,18 +211,21 @@ def handle_ping(req: PingRequest, ctx: Context) -> str:
 HANDLERS: dict[type[Request], Callable[[Any, Context], Any]] = {
     ReportRequest: handle_report, RetraceRequest: handle_retrace, DoctorRequest: handle_doctor,
     TryFixRequest: handle_try_fix, OpAttributesRequest: handle_op_attributes,
-    DevicesRequest: handle_devices, PingRequest: handle_ping}
+    PassesRequest: handle_passes,
+    DevicesRequest: handle_devices, PingRequest: handle_ping, CompareRequest: handle_compare,
+    SweepRequest: handle_sweep}
 
 
 def _resolve_paths(req: Request) -> Request:
     """The request's paths made absolute against the cwd it arrived in, before user code can
     ``os.chdir`` away (the target's file, the TensorBoard folder)."""
     changes: dict[str, str] = {}
-    target = getattr(req, "target", None)
-    if isinstance(target, str):
-        path, sep, rest = target.partition("::")
-        if path:
-            changes["target"] = os.path.abspath(os.path.expanduser(path)) + sep + rest
+    for key in ("target", "left_target", "right_target"):  # the last two: CompareRequest's
+        target = getattr(req, key, None)
+        if isinstance(target, str):
+            path, sep, rest = target.partition("::")
+            if path:
+                changes[key] = os.path.abspath(os.path.expanduser(path)) + sep + rest
     tensorboard = getattr(req, "tensorboard", None)
     if isinstance(tensorboard, str) and tensorboard:
         changes["tensorboard"] = os.path.abspath(os.path.expanduser(tensorboard))
@@ -225,7 +258,7 @@ def serve(sock: socket.socket) -> None:
         try:
             if handler is None:
                 raise unknown_request(message)
-            reply = Reply(handler(_resolve_paths(message), ctx))
+            reply = Reply(handler(_resolve_paths(message), ctx), busy=abandoned())
         except AgxError as exc:
             reply = Failure(exc)
         except Exception as exc:  # noqa: BLE001 - reported to the client, never a crash

@@ -124,6 +124,18 @@ def test_concrete_functions_in_trace_order(tf):
     assert tf_internals.concrete_functions_of(python_loop) == []
 
 
+def test_unroll_thresholds_are_autograph_s_own_and_a_moved_one_is_said(tf, monkeypatch):
+    _, cf = tf_internals.autograph_modules()
+    limits = tf_internals.unroll_thresholds()
+    assert limits == {name: getattr(cf, name) for name in tf_internals.UNROLL_LIMITS}
+    assert limits["INEFFICIENT_UNROLL_MIN_ITERATIONS"] < limits["PYTHON_MAX_ITERATIONS"]
+    monkeypatch.delattr(cf, "PYTHON_MAX_ITERATIONS")
+    assert "PYTHON_MAX_ITERATIONS" not in tf_internals.unroll_thresholds()
+    [sentence] = tf_internals.check_support().warnings
+    assert "control_flow.PYTHON_MAX_ITERATIONS, which agexplorer reads to mark AutoGraph's " \
+        "unroll limits on a sweep, so the sweep shows no unroll thresholds;" in sentence
+
+
 # -- the check ----------------------------------------------------------------------------
 
 def test_every_private_name_exists_in_the_installed_tensorflow(tf):

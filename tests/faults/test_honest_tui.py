@@ -141,7 +141,8 @@ async def test_the_gutter_shows_every_digit_of_an_unrolled_count(tmp_path, worke
     shutil.copy(fixture("tui_faults.py"), path)
     line = path.read_text().splitlines().index("    for i in range(n):") + 1
     app = explorer(path, worker, "unrolled")  # called with 200
-    async with app.run_test(size=(140, 40)) as pilot:
+    # From 180 columns the gutter draws whole badges ("unrolled x200"); narrower, "x200".
+    async with app.run_test(size=(190, 45)) as pilot:
         assert await wait_for(pilot, lambda: app.workspace_ready)
         gutter, source = app.query_one("#gutter"), app.query_one("#source")
         for count in (200, 1000):

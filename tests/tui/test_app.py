@@ -188,7 +188,13 @@ async def test_the_gutter_marks_each_statement_with_its_verdict(user_file, worke
         assert gutter.mark_at(8) == "unrolled x3"
         source = app.query_one("#source")
         row = 8 - (int(source.scroll_y) + 1)
-        assert gutter.line_text(row) == "▌unrolled x3"  # level with line 8
+        # Under 180 columns the gutter draws the short mark, leaving the columns to the code.
+        assert gutter.compact and gutter.line_text(row) == "▌x3"  # level with line 8
+        await pilot.resize_terminal(190, 45)
+        assert await wait_for(pilot, lambda: not gutter.compact)
+        await pilot.pause(0.2)
+        row = 8 - (int(source.scroll_y) + 1)
+        assert gutter.line_text(row) == "▌unrolled x3"
 
 
 async def test_a_change_on_disk_reloads_a_clean_buffer_and_keeps_edits(user_file, worker):

@@ -52,6 +52,8 @@ async def test_program_view_lists_the_step_its_retrace_and_the_unrolled_helper(r
         assert await wait_for(pilot, lambda: screen_of(app) is not None)
         screen = screen_of(app)
         assert "exit 0" in str(screen.header.render())
+        # The tables fill once the screen is mounted: on a loaded machine after it is shown.
+        assert await wait_for(pilot, lambda: screen.functions.row_count > 0)
         (step,) = [r for r in cells(screen.functions) if r[0] == "train_step"]
         assert step[1] == "train.py:29" and step[2] == "2" and step[5] == "1"
         traces = cells(screen.traces)

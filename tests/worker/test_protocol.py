@@ -38,6 +38,13 @@ EXAMPLES = [
     OpAttributesRequest("/a/m.py::f", "f", "add", call="2", source="x = 1\n"),
     DevicesRequest(),
     PingRequest(),
+    protocol.PassesRequest("/a/m.py::f", source="x = 1\n"),
+    protocol.CompareRequest("/a/m.py::f", "/b/n.py::g", call="2", left_source="x = 1\n",
+                            right_source="y = 2\n", no_run=True, device="CPU:0", budget=0.2,
+                            skip_xla=True, mode_timeout=3.0, left_call="1", right_call="3"),
+    protocol.SweepRequest("/a/m.py::f", vary="n", values=(1, 10), at=1000, call="2",
+                          source="x = 1\n", no_run=True, device="CPU:0", budget=0.1,
+                          timeout=9.0),
 ]
 
 

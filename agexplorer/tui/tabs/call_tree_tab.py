@@ -28,11 +28,18 @@ def call_key(fn: ReachedFunction) -> Key:
     return tuple((site.function, site.file) for site in fn.call_path)
 
 
-def label(name: str, file: str, line: int, ops: int, verdicts, converted: bool = True) -> Text:
-    """``normalize  helpers.py:6  32 ops  unrolled x4``, the badges in their verdicts' colours."""
+def _ops(count: int) -> str:
+    return f"{count} op{'s' if count != 1 else ''}"
+
+
+def label(name: str, file: str, line: int, ops: int, verdicts, converted: bool = True,
+          total: int | None = None) -> Text:
+    """``normalize  helpers.py:6  32 ops  unrolled x4``, the badges in their verdicts' colours;
+    ``total``: the ops of its calls too, shown when they add some (a step whose ops are all
+    made in its helpers read "0 ops", as if it made nothing)."""
     text = Text(name, style="bold")
-    text.append(f"  {os.path.basename(file)}:{line}  {ops} op{'s' if ops != 1 else ''}",
-                style="dim")
+    made = _ops(ops) if total is None or total == ops else f"{_ops(ops)} here, {total} with its calls"
+    text.append(f"  {os.path.basename(file)}:{line}  {made}", style="dim")
     for v in list(verdicts)[:MAX_BADGES]:
         text.append("  ")
         text.append(verdict_badge(v), style=VERDICT_STYLE.get(v.verdict, ""))
@@ -96,9 +103,11 @@ class CallTreeTab(Vertical):
         tree = self.call_tree
         at = tree.cursor_node.data if tree.cursor_node is not None else None
         tree.clear()
-        root = tree.root.add(label(report.function, report.file, report.first_line,
-                                   own_ops(report), report.statements,
-                                   report.conversion is not None), data=None)
+        own = own_ops(report)
+        root = tree.root.add(label(report.function, report.file, report.first_line, own,
+                                   report.statements, report.conversion is not None,
+                                   total=own + sum(f.op_count for f in report.reached)),
+                             data=None)
         root.label.append("  (explored)", style="dim italic")
         nodes: dict[Key, TreeNode] = {((report.function, report.file),): root}
         # Parents before children, and siblings in the order their calls come in the caller.
@@ -106,8 +115,10 @@ class CallTreeTab(Vertical):
             key = call_key(fn)
             parent = next((nodes[key[:i]] for i in range(len(key) - 1, 0, -1)
                            if key[:i] in nodes), root)
+            total = fn.op_count + sum(f.op_count for f in report.reached
+                                      if len(call_key(f)) > len(key) and call_key(f)[:len(key)] == key)
             nodes[key] = parent.add(label(fn.function, fn.file, fn.first_line, fn.op_count,
-                                          fn.statements, fn.converted), data=fn)
+                                          fn.statements, fn.converted, total), data=fn)
         for node in nodes.values():
             node.allow_expand = bool(node.children)
         root.expand_all()

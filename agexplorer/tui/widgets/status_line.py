@@ -13,15 +13,19 @@ class StatusLine(Widget):
     asked Textual to lay out the whole screen again, on every status change.
     """
 
-    def __init__(self, text: str = "", **kwargs) -> None:
+    def __init__(self, text: str = "", wrap: bool = False, **kwargs) -> None:
         super().__init__(**kwargs)
         self.text = text
+        # A wrapping line (a summary, with ``height: auto`` in narrow layouts) asks for a new
+        # layout when its text changes: once per analysis, not per status message.
+        self.wrap = wrap
 
     def update(self, text: str) -> None:
         """Show ``text``."""
         if text != self.text:
             self.text = text
-            self.refresh()
+            self.refresh(layout=self.wrap)
 
     def render(self) -> Text:
-        return Text(self.text, no_wrap=True, overflow="ellipsis")
+        return Text(self.text, no_wrap=not self.wrap, overflow="fold" if self.wrap
+                    else "ellipsis")

@@ -28,6 +28,8 @@ class TourPanel(VerticalScroll, can_focus=True):
     SCOPED_CSS = False
     DEFAULT_CSS = """
     TourPanel { width: 44; min-width: 30; border: round $accent; padding: 0 1; }
+    /* At 80 columns 44 left the code 28: the text wraps more instead. */
+    Screen.-narrow TourPanel { width: 34; }
     TourPanel:focus { border: double $accent; }
     TourPanel > .tour-heading { text-style: bold; color: $accent; margin-bottom: 1; }
     TourPanel > .tour-text { margin-bottom: 1; }

@@ -15,7 +15,7 @@ from rich.style import Style
 from textual.strip import Strip
 from textual.widget import Widget
 
-from agexplorer.render.badges import VERDICT_STYLE, verdict_badge
+from agexplorer.render.badges import VERDICT_STYLE, compact_badge, verdict_badge
 
 
 @lru_cache(maxsize=256)
@@ -51,6 +51,12 @@ class _Gutter(Widget):
         """(text, style) pieces for one line of the pane."""
         raise NotImplementedError
 
+    def get_content_width(self, container, viewport) -> int:
+        # A grid's ``auto`` column (the stacked, narrow layout) asks for this: the width
+        # the column was fitted to, less the padding, not a measure of the empty render.
+        width = self.styles.width
+        return max(1, int(width.value) - self.styles.padding.width) if width else 1
+
     def line_text(self, row: int) -> str:
         """The text row ``row`` shows, as drawn (for tests)."""
         return "".join(segment.text for segment in self.render_line(row)).rstrip()
@@ -81,8 +87,13 @@ class VerdictGutter(_Gutter):
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
         self.badges: dict[int, tuple[str, str]] = {}
+        self.short: dict[int, str] = {}  # the compact marks, drawn while ``compact``
+        self.compact = False
 
-    MIN_WIDTH = 14  # as app.tcss sets it: room for "unrolled x99"
+    # As app.tcss sets it: the colour mark and a space. The column grows to the longest
+    # badge of the function shown, so a function without control flow leaves its columns
+    # to the code (at 80 columns a fixed 14 took a sixth of the screen).
+    MIN_WIDTH = 3
 
     def set_verdicts(self, verdicts: list, colors: dict[int, str] | None = None) -> None:
         """Badges from a report's verdicts, and the colour of each mapped line.
@@ -91,8 +102,19 @@ class VerdictGutter(_Gutter):
         ``unrolled x200`` as ``unrolled x20``) and narrows back to its usual width.
         """
         self.badges = {v.line: (verdict_badge(v), VERDICT_STYLE[v.verdict]) for v in verdicts}
+        self.short = {v.line: compact_badge(v) for v in verdicts}
         self.shades = colors or {}
-        widest = max((len(badge) for badge, _ in self.badges.values()), default=0)
+        self._fit()
+
+    def set_compact(self, compact: bool) -> None:
+        """Draw the short marks (``x5``) instead of the badges (``unrolled x5``)."""
+        if compact != self.compact:
+            self.compact = compact
+            self._fit()
+
+    def _fit(self) -> None:
+        shown = self.short.values() if self.compact else (b for b, _ in self.badges.values())
+        widest = max((len(badge) for badge in shown), default=0)
         _fit_width(self, max(self.MIN_WIDTH, widest + 2))  # the colour mark and the padding
         self.refresh()
 
@@ -102,11 +124,13 @@ class VerdictGutter(_Gutter):
 
     def cells(self, line: int) -> list[tuple[str, str]]:
         badge, style = self.badges.get(line, ("", ""))
+        if self.compact and badge:
+            badge = self.short.get(line, badge)
         color = self.shades.get(line)
         return [("▌" if color else " ", color or ""), (badge, style)]
 
     def mark_at(self, line: int) -> str:
-        """The badge shown for ``line`` (empty when none) — for tests and the status line."""
+        """The badge for ``line`` in full (empty when none), drawn short while ``compact``."""
         return self.badges.get(line, ("", ""))[0]
 
 

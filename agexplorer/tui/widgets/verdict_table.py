@@ -9,6 +9,7 @@ from textual.message import Message
 from textual.widgets import DataTable
 
 from agexplorer.render.badges import VERDICT_STYLE, verdict_badge
+from agexplorer.render.loopvars import loop_var_lines
 
 
 def flow_summary(function: str, verdicts: list, failed: bool) -> str:
@@ -37,20 +38,27 @@ class VerdictTable(DataTable):
             super().__init__()
             self.line = line
 
+    COLUMNS = ("line", "statement", "verdict", "why, and what to do")
+
     def on_mount(self) -> None:
         self.verdicts: list = []
         self.cursor_type = "row"
-        self.add_columns("line", "statement", "verdict", "why, and what to do")
+        self.add_columns(*self.COLUMNS)
 
     def show(self, verdicts: list) -> None:
         """Fill the table from a report's verdicts."""
-        self.clear()
+        # The columns too: DataTable keeps a column as wide as its widest cell ever, so a
+        # long statement of an earlier function pushed this one's "why" off the screen.
+        self.clear(columns=True)
+        self.add_columns(*self.COLUMNS)
         self.verdicts = verdicts
         badges = [verdict_badge(v) + (f" {v.graph_op}" if v.graph_op else "") for v in verdicts]
         header_width, why_width = self.widths(verdicts, badges)
         for v, badge in zip(verdicts, badges, strict=True):
             why = "\n".join(textwrap.wrap(v.reason, why_width)
-                            + (textwrap.wrap("fix: " + v.hint, why_width) if v.hint else []))
+                            + (textwrap.wrap("fix: " + v.hint, why_width) if v.hint else [])
+                   + [w for line in loop_var_lines(v)
+                      for w in textwrap.wrap(line, why_width, subsequent_indent="  ")])
             header = "\n".join(textwrap.wrap(v.header, header_width) or [v.header])
             self.add_row(str(v.line), header, Text(badge, style=VERDICT_STYLE[v.verdict]),
                          why, key=str(v.line), height=None)

@@ -15,6 +15,7 @@ from textual.widgets import RichLog, Static, TabbedContent, TabPane
 
 from agexplorer.tui.tabs.call_tree_tab import CallTreeTab
 from agexplorer.tui.tabs.doctor_tab import DoctorTab
+from agexplorer.tui.tabs.passes_tab import PassesTab
 from agexplorer.tui.tabs.trace_tab import TraceTab
 from agexplorer.tui.widgets.converted_pane import ConvertedPane
 from agexplorer.tui.widgets.op_tree import OpFilter, OpTree
@@ -41,7 +42,7 @@ class Workspace(Vertical):
         self.converted = ConvertedPane(id="converted")
         self.converted.border_title = "AutoGraph (to_code)"
         self.panels = TabbedContent(id="panels")
-        self.flow_summary = StatusLine("", id="flow-summary")
+        self.flow_summary = StatusLine("", wrap=True, id="flow-summary")
         self.verdicts = VerdictTable(id="verdicts")
         self.doctor = DoctorTab(id="doctor-panel")
         self.op_filter = OpFilter(placeholder="filter ops by type (e.g. While, MatMul)",
@@ -52,6 +53,7 @@ class Workspace(Vertical):
         self.trace = TraceTab(id="trace-panel")
         self.calls = CallTreeTab(id="calls-panel")
         self.log_view = RichLog(id="log", wrap=True, markup=False)
+        self.passes = PassesTab(id="passes-panel")
 
     def compose(self) -> ComposeResult:
         with Horizontal(id="code"):
@@ -77,6 +79,8 @@ class Workspace(Vertical):
                 yield self.trace
             with TabPane("Log", id="tab-log"):
                 yield self.log_view
+            with TabPane("Passes", id="tab-passes"):
+                yield self.passes
 
     @property
     def stale_panes(self) -> tuple:

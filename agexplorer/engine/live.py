@@ -1,0 +1,108 @@
+"""A live function object as an engine target: the user's own process, the user's own arguments."""
+
+from __future__ import annotations
+
+import ast
+import inspect
+import types
+from collections.abc import Callable
+from typing import Any
+
+from agexplorer.engine.load import Loaded
+from agexplorer.model.report import Report
+from agexplorer.source.targets import find_function_node, list_functions, parse_source, read_source
+
+KINDS = "a function, a tf.function or a bound method"
+
+
+def unwrap_callable(fn: Any) -> tuple[Any, Any, Any]:
+    """(plain Python function, what to call, input_signature) for ``fn``; TypeError otherwise.
+
+    A ``tf.function`` gives its ``python_function`` (a bound method when it decorates a
+    method reached through an instance); a bound method is called bound.
+    """
+    signature = getattr(fn, "input_signature", None) if hasattr(fn, "python_function") else None
+    target = getattr(fn, "python_function", fn)
+    bound = target
+    inner = getattr(target, "__wrapped__", None)
+    if isinstance(inner, types.MethodType) and not isinstance(target, types.MethodType):
+        # A tf.function reached through an instance wraps the method bound to a holder
+        # whose ``target`` is the instance (held weakly): call the method on it.
+        owner = getattr(inner.__self__, "target", None)
+        if owner is not None:
+            target, bound = inner.__func__, types.MethodType(inner.__func__, owner)
+    if isinstance(target, types.MethodType):
+        target = target.__func__
+    if not isinstance(target, types.FunctionType):
+        raise TypeError(f"expected {KINDS}, got {type(fn).__name__} {_short(fn)}.")
+    if isinstance(fn, types.MethodType):
+        bound = fn
+    return target, bound, signature
+
+
+def load_callable(fn: Any, args: tuple[Any, ...] = (), kwargs: dict[str, Any] | None = None
+                  ) -> Loaded:
+    """``fn`` (see :func:`unwrap_callable`) found in its own source file, ready to trace with
+    ``args``/``kwargs``; TypeError when it is not a function or has no source file."""
+    pyfn, bound, signature = unwrap_callable(fn)
+    try:
+        path = inspect.getsourcefile(pyfn)
+    except TypeError:
+        path = None
+    if path is None or not path.endswith(".py"):
+        raise TypeError(f"{pyfn.__qualname__} has no .py source file; AutoGraph needs the "
+                        "function's source: define it in a .py file with def.")
+    text = read_source(path)
+    tree = parse_source(path, text)
+    node = find_function_node(tree, pyfn.__qualname__) or _node_at(tree, pyfn)
+    return Loaded(path=path, qualname=pyfn.__qualname__, text=text,
+                  functions=list_functions(tree), node=node,
+                  module=inspect.getmodule(pyfn), pyfn=pyfn, signature=signature, bound=bound,
+                  decorated=hasattr(fn, "python_function"), call=call_text(args, kwargs or {}),
+                  call_origin="the assertion's arguments", args=tuple(args),
+                  kwargs=dict(kwargs or {}))
+
+
+def report_for_callable(fn: Any, args: tuple[Any, ...] = (),
+                        kwargs: dict[str, Any] | None = None,
+                        progress: Callable[[str], None] | None = None) -> Report:
+    """The engine's report for the live ``fn`` called with ``args``/``kwargs``, in this
+    process (the pipeline's, from an object instead of ``PATH::QUALNAME``)."""
+    from agexplorer.engine.pipeline import report_from_loaded
+    from agexplorer.engine.tfenv import import_tf
+
+    loaded = load_callable(fn, args, kwargs)
+    import_tf()
+    return report_from_loaded(loaded, progress or (lambda phase: None))
+
+
+def _node_at(tree: ast.Module, pyfn: Any) -> ast.FunctionDef | ast.AsyncFunctionDef | None:
+    """The def that starts where the code object does (a function defined in a loop, a
+    function whose qualname does not lead to it)."""
+    first = pyfn.__code__.co_firstlineno
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and \
+                node.name == pyfn.__name__ and \
+                min([node.lineno] + [d.lineno for d in node.decorator_list]) == first:
+            return node
+    return None
+
+
+def _short(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def call_text(args: tuple[Any, ...], kwargs: dict[str, Any]) -> str:
+    """``5, tf.Tensor(int32[]), training=True``: the call in a few words."""
+    def one(value: Any) -> str:
+        dtype, shape = getattr(value, "dtype", None), getattr(value, "shape", None)
+        if dtype is not None and shape is not None:
+            try:
+                dims: Any = list(shape)
+            except (TypeError, ValueError):  # a shape of unknown rank
+                dims = "[?]"
+            return f"{type(value).__name__}({getattr(dtype, 'name', dtype)}{dims})"
+        return _short(value)
+
+    return ", ".join([one(a) for a in args] + [f"{k}={one(v)}" for k, v in kwargs.items()])

@@ -1,0 +1,39 @@
+"""A loop's variables as lines under its verdict (the terminal report and the TUI's table)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.text import Text
+
+from agexplorer.model.loopvars import LoopVar, loop_var_fix
+
+
+def shown_loop_vars(verdict: Any) -> list[LoopVar]:
+    """The variables worth a line: all of a staged loop's; of a loop run in Python only
+    those whose type changed (its counters changing value is the unrolling, not news)."""
+    loop_vars = list(getattr(verdict, "loop_vars", ()) or ())
+    if verdict.verdict == "python":
+        return [v for v in loop_vars if v.changed]
+    return loop_vars
+
+
+def loop_var_lines(verdict: Any) -> list[str]:
+    """``loop variables:`` then one line per variable (``x: float32[3] -> float32[None]``)
+    and the fix of each changed one; nothing for a statement without them."""
+    shown = shown_loop_vars(verdict)
+    if not shown:
+        return []
+    lines = ["loop variables:"] + [f"  {v.text()}" for v in shown]
+    lines += [f"fix {v.name}: {fix}" for v in shown if (fix := loop_var_fix(v))]
+    return lines
+
+
+def loop_var_text(verdict: Any) -> Text:
+    """The same lines styled: a changed variable stands out."""
+    text = Text()
+    for line in loop_var_lines(verdict):
+        style = "bold red" if line.endswith("  changed") else \
+            ("cyan" if line.startswith("fix ") else "dim" if line == "loop variables:" else "")
+        text.append("\n" + line, style=style)
+    return text

@@ -1,0 +1,147 @@
+"""PassesTab: AutoGraph's conversion pass by pass, the selected step's code with its changes marked."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, ClassVar
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.widgets import OptionList, Static
+from textual.widgets.option_list import Option
+
+from agexplorer.tui.messages import EngineAnswer
+from agexplorer.worker.protocol import PassesRequest, Request
+
+if TYPE_CHECKING:
+    from agexplorer.model.passes import Passes, PassStep
+    from agexplorer.tui.app import AgxApp
+
+
+def step_label(number: int, step: PassStep) -> Text:
+    """``3 return_statements``; dim when the converter changed nothing."""
+    quiet = number > 0 and not step.changed
+    return Text(f"{number:>2} {step.name}", style="dim" if quiet else "")
+
+
+def marked_code(step: PassStep) -> Text:
+    """The step's code with line numbers; the lines this pass added or changed marked ``+``."""
+    changed = step.changed_lines()
+    text = Text()
+    for number, line in enumerate(step.code.splitlines(), 1):
+        mark = number in changed
+        text.append(f"{'+' if mark else ' '}{number:>4} ", style="bold green" if mark else "dim")
+        text.append(line + "\n", style="green" if mark else "")
+    return text
+
+
+class PassesTab(Horizontal):
+    """The steps as a list; the selected one's note and code beside it. Asks the worker when
+    shown and the buffer was analysed again since; ``[`` and ``]`` step back and forward."""
+
+    # Here rather than in app.tcss: the tab's own layout, which no theme changes.
+    DEFAULT_CSS = """
+    PassesTab { height: 1fr; }
+    PassesTab #passes-steps { width: 28; height: 1fr; }
+    PassesTab #passes-right { width: 1fr; height: 1fr; }
+    PassesTab #passes-note { height: auto; max-height: 4; padding: 0 1; }
+    PassesTab #passes-scroll { height: 1fr; }
+    """
+    ANSWERS: ClassVar[tuple[type[Request], ...]] = (PassesRequest,)
+    BINDINGS: ClassVar = [Binding("left_square_bracket", "step(-1)", "Prev pass"),
+                          Binding("right_square_bracket", "step(1)", "Next pass")]
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.passes: Passes | None = None
+        self.asked: tuple[tuple[str, str], int] | None = None  # (target, generation) asked for
+        self.steps = OptionList(id="passes-steps")
+        self.note = Static("", id="passes-note")
+        self.code = Static("", id="passes-code")
+
+    @property
+    def explorer(self) -> AgxApp:
+        """The app, typed (its bridge, its current function and its status line)."""
+        return self.app  # type: ignore[return-value]
+
+    def compose(self) -> ComposeResult:
+        yield self.steps
+        with Vertical(id="passes-right"):
+            yield self.note
+            with VerticalScroll(id="passes-scroll"):
+                yield self.code
+
+    def on_mount(self) -> None:
+        self.note.update("AutoGraph's conversion, pass by pass: shown when this tab opens.")
+        self.set_interval(0.5, self._follow)  # the buffer analysed again while shown
+
+    def on_show(self) -> None:
+        self._follow()
+
+    def _follow(self) -> None:
+        """Ask for the passes when this tab is shown and the function or buffer changed."""
+        app = self.explorer
+        if not self.is_on_screen or app.target is None:
+            return
+        if self.asked == (app.target, app.generation):
+            return
+        asked = app.buffer_request()
+        if asked is None:
+            return
+        self.asked = (app.target, app.generation)
+        what = f"converting {asked.key.qualname} pass by pass"
+        self.note.update(what + "…")
+        app.bridge.ask(asked.key, PassesRequest(asked.target, source=asked.source),
+                       asked.key.path, what)
+
+    def answer(self, message: EngineAnswer) -> None:
+        """The steps, or the sentence saying why there are none."""
+        if self.asked is None or message.key.generation != self.asked[1]:
+            return  # an older buffer's passes
+        if message.error is not None:
+            self.passes = None
+            self.steps.clear_options()
+            self.code.update("")
+            self.note.update(Text(message.error.message, style="yellow"))
+            return
+        self.show(message.value)
+
+    def show(self, passes: Passes) -> None:
+        """List the steps and select the first one that changed something after the source."""
+        kept = self.steps.highlighted
+        self.passes = passes
+        self.steps.clear_options()
+        self.steps.add_options([Option(step_label(n, s), id=str(n))
+                                for n, s in enumerate(passes.steps)])
+        self.steps.highlighted = kept if kept is not None and kept < len(passes.steps) else 0
+        self._show_step(self.steps.highlighted or 0)
+
+    @property
+    def selected(self) -> int | None:
+        """The number of the step shown (0: the parsed source)."""
+        return self.steps.highlighted if self.passes is not None else None
+
+    def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
+        event.stop()
+        self._show_step(event.option_index)
+
+    def action_step(self, delta: int) -> None:
+        """``]``: the next pass; ``[``: the previous one."""
+        if self.passes is None:
+            return
+        current = self.steps.highlighted or 0
+        self.steps.highlighted = max(0, min(len(self.passes.steps) - 1, current + delta))
+
+    def _show_step(self, number: int) -> None:
+        if self.passes is None or not 0 <= number < len(self.passes.steps):
+            return
+        step = self.passes.steps[number]
+        head = Text(f"{number}. {step.name}", style="bold")
+        head.append(f": {step.note}")
+        if number and not step.changed:
+            head.append("\nnothing to do here: the code is unchanged", style="dim")
+        elif number:
+            head.append(f"\n{len(step.changed_lines())} lines added or changed (+)", style="green")
+        self.note.update(head)
+        self.code.update(marked_code(step))

@@ -1,0 +1,120 @@
+"""Verdict snapshots compared without TensorFlow: the sentences, the pairing, the tolerance."""
+
+import json
+
+import pytest
+
+from agexplorer.model.check import Snapshot, StatementSnap, TargetSnap, compare
+
+
+def loop(line=42, header="for i in range(n)", verdict="staged", iterations=None, ops=10):
+    return StatementSnap(line=line, kind="for", header=header, verdict=verdict,
+                         function="step", iterations=iterations, ops=ops)
+
+
+def target(*statements, ops=120, traces=3, error=None, error_kind=None, function="step"):
+    return TargetSnap("train.py", function, 10, op_count=ops, traces=traces,
+                      statements=tuple(statements), error=error, error_kind=error_kind)
+
+
+def texts(changes, info=False):
+    return [c.text() for c in changes if c.info == info]
+
+
+def test_unchanged_snapshots_have_no_change():
+    snap = Snapshot([target(loop())], "2.21.0")
+    assert compare(snap, snap) == []
+
+
+def test_a_loop_that_falls_back_to_python_is_the_issue_sentence():
+    changes = compare(Snapshot([target(loop())]),
+                      Snapshot([target(loop(verdict="python", iterations=200), ops=120)]))
+    assert texts(changes) == ["train.py:42 `for i in range(n)`: staged -> python x200"]
+
+
+def test_a_moved_loop_is_information_not_a_change():
+    changes = compare(Snapshot([target(loop(line=42))]), Snapshot([target(loop(line=45))]))
+    assert texts(changes) == []
+    assert texts(changes, info=True) == [
+        "train.py:45 `for i in range(n)`: moved from line 42, verdict unchanged (staged)"]
+
+
+def test_an_edited_header_pairs_by_line_then_by_order():
+    staged = loop(header="for i in tf.range(n)")
+    by_line = compare(Snapshot([target(staged)]),
+                      Snapshot([target(loop(verdict="python", iterations=5))]))
+    assert texts(by_line) == ["train.py:42 `for i in range(n)`: staged -> python x5"]
+    moved_too = compare(Snapshot([target(staged)]),
+                        Snapshot([target(loop(line=50, verdict="python", iterations=5))]))
+    assert texts(moved_too) == ["train.py:50 `for i in range(n)`: staged -> python x5"]
+
+
+def test_iteration_counts_are_part_of_the_verdict():
+    changes = compare(Snapshot([target(loop(verdict="python", iterations=5))]),
+                      Snapshot([target(loop(verdict="python", iterations=6))]))
+    assert texts(changes) == ["train.py:42 `for i in range(n)`: python x5 -> python x6"]
+
+
+def test_new_and_gone_statements():
+    changes = compare(Snapshot([target(loop())]),
+                      Snapshot([target(StatementSnap(7, "if", "if x > 0", "python", "step"))]))
+    assert texts(changes) == ["train.py:7 `if x > 0`: new statement (python)",
+                              "train.py:42 `for i in range(n)`: gone (it was staged)"]
+
+
+@pytest.mark.parametrize(("tolerance", "percent", "reported"), [
+    (0, False, True), (10, False, True), (11, False, False), (5, True, True),
+    (10, True, False)])
+def test_op_tolerance_in_ops_or_percent(tolerance, percent, reported):
+    changes = compare(Snapshot([target(ops=110)]), Snapshot([target(ops=121)]),
+                      tolerance, percent)
+    assert texts(changes) == (["train.py::step: 110 ops -> 121 ops"] if reported else [])
+
+
+def test_trace_count_change():
+    changes = compare(Snapshot([target(traces=3)]), Snapshot([target(traces=1)]))
+    assert texts(changes) == ["train.py::step: 3 traces -> 1 trace"]
+
+
+def test_new_gone_and_failed_targets_are_never_silent():
+    golden = Snapshot([target(function="old"), target(function="breaks")])
+    current = Snapshot([target(function="added"),
+                        target(function="breaks", error="train.py:12: tracing breaks raised "
+                               "ValueError: no", error_kind="trace-failed")])
+    assert texts(compare(golden, current)) == [
+        "train.py::added: new target, not in the golden file (run with --update to add it)",
+        "train.py::breaks: could not be analysed: train.py:12: tracing breaks raised "
+        "ValueError: no",
+        "train.py::old: in the golden file but no longer found with a ready call"]
+
+
+def test_a_failure_the_golden_file_records_is_told_as_information():
+    failing = target(error="tracing raised ValueError: no", error_kind="trace-failed")
+    changes = compare(Snapshot([failing]), Snapshot([failing]))
+    assert texts(changes) == []
+    assert texts(changes, info=True) == [
+        "train.py::step: fails as the golden file records (tracing raised ValueError: no)"]
+
+
+def test_another_tensorflow_is_information():
+    changes = compare(Snapshot([target()], "2.20.0"), Snapshot([target()], "2.21.0"))
+    assert texts(changes) == [] and len(texts(changes, info=True)) == 1
+
+
+def test_golden_text_is_stable_sorted_and_round_trips():
+    snap = Snapshot([target(loop(line=50), loop(line=42, header="for j in range(m)"),
+                            function="z"), target(loop())], "2.21.0")
+    text = snap.dumps()
+    again = Snapshot.from_dict(json.loads(text))
+    assert again.dumps() == text
+    assert text.index('"function": "step"') < text.index('"function": "z"')
+    statement_lines = [line for line in text.splitlines() if '"kind": "for"' in line]
+    assert len(statement_lines) == 3  # one statement a line: a review diff shows just it
+    assert compare(snap, again) == []
+
+
+def test_a_file_that_is_not_a_golden_file_is_refused():
+    with pytest.raises(ValueError, match="not an agexplorer check golden file"):
+        Snapshot.from_dict({"targets": []})
+    with pytest.raises(ValueError, match="malformed"):
+        Snapshot.from_dict({"format": 1, "targets": [{"file": "a.py"}]})
