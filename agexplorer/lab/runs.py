@@ -354,13 +354,20 @@ def _keep_output(run: ModeRun, text: str) -> None:
 
 
 def _hlo(lab: RunLab, loaded: Loaded) -> None:
-    from agexplorer.engine.tfenv import import_tf
+    from agexplorer.lab.hlo import compile_hlo
 
-    tf = import_tf()
-    try:
-        fn = tf.function(loaded.bound, input_signature=loaded.signature, jit_compile=True)
-        with tf.device(lab.device):
-            lab.hlo = fn.experimental_get_compiler_ir(*loaded.args, **loaded.kwargs)(stage="hlo")
-    except Exception as exc:  # noqa: BLE001 - XLA refuses many ops; never fatal
-        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-        lab.hlo_error = f"XLA could not compile {loaded.qualname}: {first[:300]}"
+    lab.hlo_ir = compile_hlo(loaded, lab.device)
+
+
+def hlo_only(target: str, call: str | None = None, device: str | None = None,
+             progress: Callable[[str], None] | None = None) -> RunLab:
+    """The HLO alone, without the runs (the explorer's HLO tab): a RunLab with no modes."""
+    from agexplorer.engine.capture import capture_output
+
+    lab = RunLab(device=resolve_device(device), budget_s=0.0)
+    with capture_output():
+        loaded = load_target(target, call)
+        if progress is not None:
+            progress(f"compiling {loaded.qualname} to HLO")
+        _hlo(lab, loaded)
+    return lab

@@ -38,6 +38,33 @@ class ModeRun:
 
 
 @dataclass
+class HloText:
+    """The HLO XLA compiles for one function, each line's source, and what compiling costs.
+
+    Times in seconds, each measured apart (lab/hlo.py): ``trace_s`` the jit-compiled
+    function's trace; ``lower_s`` lowering its graph to this HLO; ``compile_s`` building
+    XLA's executable from the graph (lowering, XLA's passes, code generation) without
+    running it: what the first XLA call pays beyond the trace.
+    """
+
+    text: str | None = None
+    # Per line of ``text``: the user's (file, line) whose op the instruction came from, or
+    # None (a header, a parameter, an op of TensorFlow's own); empty when not known.
+    lines: list[tuple[str, int] | None] = field(default_factory=list)
+    trace_s: float | None = None
+    lower_s: float | None = None
+    compile_s: float | None = None
+    error: str | None = None  # the one sentence saying why XLA could not compile it
+
+    def to_dict(self) -> dict:
+        """The report's ``hlo`` object: ``{"text", "error", "lines": [[file, line] or null],
+        "trace_s", "lower_s", "compile_s"}``."""
+        return {"text": self.text, "error": self.error,
+                "lines": [list(w) if w is not None else None for w in self.lines],
+                "trace_s": self.trace_s, "lower_s": self.lower_s, "compile_s": self.compile_s}
+
+
+@dataclass
 class RunLab:
     """All three modes for one target and call, with the comparisons between them."""
 
@@ -49,8 +76,7 @@ class RunLab:
     tracing_count: int = 0
     budget_s: float = 1.0
     fresh_module: bool = True
-    hlo: str | None = None
-    hlo_error: str | None = None
+    hlo_ir: HloText | None = None  # asked for (--hlo, the HLO tab): see HloText
     tensorboard: str | None = None
     tensorboard_note: str | None = None
     # The fixed per-call cost of an empty tf.function ("graph") and an empty XLA one ("xla") on
@@ -59,6 +85,22 @@ class RunLab:
     retrace_reason: RetraceReason | None = None
     mode_timeout_s: float | None = None  # each mode's own time box (None: no box)
     shared_inputs: bool = False  # the modes got the same argument values (evaluated once)
+
+    @property
+    def hlo(self) -> str | None:
+        """The HLO text, None when not asked for or not compiled."""
+        return self.hlo_ir.text if self.hlo_ir is not None else None
+
+    @property
+    def hlo_error(self) -> str | None:
+        """Why XLA could not compile the function, in one sentence."""
+        return self.hlo_ir.error if self.hlo_ir is not None else None
+
+    def rename_file(self, old: str, new: str) -> None:
+        """Name ``new`` where the HLO's lines name ``old`` (an unsaved buffer's shadow file)."""
+        if self.hlo_ir is not None:
+            self.hlo_ir.lines = [(new, w[1]) if w is not None and w[0] == old else w
+                                 for w in self.hlo_ir.lines]
 
     def work_s(self, mode: str) -> float | None:
         """What ``mode``'s median spends beyond the fixed per-call cost (never negative)."""
@@ -83,8 +125,8 @@ class RunLab:
                 "shared_inputs": self.shared_inputs}
         if self.mismatch is not None:
             data["mismatch"] = self.mismatch
-        if self.hlo is not None or self.hlo_error is not None:
-            data["hlo"] = {"text": self.hlo, "error": self.hlo_error}
+        if self.hlo_ir is not None:
+            data["hlo"] = self.hlo_ir.to_dict()
         if self.tensorboard is not None:
             data["tensorboard"] = {"logdir": self.tensorboard, "note": self.tensorboard_note}
         return data

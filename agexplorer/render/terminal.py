@@ -212,14 +212,19 @@ def seconds_text(x: float | None) -> str:
     return f"{x * 1e6:.1f} µs"
 
 
-def render_lab(lab: RunLab, console: Console) -> None:
+def render_lab(lab: RunLab, console: Console, home: str | None = None) -> None:
     """Print the run lab (see :func:`lab_renderables`)."""
-    for part in lab_renderables(lab):
+    for part in lab_renderables(lab, home):
         console.print(part)
 
 
-def lab_renderables(lab: RunLab) -> list:
-    """Results, timings, a bar chart of the medians and the match flag of the run lab."""
+def lab_renderables(lab: RunLab, home: str | None = None) -> list:
+    """Results, timings, a bar chart of the medians and the match flag of the run lab; the HLO
+    alone when no mode ran (``--no-run --hlo``), its lines of ``home`` as ``L12``."""
+    from agexplorer.render.hlo import hlo_renderables
+
+    if not lab.runs and lab.hlo_ir is not None:
+        return hlo_renderables(lab.hlo_ir, home, seconds_text)
     parts: list = []
     modes = list(lab.runs)
     loads = "a fresh module load per mode" if lab.fresh_module else "one shared module load"
@@ -270,10 +275,8 @@ def lab_renderables(lab: RunLab) -> list:
                                  "a print) run only while tracing, so graph modes can "
                                  "disagree with eager."), title="mismatch", style="yellow",
                             title_align="left"))
-    if lab.hlo_error:
-        parts.append(Text(lab.hlo_error, style="yellow"))
-    elif lab.hlo:
-        parts.append(Panel(lab.hlo.rstrip(), title="HLO (XLA)", title_align="left"))
+    if lab.hlo_ir is not None:
+        parts.extend(hlo_renderables(lab.hlo_ir, home, seconds_text))
     if lab.tensorboard_note:
         parts.append(Text(lab.tensorboard_note, style="cyan"))
     printed = [(m, r) for m, r in lab.runs.items() if r.printed_lines]
@@ -347,7 +350,7 @@ def render_report(report: Report, console: Console | None = None, width: int | N
                             "(Python print runs only here, never on later calls)",
                             title_align="left", style="yellow"))
     if lab is not None:
-        render_lab(lab, console)
+        render_lab(lab, console, report.file)
     t = report.timings
     console.print(Text("engine timings: " + "  ".join(f"{k[:-2]} {v * 1000:.0f} ms"
                                                for k, v in t.items()), style="dim"))

@@ -24,12 +24,14 @@ from agexplorer.sweep.vary import bind, check_vary, is_python_count, pick, sprea
 def run_sweep(target: str, vary: str | None = None, values: Sequence[int] | None = None,
               at: int | None = None, call: str | None = None, run: bool = True,
               device: str | None = None, budget: float = CALL_BUDGET, timeout: float = 60.0,
-              staged: bool = True, progress: Callable[[str], None] | None = None) -> Sweep:
+              staged: bool = True, progress: Callable[[str], None] | None = None,
+              line: int | None = None) -> Sweep:
     """Sweep ``target`` (``PATH::QUALNAME``) over ``values`` of its Python argument ``vary``.
 
     ``vary`` None: the argument that drives the largest unrolled loop of a trace at the
     call (see :func:`agexplorer.sweep.vary.pick`); ``values`` None: N/100, N/10 and N
-    for the call's value N. ``at``: a value to extrapolate to. ``staged``: sweep the
+    for the call's value N. ``line``: the unrolled loop at that line, not the largest.
+    ``at``: a value to extrapolate to. ``staged``: sweep the
     doctor's staged rewrite at the same values too. Everything fits in ``timeout``
     seconds; ``budget``: each value's steady-state timing.
     """
@@ -53,7 +55,7 @@ def run_sweep(target: str, vary: str | None = None, values: Sequence[int] | None
         report = build_report(target, call, progress=say)
         if report.error is not None:
             raise report.error
-        vary, traced, loop_line, how = pick(report.statements, bound, loaded.bound)
+        vary, traced, loop_line, how = pick(report.statements, bound, loaded.bound, line)
         notes.append(f"Varying {vary}: {how}.")
         values = values or spread(traced)
     else:

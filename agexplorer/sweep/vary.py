@@ -85,18 +85,23 @@ def spread(traced: int) -> tuple[int, ...]:
     return tuple(sorted(values))
 
 
-def pick(statements: Sequence[Any], bound: inspect.BoundArguments, fn: Any
-         ) -> tuple[str, int, int, str]:
+def pick(statements: Sequence[Any], bound: inspect.BoundArguments, fn: Any,
+         line: int | None = None) -> tuple[str, int, int, str]:
     """(parameter, its value, the loop's line, how it was decided) for the report's largest
     unrolled loop; AgxError asking for --vary when no Python int argument drives it.
 
     The loop is the statement run in Python (verdict "python" or "mixed") with the most
-    iterations. Its driver is the Python int argument equal to that count, preferring one
+    iterations, or the one at ``line``. Its driver is the Python int argument equal to that
+    count, preferring one
     the loop's header reads; failing that, a Python int argument the header reads (a loop
     over ``range(2 * n)`` counts 2n).
     """
     loops = [v for v in statements if v.kind in ("for", "while")
-             and v.verdict in ("python", "mixed") and v.iterations]
+             and v.verdict in ("python", "mixed") and v.iterations
+             and (line is None or v.line == line)]
+    if not loops and line is not None:
+        raise AgxError("no-unrolled-loop", f"the trace unrolled no loop at line {line}; "
+                       "sweep a loop that ran in Python (its verdict says unrolled).")
     if not loops:
         raise AgxError("no-unrolled-loop", "the trace unrolled no loop; name the Python "
                        f"argument to vary and its values with --vary NAME=V1,V2,... "

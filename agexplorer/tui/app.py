@@ -17,6 +17,7 @@ from textual.widgets import Footer
 from agexplorer.tui import keys
 from agexplorer.tui.bridge import EngineBridge
 from agexplorer.tui.commands import ExplorerCommands
+from agexplorer.tui.compare_actions import CompareActions
 from agexplorer.tui.disk import DiskWatch
 from agexplorer.tui.editing import Editing
 from agexplorer.tui.guards import while_mounted
@@ -61,7 +62,7 @@ if TYPE_CHECKING:
 # rather than decorated with their classes, and the typed lookups import them late.
 
 
-class AgxApp(KeyActions, LayoutApp):
+class AgxApp(KeyActions, CompareActions, LayoutApp):
     """The explorer: a function beside AutoGraph's version of it, its graph and its runs."""
 
     CSS_PATH = "app.tcss"

@@ -68,6 +68,9 @@ class EngineBridge:
         self.app = app
         self.worker = worker or Worker(timeout, python=python)
         self._owns = worker is None
+        # One analysis at a time: one superseded while it waited (the worker busy with the
+        # one before) is dropped here instead of tracing a function no longer shown.
+        self._analysing = threading.Lock()
         self._set_timeout_hint()
 
     def _set_timeout_hint(self) -> None:
@@ -134,8 +137,12 @@ class EngineBridge:
 
     def _analyse(self, key: AnalysisKey, request: ReportRequest, path: str, what: str) -> None:
         job = get_current_worker()
-        if job.is_cancelled:
-            return
+        with self._analysing:
+            if not job.is_cancelled:
+                self._analyse_now(job, key, request, path, what)
+
+    def _analyse_now(self, job: Any, key: AnalysisKey, request: ReportRequest, path: str,
+                     what: str) -> None:
         progress = _Phases(self.app)
         try:
             answer = self.worker.request(request, what=what, path=path, on_progress=progress)

@@ -4,11 +4,17 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
+from rich.segment import Segment
+from rich.style import Style
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal
+from textual.strip import Strip
 from textual.widgets import Input, RichLog, Static, TextArea
 from textual.widgets.text_area import Selection
+
+# The match shown in the Log (a RichLog has no selection: its line is redrawn with this).
+MATCH_STYLE = Style(reverse=True, bold=True)
 
 
 class FindInput(Input):
@@ -60,6 +66,7 @@ class Finder:
         self.query = ""
         self.matches: list[tuple[int, int]] = []
         self.current = -1
+        self._marked: tuple[int, Strip, Strip] | None = None  # Log row, its line, as marked
 
     @property
     def is_open(self) -> bool:
@@ -78,6 +85,8 @@ class Finder:
         if self.is_open and focused is self.bar.query_input:
             return
         pane = focused if focused in panes else self.pane if self.pane in panes else None
+        if (pane or self.app.panes.source) is not self.pane:
+            self._unmark()
         self.pane = pane or self.app.panes.source
         if self.bar is None:
             self.bar = FindBar(self, panes[self.pane])
@@ -92,6 +101,7 @@ class Finder:
         """Esc: the bar hides, the focus goes back to the pane searched."""
         if self.bar is not None:
             self.bar.display = False
+        self._unmark()
         if refocus and self.pane is not None:
             self.pane.focus()
 
@@ -119,6 +129,7 @@ class Finder:
         self.query = query
         self._scan()
         self.current = -1
+        self._unmark()
         if self.matches:
             here = self._cursor()
             self.current = next((i for i, m in enumerate(self.matches) if m >= here), 0)
@@ -147,6 +158,7 @@ class Finder:
         its text may have changed since)."""
         if self.pane is None or not self.query:
             return
+        self._unmark()  # before the scan: the marked line is the Log's own line again
         self._scan()
         if self.matches:
             if isinstance(self.pane, TextArea):  # from the cursor, wherever the user moved it
@@ -166,8 +178,37 @@ class Finder:
         if isinstance(pane, TextArea):
             pane.selection = Selection((row, column), (row, column + len(self.query)))
             pane.scroll_cursor_visible(center=True)
-        elif pane is not None:
+        elif isinstance(pane, RichLog):
             pane.scroll_to(y=max(row - pane.size.height // 2, 0), animate=False)
+            self._mark(pane, row, column)
+
+    def _mark(self, log: RichLog, row: int, column: int) -> None:
+        """Redraw the Log's line ``row`` with the match (from ``column``) in MATCH_STYLE."""
+        self._unmark()
+        line = log.lines[row]
+        start = line.index_to_cell_position(column)
+        end = line.index_to_cell_position(column + len(self.query))
+        before, match, after = line.divide([start, end, line.cell_length])
+        match = Strip(Segment.apply_style(list(match), post_style=MATCH_STYLE),
+                      match.cell_length)
+        marked = Strip.join([before, match, after])
+        log.lines[row] = marked
+        self._marked = (row, line, marked)
+        log.notify_style_update()  # drops the RichLog's cache of drawn lines
+        log.refresh()
+
+    def _unmark(self) -> None:
+        """The marked Log line back as it was (unless the Log was cleared since)."""
+        if self._marked is None or not isinstance(self.pane, RichLog):
+            self._marked = None
+            return
+        row, line, marked = self._marked
+        self._marked = None
+        lines = self.pane.lines
+        if row < len(lines) and lines[row] is marked:
+            lines[row] = line
+            self.pane.notify_style_update()
+            self.pane.refresh()
 
     def _count(self) -> None:
         if self.bar is None:

@@ -11,12 +11,14 @@ from textual.widgets import Input, TextArea
 
 from agexplorer.tui.find import Finder
 from agexplorer.tui.guards import while_mounted
+from agexplorer.tui.layout import BINDINGS as LAYOUT_BINDINGS
+from agexplorer.tui.sweep_view import SweepView
 
-# The tabs (digits 1-8) and the panes (alt+digits), in screen order.
+# The tabs (digits 1-9) and the panes (alt+digits), in screen order.
 TABS: tuple[tuple[str, str], ...] = (
     ("tab-flow", "Control flow"), ("tab-calls", "Calls"), ("tab-doctor", "Doctor"),
     ("tab-graph", "Graph"), ("tab-run", "Run"), ("tab-trace", "Trace"), ("tab-log", "Log"),
-    ("tab-passes", "Passes"))
+    ("tab-passes", "Passes"), ("tab-hlo", "HLO"))
 PANES: tuple[tuple[str, str], ...] = (
     ("picker", "the function list"), ("source", "the source (editor)"),
     ("converted", "AutoGraph's code"), ("panels", "the open tab"))
@@ -24,26 +26,33 @@ PANES: tuple[tuple[str, str], ...] = (
 _TAB_GROUP = Binding.Group("Tabs", compact=True)
 _PANE_GROUP = Binding.Group("Panes", compact=True)
 
+# The footer shows them in this order (cut at the right on a narrow screen): the most useful
+# first, those on only in some contexts (Leave, the find's n/N) where they are seen, Quit last.
+# The layout's keys (layout.py) are placed here too: LayoutApp leaves the order to this list.
 BINDINGS: list[Binding] = [
     Binding("f1", "help", "Keys"),
     Binding("question_mark", "help", "Keys", show=False),
-    Binding("f5", "run", "Run"),
-    Binding("r", "run", "Run", show=False),
-    Binding("ctrl+s", "save", "Save"),
+    Binding("escape", "leave", "Leave"),
     # n/N step through a find's matches while its pane has the focus; else n is the next function.
     Binding("n", "find_next", "Next match"),
     Binding("N", "find_previous", "Prev match"),
     Binding("f3", "find_step(1)", "Next match", show=False),
     Binding("shift+f3", "find_step(-1)", "Prev match", show=False),
+    LAYOUT_BINDINGS[0],  # ctrl+b: the function list
+    Binding("f5", "run", "Run"),
+    Binding("r", "run", "Run", show=False),
+    Binding("t", "trace", "Trace"),
+    Binding("f", "try_fix", "Try fix"),
     Binding("alt+down", "next_function", "Next fn"),
     Binding("alt+up", "previous_function", "Prev fn", show=False),
     Binding("n", "next_function", "Next fn", show=False),
     Binding("p", "previous_function", "Prev fn", show=False),
-    Binding("t", "trace", "Trace"),
-    Binding("f", "try_fix", "Try fix"),
-    Binding("a", "apply_fix", "Apply fix"),
+    Binding("ctrl+s", "save", "Save"),
     Binding("ctrl+f", "find", "Find"),
-    Binding("escape", "leave", "Leave"),
+    Binding("a", "apply_fix", "Apply fix"),
+    Binding("c", "compare", "Compare", show=False),
+    Binding("u", "cost_curve", "Cost curve", show=False),
+    *LAYOUT_BINDINGS[1:],  # zoom, presentation mode
     *(Binding(str(i), f"show_tab('{tab}')", name, group=_TAB_GROUP)
       for i, (tab, name) in enumerate(TABS, 1)),
     # alt+digits work everywhere (the editor and inputs included): a way out of any pane.
@@ -62,6 +71,11 @@ COMMANDS: list[tuple[str, str]] = [
     ("Trace: explain which calls retrace, and why", "trace"),
     ("Try the selected finding's fix on a copy", "try_fix"),
     ("Apply the tried fix to the buffer", "apply_fix"),
+    ("Compare with...: the file on disk, before the fix or another function", "compare"),
+    ("Compare with the file on disk", "compare_disk"),
+    ("Compare with another function...", "compare_function"),
+    ("Compare with before the fix", "compare_before_fix"),
+    ("Show the unroll cost curve of the selected loop", "cost_curve"),
     ("Save the file", "save"),
     ("Open the next function", "next_function"),
     ("Open the previous function", "previous_function"),
@@ -78,7 +92,7 @@ COMMANDS: list[tuple[str, str]] = [
 ]
 
 # Actions whose only keys are printable: off (and out of the footer) while typing.
-_TYPED = {"trace", "try_fix", "apply_fix", "show_tab"}
+_TYPED = {"trace", "try_fix", "apply_fix", "show_tab", "compare", "cost_curve"}
 
 
 def typing_in(widget: Any) -> bool:
@@ -94,6 +108,11 @@ class KeyActions:
         """Find in a pane (ctrl+f): the find bar and its matches."""
         return Finder(self)
 
+    @cached_property
+    def sweeps(self) -> SweepView:
+        """The Control flow tab's unroll cost curve (u)."""
+        return SweepView(self)
+
     def check_action(self: Any, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Keys that would type text are off while typing; find keys only while finding;
         the pane keys only on the explorer's own screen."""
@@ -105,7 +124,7 @@ class KeyActions:
         if action == "find_step":  # F3 / shift+F3: anywhere while the find bar is open
             return self.finder.is_open
         if action == "leave":
-            return typing or self.finder.is_open
+            return typing or self.finder.is_open or self.sweeps.shown
         if action == "focus_pane":
             return self.screen is self.screen_stack[0]
         return True
@@ -210,6 +229,12 @@ class KeyActions:
             self.screen.focus_next()
         elif self.finder.is_open:
             self.finder.close()
+        elif self.sweeps.shown:
+            self.sweeps.hide()
+
+    def action_cost_curve(self: Any) -> None:
+        """The selected loop's unroll cost curve under the Control flow table, or hide it."""
+        self._when_ready(self.sweeps.toggle)
 
     def action_find(self: Any) -> None:
         if self.workspace_ready:

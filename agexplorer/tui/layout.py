@@ -22,6 +22,7 @@ WIDE = 180
 HORIZONTAL = [(0, "-narrow"), (110, "-medium"), (WIDE, "-wide")]
 VERTICAL = [(0, "-short"), (50, "-tall")]
 
+# Bound by the app in keys.BINDINGS' order (ctrl+b first: keys.py places it by index).
 BINDINGS: list[Binding] = [
     Binding("ctrl+b", "layout('functions')", "Functions"),
     Binding("f11", "layout('zoom')", "Zoom"),
@@ -40,13 +41,17 @@ PANES = ("picker", "source", "converted", "panels")  # what zoom can fill the sc
 COMPANIONS = {"source": "gutter", "converted": "refs"}  # a gutter stays with its pane
 
 
-class LayoutApp(App):
-    """The layout's keys and breakpoints, the base of the explorer's app (AgxApp): they live
-    here so that app.py only names its base."""
+class LayoutApp(App, inherit_bindings=False):
+    """The layout's breakpoints and key action, the base of the explorer's app (AgxApp): they
+    live here so that app.py only names its base (the keys, BINDINGS above, are bound in
+    keys.BINDINGS' order)."""
 
     HORIZONTAL_BREAKPOINTS: ClassVar[list[tuple[int, str]]] = HORIZONTAL
     VERTICAL_BREAKPOINTS: ClassVar[list[tuple[int, str]]] = VERTICAL
-    BINDINGS: ClassVar[list[Binding]] = BINDINGS
+    # The footer lists keys in the order they were first bound: Textual's own ctrl+q would
+    # come first at 80 columns. The app's list (keys.BINDINGS: these layout keys among the
+    # rest, most useful first, Quit last) gives the order; only App's ctrl+c note is kept.
+    BINDINGS: ClassVar[list[Binding]] = [b for b in App.BINDINGS if b.key != "ctrl+q"]
 
     def action_layout(self, what: str) -> None:
         """Fold the functions, zoom, present, or step to the next function (presenting)."""

@@ -15,6 +15,9 @@ if TYPE_CHECKING:
     from agexplorer.tui.app import AgxApp
 
 OPEN_PAUSE = 0.4  # seconds the cursor rests on a function in the list before it opens
+# Seconds the function shown rests before it is analysed: 21 quick `n` presses show each
+# function at once but trace only the last (each trace holds the one worker for a while).
+ANALYSE_PAUSE = 0.25
 
 
 class Navigation:
@@ -24,6 +27,7 @@ class Navigation:
         self.app = app
         self._relabelled: dict[str, str] = {}  # path -> the text the picker's lines are from
         self._pause: Timer | None = None  # opens the function under the list's cursor
+        self._rest: Timer | None = None  # analyses the function shown once the keys rest
 
     def open(self, old: tuple[str, str] | None, new: tuple[str, str]) -> None:
         """Show function ``new`` (loading its file when ``old`` was in another one)."""
@@ -45,14 +49,30 @@ class Navigation:
             app.results.dim()
         app.results.clear()
         app.status.new_function()
-        app.analyse()
-        app.log_line()  # the Log now names this function
+        self._analyse_after_rest()
         if restored:
             app.announce(restored)
         line = self._def_line(new)
         if line:
             # A file just loaded has no scroll size until the next refresh: centre then.
             app.call_after_refresh(source.goto_line, line)
+
+    def _analyse_after_rest(self) -> None:
+        """Analyse the function shown after ``ANALYSE_PAUSE`` without another function;
+        skipped when something else asked meanwhile (F5 ran it, an edit re-traced it)."""
+        if self._rest is not None:
+            self._rest.stop()
+        asked = self.app.generation
+        self._rest = self.app.set_timer(ANALYSE_PAUSE, lambda: self._rested(asked))
+
+    def _rested(self, asked: int) -> None:
+        self._rest = None
+        app = self.app
+        if app.exiting or not app.workspace_ready:
+            return
+        if app.generation == asked:
+            app.analyse()
+        app.log_line()  # the Log now names this function (and the call of its analysis)
 
     def relabel(self, path: str) -> None:
         """The picker follows the analysed buffer: line numbers, functions added or renamed

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 from agexplorer.tui.made import Made, call_label
 from agexplorer.tui.messages import AnalysisKey, EngineAnswer
 from agexplorer.tui.tabs import BufferRequest
-from agexplorer.worker.protocol import OpAttributesRequest, ReportRequest
+from agexplorer.worker.protocol import CompareRequest, OpAttributesRequest, ReportRequest
 
 if TYPE_CHECKING:
     from agexplorer.tui.app import AgxApp
@@ -83,3 +83,9 @@ class Requests:
             doctor.answer(message)
         elif message.kind in app.panes.passes.ANSWERS:
             app.panes.passes.answer(message)
+        elif message.kind in app.panes.hlo.ANSWERS:
+            app.panes.hlo.answer(message)
+        elif message.kind is CompareRequest:
+            app.compare_answer(message)
+        elif message.kind in app.sweeps.ANSWERS:
+            app.sweeps.answer(message)

@@ -188,6 +188,7 @@ class SweepRequest(Request["Sweep"]):
     device: str | None = None
     budget: float = 0.2
     timeout: float = 60.0
+    line: int | None = None  # the unrolled loop at this line (None: the largest one)
 
 
 @dataclass(frozen=True)

@@ -92,11 +92,12 @@ class Context:
 
 
 def handle_report(req: ReportRequest, ctx: Context) -> ReportReply:
-    """Trace (and unless ``no_run``, run) one target: ``{"report": Report, "lab": RunLab}``."""
+    """Trace (and unless ``no_run``, run) one target: ``{"report": Report, "lab": RunLab}``;
+    with ``no_run`` and ``hlo``, the lab holds the HLO alone (no modes run)."""
     from agexplorer.engine.buffer import shadowed
     from agexplorer.engine.load import ARGUMENT_ERRORS
     from agexplorer.engine.pipeline import build_report
-    from agexplorer.lab.runs import run_lab
+    from agexplorer.lab.runs import hlo_only, run_lab
 
     # ``source``: an unsaved buffer (the TUI), analysed in place of the file on disk.
     with shadowed(req.target, req.source) as (target, shadow):
@@ -112,6 +113,9 @@ def handle_report(req: ReportRequest, ctx: Context) -> ReportReply:
                     fresh_module=req.fresh, hlo=req.hlo, tensorboard=req.tensorboard,
                     progress=ctx.progress, skip_xla=req.skip_xla,
                     mode_timeout=req.mode_timeout))
+            elif req.hlo and not no_arguments and report.error is None:  # the HLO tab
+                lab = shadow.fix(hlo_only(target, req.call, device=req.device,
+                                          progress=ctx.progress))
         except AgxError as exc:
             raise shadow.fix_error(exc) from None
     return {"report": report, "lab": lab}
@@ -191,7 +195,8 @@ def handle_sweep(req: SweepRequest, ctx: Context) -> Sweep:
 
     return _on_buffer(req, lambda target: run_sweep(
         target, req.vary, req.values, at=req.at, call=req.call, run=not req.no_run,
-        device=req.device, budget=req.budget, timeout=req.timeout, progress=ctx.progress))
+        device=req.device, budget=req.budget, timeout=req.timeout, progress=ctx.progress,
+        line=req.line))
 
 
 def handle_devices(req: DevicesRequest, ctx: Context) -> list[Device]:

@@ -82,3 +82,27 @@ def test_the_command_line_refuses_a_bad_vary_before_any_worker(capsys):
     err = capsys.readouterr().err
     assert err.startswith("agexplorer: --vary n= takes whole numbers")
     assert "Traceback" not in err
+
+
+def test_pick_takes_the_loop_at_the_line_asked_for_not_the_largest():
+    import inspect
+    from types import SimpleNamespace
+
+    import pytest
+
+    from agexplorer.model.errors import AgxError
+    from agexplorer.sweep.vary import pick
+
+    def fn(n, m):
+        return n, m
+
+    def loop(line, iterations, name):
+        return SimpleNamespace(kind="for", verdict="python", iterations=iterations, line=line,
+                               names=[SimpleNamespace(name=name)])
+
+    loops = [loop(3, 50, "n"), loop(7, 4, "m")]
+    bound = inspect.signature(fn).bind(50, 4)
+    assert pick(loops, bound, fn)[:3] == ("n", 50, 3)  # the largest by default
+    assert pick(loops, bound, fn, line=7)[:3] == ("m", 4, 7)
+    with pytest.raises(AgxError, match="no loop at line 5"):
+        pick(loops, bound, fn, line=5)

@@ -42,7 +42,8 @@ async def test_picking_a_function_shows_code_verdicts_and_ops(user_file, worker)
         assert table.row_count == 1
         assert "StatelessWhile" in str(table.get_row_at(0)[2])
         await pilot.press("alt+down")  # next function: python_while
-        assert await wait_for(pilot, lambda: app.report.function == "python_while")
+        assert await wait_for(pilot, lambda: app.report is not None
+                              and app.report.function == "python_while")
         assert app.query_one("#source").border_title.endswith("python_while")
 
 

@@ -200,3 +200,25 @@ async def test_find_in_the_editor_uses_f3_and_in_the_log(flow_file, worker):
         assert app.finder.pane is app.panes.log_view and app.finder.matches
         await pilot.press("escape")
         assert not app.finder.is_open and app.focused is app.panes.log_view
+
+
+async def test_the_footer_at_80_columns_puts_the_most_useful_keys_first_and_quit_last(
+        flow_file, worker):
+    from textual.widgets._footer import FooterKey
+
+    def footer() -> list[str]:
+        return [key.key for key in app.screen.query(FooterKey)]
+
+    app = explorer(flow_file, worker, "python_for")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _ready(app, pilot)
+        app.panes.converted.focus()
+        await pilot.pause()
+        keys = footer()
+        # What fits in 80 columns: help, the function list, run, trace, try fix, next fn.
+        assert keys[:6] == ["f1", "ctrl+b", "f5", "t", "f", "alt+down"], keys
+        assert keys.index("ctrl+q") > keys.index("alt+4")  # Quit after every other key
+        app.source.focus()
+        await pilot.pause()
+        keys = footer()
+        assert keys[:4] == ["escape", "f1", "ctrl+b", "f5"], keys  # the way out comes first

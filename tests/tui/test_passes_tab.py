@@ -21,14 +21,25 @@ async def test_the_passes_tab_steps_through_the_conversion(flow_file, worker):
         names = [s.name for s in tab.passes.steps]
         assert names[0] == "source" and names[-1] == "variables"
         assert tab.passes.function == "python_for" and tab.passes.file == str(flow_file)
-        assert tab.selected == 0 and "for i in range(n):" in str(tab.code.render())
+        assert tab.selected == 0 and "for i in range(n):" in tab.shown_code
         flow = names.index("control_flow")
         await pilot.press(*["right_square_bracket"] * flow)
         assert tab.selected == flow
-        shown = str(tab.code.render())
+        shown = tab.shown_code
         assert "ag__.for_stmt(" in shown
         [marked] = [line for line in shown.splitlines() if "ag__.for_stmt(" in line]
         assert marked.startswith("+")  # the line this pass made
+        # A line of the step's code moves the source pane to the line it came from.
+        lines = shown.splitlines()
+        body = next(i for i, line in enumerate(lines) if "s = s * 2.0 + 1.0" in line)
+        loop = next(i for i, line in enumerate(lines) if "ag__.for_stmt(" in line)
+        tab.code.focus()
+        tab.code.highlighted = body
+        assert await wait_for(pilot, lambda: app.source.cursor_location[0] + 1 == 9)
+        tab.code.highlighted = loop
+        assert await wait_for(pilot, lambda: app.source.cursor_location[0] + 1 == 8)
+        added = next(i for i, line in enumerate(lines) if "ag__.Undefined(" in line)
+        assert tab.source_line(added + 1) is None  # a line AutoGraph made up: no source line
         await pilot.press("left_square_bracket")
         assert tab.selected == flow - 1
         # An unsaved edit: the buffer is converted again, not the file on disk.

@@ -18,14 +18,30 @@ class DoctorTab(DoctorPanel):
     """Doctor findings after each analysis; fix trials and their rewrites on request."""
 
     ANSWERS: ClassVar[tuple[type[Request], ...]] = (DoctorRequest, TryFixRequest)
-    BINDINGS: ClassVar = [Binding("x", "toggle_xla", "XLA in trials on/off")]
+    # One key, two bindings: only the one for what x would do now is on, so the footer and
+    # the help screen say it ("skip XLA" while trials run it, "use XLA" while they skip it).
+    BINDINGS: ClassVar = [Binding("x", "set_skip_xla(True)", "Trials: skip XLA"),
+                          Binding("x", "set_skip_xla(False)", "Trials: use XLA")]
     skip_xla: bool = False  # fix trials leave XLA out (its compile can take minutes)
+    # (function, the buffer before, the fix's code) of the last fix applied: "Compare with
+    # before the fix" (tui/compare_actions.py) compares that text with the buffer now.
+    before_fix: tuple[tuple[str, str], str, str] | None = None
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "set_skip_xla":
+            return parameters[0] != self.skip_xla
+        return True
+
+    def action_set_skip_xla(self, skip: bool) -> None:
+        """Fix trials without XLA (``skip``) or with it: the x key."""
+        self.skip_xla = skip
+        self.refresh_bindings()
+        self.explorer.set_status("fix trials now " + ("skip XLA" if skip else "run XLA too")
+                                 + " (x toggles it)")
 
     def action_toggle_xla(self) -> None:
-        """Fix trials with XLA or without; the palette offers it too."""
-        self.skip_xla = not self.skip_xla
-        self.explorer.set_status("fix trials now " + ("skip XLA" if self.skip_xla else
-                                                     "run XLA too") + " (x toggles it)")
+        """Fix trials with XLA or without."""
+        self.action_set_skip_xla(not self.skip_xla)
 
     @property
     def explorer(self) -> AgxApp:
@@ -98,6 +114,8 @@ class DoctorTab(DoctorPanel):
             app.set_status("the buffer changed since the fix was tried; press f to try it "
                            "again", error=True)
             return
+        if app.target is not None:
+            self.before_fix = (app.target, source.text, rewrite.code)
         source.replace_changed_lines(rewrite.new_text)
         app.set_status(f"{rewrite.code} applied to the buffer (ctrl+z undoes it, ctrl+s saves "
-                       "it to the file)")
+                       "it, c compares it with before)")

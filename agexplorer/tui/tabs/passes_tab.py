@@ -1,4 +1,5 @@
-"""PassesTab: AutoGraph's conversion pass by pass, the selected step's code with its changes marked."""
+"""PassesTab: AutoGraph's conversion pass by pass, the selected step's code with its changes marked,
+each line linked to the source line it came from (tui/pass_lines.py)."""
 
 from __future__ import annotations
 
@@ -7,11 +8,12 @@ from typing import TYPE_CHECKING, ClassVar
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.containers import Horizontal, Vertical
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from agexplorer.tui.messages import EngineAnswer
+from agexplorer.tui.pass_lines import StepLines
 from agexplorer.worker.protocol import PassesRequest, Request
 
 if TYPE_CHECKING:
@@ -25,20 +27,28 @@ def step_label(number: int, step: PassStep) -> Text:
     return Text(f"{number:>2} {step.name}", style="dim" if quiet else "")
 
 
-def marked_code(step: PassStep) -> Text:
-    """The step's code with line numbers; the lines this pass added or changed marked ``+``."""
+def marked_lines(step: PassStep) -> list[Text]:
+    """The step's code with line numbers, a line each; the lines this pass added or changed
+    marked ``+``."""
     changed = step.changed_lines()
-    text = Text()
+    out = []
     for number, line in enumerate(step.code.splitlines(), 1):
         mark = number in changed
-        text.append(f"{'+' if mark else ' '}{number:>4} ", style="bold green" if mark else "dim")
-        text.append(line + "\n", style="green" if mark else "")
-    return text
+        text = Text(f"{'+' if mark else ' '}{number:>4} ", style="bold green" if mark else "dim")
+        text.append(line, style="green" if mark else "")
+        out.append(text)
+    return out
+
+
+def marked_code(step: PassStep) -> Text:
+    """The step's code as one text (see :func:`marked_lines`)."""
+    return Text("\n").join(marked_lines(step))
 
 
 class PassesTab(Horizontal):
     """The steps as a list; the selected one's note and code beside it. Asks the worker when
-    shown and the buffer was analysed again since; ``[`` and ``]`` step back and forward."""
+    shown and the buffer was analysed again since; ``[`` and ``]`` step back and forward; a
+    line highlighted in the code moves the source pane to the line it came from."""
 
     # Here rather than in app.tcss: the tab's own layout, which no theme changes.
     DEFAULT_CSS = """
@@ -46,7 +56,7 @@ class PassesTab(Horizontal):
     PassesTab #passes-steps { width: 28; height: 1fr; }
     PassesTab #passes-right { width: 1fr; height: 1fr; }
     PassesTab #passes-note { height: auto; max-height: 4; padding: 0 1; }
-    PassesTab #passes-scroll { height: 1fr; }
+    PassesTab #passes-code { height: 1fr; }
     """
     ANSWERS: ClassVar[tuple[type[Request], ...]] = (PassesRequest,)
     BINDINGS: ClassVar = [Binding("left_square_bracket", "step(-1)", "Prev pass"),
@@ -58,7 +68,8 @@ class PassesTab(Horizontal):
         self.asked: tuple[tuple[str, str], int] | None = None  # (target, generation) asked for
         self.steps = OptionList(id="passes-steps")
         self.note = Static("", id="passes-note")
-        self.code = Static("", id="passes-code")
+        self.code = OptionList(id="passes-code")
+        self.step_lines: StepLines | None = None
 
     @property
     def explorer(self) -> AgxApp:
@@ -69,8 +80,7 @@ class PassesTab(Horizontal):
         yield self.steps
         with Vertical(id="passes-right"):
             yield self.note
-            with VerticalScroll(id="passes-scroll"):
-                yield self.code
+            yield self.code
 
     def on_mount(self) -> None:
         self.note.update("AutoGraph's conversion, pass by pass: shown when this tab opens.")
@@ -102,7 +112,7 @@ class PassesTab(Horizontal):
         if message.error is not None:
             self.passes = None
             self.steps.clear_options()
-            self.code.update("")
+            self.code.clear_options()
             self.note.update(Text(message.error.message, style="yellow"))
             return
         self.show(message.value)
@@ -111,6 +121,7 @@ class PassesTab(Horizontal):
         """List the steps and select the first one that changed something after the source."""
         kept = self.steps.highlighted
         self.passes = passes
+        self.step_lines = None  # made when a line is first linked (the report may come later)
         self.steps.clear_options()
         self.steps.add_options([Option(step_label(n, s), id=str(n))
                                 for n, s in enumerate(passes.steps)])
@@ -122,9 +133,30 @@ class PassesTab(Horizontal):
         """The number of the step shown (0: the parsed source)."""
         return self.steps.highlighted if self.passes is not None else None
 
+    @property
+    def shown_code(self) -> str:
+        """The code shown, as plain text (its ``+`` marks and line numbers included)."""
+        return "\n".join(str(self.code.get_option_at_index(i).prompt)
+                         for i in range(self.code.option_count))
+
+    def source_line(self, line: int) -> int | None:
+        """The file's line that ``line`` (1-based) of the step shown came from."""
+        report = self.explorer.report
+        if self.passes is None or self.selected is None or report is None:
+            return None
+        if self.step_lines is None:
+            self.step_lines = StepLines([s.code for s in self.passes.steps], report.source,
+                                        report.first_line)
+        return self.step_lines.source_line(self.selected, line)
+
     def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
         event.stop()
-        self._show_step(event.option_index)
+        if event.option_list is self.steps:
+            self._show_step(event.option_index)
+        elif self.code.has_focus:  # the user's move, not a step shown anew
+            line = self.source_line(event.option_index + 1)
+            if line is not None:
+                self.explorer.linking.line(line, "passes")
 
     def action_step(self, delta: int) -> None:
         """``]``: the next pass; ``[``: the previous one."""
@@ -144,4 +176,5 @@ class PassesTab(Horizontal):
         elif number:
             head.append(f"\n{len(step.changed_lines())} lines added or changed (+)", style="green")
         self.note.update(head)
-        self.code.update(marked_code(step))
+        self.code.clear_options()
+        self.code.add_options(marked_lines(step))

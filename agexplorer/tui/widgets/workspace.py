@@ -15,6 +15,7 @@ from textual.widgets import RichLog, Static, TabbedContent, TabPane
 
 from agexplorer.tui.tabs.call_tree_tab import CallTreeTab
 from agexplorer.tui.tabs.doctor_tab import DoctorTab
+from agexplorer.tui.tabs.hlo_tab import HloTab
 from agexplorer.tui.tabs.passes_tab import PassesTab
 from agexplorer.tui.tabs.trace_tab import TraceTab
 from agexplorer.tui.widgets.converted_pane import ConvertedPane
@@ -22,6 +23,7 @@ from agexplorer.tui.widgets.op_tree import OpFilter, OpTree
 from agexplorer.tui.widgets.run_panel import RunPanel
 from agexplorer.tui.widgets.source_pane import SourcePane
 from agexplorer.tui.widgets.status_line import StatusLine
+from agexplorer.tui.widgets.sweep_chart import SweepChart
 from agexplorer.tui.widgets.verdict_gutter import LineRefGutter, VerdictGutter
 from agexplorer.tui.widgets.verdict_table import VerdictTable
 
@@ -44,6 +46,7 @@ class Workspace(Vertical):
         self.panels = TabbedContent(id="panels")
         self.flow_summary = StatusLine("", wrap=True, id="flow-summary")
         self.verdicts = VerdictTable(id="verdicts")
+        self.sweep_chart = SweepChart(id="sweep-chart")  # the unroll cost curve (u)
         self.doctor = DoctorTab(id="doctor-panel")
         self.op_filter = OpFilter(placeholder="filter ops by type (e.g. While, MatMul)",
                                   id="op-filter")
@@ -54,6 +57,7 @@ class Workspace(Vertical):
         self.calls = CallTreeTab(id="calls-panel")
         self.log_view = RichLog(id="log", wrap=True, markup=False)
         self.passes = PassesTab(id="passes-panel")
+        self.hlo = HloTab(id="hlo-panel")
 
     def compose(self) -> ComposeResult:
         with Horizontal(id="code"):
@@ -65,6 +69,7 @@ class Workspace(Vertical):
             with TabPane("Control flow", id="tab-flow"):
                 yield self.flow_summary
                 yield self.verdicts
+                yield self.sweep_chart
             with TabPane("Calls", id="tab-calls"):
                 yield self.calls
             with TabPane("Doctor", id="tab-doctor"):
@@ -81,6 +86,8 @@ class Workspace(Vertical):
                 yield self.log_view
             with TabPane("Passes", id="tab-passes"):
                 yield self.passes
+            with TabPane("HLO", id="tab-hlo"):
+                yield self.hlo
 
     @property
     def stale_panes(self) -> tuple:
