@@ -221,6 +221,8 @@ class KeyActions:
                            if w.focusable), None)
             (target or panels).focus()
         else:
+            if pane in ("source", "converted"):  # at 80x24 only one shows: this one, now
+                self.screen_stack[0].set_class(pane == "converted", "-show-converted")
             getattr(self.panes, pane).focus()
 
     def action_leave(self: Any) -> None:

@@ -20,7 +20,10 @@ if TYPE_CHECKING:
 # 150x42, the size of the first snapshots, stays "-medium -short": the layout they show.
 WIDE = 180
 HORIZONTAL = [(0, "-narrow"), (110, "-medium"), (WIDE, "-wide")]
-VERTICAL = [(0, "-short"), (50, "-tall")]
+# Under 36 rows (80x24) and 110 columns there is room for one code pane, not two stacked:
+# the source and AutoGraph's code alternate, the focused one shown (F2, alt+2, alt+3, Tab).
+VERTICAL = [(0, "-tiny"), (36, "-short"), (50, "-tall")]
+SHOW_CONVERTED = "-show-converted"
 
 # Bound by the app in keys.BINDINGS' order (ctrl+b first: keys.py places it by index).
 BINDINGS: list[Binding] = [
@@ -29,6 +32,9 @@ BINDINGS: list[Binding] = [
     Binding("z", "layout('zoom')", "Zoom", show=False),
     Binding("f12", "layout('present')", "Present", show=False),
     Binding("space", "layout('step')", "Next and run", show=False),
+    # Works in the editor too; alt+2/alt+3 are not sent by every terminal (macOS's Option+3
+    # types "£" or "#", and so does tmux here).
+    Binding("f2", "layout('swap')", "Source/AutoGraph", show=False),
 ]
 
 # The screen's classes hold the state, so that the stylesheet (app.tcss) alone says what
@@ -53,6 +59,15 @@ class LayoutApp(App, inherit_bindings=False):
     # rest, most useful first, Quit last) gives the order; only App's ctrl+c note is kept.
     BINDINGS: ClassVar[list[Binding]] = [b for b in App.BINDINGS if b.key != "ctrl+q"]
 
+    def on_descendant_focus(self, event) -> None:
+        """On a small screen the focused code pane is the one shown (they alternate)."""
+        widget_id = getattr(event.widget, "id", None)
+        if widget_id in ("source", "converted") and self.screen_stack:
+            screen = self.screen_stack[0]
+            if screen.has_class(SHOW_CONVERTED) != (widget_id == "converted"):
+                screen.set_class(widget_id == "converted", SHOW_CONVERTED)
+                self.call_after_refresh(_shown_again, self, event.widget)
+
     def action_layout(self, what: str) -> None:
         """Fold the functions, zoom, present, or step to the next function (presenting)."""
         act(cast("AgxApp", self), what)
@@ -64,7 +79,25 @@ def act(app: AgxApp, what: str) -> None:
     if screen is not app.screen_stack[0]:
         return  # a dialog or the program view is on top: its own keys apply
     {"functions": toggle_functions, "zoom": toggle_zoom, "present": toggle_presentation,
-     "step": present_next}[what](app, screen)
+     "step": present_next, "swap": swap_code}[what](app, screen)
+
+
+def swap_code(app: AgxApp, screen: Screen) -> None:
+    """F2: focus the other code pane (at 80x24, where one shows at a time: show it)."""
+    if not app.workspace_ready:
+        return
+    to_converted = app.focused is not app.panes.converted
+    screen.set_class(to_converted, SHOW_CONVERTED)
+    pane = app.panes.converted if to_converted else app.panes.source
+    pane.focus()
+    app.call_after_refresh(_shown_again, app, pane)
+
+
+def _shown_again(app: AgxApp, pane: Widget) -> None:
+    """A pane shown again starts at its left edge (hidden, it kept a stale scroll), its
+    gutter level with its lines."""
+    pane.scroll_to(x=0, animate=False)
+    app.sync_gutter()
 
 
 # Under these sizes inputs, buttons, selects and the footer take Textual's compact form
@@ -91,6 +124,10 @@ def fit_controls(app: App) -> None:
 
     for gutter in screen.query(VerdictGutter):  # short marks leave the columns to the code
         gutter.set_compact(width < WIDE)
+    alternate = width < HORIZONTAL[1][0] and height < VERTICAL[1][0]  # one code pane shows
+    for pane_id, other in (("source", "F2: AutoGraph's code"), ("converted", "F2: source")):
+        for pane in screen.query(f"#{pane_id}"):
+            pane.border_subtitle = other if alternate else ""
 
 
 def _focus_code(app: AgxApp) -> None:

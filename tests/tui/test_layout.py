@@ -53,13 +53,33 @@ def region(app, selector: str):
     return app.query_one(selector).region
 
 
-async def test_at_80_columns_the_list_folds_and_the_code_panes_stack(app):
-    async with app.run_test(size=(80, 24)) as pilot:
+async def test_at_80_columns_the_list_folds_and_the_code_panes_stack_or_alternate(app):
+    async with app.run_test(size=(100, 40)) as pilot:
         await started(pilot)
         assert app.screen.has_class("-narrow", "-short")
         assert not app.query_one("#picker").display
         source, converted = region(app, "#source"), region(app, "#converted")
-        assert converted.y >= source.bottom and source.width >= 60  # stacked, full width
+        assert converted.y >= source.bottom and source.width >= 80  # stacked, full width
+        # 80x24: room for one code pane; the focused one shows (alt+3 AutoGraph, alt+2 source).
+        await pilot.resize_terminal(80, 24)
+        await pilot.pause(0.1)
+        assert app.screen.has_class("-narrow", "-tiny")
+        source_pane, converted_pane = app.query_one("#source"), app.query_one("#converted")
+        assert source_pane.display and not converted_pane.display
+        assert source_pane.region.height >= 8  # twice what stacking left it
+        await pilot.press("escape", "alt+3")
+        await pilot.pause(0.1)
+        assert converted_pane.display and not source_pane.display and converted_pane.has_focus
+        await pilot.press("alt+2")
+        await pilot.pause(0.1)
+        assert source_pane.display and not converted_pane.display
+        await pilot.press("f2")  # F2 swaps them, from the editor too (alt+digits are not sent
+        await pilot.pause(0.1)  # by every terminal)
+        assert converted_pane.display and converted_pane.has_focus
+        await pilot.press("f2")
+        await pilot.pause(0.1)
+        assert source_pane.display and source_pane.has_focus
+        assert "F2" in str(source_pane.border_subtitle)
         await pilot.resize_terminal(150, 42)
         await pilot.pause(0.1)
         assert app.screen.has_class("-medium") and app.query_one("#picker").display
