@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import asyncio
 import os
 import sys
 from typing import TYPE_CHECKING
@@ -53,6 +52,8 @@ def cmd_svg_report(args: argparse.Namespace) -> int:
     app = AgxApp([spec.path], spec.qualname, timeout=args.timeout, python=resolve(args.python),
                  user_code=user_code_paths(args.user_code))
     wait = 2 * args.timeout + 120  # TensorFlow's start-up, then the analysis
+    import asyncio  # here: `record` builds this parser, and asyncio costs it ~50 ms
+
     svg = asyncio.run(_screenshot(app, spec.qualname or "", args.size, wait))
     if svg is None:
         raise AgxError("svg-timeout", f"{spec.path}: the explorer did not finish showing "
