@@ -27,9 +27,18 @@ VIVID = ["#ff6b6b", "#4ecdc4", "#ffd93d", "#6bcB77", "#4d96ff", "#c77dff", "#ff9
 
 
 def display_path(path: str) -> str:
-    """Relative to the working folder when inside it, else absolute."""
-    rel = os.path.relpath(path)
-    return path if rel.startswith("..") else rel
+    """Relative to the working folder when inside it, else absolute, with ``~`` for the
+    home folder (the explorer's scratch copies live under ~/.local/state)."""
+    try:
+        rel = os.path.relpath(path)
+    except ValueError:  # another drive (Windows)
+        rel = ".."
+    if not rel.startswith(".."):
+        return rel
+    home = os.path.expanduser("~")
+    if home not in ("", "/", "~") and path.startswith(home + os.sep):
+        return "~" + path[len(home):]
+    return path
 
 
 def line_colors(report: Report, palette: list[str] = PALETTE) -> dict[int, str]:

@@ -90,6 +90,8 @@ async def test_f1_and_question_mark_show_every_binding_of_the_focused_context(fl
                          for t, rows in app.screen.groups)
         assert "Leave editor" in text and "Tabs: Graph" not in text  # digits are text here
         assert "f5" in text and "Run" in text
+        # The explorer's keys come before the editor's dozens of cursor keys.
+        assert app.screen.groups[-1][0].startswith("The focused SourcePane")
         await pilot.press("escape")
         assert not isinstance(app.screen, HelpScreen)
         app.panes.converted.focus()

@@ -15,8 +15,9 @@ from textual.widgets import Static
 NOTES = (
     "In the editor, Tab indents and Esc leaves the editor (to the next pane);",
     "elsewhere Tab and shift+Tab move between panes, and Esc leaves an input.",
-    "Digits 1-7 show a tab and alt+1..4 focus a pane (outside inputs and the editor,",
-    "where digits are text: alt+digits work everywhere).",
+    "Digits 1-9 show a tab and alt+1..4 focus a pane (outside inputs and the editor,",
+    "where digits are text; alt+digits work everywhere the terminal sends them).",
+    "F2 switches between the source and AutoGraph's code, from the editor too.",
     "ctrl+p opens the command palette: every action by its plain name.",
 )
 
@@ -43,8 +44,11 @@ def context_bindings(app: Any) -> list[tuple[str, list[tuple[str, str]]]]:
         if binding.group is not None and binding.description:
             described = f"{binding.group.description}: {binding.description}"
         actions.setdefault(described, []).append(app.get_key_display(binding) or key)
-    return [(title, [(" / ".join(keys), described) for described, keys in actions.items()])
-            for title, actions in groups.values()]
+    found = [(title, [(" / ".join(keys), described) for described, keys in actions.items()])
+             for title, actions in groups.values()]
+    # The explorer's own keys first: a focused editor's dozens of cursor keys came first and
+    # pushed them below the fold at 80x24.
+    return sorted(found, key=lambda group: group[0].startswith("The focused"))
 
 
 class HelpScreen(ModalScreen[None]):
@@ -63,13 +67,14 @@ class HelpScreen(ModalScreen[None]):
         table = Table.grid(padding=(0, 2))
         table.add_column(style="bold", no_wrap=True)
         table.add_column()
+        for note in NOTES:  # how not to get stuck comes first
+            table.add_row("", Text(note, style="italic"))
+        table.add_row("", "")
         for title, rows in self.groups:
             table.add_row(Text(title, style="bold underline"), "")
             for keys, described in rows:
                 table.add_row(keys, described)
             table.add_row("", "")
-        for note in NOTES:
-            table.add_row("", Text(note, style="italic"))
         return table
 
     def compose(self) -> ComposeResult:
