@@ -3,10 +3,8 @@
 from __future__ import annotations
 
 import argparse
-import contextlib
 import os
 import sys
-import tempfile
 from typing import TYPE_CHECKING
 
 from agexplorer.model.errors import AgxError
@@ -42,28 +40,18 @@ def page_format(args: argparse.Namespace) -> str | None:
 
 
 def write_page(text: str, output: str | None) -> None:
-    """Print the page, or write it to ``output`` atomically (a temporary file, then a rename)."""
+    """Print the page, or write it to ``output`` atomically (source/files.py's write: a
+    temporary file, flushed, then renamed)."""
     if output is None:
         sys.stdout.write(text)
         return
-    path = os.path.abspath(os.path.expanduser(output))
-    folder = os.path.dirname(path)
-    tmp = None
+    from agexplorer.source.files import write_source
+
     try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{os.path.basename(path)}.", suffix=".agx-tmp",
-                                   dir=folder)
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(text)
-        os.chmod(tmp, 0o644)
-        os.replace(tmp, path)
-        tmp = None
-    except OSError as exc:
-        raise AgxError("bad-argument", f"cannot write {output} ({exc.strerror or exc}); pass -o "
-                       "a file in a folder you can write to.", exit_code=2) from None
-    finally:
-        if tmp is not None:
-            with contextlib.suppress(OSError):
-                os.unlink(tmp)
+        write_source(os.path.abspath(os.path.expanduser(output)), text)
+    except AgxError as exc:
+        raise AgxError("bad-argument", f"cannot write {output}: {exc.message} Pass -o a file "
+                       "in a folder you can write to.", exit_code=2) from None
     print(f"wrote {output}", file=sys.stderr)
 
 

@@ -59,12 +59,12 @@ def cmd_svg_report(args: argparse.Namespace) -> int:
         raise AgxError("svg-timeout", f"{spec.path}: the explorer did not finish showing "
                        f"{spec.qualname} within {wait:.0f} seconds; try a larger --timeout.",
                        exit_code=1)
+    from agexplorer.source.files import write_source
+
     try:
-        with open(out, "w", encoding="utf-8") as f:
-            f.write(svg)
-    except OSError as exc:
-        raise AgxError("bad-arguments", f"--svg {args.svg}: {exc.strerror or exc}.",
-                       exit_code=2) from None
+        write_source(out, svg)  # atomic: a temporary file renamed over the target
+    except AgxError as exc:
+        raise AgxError("bad-arguments", f"--svg {args.svg}: {exc.message}", exit_code=2) from None
     print(f"agexplorer: saved {out}", file=sys.stderr)
     report = app.report
     if report is not None and report.error is not None:  # shown in the picture, and said here
