@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -12,11 +12,11 @@ from textual.widgets.option_list import Option
 
 from agexplorer.render.hlo import highlight_hlo, shorten, source_label, timing_text
 from agexplorer.tui.messages import EngineAnswer
+from agexplorer.tui.tabs.asking import AsksWhenShown
 from agexplorer.worker.protocol import ReportRequest, Request
 
 if TYPE_CHECKING:
     from agexplorer.model.lab import HloText
-    from agexplorer.tui.app import AgxApp
 
 MAX_LINES = 20_000  # past this the list is cut (a big model's HLO); the CLI prints it all
 
@@ -29,7 +29,7 @@ def hlo_option(line: str, where: tuple[str, int] | None, home: str, width: int) 
     return text
 
 
-class HloTab(Vertical):
+class HloTab(AsksWhenShown, Vertical):
     """The HLO of the current function with the Run tab's call, asked when shown and the buffer
     was analysed again since; highlighting a line moves the source pane to its line."""
 
@@ -39,19 +39,14 @@ class HloTab(Vertical):
     HloTab #hlo-lines { height: 1fr; }
     """
     ANSWERS: ClassVar[tuple[type[Request], ...]] = (ReportRequest,)
+    WITH_CALL = True  # the HLO is compiled for the Run tab's call
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.hlo: HloText | None = None
         self.home: str | None = None  # the file whose lines the source pane shows
-        self.asked: tuple[tuple[str, str], int, str | None] | None = None
         self.head = Static("", id="hlo-head")
         self.lines = OptionList(id="hlo-lines")
-
-    @property
-    def explorer(self) -> AgxApp:
-        """The app, typed (its bridge, its current function and its status line)."""
-        return self.app  # type: ignore[return-value]
 
     def compose(self) -> ComposeResult:
         yield self.head
@@ -59,30 +54,20 @@ class HloTab(Vertical):
 
     def on_mount(self) -> None:
         self.head.update("The HLO XLA compiles for this function: shown when this tab opens.")
-        self.set_interval(0.5, self._follow)  # the buffer analysed again while shown
+        self.start_following()
 
-    def on_show(self) -> None:
-        self._follow()
-
-    def _follow(self) -> None:
-        """Ask when this tab is shown and the function, the buffer or the call changed."""
+    def request_for(self, asked: Any) -> tuple[Request, str]:
         app = self.explorer
-        if not self.is_on_screen or app.target is None:
-            return
-        asked = app.buffer_request()
-        if asked is None or self.asked == (app.target, app.generation, asked.call):
-            return
-        self.asked = (app.target, app.generation, asked.call)
-        what = f"compiling {asked.key.qualname} with XLA"
-        self.head.update(what + "…")
-        request = ReportRequest(asked.target, call=asked.call, source=asked.source,
-                                no_run=True, hlo=True, device=app.run_panel.device,
-                                user_code=app.user_code)
-        app.bridge.ask(asked.key, request, asked.key.path, what)
+        return (ReportRequest(asked.target, call=asked.call, source=asked.source, no_run=True,
+                              hlo=True, device=app.run_panel.device, user_code=app.user_code),
+                f"compiling {asked.key.qualname} with XLA")
+
+    def waiting(self, text: str) -> None:
+        self.head.update(text)
 
     def answer(self, message: EngineAnswer) -> None:
         """The HLO, or the one sentence saying why there is none."""
-        if self.asked is None or message.key.generation != self.asked[1]:
+        if not self.is_current(message):
             return  # an older buffer's HLO
         error = message.error
         if error is None:

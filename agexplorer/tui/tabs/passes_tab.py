@@ -3,7 +3,7 @@ each line linked to the source line it came from (tui/pass_lines.py)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -14,11 +14,11 @@ from textual.widgets.option_list import Option
 
 from agexplorer.tui.messages import EngineAnswer
 from agexplorer.tui.pass_lines import StepLines
+from agexplorer.tui.tabs.asking import AsksWhenShown
 from agexplorer.worker.protocol import PassesRequest, Request
 
 if TYPE_CHECKING:
     from agexplorer.model.passes import Passes, PassStep
-    from agexplorer.tui.app import AgxApp
 
 
 def step_label(number: int, step: PassStep) -> Text:
@@ -45,7 +45,7 @@ def marked_code(step: PassStep) -> Text:
     return Text("\n").join(marked_lines(step))
 
 
-class PassesTab(Horizontal):
+class PassesTab(AsksWhenShown, Horizontal):
     """The steps as a list; the selected one's note and code beside it. Asks the worker when
     shown and the buffer was analysed again since; ``[`` and ``]`` step back and forward; a
     line highlighted in the code moves the source pane to the line it came from."""
@@ -65,16 +65,10 @@ class PassesTab(Horizontal):
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.passes: Passes | None = None
-        self.asked: tuple[tuple[str, str], int] | None = None  # (target, generation) asked for
         self.steps = OptionList(id="passes-steps")
         self.note = Static("", id="passes-note")
         self.code = OptionList(id="passes-code")
         self.step_lines: StepLines | None = None
-
-    @property
-    def explorer(self) -> AgxApp:
-        """The app, typed (its bridge, its current function and its status line)."""
-        return self.app  # type: ignore[return-value]
 
     def compose(self) -> ComposeResult:
         yield self.steps
@@ -84,30 +78,18 @@ class PassesTab(Horizontal):
 
     def on_mount(self) -> None:
         self.note.update("AutoGraph's conversion, pass by pass: shown when this tab opens.")
-        self.set_interval(0.5, self._follow)  # the buffer analysed again while shown
+        self.start_following()
 
-    def on_show(self) -> None:
-        self._follow()
+    def request_for(self, asked: Any) -> tuple[Request, str]:
+        return (PassesRequest(asked.target, source=asked.source),
+                f"converting {asked.key.qualname} pass by pass")
 
-    def _follow(self) -> None:
-        """Ask for the passes when this tab is shown and the function or buffer changed."""
-        app = self.explorer
-        if not self.is_on_screen or app.target is None:
-            return
-        if self.asked == (app.target, app.generation):
-            return
-        asked = app.buffer_request()
-        if asked is None:
-            return
-        self.asked = (app.target, app.generation)
-        what = f"converting {asked.key.qualname} pass by pass"
-        self.note.update(what + "…")
-        app.bridge.ask(asked.key, PassesRequest(asked.target, source=asked.source),
-                       asked.key.path, what)
+    def waiting(self, text: str) -> None:
+        self.note.update(text)
 
     def answer(self, message: EngineAnswer) -> None:
         """The steps, or the sentence saying why there are none."""
-        if self.asked is None or message.key.generation != self.asked[1]:
+        if not self.is_current(message):
             return  # an older buffer's passes
         if message.error is not None:
             self.passes = None
