@@ -82,6 +82,18 @@ def act(app: AgxApp, what: str) -> None:
      "step": present_next, "swap": swap_code}[what](app, screen)
 
 
+def reveal_code(pane: Widget) -> bool:
+    """Make the code pane ``pane`` the one shown where only one is (80x24), before it takes
+    the focus: a hidden widget cannot (Enter on a verdict row focuses the source). True when
+    it was hidden: the focus must wait for the styles to apply."""
+    screen = pane.app.screen_stack[0] if pane.app.screen_stack else None
+    if screen is None or pane.id not in ("source", "converted"):
+        return False
+    hidden = screen.has_class(SHOW_CONVERTED) != (pane.id == "converted")
+    screen.set_class(pane.id == "converted", SHOW_CONVERTED)
+    return hidden and screen.has_class("-narrow", "-tiny")
+
+
 def swap_code(app: AgxApp, screen: Screen) -> None:
     """F2: focus the other code pane (at 80x24, where one shows at a time: show it)."""
     if not app.workspace_ready:

@@ -80,6 +80,12 @@ async def test_at_80_columns_the_list_folds_and_the_code_panes_stack_or_alternat
         await pilot.pause(0.1)
         assert source_pane.display and source_pane.has_focus
         assert "F2" in str(source_pane.border_subtitle)
+        # Code that focuses a hidden pane (Enter on a verdict row focuses the source) shows it.
+        await pilot.press("f2")
+        assert await wait_for(pilot, lambda: converted_pane.has_focus, 5)
+        source_pane.focus()
+        assert await wait_for(pilot, lambda: source_pane.has_focus and source_pane.display, 5)
+        assert not converted_pane.display
         await pilot.resize_terminal(150, 42)
         await pilot.pause(0.1)
         assert app.screen.has_class("-medium") and app.query_one("#picker").display

@@ -2,15 +2,28 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from textual.widgets import TextArea
 
 from agexplorer.tui import textual_patches
 
 textual_patches.install()
 
+if TYPE_CHECKING:
+    from typing_extensions import Self
+
 
 class ConvertedPane(TextArea):
     """The converted code; ``show_lines`` selects the lines a source line produced."""
+
+    def focus(self, scroll_visible: bool = True) -> Self:
+        from agexplorer.tui.layout import reveal_code  # shown first: at 80x24 one pane shows
+
+        if reveal_code(self):  # it was hidden: focus it once the styles show it
+            self.call_after_refresh(super().focus, scroll_visible)
+            return self
+        return super().focus(scroll_visible)
 
     def __init__(self, **kwargs) -> None:
         # The language is set with the first code: compiling its highlight query costs ~20 ms,

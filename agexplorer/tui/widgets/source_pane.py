@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from textual.binding import Binding
 from textual.widgets import TextArea
@@ -14,10 +14,21 @@ from agexplorer.tui import textual_patches
 
 textual_patches.install()
 
+if TYPE_CHECKING:
+    from typing_extensions import Self
+
 
 class SourcePane(TextArea):
     """The editor. ``dirty`` is True while the buffer differs from the file on disk (or the
     file is gone from the disk)."""
+
+    def focus(self, scroll_visible: bool = True) -> Self:
+        from agexplorer.tui.layout import reveal_code  # shown first: at 80x24 one pane shows
+
+        if reveal_code(self):  # it was hidden: focus it once the styles show it
+            self.call_after_refresh(super().focus, scroll_visible)
+            return self
+        return super().focus(scroll_visible)
 
     # Tab indents here, so Escape is the way out to the next pane (TextArea handles the key
     # itself; the binding puts it in the footer while the editor has the focus).
