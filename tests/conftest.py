@@ -78,15 +78,23 @@ def pytest_collection_modifyitems(items):
             item.add_marker("tf")
 
 
-@pytest.fixture(scope="module")
-def worker():
-    """A TensorFlow worker process shared by the tests of one module (restarted after crashes)."""
+@pytest.fixture(scope="session")
+def _session_worker():
     from agexplorer.worker.client import Worker
 
     w = Worker(timeout=60)
     w.start()
     yield w
     w.close()
+
+
+@pytest.fixture(scope="module")
+def worker(_session_worker):
+    """A TensorFlow worker process shared by every test module (importing TensorFlow costs
+    about 5 s a start): a module that kills or closes it gets a fresh one on its next request;
+    its timeout is put back after each module."""
+    yield _session_worker
+    _session_worker.timeout = 60
 
 
 @pytest.fixture(scope="session")
