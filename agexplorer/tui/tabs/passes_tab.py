@@ -53,7 +53,7 @@ class PassesTab(AsksWhenShown, Horizontal):
     # Here rather than in app.tcss: the tab's own layout, which no theme changes.
     DEFAULT_CSS = """
     PassesTab { height: 1fr; }
-    PassesTab #passes-steps { width: 28; height: 1fr; }
+    PassesTab #passes-steps { width: 31; height: 1fr; }  /* " 8 conditional_expressions" on one line */
     PassesTab #passes-right { width: 1fr; height: 1fr; }
     PassesTab #passes-note { height: auto; max-height: 4; padding: 0 1; }
     PassesTab #passes-code { height: 1fr; }
