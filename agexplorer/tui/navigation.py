@@ -49,29 +49,31 @@ class Navigation:
             app.results.dim()
         app.results.clear()
         app.status.new_function()
-        self._analyse_after_rest()
-        if restored:
-            app.announce(restored)
+        if restored:  # shown now; said again (and kept over its "ready") once the analysis asks
+            app.set_status(restored)
+        self._analyse_after_rest(restored)
         line = self._def_line(new)
         if line:
             # A file just loaded has no scroll size until the next refresh: centre then.
             app.call_after_refresh(source.goto_line, line)
 
-    def _analyse_after_rest(self) -> None:
+    def _analyse_after_rest(self, notice: str | None = None) -> None:
         """Analyse the function shown after ``ANALYSE_PAUSE`` without another function;
         skipped when something else asked meanwhile (F5 ran it, an edit re-traced it)."""
         if self._rest is not None:
             self._rest.stop()
         asked = self.app.generation
-        self._rest = self.app.set_timer(ANALYSE_PAUSE, lambda: self._rested(asked))
+        self._rest = self.app.set_timer(ANALYSE_PAUSE, lambda: self._rested(asked, notice))
 
-    def _rested(self, asked: int) -> None:
+    def _rested(self, asked: int, notice: str | None = None) -> None:
         self._rest = None
         app = self.app
         if app.exiting or not app.workspace_ready:
             return
         if app.generation == asked:
             app.analyse()
+        if notice:  # after the request started: a request lets the last notice go
+            app.announce(notice)
         app.log_line()  # the Log now names this function (and the call of its analysis)
 
     def relabel(self, path: str) -> None:
