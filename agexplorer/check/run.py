@@ -9,12 +9,12 @@ from dataclasses import dataclass
 from agexplorer.model.check import StatementSnap, TargetSnap
 from agexplorer.model.errors import AgxError
 from agexplorer.model.report import Report
+from agexplorer.source.folders import python_files_under
 from agexplorer.source.targets import list_functions, parse_source, parse_spec, read_source
 
 DEFAULT_GOLDEN = "agexplorer.golden.json"
 # Folders a walk never enters: virtual environments and installed packages are not the
 # project's code (a venv is also told by its pyvenv.cfg).
-_SKIPPED = {"site-packages", "dist-packages", "__pycache__", "node_modules", "venv", "env"}
 
 
 @dataclass(frozen=True)
@@ -26,15 +26,6 @@ class Target:
     function: str
     line: int = 0
     error: AgxError | None = None
-
-
-def _walk(folder: str) -> list[str]:
-    found = []
-    for root, dirs, files in os.walk(folder):
-        dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d not in _SKIPPED
-                         and not os.path.exists(os.path.join(root, d, "pyvenv.cfg")))
-        found += [os.path.join(root, f) for f in sorted(files) if f.endswith(".py")]
-    return found
 
 
 def find_targets(paths: list[str], call: str | None = None) -> list[Target]:
@@ -52,7 +43,7 @@ def find_targets(paths: list[str], call: str | None = None) -> list[Target]:
         if spec.qualname is not None:
             targets.append(Target(spec.path, spec.qualname, _line_of(spec.path, spec.qualname)))
             continue
-        files = _walk(spec.path) if os.path.isdir(spec.path) else [spec.path]
+        files = python_files_under(spec.path) if os.path.isdir(spec.path) else [spec.path]
         for file in files:
             targets += _ready_functions(file)
     unique = {(t.file, t.function): t for t in targets}

@@ -10,12 +10,12 @@ import tempfile
 
 from agexplorer.model.errors import AgxError
 from agexplorer.source.files import read_source_file, write_source
+from agexplorer.source.folders import python_files_under
 
 MARKER = ".agexplorer-scratch"  # in a scratch folder: a save there says it wrote a copy
 NOTE = ("scratch copy of the bundled samples: ctrl+s saves the copy; "
         "`agexplorer samples --copy DIR` makes your own")
 # Folders a class's project holds but nobody means to explore.
-SKIPPED = {"__pycache__", "site-packages", "node_modules", "build", "dist", "venv", "env"}
 MAX_FILES = 500  # a folder beyond this is most likely not the one meant
 # Installed: the samples travel inside the package (agexplorer/samples, above this folder).
 PACKAGED = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "samples")
@@ -31,14 +31,10 @@ def bundled_samples() -> str:
 def python_files(folder: str) -> list[str]:
     """Every ``.py`` file under ``folder`` (hidden folders, virtual environments and caches
     left out), sorted; none, or too many, is one sentence."""
-    found: list[str] = []
-    for root, dirs, files in os.walk(folder):
-        dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d not in SKIPPED
-                         and not os.path.isfile(os.path.join(root, d, "pyvenv.cfg")))
-        found.extend(os.path.join(root, f) for f in sorted(files) if f.endswith(".py"))
-        if len(found) > MAX_FILES:
-            raise AgxError("bad-target", f"{folder} holds more than {MAX_FILES} Python files; "
-                           "open the folder of the code you mean to explore.", exit_code=2)
+    found = python_files_under(folder, limit=MAX_FILES)
+    if len(found) > MAX_FILES:
+        raise AgxError("bad-target", f"{folder} holds more than {MAX_FILES} Python files; "
+                       "open the folder of the code you mean to explore.", exit_code=2)
     if not found:
         raise AgxError("missing-file", f"{folder}: no Python files in this folder; open a "
                        "folder of .py files, or one file.", exit_code=2)
