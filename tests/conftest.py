@@ -47,6 +47,14 @@ def flow_file(tmp_path):
     return path
 
 
+@pytest.fixture
+def bad_loop_file(tmp_path):
+    """A copy of the lesson's samples/s6_2_bad_loop.py to edit."""
+    path = tmp_path / "s6_2_bad_loop.py"
+    shutil.copy(sample("s6_2_bad_loop.py"), path)
+    return path
+
+
 async def wait_for(pilot, condition, seconds: float = 60.0) -> bool:
     """Let a Textual app run (``pilot``) until ``condition()`` holds; False after ``seconds``."""
     for _ in range(int(seconds / 0.1)):

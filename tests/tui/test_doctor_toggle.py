@@ -2,22 +2,13 @@
 
 from __future__ import annotations
 
-import shutil
-
 import pytest
 from textual.widgets._footer import FooterKey
 
 from agexplorer.worker.protocol import TryFixRequest
-from conftest import SAMPLES, explorer, wait_for
+from conftest import explorer, wait_for
 
 pytestmark = pytest.mark.tf  # the worker imports TensorFlow
-
-
-@pytest.fixture
-def bad_loop_file(tmp_path):
-    path = tmp_path / "s6_2_bad_loop.py"
-    shutil.copy(f"{SAMPLES}/s6_2_bad_loop.py", path)
-    return path
 
 
 def _footer(app) -> list[str]:

@@ -2,20 +2,11 @@
 
 from __future__ import annotations
 
-import shutil
-
 import pytest
 
-from conftest import SAMPLES, explorer, wait_for
+from conftest import explorer, wait_for
 
 pytestmark = pytest.mark.tf  # the worker imports TensorFlow
-
-
-@pytest.fixture
-def bad_loop_file(tmp_path):
-    path = tmp_path / "s6_2_bad_loop.py"
-    shutil.copy(f"{SAMPLES}/s6_2_bad_loop.py", path)
-    return path
 
 
 async def test_doctor_lists_findings_tries_a_fix_and_applies_it_to_the_buffer_only(
