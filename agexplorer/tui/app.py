@@ -210,7 +210,8 @@ class AgxApp(KeyActions, CompareActions, LayoutApp):
         self.status.set(text, error)
 
     def announce(self, text: str, error: bool = True) -> None:
-        """A notice said now, again in place of the next "ready", and in the Log."""
+        """A notice said now, again in place of each "ready" until the next analysis or
+        save, and in the Log."""
         self.status.announce(text, error)
 
     def log_line(self, text: str | None = None) -> None:

@@ -13,13 +13,13 @@ if TYPE_CHECKING:
 
 class StatusReporter:
     """Owned by the app: an error stays on the status line until the next request, and a
-    notice is said again in place of the "ready" that ends the request under way."""
+    notice is said again in place of each "ready" until the next analysis or save."""
 
     def __init__(self, app: AgxApp) -> None:
         self.app = app
         self._error = False
-        # (text, error): a notice shown again in place of the "ready" that ends the request
-        # under way (a new request lets it go)
+        # (text, error): a notice shown again in place of each "ready" (the next analysis
+        # or save lets it go)
         self._sticky: tuple[str, bool] | None = None
         self._log_header: tuple | None = None  # the analysis the Log's last header names
 
@@ -32,7 +32,8 @@ class StatusReporter:
 
     def announce(self, text: str, error: bool = True) -> None:
         """A notice that must be read (a worker replaced, edits restored, a file deleted):
-        in the status line now and again in place of the next "ready", and in the Log."""
+        in the status line now and again in place of each "ready" until the next analysis
+        or save lets it go, and in the Log."""
         self._sticky = (text, error)
         self.set(text, error=error)
         self.log(text)
@@ -70,8 +71,9 @@ class StatusReporter:
         if message.ready and self._sticky is not None:
             text, error = self._sticky
             if not self._error or app.status_line.text == text:
-                self.set(text, error=error)  # said once more, then let go
-            self._sticky = None
+                # said again for every "ready" (the analysis's, then the doctor's and the
+                # trace tab's follow-ups) until the next request of the user's lets it go
+                self.set(text, error=error)
             return
         if message.ready and self._error:
             return  # keep the error on screen; "ready" is implied

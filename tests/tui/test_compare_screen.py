@@ -158,7 +158,14 @@ async def test_before_the_fix_after_the_doctors_apply_with_the_c_key(loop_file, 
         assert await wait_for(pilot, lambda: panel.trial is not None, 120)
         await pilot.press("a")
         after = app.source.text
-        assert "tf.range(n)" in after and "c compares it" in str(app.status_line.render())
+        assert "tf.range(n)" in after
+        # The hint outlasts the re-trace the edit starts: it is there once that trace is done.
+        unfixed = app.report
+        assert await wait_for(pilot, lambda: app.report is not unfixed and any(
+            s.verdict == "staged" for s in app.report.statements), 60)
+        await pilot.pause(1.0)  # the doctor's and the trace tab's requests that follow it
+        assert await wait_for(pilot, lambda: "c compares it" in str(app.status_line.render()),
+                              30)
         await pilot.press("c")  # the chooser: the disk, before the fix, the functions
         from agexplorer.tui.screens.compare_choice import CompareChoice
 

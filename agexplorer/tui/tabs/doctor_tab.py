@@ -117,5 +117,9 @@ class DoctorTab(DoctorPanel):
         if app.target is not None:
             self.before_fix = (app.target, source.text, rewrite.code)
         source.replace_changed_lines(rewrite.new_text)
-        app.set_status(f"{rewrite.code} applied to the buffer (ctrl+z undoes it, ctrl+s saves "
-                       "it, c compares it with before)")
+        # Re-trace now (the edit's own handler then finds the buffer analysed), and say what
+        # happened as a notice: it outlasts that trace's "tracing…" and comes back for its
+        # "ready", so the hint is still there when the new verdicts are.
+        app.analyse()
+        app.announce(f"{rewrite.code} applied to the buffer (ctrl+z undoes it, ctrl+s saves "
+                     "it, c compares it with before)", error=False)
