@@ -156,13 +156,15 @@ async def test_before_the_fix_after_the_doctors_apply_with_the_c_key(loop_file, 
         await pilot.pause(0.1)
         await pilot.press("f")  # try the highlighted finding's rewrite (AGX004: tf.range)
         assert await wait_for(pilot, lambda: panel.trial is not None, 120)
+        unfixed = app.report
         await pilot.press("a")
         after = app.source.text
         assert "tf.range(n)" in after
         # The hint outlasts the re-trace the edit starts: it is there once that trace is done.
-        unfixed = app.report
         assert await wait_for(pilot, lambda: app.report is not unfixed and any(
-            s.verdict == "staged" for s in app.report.statements), 60)
+            s.verdict == "staged" for s in app.report.statements), 60), (
+            str(app.status_line.render()), app.report is unfixed,
+            [s.verdict for s in app.report.statements])
         await pilot.pause(1.0)  # the doctor's and the trace tab's requests that follow it
         assert await wait_for(pilot, lambda: "c compares it" in str(app.status_line.render()),
                               30)
