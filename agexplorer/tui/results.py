@@ -57,6 +57,7 @@ class Results:
         app.call_after_refresh(app.relabel_functions, report.file)
         if first:
             app.call_after_refresh(app.linking.from_source)
+        app.call_after_refresh(app.sweeps.analysed)  # a u pressed while this was traced
         self.dim(False)
         app.panes.converted.show_code(report.conversion.code if report.conversion else "")
         app.panes.verdicts.show(report.statements)
@@ -89,6 +90,7 @@ class Results:
         error = message.error
         self.dim()
         app.panes.doctor.add_class("stale")
+        app.sweeps.waiting = None  # a u that waited for this analysis: its sentence is here
         app.set_status(error.message, error=True)
         app.log_line(error.message)
         sent = app.last_request

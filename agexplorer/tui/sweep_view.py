@@ -69,6 +69,9 @@ class SweepView:
         self.pending: tuple[AnalysisKey, CacheKey, int] | None = None
         self.shown_key: CacheKey | None = None
         self._timer: Any = None
+        # The function whose u waits for the verdicts of an edit (its rows' lines were the
+        # buffer's before the edit: the loop may have moved).
+        self.waiting: tuple[str, str] | None = None
 
     @property
     def chart(self) -> SweepChart:
@@ -103,13 +106,26 @@ class SweepView:
         panes.verdicts.remove_class("-curve")
         panes.flow_summary.remove_class("-curve")
         self.shown_key = None
+        self.waiting = None
         if self.chart.has_focus or self.app.focused is None:
             panes.verdicts.focus()
 
     @while_mounted
     def show_selected(self) -> None:
-        """Sweep the selected row's loop (or show its cached sweep); one sentence if none."""
+        """Sweep the selected row's loop (or show its cached sweep); one sentence if none.
+        While the verdicts are older than the buffer, it waits for the edit's verdicts."""
         app = self.app
+        if app.report is not None and app.report_text != app.source.text:
+            if app.source.text == app.analysed_text and app.panes.verdicts.has_class("stale"):
+                app.set_status("Nothing to sweep: your edit did not trace (the Log says why); "
+                               "the verdicts shown are from before it.", error=True)
+                return
+            self.waiting = app.target
+            if app.source.text != app.analysed_text:
+                app.analyse()  # the typing pause has not come yet: trace the edit now
+            app.set_status("u: tracing your edit first; its loop's cost curve follows.")
+            return
+        self.waiting = None
         panes = app.panes
         table = panes.verdicts
         rows = table.verdicts
@@ -134,6 +150,13 @@ class SweepView:
         if self.pending is not None and self.pending[1:] == (key, verdict.line):
             return  # asked already: the chart says so
         self._ask(key, verdict)
+
+    def analysed(self) -> None:
+        """The verdicts of the buffer are in: a u that waited for them goes on."""
+        app = self.app
+        if self.waiting is not None and self.waiting == app.target \
+                and app.report_text == app.source.text:
+            self.show_selected()
 
     def _ask(self, key: CacheKey, verdict: Any) -> None:
         app = self.app

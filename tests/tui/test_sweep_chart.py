@@ -113,7 +113,12 @@ async def test_u_on_an_unrolled_loop_shows_its_cost_curve(worker):
         assert not app.sweeps.shown
         app.panes.verdicts.focus()
         await pilot.press("u")
-        assert app.sweeps.shown and app.sweeps.pending is not None
+        # A second sweep, of the edited buffer, at the loop's new line (the key waits for the
+        # edit's verdicts when it is pressed before them: the rows' lines were the old ones).
+        assert await wait_for(pilot, lambda: chart.sweep not in (None, sweep)
+                              and not chart.has_class("stale"), 120), (
+            str(app.status_line.render()), str(chart.message))
+        assert chart.sweep.loop_line == 39 and app.sweeps.shown
 
 
 @pytest.mark.tf
@@ -126,3 +131,17 @@ async def test_u_on_a_staged_loop_says_there_is_nothing_to_sweep(worker):
         assert not app.sweeps.shown and app.sweeps.pending is None
         assert app.status_line.text.startswith("Nothing to sweep: the for at line 47 is "
                                                "staged in the graph")
+
+
+@pytest.mark.tf
+async def test_u_after_an_edit_that_does_not_trace_says_so(worker):
+    app = explorer(sample("s6_2_bad_loop.py"), worker, "range_loop")
+    async with app.run_test(size=(160, 45)) as pilot:
+        assert await wait_for(pilot, lambda: app.report is not None)
+        app.source.insert("def broken(:\n", (0, 0))  # a syntax error: the analysis fails
+        assert await wait_for(pilot, lambda: app.panes.verdicts.has_class("stale")
+                              and app.analysed_text == app.source.text)
+        app.panes.verdicts.focus()
+        await pilot.press("u")
+        assert not app.sweeps.shown and app.sweeps.waiting is None
+        assert app.status_line.text.startswith("Nothing to sweep: your edit did not trace")
