@@ -37,6 +37,7 @@ class _Earlier:
     code: Any = None  # the traced function's code: an id reused by another tf.function
     arguments: list[list[Argument]] = field(default_factory=list)
     scopes: list[str] = field(default_factory=list)
+    numbers: list[int] = field(default_factory=list)  # their numbers in the log (the run's)
 
 
 class TraceRecorder:
@@ -107,16 +108,17 @@ class TraceRecorder:
     def _record(self, number: int, place: _Place, arguments: list[Argument], scope: str,
                 cache: Any, trace_s: float, parent: int | None, error: str | None = None
                 ) -> dict:
-        kind, reason, compared = self._why(arguments, scope, cache, place.code)
+        kind, reason, compared = self._why(number, arguments, scope, cache, place.code)
         return {"type": "trace", "trace": number, "file": place.file, "function": place.function,
                 "line": place.line, "user": place.user, "kind": kind, "reason": reason,
                 "compared_with": compared, "inside": parent,
                 "arguments": [{"name": a.name, **a.to_dict()} for a in arguments],
                 "trace_s": round(trace_s, 6), "error": error}
 
-    def _why(self, arguments: list[Argument], scope: str, cache: Any, code: Any
+    def _why(self, number: int, arguments: list[Argument], scope: str, cache: Any, code: Any
              ) -> tuple[str, str | None, int | None]:
-        """("first" | "retrace", why it traced again, which earlier trace it is compared with)."""
+        """("first" | "retrace", why it traced again, which earlier trace it is compared with:
+        its number in the log, as ``number`` is, not its place among this function's)."""
         earlier = self._history(cache, code)
         if earlier is None:
             return "first", None, None
@@ -124,7 +126,7 @@ class TraceRecorder:
             if not earlier.arguments:
                 return "first", None, None
             best: tuple[int, list[tuple[str, str]]] | None = None
-            for i, before in enumerate(earlier.arguments, start=1):
+            for i, before in zip(earlier.numbers, earlier.arguments, strict=True):
                 found = differences(arguments, before, i)
                 if best is None or len(found) <= len(best[1]):
                     best = (i, found)
@@ -143,6 +145,7 @@ class TraceRecorder:
         finally:
             earlier.arguments.append(arguments)
             earlier.scopes.append(scope)
+            earlier.numbers.append(number)
 
     def _history(self, cache: Any, code: Any) -> _Earlier | None:
         if cache is None:  # tf.data's functions: each is traced once, on its own

@@ -182,3 +182,30 @@ def test_recording_api_in_process(tmp_path):
     assert fn["function"].endswith("square") and fn["traces"] == 2
     assert fn["retraces"][0]["reason"].startswith("x: now int32[2], before float32[] (trace 1)")
     assert run.exit_code is None and run.summary()["program"]["finished"]  # no program exit
+
+
+@pytest.mark.tf
+def test_a_retrace_names_the_earlier_trace_by_its_number_in_the_log(tmp_path):
+    import tensorflow as tf
+
+    import agexplorer
+
+    @tf.function
+    def scale(x, n):
+        return x * n
+
+    @tf.function
+    def shift(x):
+        return x + 1.0
+
+    with agexplorer.recording(str(tmp_path / "two.agxlog")) as run:
+        scale(tf.constant(1.0), 2)  # trace 1
+        shift(tf.constant(1.0))  # trace 2: another function's
+        scale(tf.constant(1.0), 3)  # trace 3, against trace 1
+        scale(tf.constant(1.0), 4)  # trace 4, against trace 1 or 3, never 2
+    (fn,) = [f for f in run.summary()["functions"] if f["function"].endswith("scale")]
+    first, second = fn["retraces"]
+    assert (first["trace"], first["compared_with"]) == (3, 1)
+    assert first["reason"].startswith("n: now the Python int 3, before 2 (trace 1)")
+    assert second["trace"] == 4 and second["compared_with"] in (1, 3)
+    assert f"(trace {second['compared_with']})" in second["reason"]
