@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 
 from agexplorer.model.errors import AgxError
 from agexplorer.model.lab import RunLab
-from agexplorer.model.report import Verdict
+from agexplorer.model.report import Verdict, uncounted
 
 MODES = ("eager", "graph", "xla")
 
@@ -78,6 +78,8 @@ class StatementPair:
 def verdict_text(v: Verdict) -> str:
     """A verdict in a few words, for marking a change: ``python x200``, ``staged``,
     ``python (took true)``, ``mixed 2+3``, ``unreached``."""
+    if uncounted(v):
+        return "python (not counted)"
     if v.verdict == "python":
         if v.kind == "if":
             return f"python (took {v.branch})" if v.branch else "python (both, in turn)"

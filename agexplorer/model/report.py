@@ -95,6 +95,14 @@ class Verdict:
         return data
 
 
+def uncounted(v: Any) -> bool:
+    """Ran in Python, in a function AutoGraph did not convert, with no count recorded (a
+    recorded run's Keras 3 layer): neither its iterations nor its branch are known. ``v``:
+    a Verdict, or a summary's statement row with the same fields."""
+    return (v.verdict == "python" and not v.times and v.iterations is None
+            and not v.branch)
+
+
 @dataclass(frozen=True)
 class ReachedFunction:
     """A function of the user's code that the trace ran (the explored one is the first of

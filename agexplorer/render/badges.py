@@ -4,12 +4,17 @@ from __future__ import annotations
 
 from typing import Any
 
+from agexplorer.model.report import uncounted
+
 VERDICT_STYLE = {"staged": "bold green", "python": "bold yellow", "mixed": "bold magenta",
                  "unreached": "dim"}
 
 
 def verdict_badge(v: Any) -> str:
-    """Short gutter mark: ``staged``, ``unrolled x4``, ``took true``, ``unreached``."""
+    """Short gutter mark: ``staged``, ``unrolled x4``, ``took true``, ``in Python`` (not
+    counted), ``unreached``."""
+    if uncounted(v):
+        return "in Python"
     if v.verdict == "staged":
         return "staged" + (f" x{v.times}" if v.times > 1 else "")
     if v.verdict == "mixed" and v.mixed:
@@ -25,6 +30,8 @@ def compact_badge(v: Any) -> str:
     """The gutter's mark when code needs the columns (under 180): ``x4`` for a loop unrolled
     four times, ``✓`` staged, ``T``/``F`` for the branch an if took, ``–`` unreached; the
     bar's colour and the verdict table say the rest."""
+    if uncounted(v):
+        return "Py"
     if v.verdict == "staged":
         return "✓" + (f"x{v.times}" if v.times > 1 else "")
     if v.verdict == "mixed":

@@ -20,6 +20,8 @@ if TYPE_CHECKING:
     from agexplorer.tui.app import AgxApp
     from agexplorer.tui.program import Program
 
+NAME_WIDTH = 36  # a function's name folds past this, so its counts stay on an 80-column screen
+
 
 def run_line(summary: dict[str, Any]) -> str:
     """``train.py --epochs 2 · exit 3 · 4.21 s``, and a note when the run did not finish."""
@@ -35,10 +37,25 @@ def run_line(summary: dict[str, Any]) -> str:
             f"function{'s' * (len(functions) != 1)}")
 
 
+def fold_name(name: str, width: int = NAME_WIDTH) -> str:
+    """A long qualified name on lines of at most ``width``, broken after its dots (a
+    library's ``Function._initialize_uninitialized_variables.<locals>.initialize_variables``
+    pushed the other columns off an 80-column screen)."""
+    lines = [""]
+    for part in name.replace(".", ".\0").split("\0"):
+        if lines[-1] and len(lines[-1]) + len(part) > width:
+            lines.append("")
+        lines[-1] += part
+    return "\n".join(lines)
+
+
 def badge(row: dict[str, Any]) -> Text:
     """The verdict badge of a statement row of the summary (``unrolled x3``)."""
-    v = SimpleNamespace(**{**row, "times": row.get("times") or 1,
-                           "iterations": row.get("iterations") or 0})
+    mixed = row.get("mixed")
+    if isinstance(mixed, dict):  # the JSON's {"staged": n, "python": m}
+        mixed = (mixed.get("staged", 0), mixed.get("python", 0))
+    v = SimpleNamespace(**{"times": 1, "iterations": None, "branch": None, **row,
+                           "mixed": mixed})
     verdict = row.get("verdict") or "unreached"
     return Text(verdict_badge(v), style=VERDICT_STYLE.get(verdict, ""))
 
@@ -88,9 +105,9 @@ class ProgramScreen(ModalScreen[None]):
         self.statements.add_columns("where", "statement", "verdict", "why, and what to do")
         for i, f in enumerate(self.program.functions):
             name = f["function"] + ("" if f.get("user") else " (library)")
-            self.functions.add_row(name, where(f["file"], f["line"]), str(f["traces"]),
-                                   f"{f['trace_s']:.3f}", str(f["op_count"]),
-                                   str(len(f["retraces"])), key=str(i))
+            self.functions.add_row(fold_name(name), where(f["file"], f["line"]),
+                                   str(f["traces"]), f"{f['trace_s']:.3f}", str(f["op_count"]),
+                                   str(len(f["retraces"])), key=str(i), height=None)
         notes = self.program.summary.get("notes") or []
         if notes:
             self.header.update(run_line(self.program.summary) + "\nnote: " + " ".join(notes))
