@@ -170,9 +170,9 @@ def build_call_tree(root: Root, calls: list[Call], entries: dict[tuple[str, int]
         if call.file is not None and call.line is not None:
             note(call.file, call.line, Reach(call.stack), True)
     for chain in (chains or {}):
-        if chain:
+        if chain:  # outermost first: the path runs through its frames (the call's own line)
             file, line = chain[-1]
-            note(file, line, Reach(()), False)
+            note(file, line, Reach(tuple(Frame(f, n, "") for f, n in chain)), False)
 
     reached = []
     for unit, reach, converted in reaches.values():

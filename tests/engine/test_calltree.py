@@ -122,6 +122,11 @@ def test_a_keras_layers_call_is_reached(worker, project):
     assert (loop.verdict, loop.iterations) == ("python", 3)
     if not call.converted:  # reached through Keras, which AutoGraph does not convert: said so
         assert "did not convert Repeat.call" in loop.reason and call.note
+    # The path goes through the line that called the layer (Keras's frames in between are
+    # not the user's), not the explored function's def line.
+    train = str(project / "train.py")
+    assert (call.call_path[0].function, call.call_path[0].file, call.call_path[0].line) == (
+        "layered", train, line_of(train, "return LAYER(x)"))
 
 
 def test_user_code_is_outside_the_installation_and_never_tensorflow(tmp_path):
