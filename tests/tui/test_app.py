@@ -146,6 +146,24 @@ async def test_run_shows_results_and_timings(user_file, worker):
         assert app.query_one("#panels").active == "tab-run"
 
 
+async def test_a_function_that_needs_arguments_says_where_to_type_them(tmp_path, worker):
+    path = tmp_path / "step.py"
+    path.write_text("import tensorflow as tf\n\n\n@tf.function\ndef step(x, steps):\n"
+                    "    for _ in range(steps):\n        x = x * 2.0\n    return x\n")
+    app = explorer(path, worker, "step")
+    async with app.run_test(size=(80, 24)) as pilot:
+        assert await wait_for(pilot, lambda: app.report is not None)
+        # The TUI's way first (the command line's --call is no help here), within 80 columns.
+        status = app.status_line.text
+        assert status.startswith("step takes arguments (x, steps): type them in the Run tab"), \
+            status
+        assert "--call" not in status and status.index("Run tab") < 70, status
+        app.query_one("#call").value = "tf.ones([2]), 3"
+        await pilot.press("f5")
+        assert await wait_for(pilot, lambda: app.lab is not None)
+        assert [v.iterations for v in app.report.statements] == [3]
+
+
 async def test_quit_with_unsaved_edits_asks_first(user_file, worker):
     app = app_for(user_file, worker, "python_for")
     async with app.run_test(size=(140, 40)) as pilot:

@@ -28,14 +28,15 @@ class RunPanel(VerticalScroll):
 
     def compose(self) -> ComposeResult:
         with Horizontal(id="run-controls"):
-            yield Input(placeholder="call arguments, e.g. tf.constant(5)  (empty: ready inputs)",
-                        id="call")
+            # Short enough for the room it has at 80 columns; the prompt below says the rest.
+            yield Input(placeholder="arguments, e.g. tf.ones([8, 4]), 3", id="call")
             yield Select([], prompt="device: default", id="device", allow_blank=True)
             yield Button("Run  F5", id="run", variant="primary")
         yield Static("", id="run-origin", classes="origin")
         yield Static(self.PROMPT, id="run-results")
 
-    PROMPT = "Press F5 (or r outside the editor) to run eagerly, as a graph and with XLA."
+    PROMPT = ("Press F5 (or r outside the editor) to run eagerly, as a graph and with XLA, "
+              "with the arguments typed above (left empty: the function's ready inputs).")
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()
