@@ -158,6 +158,10 @@ async def test_a_function_that_needs_arguments_says_where_to_type_them(tmp_path,
         assert status.startswith("step takes arguments (x, steps): type them in the Run tab"), \
             status
         assert "--call" not in status and status.index("Run tab") < 70, status
+        app.panes.verdicts.focus()
+        await pilot.press("t")  # the retrace explainer needs calls too: typed in its box
+        assert await wait_for(pilot, lambda: "Trace tab's box" in app.status_line.text)
+        assert app.status_line.text.startswith("step takes arguments: type the calls")
         app.query_one("#call").value = "tf.ones([2]), 3"
         await pilot.press("f5")
         assert await wait_for(pilot, lambda: app.lab is not None)

@@ -42,8 +42,13 @@ class TraceTab(TracePanel):
     def answer(self, message: EngineAnswer) -> None:
         """The explanation, or the sentence saying why there is none."""
         if message.error is not None:
-            self.note(message.error.message)
-            self.explorer.set_status(message.error.message, error=True)
+            text = message.error.message
+            if message.error.kind == "needs-arguments":  # the TUI's way, not --call
+                text = (text.split(";", 1)[0] + ": type the calls in the Trace tab's box, "
+                        "separated by ;, e.g. tf.ones([8, 4]); tf.ones([16, 4]), and press "
+                        "Enter.")
+            self.note(text)
+            self.explorer.set_status(text, error=True)
         else:
             self.show(message.value)
         self.explorer.provenance.show("trace")
