@@ -146,6 +146,10 @@ async def test_run_shows_results_and_timings(user_file, worker):
         assert app.query_one("#panels").active == "tab-run"
 
 
+def detail(app) -> str:
+    return str(app.query_one("#finding-detail").render())
+
+
 async def test_a_function_that_needs_arguments_says_where_to_type_them(tmp_path, worker):
     path = tmp_path / "step.py"
     path.write_text("import tensorflow as tf\n\n\n@tf.function\ndef step(x, steps):\n"
@@ -162,10 +166,16 @@ async def test_a_function_that_needs_arguments_says_where_to_type_them(tmp_path,
         await pilot.press("t")  # the retrace explainer needs calls too: typed in its box
         assert await wait_for(pilot, lambda: "Trace tab's box" in app.status_line.text)
         assert app.status_line.text.startswith("step takes arguments: type the calls")
+        doctor = app.doctor_tab
+        assert await wait_for(pilot, lambda: "Nothing examined yet" in detail(app))
+        assert "Run tab (5)" in detail(app) and "--call" not in detail(app)
         app.query_one("#call").value = "tf.ones([2]), 3"
         await pilot.press("f5")
         assert await wait_for(pilot, lambda: app.lab is not None)
         assert [v.iterations for v in app.report.statements] == [3]
+        # The doctor reads that trace: the unrolled loop is a finding now.
+        assert await wait_for(pilot, lambda: 6 in [f.line for f in doctor.findings]), \
+            ([(f.code, f.line) for f in doctor.findings], detail(app))
 
 
 async def test_quit_with_unsaved_edits_asks_first(user_file, worker):

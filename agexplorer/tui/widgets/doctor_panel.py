@@ -67,7 +67,15 @@ class DoctorPanel(Horizontal):
                       "and no loop was unrolled." if doctor is not None else
                       "No findings yet.")
             if doctor is not None and doctor.error is not None and not doctor.traced:
-                detail += f"\n(It did not trace: {doctor.error.message})"
+                if doctor.error.kind in ("needs-arguments", "bad-call"):
+                    # Nothing was examined: say so first, and the explorer's way to a call.
+                    detail = ("Nothing examined yet: the function did not trace ("
+                              + doctor.error.message.split(";", 1)[0] + "). Type its "
+                              "arguments in the Run tab (5) and press F5; the doctor reads "
+                              "that trace.")
+                else:
+                    detail = (f"No pitfalls found in the source; it did not trace, so nothing "
+                              f"was confirmed by a trace: {doctor.error.message}")
             self._detail(detail)
         else:
             self._describe(0)
