@@ -204,6 +204,13 @@ class KeyActions:
         panels = self.panes.panels
         panels.active = tab
         pane = panels.get_pane(tab)
+        report = self.report
+        if (tab == "tab-run" and report is not None and report.error is not None
+                and report.error.kind == "needs-arguments" and not self.call_input.value):
+            # The function waits for its arguments: the call box is where the next keys go
+            # (the status line said "type them in the Run tab"); Esc leaves it.
+            self.call_input.focus()
+            return
         target = next((w for w in pane.query("*") if w.focusable and not typing_in(w)), None)
         (target or panels).focus()
 

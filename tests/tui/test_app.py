@@ -169,8 +169,10 @@ async def test_a_function_that_needs_arguments_says_where_to_type_them(tmp_path,
         doctor = app.doctor_tab
         assert await wait_for(pilot, lambda: "Nothing examined yet" in detail(app))
         assert "Run tab (5)" in detail(app) and "--call" not in detail(app)
-        app.query_one("#call").value = "tf.ones([2]), 3"
-        await pilot.press("f5")
+        app.panes.verdicts.focus()
+        await pilot.press("5")  # the Run tab, its call box ready for the arguments
+        assert app.focused is app.call_input
+        await pilot.press(*"tf.ones([2]), 3", "f5")
         assert await wait_for(pilot, lambda: app.lab is not None)
         assert [v.iterations for v in app.report.statements] == [3]
         # The doctor reads that trace: the unrolled loop is a finding now.
