@@ -4,15 +4,16 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import cached_property
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from textual.binding import Binding
-from textual.widgets import Input, TextArea
 
-from agexplorer.tui.find import Finder
 from agexplorer.tui.guards import while_mounted
 from agexplorer.tui.layout import BINDINGS as LAYOUT_BINDINGS
-from agexplorer.tui.sweep_view import SweepView
+
+if TYPE_CHECKING:
+    from agexplorer.tui.find import Finder
+    from agexplorer.tui.sweep_view import SweepView
 
 # The tabs (digits 1-9) and the panes (alt+digits), in screen order.
 TABS: tuple[tuple[str, str], ...] = (
@@ -97,6 +98,10 @@ _TYPED = {"trace", "try_fix", "apply_fix", "show_tab", "compare", "cost_curve"}
 
 def typing_in(widget: Any) -> bool:
     """Does ``widget`` turn printable keys into text (an input, the editor)?"""
+    # Imported here: the first frame (the function list, asked for its footer) has neither,
+    # and loading them there cost its paint ~10 ms.
+    from textual.widgets import Input, TextArea
+
     return isinstance(widget, Input) or (isinstance(widget, TextArea) and not widget.read_only)
 
 
@@ -105,13 +110,26 @@ class KeyActions:
 
     @cached_property
     def finder(self) -> Finder:
-        """Find in a pane (ctrl+f): the find bar and its matches."""
+        """Find in a pane (ctrl+f): the find bar and its matches (made when first asked:
+        the first frame does without it)."""
+        from agexplorer.tui.find import Finder
+
         return Finder(self)
 
     @cached_property
     def sweeps(self) -> SweepView:
         """The Control flow tab's unroll cost curve (u)."""
+        from agexplorer.tui.sweep_view import SweepView
+
         return SweepView(self)
+
+    def _finding(self: Any) -> bool:
+        """Is the find bar open? (False before it was ever made.)"""
+        return "finder" in self.__dict__ and self.finder.is_open
+
+    def _sweep_shown(self: Any) -> bool:
+        """Is the cost curve on screen? (False before it was ever made.)"""
+        return "sweeps" in self.__dict__ and self.sweeps.shown
 
     def check_action(self: Any, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Keys that would type text are off while typing; find keys only while finding;
@@ -120,11 +138,11 @@ class KeyActions:
         if action in _TYPED:
             return not typing
         if action in ("find_next", "find_previous"):
-            return self.finder.can_step(self.focused)
+            return self._finding() and self.finder.can_step(self.focused)
         if action == "find_step":  # F3 / shift+F3: anywhere while the find bar is open
-            return self.finder.is_open
+            return self._finding()
         if action == "leave":
-            return typing or self.finder.is_open or self.sweeps.shown
+            return typing or self._finding() or self._sweep_shown()
         if action == "focus_pane":
             return self.screen is self.screen_stack[0]
         return True
@@ -236,9 +254,9 @@ class KeyActions:
         """Esc: out of an input (to the next pane), or the find bar closes."""
         if typing_in(self.focused):
             self.screen.focus_next()
-        elif self.finder.is_open:
+        elif self._finding():
             self.finder.close()
-        elif self.sweeps.shown:
+        elif self._sweep_shown():
             self.sweeps.hide()
 
     def action_cost_curve(self: Any) -> None:
