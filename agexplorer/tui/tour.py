@@ -59,6 +59,9 @@ class TourCommands(Provider):
                       help="eager vs graph, tracing, AutoGraph, the pitfalls, the homework")
 
 
+RESULT = "-tour-result"  # the screen's class while a step's answer is shown (app.tcss)
+
+
 def start_tour(app: AgxApp) -> Tour | None:
     """Open the tour beside the explorer (or focus it when open already)."""
     from agexplorer.tui.widgets.tour_panel import TourPanel
@@ -158,6 +161,8 @@ class Tour:
         if self._highlighted is not None:
             self._highlighted.remove_class("tour-highlight")
             self._highlighted = None
+        if self.app.screen_stack:
+            self.app.screen_stack[0].remove_class(RESULT)
 
     def _state(self, step: TourStep) -> Any:
         """What changes when the step's answer arrives."""
@@ -186,4 +191,5 @@ class Tour:
         self.panel.show_result(text)
         pane.add_class("tour-highlight")
         self._highlighted = pane
+        app.screen_stack[0].add_class(RESULT)  # on a short screen, the tab gets the room
         return None

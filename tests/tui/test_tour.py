@@ -66,3 +66,24 @@ async def test_the_tour_runs_start_to_end(worker):
         assert tour.index == len(STEPS) - 1  # right at the last step stays there
         await pilot.press("escape")
         assert not app.query("TourPanel")
+
+
+async def test_at_80x24_the_answer_gets_the_room_and_the_next_section_gives_it_back(worker):
+    app = AgxApp(scratch_copies(samples_dir()), worker=worker,
+                 program=Opening(scratch=True, tour=True))
+    async with app.run_test(size=(80, 24)) as pilot:
+        assert await wait_for(pilot, lambda: bool(app.query("TourPanel")))
+        panel = app.query_one("TourPanel")
+        assert await wait_for(pilot, lambda: panel.has_focus and app.report is not None
+                              and app.report.function == STEPS[0].function, 120)
+        code, panels = app.query_one("#code"), app.panes.panels
+        assert code.size.height > panels.size.height  # the code first, as everywhere
+        await pilot.press("enter")
+        assert await wait_for(pilot, lambda: bool(panel.result_text), 240)
+        await pilot.pause(0.2)
+        assert app.screen.has_class("-tour-result")
+        assert panels.size.height >= 2 * code.size.height  # the Run tab's answer shows
+        await pilot.press("right")
+        await pilot.pause(0.2)
+        assert not app.screen.has_class("-tour-result")
+        assert code.size.height > panels.size.height
