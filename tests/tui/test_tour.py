@@ -35,14 +35,25 @@ async def test_a_save_writes_the_scratch_copy_and_says_so(worker):
     assert open(os.path.join(SAMPLES, "s4_1_eager_vs_graph.py")).read() == original
 
 
+def tour_app(worker) -> AgxApp:
+    """The explorer on scratch copies of the samples, the tour open (``agexplorer tour``)."""
+    return AgxApp(scratch_copies(samples_dir()), worker=worker,
+                  program=Opening(scratch=True, tour=True))
+
+
+async def tour_panel(app: AgxApp, pilot):
+    """The tour's panel once it is there and has the focus (its keys are live)."""
+    assert await wait_for(pilot, lambda: bool(app.query("TourPanel")))
+    panel = app.query_one("TourPanel")
+    assert await wait_for(pilot, lambda: panel.has_focus, 10)
+    return panel
+
+
 async def test_the_tour_runs_start_to_end(worker):
-    app = AgxApp(scratch_copies(samples_dir()), worker=worker,
-                 program=Opening(scratch=True, tour=True))
+    app = tour_app(worker)
     async with app.run_test(size=(200, 50)) as pilot:
-        assert await wait_for(pilot, lambda: bool(app.query("TourPanel")))
-        panel = app.query_one("TourPanel")
+        panel = await tour_panel(app, pilot)
         tour = panel.tour
-        assert await wait_for(pilot, lambda: panel.has_focus, 10)  # its keys are live
         for index, step in enumerate(STEPS):
             assert tour.index == index
             assert step.heading_zh in str(panel.heading.render())
@@ -69,12 +80,10 @@ async def test_the_tour_runs_start_to_end(worker):
 
 
 async def test_at_80x24_the_answer_gets_the_room_and_the_next_section_gives_it_back(worker):
-    app = AgxApp(scratch_copies(samples_dir()), worker=worker,
-                 program=Opening(scratch=True, tour=True))
+    app = tour_app(worker)
     async with app.run_test(size=(80, 24)) as pilot:
-        assert await wait_for(pilot, lambda: bool(app.query("TourPanel")))
-        panel = app.query_one("TourPanel")
-        assert await wait_for(pilot, lambda: panel.has_focus and app.report is not None
+        panel = await tour_panel(app, pilot)
+        assert await wait_for(pilot, lambda: app.report is not None
                               and app.report.function == STEPS[0].function, 120)
         code, panels = app.query_one("#code"), app.panes.panels
         assert code.size.height > panels.size.height  # the code first, as everywhere
