@@ -31,6 +31,12 @@ class AgxError(Exception):
         self.details = details or []
         self.cause = cause
 
+    @property
+    def what(self) -> str:
+        """The message without the advice after its first ";" (the command line's way to
+        act on it), for a front end that gives its own: "f takes arguments (x, n)"."""
+        return self.message.split(";", 1)[0]
+
     def to_dict(self) -> dict:
         """The JSON form: ``{"kind", "message", "line", "details"}``."""
         return {"kind": self.kind, "message": self.message, "line": self.line,

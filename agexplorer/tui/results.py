@@ -75,7 +75,7 @@ class Results:
             if report.error.kind == "needs-arguments":
                 # The engine's sentence ends with the command line's --call: here, what to
                 # type where comes first, so that 80 columns show it.
-                text = (text.split(";", 1)[0] + ": type them in the Run tab (5), e.g. "
+                text = (report.error.what + ": type them in the Run tab (5), e.g. "
                         "tf.zeros([8, 4]), 3, and press F5.")
             app.set_status(text, error=True)
             app.log_line(text)

@@ -44,7 +44,7 @@ class TraceTab(TracePanel):
         if message.error is not None:
             text = message.error.message
             if message.error.kind == "needs-arguments":  # the TUI's way, not --call
-                text = (text.split(";", 1)[0] + ": type the calls in the Trace tab's box, "
+                text = (message.error.what + ": type the calls in the Trace tab's box, "
                         "separated by ;, e.g. tf.ones([8, 4]); tf.ones([16, 4]), and press "
                         "Enter.")
             self.note(text)

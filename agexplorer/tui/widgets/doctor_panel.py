@@ -70,7 +70,7 @@ class DoctorPanel(Horizontal):
                 if doctor.error.kind in ("needs-arguments", "bad-call"):
                     # Nothing was examined: say so first, and the explorer's way to a call.
                     detail = ("Nothing examined yet: the function did not trace ("
-                              + doctor.error.message.split(";", 1)[0] + "). Type its "
+                              + doctor.error.what + "). Type its "
                               "arguments in the Run tab (5) and press F5; the doctor reads "
                               "that trace.")
                 else:
