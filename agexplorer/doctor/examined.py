@@ -10,6 +10,7 @@ import gast
 
 from agexplorer.doctor.parse import LOOP_NODES, ParsedFile, ancestors, param_names, parent_map
 from agexplorer.model.doctor import CODES, Finding
+from agexplorer.model.errors import ARGUMENT_ERRORS
 from agexplorer.model.values import ValueKind
 
 # The recorded kinds a parameter's Python number comes in, and the type name the checks use.
@@ -55,7 +56,7 @@ class ExaminedFunction:
     def not_traced(self) -> str:
         """Why a finding could not be confirmed by the trace, in words."""
         error = self.report.error if self.report is not None else None
-        if error is not None and error.kind in ("needs-arguments", "bad-call"):
+        if error is not None and error.kind in ARGUMENT_ERRORS:
             return "the function was not traced (it has no call arguments; pass --call)"
         return "the function did not trace, so this is from the source alone"
 

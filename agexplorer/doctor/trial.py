@@ -13,7 +13,7 @@ from typing import Any
 from agexplorer.doctor.checks import diagnose
 from agexplorer.doctor.rewrites import function_diff, rewrite
 from agexplorer.model.doctor import Finding, FixTrial, Rewrite, TrialSide
-from agexplorer.model.errors import AgxError
+from agexplorer.model.errors import ARGUMENT_ERRORS, AgxError
 
 
 def pick_finding(findings: list[Finding], choice: str) -> Finding:
@@ -38,7 +38,6 @@ def _side(report: Any, lab: Any) -> TrialSide:
 
 
 def _lab(target: str, call: str | None, report: Any, options: dict[str, Any]) -> Any:
-    from agexplorer.engine.load import ARGUMENT_ERRORS
     from agexplorer.lab.runs import run_lab
 
     if report.error is not None and report.error.kind in ARGUMENT_ERRORS:

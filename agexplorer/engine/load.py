@@ -29,9 +29,6 @@ from agexplorer.source.targets import (
 # The phase a timeout names while an argument expression runs (``--call '10**10**8'``).
 EVALUATING = "evaluating the call arguments"
 
-# The kinds of AgxError that ``_arguments`` raises: the function converts, but cannot run.
-ARGUMENT_ERRORS = frozenset({"needs-arguments", "bad-call"})
-
 _module_counter = itertools.count()
 
 

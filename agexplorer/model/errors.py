@@ -7,6 +7,11 @@ import re
 import traceback
 from typing import Literal
 
+# The kinds of AgxError for a function that converts but has no call to run it with (none
+# given, or one that does not evaluate): the engine raises them, the doctor and the
+# explorer then ask the user for arguments.
+ARGUMENT_ERRORS = frozenset({"needs-arguments", "bad-call"})
+
 # Why tracing failed, where the doctor tells causes apart (None: any other failure).
 ErrorCause = Literal["variable-created", "numpy-in-graph"]
 

@@ -19,7 +19,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from agexplorer.lab.boxed import abandoned
-from agexplorer.model.errors import AgxError
+from agexplorer.model.errors import ARGUMENT_ERRORS, AgxError
 from agexplorer.worker import protocol, wire
 from agexplorer.worker.protocol import (
     CompareRequest,
@@ -95,7 +95,6 @@ def handle_report(req: ReportRequest, ctx: Context) -> ReportReply:
     """Trace (and unless ``no_run``, run) one target: ``{"report": Report, "lab": RunLab}``;
     with ``no_run`` and ``hlo``, the lab holds the HLO alone (no modes run)."""
     from agexplorer.engine.buffer import shadowed
-    from agexplorer.engine.load import ARGUMENT_ERRORS
     from agexplorer.engine.pipeline import build_report
     from agexplorer.lab.runs import hlo_only, run_lab
 

@@ -12,6 +12,7 @@ from textual.message import Message
 from textual.widgets import Button, DataTable, Static
 
 from agexplorer.model.doctor import Finding, FixTrial
+from agexplorer.model.errors import ARGUMENT_ERRORS
 
 
 class DoctorPanel(Horizontal):
@@ -67,7 +68,7 @@ class DoctorPanel(Horizontal):
                       "and no loop was unrolled." if doctor is not None else
                       "No findings yet.")
             if doctor is not None and doctor.error is not None and not doctor.traced:
-                if doctor.error.kind in ("needs-arguments", "bad-call"):
+                if doctor.error.kind in ARGUMENT_ERRORS:
                     # Nothing was examined: say so first, and the explorer's way to a call.
                     detail = ("Nothing examined yet: the function did not trace ("
                               + doctor.error.what + "). Type its "
