@@ -146,3 +146,77 @@ def test_retrace_terminal_shows_calls_prints_and_replays(capsys, tf):
     assert "x: now float32[], before int32[] (call 1)" in out
     assert "Tracing! (Python print)" in out and "reused call 2" in out
     assert "reduce_retracing=True" in out and "refused by the input_signature" in out
+
+
+KINDS = ("import tensorflow as tf\n\nsquare = lambda x: x * x  # noqa: E731\n\n"
+         "twice = tf.function(\n    lambda x: (x\n               + x))\n\n\n"
+         "class Box:\n    @staticmethod\n    def helper(n):\n        return n\n\n"
+         "    @staticmethod\n    def one():\n        return tf.constant(1)\n\n"
+         "    @property\n    def size(self):\n        return 3\n\n\n"
+         "AGX_CALLS = {'square': '3', 'twice': 'tf.constant(2)'}\n")
+
+
+def test_list_says_what_a_staticmethod_and_a_property_need(capsys, tmp_path):
+    """`list` and `report` agree: helper(n) needs --call (n is not self), one() is ready,
+    and a property is no function to trace (report refuses it)."""
+    path = tmp_path / "kinds.py"
+    path.write_text(KINDS)
+    code, out, _ = run(capsys, "list", str(path))
+    assert code == 0
+    assert f"{path}::Box.helper  line 12  staticmethod, plain, needs --call" in out
+    assert f"{path}::Box.one  line 16  staticmethod, plain, ready inputs" in out
+    assert f"{path}::Box.size  line 20  property, plain, read, not called: no function to " \
+           "trace" in out
+    code, out, _ = run(capsys, "list", str(path), "--json")
+    size = next(f for f in json.loads(out)["functions"] if f["qualname"] == "Box.size")
+    assert (size["descriptor"], size["ready"]) == ("property", False)
+
+
+@pytest.mark.tf
+def test_a_lambda_target_shows_the_lines_of_its_lambda(capsys, tmp_path, worker, monkeypatch):
+    from agexplorer.worker import client
+
+    monkeypatch.setattr(client, "shared_worker", lambda *a, **k: worker)
+    path = tmp_path / "kinds.py"
+    path.write_text(KINDS)
+    for name, lines, source in (("square", (3, 3), "square = lambda x: x * x"),
+                                ("twice", (6, 7), "    lambda x: (x\n")):
+        code, out, err = run(capsys, "report", f"{path}::{name}", "--no-run", "--json")
+        assert code == 0, err
+        data = json.loads(out)
+        assert (data["source"]["first_line"], data["source"]["end_line"]) == lines
+        assert data["source"]["code"].startswith(source)
+    code, out, err = run(capsys, "report", f"{path}::Box.one", "--no-run", "--json")
+    assert code == 0, err
+
+
+@pytest.mark.parametrize("value", ["inf", "-inf", "nan", "0", "-1", "1e300"])
+@pytest.mark.parametrize("argv", [
+    ["report", "x.py::f", "--timeout"], ["report", "x.py::f", "--mode-timeout"],
+    ["retrace", "x.py::f", "--timeout"], ["doctor", "x.py", "--timeout"],
+    ["doctor", "x.py", "--mode-timeout"], ["compare", "x.py::f", "x.py::g", "--timeout"],
+    ["compare", "x.py::f", "x.py::g", "--mode-timeout"], ["sweep", "x.py::f", "--timeout"],
+    ["passes", "x.py::f", "--timeout"], ["check", "x.py", "--timeout"], ["serve", "--timeout"],
+])
+def test_a_timeout_that_is_not_a_finite_positive_number_is_one_sentence(capsys, monkeypatch,
+                                                                         argv, value):
+    """inf, nan and 1e300 reached the clock and failed inside agexplorer (exit 3)."""
+    from agexplorer.cli import serve
+    from agexplorer.worker import client
+
+    for module, name in ((client, "shared_worker"), (serve, "cmd_serve")):
+        monkeypatch.setattr(module, name, lambda *a, **k: pytest.fail("the command ran"))
+    with pytest.raises(SystemExit) as exit_:
+        main([*argv[:-1], f"{argv[-1]}={value}"])  # "=": -inf would read as an option
+    err = capsys.readouterr().err
+    assert exit_.value.code == 2
+    assert err.startswith(f"agexplorer: argument {argv[-1]}: '{value}' ") and err.count("\n") == 1
+
+
+@pytest.mark.parametrize("value", ["inf", "nan", "1e300"])
+def test_the_explorers_timeout_is_finite_too(capsys, monkeypatch, value):
+    from agexplorer.tui import app
+
+    monkeypatch.setattr(app.AgxApp, "run", lambda *a, **k: pytest.fail("the TUI was opened"))
+    code, _, err = run(capsys, "--timeout", value)
+    assert code == 2 and err.startswith(f"agexplorer: --timeout: '{value}' ")

@@ -1,22 +1,22 @@
-"""`agexplorer serve`: loopback by default, one sentence on a bad address, and a real browser."""
+"""`agexplorer serve`: loopback by default, one sentence on a bad address, and a real browser
+that opens the tokened address; two browsers are two sessions that share nothing (the token
+and Origin refusals: tests/faults/test_security.py)."""
 
 from __future__ import annotations
 
 import base64
+import glob
 import os
 import shutil
-import signal
 import socket
-import subprocess
-import sys
 import time
-import urllib.request
 
 import pytest
+from serve_helpers import chromium, free_port, get, start_server, stop_server
 
 from agexplorer.cli import main
 from agexplorer.cli import serve as serve_module
-from conftest import ROOT, fixture
+from conftest import fixture
 
 # Wraps the page's WebSocket so the test can wait on what the app drew: the terminal is a
 # canvas, so the DOM never holds the text.
@@ -57,41 +57,6 @@ async (b64) => {
   return seen.size;
 }
 """
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def _start_server(*args: str) -> tuple[subprocess.Popen[str], int]:
-    port = _free_port()
-    proc = subprocess.Popen([sys.executable, "-m", "agexplorer", "serve", *args,
-                             "--port", str(port)], cwd=ROOT, stdout=subprocess.PIPE,
-                            stderr=subprocess.STDOUT, text=True)
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        assert proc.poll() is None, f"the server ended: {proc.stdout.read()}"
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=1).close()
-            return proc, port
-        except OSError:
-            time.sleep(0.1)
-    proc.kill()
-    pytest.fail("the server did not listen within 60 s")
-
-
-def _stop_server(proc: subprocess.Popen[str]) -> str:
-    if proc.poll() is None:
-        proc.send_signal(signal.SIGTERM)
-    try:
-        out, _ = proc.communicate(timeout=30)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        out, _ = proc.communicate()
-        pytest.fail(f"the server did not stop on SIGTERM: {out}")
-    return out
 
 
 def _living_processes() -> dict[int, int]:
@@ -151,7 +116,7 @@ def test_bad_port_is_one_sentence(capsys):
 
 
 def test_bad_host_is_one_sentence(capsys):
-    assert main(["serve", "--host", "203.0.113.5", "--port", str(_free_port())]) == 2
+    assert main(["serve", "--host", "203.0.113.5", "--port", str(free_port())]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and err.startswith("agexplorer: cannot listen on 203.0.113.5")
     assert "--host 127.0.0.1" in err
@@ -174,90 +139,174 @@ def test_missing_path_is_one_sentence(capsys):
                    "explorer should open, or none for the lesson's samples.\n")
 
 
-def test_exposed_host_warns_that_it_runs_code(capsys, monkeypatch):
+def test_exposed_host_and_no_token_warn_that_they_run_code(capsys, monkeypatch):
     served = []
 
     class Recorder:
-        def __init__(self, command: str, host: str, port: int, title: str) -> None:
-            served.append((command, host, port))
+        def __init__(self, command: str, **options) -> None:
+            served.append((command, options))
 
         def serve(self) -> None:
             return None
 
     monkeypatch.setattr(serve_module, "_server_class", lambda: Recorder)
-    port = _free_port()
+    port = free_port()
     assert main(["serve", fixture("control_flow.py"), "--host", "0.0.0.0", "--port",
                  str(port)]) == 0
     err = capsys.readouterr().err
     assert err == (f"agexplorer: warning: --host 0.0.0.0 lets anyone who can reach port {port} "
-                   "run code on this machine (the explorer runs what it opens, and there is "
-                   "no password).\n")
-    command, host, _ = served[0]
-    assert host == "0.0.0.0" and command.endswith(f"-m agexplorer {fixture('control_flow.py')}")
+                   "and sees the address with its token (sent unencrypted) run code on this "
+                   "machine (the explorer runs what it opens).\n")
+    command, options = served[0]
+    assert options["host"] == "0.0.0.0" and not options["loopback"]
+    assert len(options["token"]) >= 40  # secrets.token_urlsafe(32)
+    # Each tab's explorer is a served one: a session folder of its own.
+    assert command.endswith(f"-m agexplorer --served {fixture('control_flow.py')}")
+    assert main(["serve", "--host", "0.0.0.0", "--no-token", "--port", str(port)]) == 0
+    assert capsys.readouterr().err == (
+        f"agexplorer: warning: --host 0.0.0.0 lets anyone who can reach port {port} run code on "
+        "this machine (the explorer runs what it opens, and there is no password).\n")
+    assert main(["serve", "--no-token", "--port", str(port)]) == 0
+    assert capsys.readouterr().err == (
+        f"agexplorer: warning: --no-token lets anyone who can reach port {port} on this machine "
+        "run code as you (the explorer runs what it opens, and there is no password); pages of "
+        "other sites are still refused.\n")
+    assert served[-1][1]["token"] is None and served[-1][1]["loopback"]
     assert serve_module.exposure_warning("localhost", port, ["::1", "127.0.0.1"]) is None
 
 
-def test_server_listens_on_loopback_only():
-    proc, port = _start_server(fixture("control_flow.py"))
+def test_server_listens_on_loopback_only_and_prints_its_tokened_address():
+    served = start_server(fixture("control_flow.py"))
     try:
-        assert _listening_addresses(port) == {"0100007F"}  # 127.0.0.1, and nothing else
-        page = urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=30).read().decode()
-        assert f'data-session-websocket-url="ws://127.0.0.1:{port}/ws"' in page
+        assert _listening_addresses(served.port) == {"0100007F"}  # 127.0.0.1, and nothing else
+        status, page = get(served.url)
+        assert status == 200
+        assert f'data-session-websocket-url="ws://127.0.0.1:{served.port}/ws"' in page
     finally:
-        out = _stop_server(proc)
-    assert proc.returncode == 0
-    assert out.splitlines()[0] == (f"agexplorer: serving the explorer on http://127.0.0.1:{port} "
-                                   "(each browser tab runs its own; Ctrl+C stops it).")
+        stop_server(served.proc)
+    assert served.proc.returncode == 0
+    assert served.banner == [f"agexplorer: serving the explorer on {served.url} (each browser tab "
+                             "runs its own; Ctrl+C stops it)."]
+    assert served.url.startswith(f"http://127.0.0.1:{served.port}/?token=")
+    assert len(served.token) >= 40
 
 
-def _chromium() -> str:
-    for name in (os.environ.get("AGX_CHROMIUM"), "chromium", "chromium-browser"):
-        found = name and shutil.which(name)
+MARK = "edited-in-session-one"
+
+
+def _wait(condition, seconds: float = 60.0, pause=time.sleep):
+    """Poll ``condition()`` until it is truthy (returned) or ``seconds`` pass (None);
+    ``pause(seconds)`` between tries (a page's wait lets playwright deliver its events)."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        found = condition()
         if found:
             return found
-    pytest.skip("no Chromium to test the browser mode with: `apt-get install chromium` "
-                "(.ci/run does) or set AGX_CHROMIUM to a Chromium binary")
+        pause(0.2)
+    return None
+
+
+def _holding(pattern: str, text: str) -> list[str]:
+    """The files matching ``pattern`` that hold ``text``."""
+    found = []
+    for path in glob.glob(pattern, recursive=True):
+        try:
+            with open(path, encoding="utf-8") as f:
+                if text in f.read():
+                    found.append(path)
+        except OSError:
+            continue
+    return found
+
+
+def _workers_of(pid: int) -> tuple[set[int], list[int]]:
+    session = _descendants(pid)
+    return session, [p for p in session if _is_worker(p)]
 
 
 @pytest.mark.tf
-def test_explorer_in_a_real_browser(tmp_path):
+def test_two_browser_tabs_are_two_sessions_that_share_nothing(tmp_path):
+    """A real Chromium opens the printed address (the bare one is refused) and the explorer
+    draws and answers keys; an unsaved edit in one session is not restored into another; F9
+    and ctrl+s arrive as downloads in the browser that asked, and the server's file and the
+    other session's copy stay as they were; closing the browser ends both sessions, their
+    processes and their folders."""
     sync_api = pytest.importorskip("playwright.sync_api", reason="the browser test needs "
                                    "playwright: pip install -e '.[test]'")
-    chromium = _chromium()
-    proc, port = _start_server(fixture("control_flow.py"))
+    browser_binary = chromium()
+    lesson, temp = tmp_path / "lesson", tmp_path / "tmp"
+    lesson.mkdir()
+    temp.mkdir()
+    shutil.copy(fixture("control_flow.py"), lesson)
+    original = (lesson / "control_flow.py").read_text()
+    env = {**os.environ, "TMPDIR": str(temp), "XDG_STATE_HOME": str(tmp_path / "state")}
+    served = start_server(str(lesson / "control_flow.py"), env=env, cwd=str(tmp_path))
     try:
         with sync_api.sync_playwright() as p:
-            browser = p.chromium.launch(executable_path=chromium,
+            browser = p.chromium.launch(executable_path=browser_binary,
                                         args=["--no-sandbox", "--disable-gpu"])
-            page = browser.new_page(viewport={"width": 1280, "height": 800})
-            page.add_init_script(_RECORD_FRAMES)
-            page.goto(f"http://127.0.0.1:{port}/")
-            page.wait_for_selector("body.-first-byte", timeout=60_000)
+            size = {"width": 1280, "height": 800}
+            first = browser.new_context(viewport=size, accept_downloads=True)
+            downloads: list = []  # the first browser's, from its tab or the popup it opens
+            first.on("page", lambda page: page.on("download", lambda d: downloads.append(d)))
+            bare = first.new_page()
+            refused = bare.goto(served.url.partition("?")[0])
+            assert refused.status == 403 and "needs the token" in refused.text()
+            bare.close()
+            one = first.new_page()
+            one.add_init_script(_RECORD_FRAMES)
+            one.goto(served.url)
+            one.wait_for_selector("body.-first-byte", timeout=60_000)
             # The function list: the fixture's functions, drawn by the explorer.
-            page.wait_for_function("window.__tx.includes('tensor_while')", timeout=60_000)
-            assert "python_for" in page.evaluate("window.__tx")
+            one.wait_for_function("window.__tx.includes('tensor_while')", timeout=60_000)
+            assert "python_for" in one.evaluate("window.__tx")
+            one.wait_for_function("window.__tx.includes('ready')", timeout=120_000)
             # A key press reaches it: ctrl+p opens the command palette.
-            page.click("#terminal")
-            page.keyboard.press("Control+p")
-            page.wait_for_function("window.__tx.includes('for commands')", timeout=30_000)
-            shot = page.locator("#terminal").screenshot(path=str(tmp_path / "browser.png"))
-            colours = page.evaluate(_COUNT_COLOURS, base64.b64encode(shot).decode())
+            one.click("#terminal")
+            one.keyboard.press("Control+p")
+            one.wait_for_function("window.__tx.includes('for commands')", timeout=30_000)
+            shot = one.locator("#terminal").screenshot(path=str(tmp_path / "browser.png"))
+            colours = one.evaluate(_COUNT_COLOURS, base64.b64encode(shot).decode())
             assert colours >= 8, f"the screenshot looks blank ({colours} colours)"
-            session = _descendants(proc.pid)
-            workers = [pid for pid in session if _is_worker(pid)]
-            deadline = time.monotonic() + 60
-            while not workers and time.monotonic() < deadline:
-                time.sleep(0.2)
-                session = _descendants(proc.pid)
-                workers = [pid for pid in session if _is_worker(pid)]
+            one.keyboard.press("Escape")
+            session, workers = _wait(lambda: _workers_of(served.proc.pid)) or (set(), [])
             assert workers, "the browser's explorer started no TensorFlow worker"
-            browser.close()  # the session ends: its explorer and worker must end with it
-        deadline = time.monotonic() + 60
-        living = _living_processes()
-        while set(living) & session and time.monotonic() < deadline:
-            time.sleep(0.2)
-            living = _living_processes()
-        assert not set(living) & session, "the session's processes outlived the browser tab"
+            # An unsaved edit: its recovery copy is kept (in this session's own folder).
+            one.keyboard.press("Alt+2")
+            one.keyboard.press("End")
+            one.keyboard.type(f"  # {MARK}")
+            kept = _wait(lambda: _holding(f"{tmp_path}/**/recovery/*.py", MARK), 30)
+            assert kept, "the edit's recovery copy was never written"
+            # A second browser: a fresh session, without the first one's edit.
+            second = browser.new_context(viewport=size, accept_downloads=True)
+            two = second.new_page()
+            two.add_init_script(_RECORD_FRAMES)
+            two.goto(served.url)
+            two.wait_for_function("window.__tx.includes('ready')", timeout=120_000)
+            frames = two.evaluate("window.__tx")
+            assert "restored unsaved edits" not in frames and MARK not in frames
+            # F9 and ctrl+s in the first: downloads of that browser, not files on the server.
+            one.keyboard.press("F9")
+            one.keyboard.press("Control+s")
+            assert _wait(lambda: len(downloads) >= 2, 60, lambda s: one.wait_for_timeout(s * 1000)), \
+                f"downloads: {downloads}"
+            by_name = {d.suggested_filename: d for d in downloads}
+            assert MARK in open(by_name.pop("control_flow.py").path(), encoding="utf-8").read()
+            (svg,) = by_name.values()
+            assert svg.suggested_filename.endswith(".svg")
+            assert open(svg.path(), encoding="utf-8").read().startswith("<svg")
+            assert (lesson / "control_flow.py").read_text() == original
+            assert not glob.glob(f"{tmp_path}/**/*.svg", recursive=True)
+            copies = glob.glob(f"{temp}/agexplorer-session-*/files/**/control_flow.py",
+                               recursive=True)
+            assert len(copies) == 2 and len(_holding(f"{temp}/agexplorer-session-*/files/**/"
+                                                     "control_flow.py", MARK)) == 1
+            session |= _descendants(served.proc.pid)
+            browser.close()  # both sessions end: their explorers, workers and folders with them
+        gone = _wait(lambda: not set(_living_processes()) & session)
+        assert gone, "the sessions' processes outlived the browser"
+        assert _wait(lambda: not glob.glob(f"{temp}/agexplorer-session-*"), 30), \
+            "a session's folder outlived its explorer"
     finally:
-        _stop_server(proc)
-    assert proc.returncode == 0
+        stop_server(served.proc)
+    assert served.proc.returncode == 0

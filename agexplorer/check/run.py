@@ -5,10 +5,12 @@ from __future__ import annotations
 import json
 import os
 from dataclasses import dataclass
+from typing import Any
 
 from agexplorer.model.check import StatementSnap, TargetSnap
 from agexplorer.model.errors import AgxError
 from agexplorer.model.report import Report
+from agexplorer.source.files import GOLDEN, read_bounded
 from agexplorer.source.folders import python_files_under
 from agexplorer.source.targets import list_functions, parse_source, parse_spec, read_source
 
@@ -116,15 +118,18 @@ def in_scope(target: TargetSnap, golden: str, paths: list[str]) -> bool:
     return False
 
 
-def read_golden(path: str) -> dict:
-    """The golden file's JSON object; AgxError (exit 2) in one sentence when unreadable."""
-    if not os.path.exists(path):
+def read_golden(path: str) -> Any:
+    """The golden file's JSON value (an object, unless the file is something else); AgxError
+    (exit 2) in one sentence when there is none or it cannot be read: "bad-golden" when it is
+    not JSON (a damaged file: ``check --update`` writes it anew), else the bounded read's
+    refusal (a folder, a FIFO, a device, over 20 MB)."""
+    if not os.path.lexists(path):
         raise AgxError("no-golden", f"there is no golden file {path} yet: run the same check "
                        "with --update first to write it, and commit it.")
+    data = read_bounded(path, GOLDEN)
     try:
-        with open(path, encoding="utf-8") as handle:
-            return json.load(handle)
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        return json.loads(data.decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise AgxError("bad-golden", f"could not read the golden file {path} "
                        f"({type(exc).__name__}: {exc}); fix it or write it again with "
                        "--update.") from None

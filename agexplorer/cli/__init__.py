@@ -10,6 +10,7 @@ from collections.abc import Sequence
 
 from agexplorer.cli.arguments import build_parser
 from agexplorer.cli.commands import (
+    check_calls,
     cmd_devices,
     cmd_list,
     cmd_report,
@@ -48,7 +49,9 @@ def _fail(exc: AgxError, as_json: bool) -> int:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status."""
     try:
-        return _main(argv)
+        code = _main(argv)
+        _flush_stdout()  # what is still buffered meets a closed pipe here, not at exit
+        return code
     except BrokenPipeError:
         # The reader of our output went away (`agexplorer list F --json | head -1`): stop
         # quietly, as other Unix tools do. Exit 2, the issue's group for "the user's
@@ -59,13 +62,39 @@ def main(argv: Sequence[str] | None = None) -> int:
             os.dup2(devnull, sys.stdout.fileno())
             os.close(devnull)
         return 2
+    except SystemExit as exc:
+        if _rich_broken_pipe(exc):  # rich exits 1 on a closed pipe (stdout already /dev/null)
+            return 2
+        raise
+
+
+def _flush_stdout() -> None:
+    """Flush stdout; only a closed pipe is raised (a stdout the recorded program closed or
+    replaced is left as it is)."""
+    try:
+        sys.stdout.flush()
+    except BrokenPipeError:
+        raise
+    except (OSError, ValueError, AttributeError):
+        pass
+
+
+def _rich_broken_pipe(exc: SystemExit) -> bool:
+    """The SystemExit rich's Console raises when stdout's reader went away (its renderings
+    are written by rich, which catches the BrokenPipeError itself)."""
+    tb = exc.__traceback__
+    while tb is not None and tb.tb_next is not None:
+        tb = tb.tb_next
+    code = tb.tb_frame.f_code if tb is not None else None
+    return code is not None and code.co_name == "on_broken_pipe" \
+        and f"{os.sep}rich{os.sep}" in code.co_filename
 
 
 def _main(argv: Sequence[str] | None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     commands = {"report", "retrace", "doctor", "list", "samples", "devices", "record", "summary",
                 "serve", *_LAZY}
-    tui = not argv or argv[0].split("=")[0] in ("--timeout", "--python", "--user-code")
+    tui = not argv or argv[0].split("=")[0] in ("--timeout", "--python", "--user-code", "--served")
     if tui or (argv[0] not in commands and not argv[0].startswith("-")):
         try:
             return open_tui(argv)
@@ -74,6 +103,7 @@ def _main(argv: Sequence[str] | None) -> int:
     args = parse_record(argv) if argv[0] == "record" else build_parser().parse_args(argv)
     as_json = bool(getattr(args, "json", False))
     try:
+        check_calls(args)  # a --call that is not Python answers before TensorFlow loads
         if args.command == "report":
             return cmd_report(args)
         if args.command == "retrace":

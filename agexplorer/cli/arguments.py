@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import argparse
+import math
 
 from agexplorer import __version__
+from agexplorer.worker.client import MAX_TIMEOUT
 
 
 class _Parser(argparse.ArgumentParser):
@@ -145,14 +147,24 @@ def add_python(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--python", metavar="PATH", default=None, help=PYTHON_HELP)
 
 
+# The longest wait agexplorer accepts (the worker's own bound, about 11 days).
+MAX_SECONDS = int(MAX_TIMEOUT)
+
+
 def positive(text: str) -> float:
-    """A number of seconds above zero, or argparse's error naming what is wrong."""
+    """A number of seconds above zero and at most MAX_SECONDS (not inf, not nan), or
+    argparse's error naming what is wrong."""
     try:
         value = float(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"'{text}' is not a number of seconds") from None
+    if not math.isfinite(value):
+        raise argparse.ArgumentTypeError(f"'{text}' is not a finite number of seconds")
     if not value > 0:
         raise argparse.ArgumentTypeError(f"'{text}' must be more than zero seconds")
+    if value > MAX_SECONDS:
+        raise argparse.ArgumentTypeError(f"'{text}' is more seconds than agexplorer waits "
+                                         f"(at most {MAX_SECONDS:,}, about 11 days)")
     return value
 
 

@@ -6,7 +6,7 @@ import argparse
 import json
 import os
 import sys
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from agexplorer.cli.arguments import add_python, positive
 from agexplorer.model.errors import AgxError
@@ -56,15 +56,22 @@ def _tolerance(text: str) -> tuple[float, bool]:
 def cmd_check(args: argparse.Namespace) -> int:
     """Exit 0 when nothing changed, 1 on a change or a target that failed (unless the golden
     file records that it fails so), 2 on bad input."""
-    from agexplorer.check.run import DEFAULT_GOLDEN, find_targets, in_scope, read_golden
+    from agexplorer.check.run import DEFAULT_GOLDEN, find_targets, in_scope
     from agexplorer.model.check import Snapshot, compare
     from agexplorer.worker.client import shared_worker
 
     targets = find_targets(args.paths, args.call)  # bad paths answer before the golden file
     golden_path = os.path.abspath(args.golden or DEFAULT_GOLDEN)
+    if args.update:  # written: never over a checked file or another kind of file
+        from agexplorer.cli.outputs import page_output
+        from agexplorer.source.targets import parse_spec
+
+        page_output("--golden", args.golden or DEFAULT_GOLDEN,
+                    [parse_spec(p).path for p in args.paths] + [t.file for t in targets],
+                    "a golden file")
     golden: Snapshot | None = None
-    if not args.update or os.path.exists(golden_path):
-        golden = _load(golden_path, read_golden(golden_path))
+    if not args.update or os.path.lexists(golden_path):
+        golden = _golden(golden_path, args.update)
     if not targets:
         raise AgxError("no-targets", f"no function with a ready call in {' '.join(args.paths)}; "
                        "give one AGX_CALLS, an input_signature or defaults, or check "
@@ -85,11 +92,32 @@ def cmd_check(args: argparse.Namespace) -> int:
     return 1 if any(not c.info for c in changes) else 0
 
 
-def _load(path: str, data: dict) -> Snapshot:
+def _golden(path: str, update: bool) -> Snapshot | None:
+    """The golden file; with --update, a damaged one (not JSON, or a golden file's object
+    that does not read) is None: it is written anew from this run, and a note says so. JSON
+    of another shape is another kind of file, which --update never overwrites."""
+    from agexplorer.check.run import read_golden
+
+    try:
+        data = read_golden(path)
+        if update and not (isinstance(data, dict) and "targets" in data):
+            raise AgxError("output-other-kind", f"--golden {path} holds JSON that is not a "
+                           "golden file; --update never overwrites another kind of file, so "
+                           "name a new file for the golden file.")
+        return _load(path, data)
+    except AgxError as exc:
+        if not update or exc.kind != "bad-golden":
+            raise
+        print(f"agexplorer: note: {exc.what}; --update writes it anew from this run (the "
+              "targets it held are not kept).", file=sys.stderr)
+        return None
+
+
+def _load(path: str, data: Any) -> Snapshot:
     from agexplorer.model.check import Snapshot
 
     try:
-        return Snapshot.from_dict(data)
+        return Snapshot.from_dict(data)  # anything but a golden file's object: ValueError
     except ValueError as exc:
         raise AgxError("bad-golden", f"{path} cannot be used as the golden file: {exc}; "
                        "write it again with --update.") from None

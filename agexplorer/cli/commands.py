@@ -34,6 +34,21 @@ def checked(target: str, need_function: bool = True) -> tuple[TargetSpec, str, s
     return spec, text, f"{spec.path}::{spec.qualname}" if spec.qualname else spec.path
 
 
+# Every option that carries a call's arguments, and how a message names it.
+_CALL_OPTIONS = (("call", "--call"), ("call_left", "--call-left"), ("call_right", "--call-right"))
+
+
+def check_calls(args: argparse.Namespace) -> None:
+    """A --call (--call-left, --call-right; retrace's repeated --call) that is not Python is
+    one sentence before a worker is waited for, for every command that takes one."""
+    from agexplorer.source.targets import check_call
+
+    for attr, option in _CALL_OPTIONS:
+        value = getattr(args, attr, None)
+        for call in [value] if isinstance(value, str) else value or []:
+            check_call(call, option)
+
+
 def user_code_paths(paths: list[str]) -> tuple[str, ...]:
     """``--user-code`` folders, absolute; one that does not exist is a bad argument."""
     found = []
@@ -132,8 +147,10 @@ def cmd_list(args: argparse.Namespace) -> int:
         print(f"{args.path}: no functions found.")
     for f in functions:
         badge = "@tf.function" if f.decorated else "plain"
-        kind = "method" if f.is_method else "function"
+        kind = f.descriptor or ("method" if f.is_method else "function")
         inputs = "ready inputs" if f.ready else "needs --call"
+        if f.descriptor == "property":  # report refuses it: say why here too
+            inputs = "read, not called: no function to trace"
         print(f"{args.path}::{f.qualname}  line {f.line}  {kind}, {badge}, {inputs}")
     return 0
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Callable
+from typing import Any
 
 from agexplorer.cli.arguments import add_mode_options, add_python, positive
 from agexplorer.cli.commands import checked
@@ -40,6 +42,7 @@ def add_compare_parser(sub: argparse._SubParsersAction) -> None:
 def cmd_compare(args: argparse.Namespace) -> int:
     """Exit 0 when both sides were analysed, else the worst side's exit status (1: its code
     raised; the other side is still shown)."""
+    from agexplorer.compare.compare import compare_apart
     from agexplorer.worker.client import shared_worker
     from agexplorer.worker.protocol import CompareRequest
 
@@ -51,8 +54,15 @@ def cmd_compare(args: argparse.Namespace) -> int:
                              skip_xla=args.no_xla,
                              mode_timeout=args.mode_timeout or args.timeout / 10)
     worker = shared_worker(args.timeout, args.python)
-    comparison = worker.request(request, what=f"comparing {args.left} with {args.right}",
-                                path=left.path)
+
+    def ask(req: Any, heard: Callable[[str], None]) -> Any:
+        target = getattr(req, "target", None)  # one side alone (after a death), else both
+        return worker.request(req, what=f"comparing {args.left} with {args.right}",
+                              path=target.partition("::")[0] if target else left.path,
+                              on_progress=heard)
+
+    # A side that ends the worker (os._exit, a signal) still leaves the other side to show.
+    comparison = compare_apart(request, ask)
     if args.json:
         print(json.dumps(comparison.to_dict(), indent=2))
     else:

@@ -6,18 +6,36 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from typing import TYPE_CHECKING
 
 from agexplorer.cli.arguments import positive
 from agexplorer.cli.commands import samples_dir, user_code_paths
 from agexplorer.model.errors import AgxError
 from agexplorer.runlog.log import is_log
 
+if TYPE_CHECKING:
+    from agexplorer.tui.session import ServedSession
+
 
 def open_tui(argv: list[str]) -> int:
     """`agexplorer [--timeout SECONDS] [--python PATH] [PATH[::FUNC] | DIR]`: the explorer on a
     file, on every Python file of a folder, on a recorded run (a LOG of `agexplorer record`:
     its program view), or on scratch copies of the bundled samples (`agexplorer tour`: with
-    the lesson tour open)."""
+    the lesson tour open). ``--served`` (what `agexplorer serve` runs for each browser tab):
+    the same in a private session folder of its own, removed when it ends (tui/session.py)."""
+    served = "--served" in argv
+    if not served:
+        return _open_tui(argv, None)
+    from agexplorer.tui.session import start_served
+
+    session = start_served()
+    try:
+        return _open_tui([a for a in argv if a != "--served"], session)
+    finally:
+        session.end()
+
+
+def _open_tui(argv: list[str], session: ServedSession | None) -> int:
     from agexplorer.source.targets import check_target, parse_source, parse_spec, read_source
     from agexplorer.tui.scratch import python_files, scratch_copies
     from agexplorer.tui.tour import Opening
@@ -64,6 +82,8 @@ def open_tui(argv: list[str]) -> int:
         paths, function = [spec.path], spec.qualname
     else:  # copies: a save never writes into the installation (or the checkout's samples/)
         paths, function = scratch_copies(samples_dir()), None
+    if session is not None and argv and program is None:  # its own copies, never the server's
+        paths = session.copies(paths, argv[0] if os.path.isdir(argv[0]) else None)
     if program is None:  # the tour's palette command everywhere; the tour itself when asked
         program = Opening(scratch=not argv, tour=tour)
     python = resolve(flag)  # before the explorer opens: a bad interpreter is one sentence
@@ -72,7 +92,7 @@ def open_tui(argv: list[str]) -> int:
     app = AgxApp(paths, function, timeout=timeout, python=python, user_code=user_code,
                  program=program)
     app.run()
-    if app.exit_note:  # e.g. where the unsaved edits were kept after a crash
+    if app.exit_note and session is None:  # e.g. where the unsaved edits were kept after a crash
         print(f"agexplorer: {app.exit_note}", file=sys.stderr)
     return app.return_code or 0
 

@@ -76,11 +76,17 @@ def parse_record(argv: Sequence[str]) -> argparse.Namespace:
 def cmd_record(args: argparse.Namespace) -> int:
     """Run the program as ``__main__``, recording its traces; exit with its exit status."""
     from agexplorer.cli.commands import user_code_paths
-    from agexplorer.record.runner import run_program
+    from agexplorer.cli.outputs import log_output
+    from agexplorer.record.runner import default_log, run_program
 
     if (args.script is None) == (args.module is None):
         raise AgxError("bad-argument", "record needs a script or -m MODULE (one of them), "
                        "e.g. `agexplorer record train.py --epochs 3`.", exit_code=2)
+    # Absolute before the program runs (it may os.chdir), and never over the script or a
+    # file that is not a log: a refusal comes before the program starts.
+    args.output = log_output("-o" if args.output else "the log", args.output or
+                             default_log(args.module or args.script, args.module is not None),
+                             [] if args.module else [args.script])
     if not os.environ.get(_CHILD):
         from agexplorer.worker.interpreter import resolve
 
@@ -99,9 +105,7 @@ def _record_under(executable: str, args: argparse.Namespace) -> int:
 
     from agexplorer.worker.interpreter import path_folder
 
-    own = ["record"]
-    if args.output:
-        own += ["-o", os.path.abspath(args.output)]
+    own = ["record", "-o", args.output]  # absolute: see cmd_record
     for folder in args.user_code:
         own += ["--user-code", os.path.abspath(folder)]
     own += ["-m", args.module] if args.module else [args.script]
@@ -119,11 +123,15 @@ def cmd_summary(args: argparse.Namespace) -> int:
     from agexplorer.runlog.log import read_log
     from agexplorer.runlog.summary import summarise, text_lines
 
-    summary = summarise(read_log(args.log))
     if args.markdown or args.html or args.output:
-        from agexplorer.cli.share import cmd_share_summary
+        from agexplorer.cli.share import cmd_share_summary, page_format
 
-        return cmd_share_summary(args, summary)
+        if page_format(args) and args.output:  # before the log is read: never over it
+            from agexplorer.cli.outputs import page_output
+
+            page_output("-o", args.output, [args.log], "a page")
+        return cmd_share_summary(args, summarise(read_log(args.log)))
+    summary = summarise(read_log(args.log))
     if args.json:
         print(json.dumps(summary, indent=2))
         for note in summary["notes"]:

@@ -1,4 +1,6 @@
-"""`agexplorer serve [PATH] [--host H] [--port N]`: the explorer in a browser, one per tab."""
+"""`agexplorer serve [PATH] [--host H] [--port N] [--no-token]`: the explorer in a browser, one
+per tab, for the browser the user opened only (serve_access.py); each tab's explorer runs with
+``--served``, in a private session of its own (tui/session.py)."""
 
 from __future__ import annotations
 
@@ -6,12 +8,14 @@ import argparse
 import errno
 import ipaddress
 import os
+import secrets
 import shlex
 import socket
 import sys
 from typing import Any
 
 from agexplorer.cli.arguments import PYTHON_HELP, positive
+from agexplorer.cli.serve_access import TOKEN_PARAMETER, cookie_name, refusal
 from agexplorer.model.errors import AgxError
 
 DEFAULT_PORT = 8000
@@ -31,6 +35,9 @@ def add_serve_parser(sub: Any) -> None:
     serve.add_argument("--timeout", type=positive, default=None, metavar="SECONDS",
                        help="give up on an analysis after this long (default 30)")
     serve.add_argument("--python", metavar="PATH", default=None, help=PYTHON_HELP)
+    serve.add_argument("--no-token", action="store_true", help="let in a browser without the "
+                       "token in the printed address (anyone who reaches the port can then "
+                       "run code here; pages of other sites are still refused)")
 
 
 def port_number(text: str) -> int:
@@ -45,8 +52,9 @@ def port_number(text: str) -> int:
 
 
 def explorer_command(args: argparse.Namespace) -> str:
-    """The shell command each browser tab runs: this Python's explorer on PATH."""
-    argv = [sys.executable, "-m", "agexplorer"]
+    """The shell command each browser tab runs: this Python's explorer on PATH, served (in a
+    private session folder of its own)."""
+    argv = [sys.executable, "-m", "agexplorer", "--served"]
     if args.timeout is not None:
         argv += ["--timeout", f"{args.timeout:g}"]
     if args.python:
@@ -57,10 +65,26 @@ def explorer_command(args: argparse.Namespace) -> str:
     return shlex.join(argv)
 
 
-def exposure_warning(host: str, port: int, addresses: list[str]) -> str | None:
-    """One line when ``host`` is reachable from other machines (the explorer runs code)."""
-    if addresses and all(ipaddress.ip_address(a.split("%")[0]).is_loopback for a in addresses):
-        return None
+def loopback_only(addresses: list[str]) -> bool:
+    """Whether every address the server listens on is a loopback one."""
+    return bool(addresses) and all(ipaddress.ip_address(a.split("%")[0]).is_loopback
+                                   for a in addresses)
+
+
+def exposure_warning(host: str, port: int, addresses: list[str],
+                     token: bool = True) -> str | None:
+    """One line when ``host`` is reachable from other machines, or when ``token`` is off
+    (``--no-token``): the explorer runs code."""
+    if loopback_only(addresses):
+        if token:
+            return None
+        return (f"agexplorer: warning: --no-token lets anyone who can reach port {port} on this "
+                "machine run code as you (the explorer runs what it opens, and there is no "
+                "password); pages of other sites are still refused.")
+    if token:
+        return (f"agexplorer: warning: --host {host} lets anyone who can reach port {port} and "
+                "sees the address with its token (sent unencrypted) run code on this machine "
+                "(the explorer runs what it opens).")
     return (f"agexplorer: warning: --host {host} lets anyone who can reach port {port} run "
             "code on this machine (the explorer runs what it opens, and there is no password).")
 
@@ -109,15 +133,18 @@ def cmd_serve(args: argparse.Namespace) -> int:
     except ImportError:
         raise AgxError("missing-dependency", "serving needs the textual-serve package; "
                        "install it with `pip install textual-serve`.") from None
-    warning = exposure_warning(args.host, args.port, addresses)
+    token = None if args.no_token else secrets.token_urlsafe(32)
+    warning = exposure_warning(args.host, args.port, addresses, token is not None)
     if warning:
         print(warning, file=sys.stderr)
     wildcard = args.host in ("0.0.0.0", "::", "")
-    shown = f"http://{socket.gethostname() if wildcard else _url_host(args.host)}:{args.port}"
+    shown = f"http://{socket.gethostname() if wildcard else _url_host(args.host)}:{args.port}/"
+    if token is not None:  # as Jupyter does: the address to open, token included
+        shown += f"?{TOKEN_PARAMETER}={token}"
     print(f"agexplorer: serving the explorer on {shown} (each browser tab runs its own; "
           "Ctrl+C stops it).", flush=True)
     server = server_class(explorer_command(args), host=args.host, port=args.port,
-                          title="agexplorer")
+                          title="agexplorer", token=token, loopback=loopback_only(addresses))
     try:
         server.serve()
     except OSError as exc:  # lost the port between the check and the server's own bind
@@ -130,16 +157,46 @@ def _url_host(host: str) -> str:
 
 
 def _server_class() -> type:
-    """textual-serve's Server, made to fit: the page's websocket follows the address the
-    browser used (so a class that reaches us by our name or IP connects back to it, where
-    the stock page would point every browser at --host, e.g. 0.0.0.0), and its banner is
-    replaced by our one line."""
+    """textual-serve's Server, made to fit: every request passes serve_access's checks
+    first (the token, the Origin, the Host), and the tokened page sets the cookie its own
+    requests carry the token in; the page's websocket follows the address the browser used
+    (so a class that reaches us by our name or IP connects back to it, where the stock page
+    would point every browser at --host, e.g. 0.0.0.0), and its banner is replaced by our
+    one line."""
     import logging
 
     from aiohttp import web
     from textual_serve.server import Server
 
     class ExplorerServer(Server):
+        def __init__(self, command: str, *, token: str | None, loopback: bool,
+                     **kwargs: Any) -> None:
+            super().__init__(command, **kwargs)
+            self.token, self.loopback = token, loopback
+
+        async def _make_app(self) -> web.Application:
+            app = await super()._make_app()
+            app.middlewares.append(self.guard)
+            return app
+
+        @web.middleware
+        async def guard(self, request: web.Request, handler: Any) -> web.StreamResponse:
+            """Refuse (403, one line) what serve_access refuses; the page sets the cookie."""
+            cookie = cookie_name(self.port)
+            given = [t for t in (request.query.get(TOKEN_PARAMETER), request.cookies.get(cookie))
+                     if t]
+            why = refusal(token=self.token, given=given, origin=request.headers.get("Origin"),
+                          host=request.host, scheme=request.scheme, loopback=self.loopback)
+            if why is not None:
+                return web.Response(status=403, text=why + "\n")
+            response = await handler(request)
+            if request.path == "/" and self.token is not None:
+                # The page's static files, WebSocket and downloads carry the token in this
+                # cookie; the address with the token is not sent on to other sites.
+                response.set_cookie(cookie, self.token, httponly=True, samesite="Strict")
+                response.headers["Referrer-Policy"] = "no-referrer"
+            return response
+
         async def handle_index(self, request: web.Request) -> Any:
             # Set and read with no await between: requests cannot interleave here.
             self.public_url = f"{request.scheme}://{request.host}"

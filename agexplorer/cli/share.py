@@ -64,6 +64,12 @@ def cmd_share_report(args: argparse.Namespace) -> int:
     from agexplorer.worker.client import shared_worker
 
     fmt = page_format(args)
+    if args.output:  # before any work: never over the source (or another kind of file)
+        from agexplorer.cli.outputs import page_output
+        from agexplorer.source.targets import parse_spec
+
+        page_output("-o", args.output, [parse_spec(args.target).path, *args.user_code],
+                    "a page")
     spec, text, _ = checked(args.target, need_function=False)
     if spec.qualname is None and args.call is not None:
         raise AgxError("bad-argument", f"--call needs one function: write "

@@ -41,7 +41,12 @@ def cmd_svg_report(args: argparse.Namespace) -> int:
     if args.json or getattr(args, "markdown", False) or getattr(args, "html", False):
         raise AgxError("bad-arguments", "--svg saves a picture of the explorer; leave out "
                        "--json, --markdown and --html.", exit_code=2)
-    out = os.path.abspath(os.path.expanduser(args.svg))
+    from agexplorer.cli.outputs import page_output
+    from agexplorer.source.targets import parse_spec
+
+    # Before any work: never over the source, a --user-code file or another kind of file.
+    out = page_output("--svg", args.svg, [parse_spec(args.target).path, *args.user_code],
+                      "an SVG")
     folder = os.path.dirname(out)
     if not os.path.isdir(folder) or not os.access(folder, os.W_OK):
         raise AgxError("bad-arguments", f"--svg {args.svg}: cannot write in {folder}; give a "

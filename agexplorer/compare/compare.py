@@ -11,6 +11,9 @@ from agexplorer.model.lab import RunLab
 from agexplorer.model.report import Report
 from agexplorer.source.targets import parse_spec
 
+# The progress said as each side starts: "comparing: the left side, bad_loop".
+_PHASE = "comparing: the {} side"
+
 
 def side_of(report: Report, lab: RunLab | None) -> CompareSide:
     """One side as plain data: the report's verdicts, op counts, trace time and code (the
@@ -40,7 +43,7 @@ def compare(sides: Sequence[Any], analyse: Callable[[Any], Mapping[str, Any]],
     say = progress or (lambda phase: None)
     built: list[CompareSide] = []
     for name, side in zip(("left", "right"), sides, strict=True):
-        say(f"comparing: the {name} side, {side.target.rpartition('::')[2]}")
+        say(f"{_PHASE.format(name)}, {side.target.rpartition('::')[2]}")
         try:
             answer = analyse(side)
         except AgxError as exc:
@@ -49,3 +52,33 @@ def compare(sides: Sequence[Any], analyse: Callable[[Any], Mapping[str, Any]],
         built.append(side_of(answer["report"], answer["lab"]))
     left, right = built
     return Comparison.of(left, right)
+
+
+def compare_apart(request: Any, ask: Callable[[Any, Callable[[str], None]], Any]) -> Comparison:
+    """Compare in one request (``ask(request, on_progress)``: the worker's answer); when a
+    side's code ends the worker (os._exit, a signal, the OOM killer) the answer is lost, so
+    the other side is analysed again in its own request, on the fresh worker, and the side
+    that ended it becomes that sentence. ``request`` is a CompareRequest."""
+    reached = ["left"]  # the side the worker was on, from compare()'s progress
+
+    def heard(phase: str) -> None:
+        for name in ("left", "right"):
+            if phase.startswith(_PHASE.format(name)):
+                reached[0] = name
+
+    try:
+        return ask(request, heard)
+    except AgxError as exc:
+        if exc.kind != "worker-died":
+            raise
+        ended = AgxError(exc.kind, f"{exc.what.rstrip('.')}; the other side was analysed "
+                         "alone in a fresh worker.", line=exc.line, exit_code=exc.exit_code)
+    left, right = request.sides()
+    dead = left if reached[0] == "left" else right
+
+    def analyse(side: Any) -> Mapping[str, Any]:
+        if side is dead:
+            raise ended
+        return ask(side, lambda phase: None)
+
+    return compare((left, right), analyse)

@@ -96,6 +96,25 @@ def user_code_error(exc: BaseException, path: str, doing: str, kind: str = "trac
         _, line = user_frames_message(exc, path)
     message = raised_line(exc)
     where = f"{path}:{line}" if line else path
-    details = [f'File "{f}", line {n}, in {fn}' for f, n, fn in frames]
+    details = collapse_repeats([f'File "{f}", line {n}, in {fn}' for f, n, fn in frames])
     return AgxError(kind, f"{where}: {doing} raised {message}",
                     line=line, exit_code=1, details=details, cause=cause)
+
+
+# As Python's traceback module: a frame repeated more than 3 times in a row is shown 3 times.
+_RECURSIVE_CUTOFF = 3
+
+
+def collapse_repeats(frames: list[str]) -> list[str]:
+    """Frame lines with a run of the same line cut as Python cuts a recursion's traceback:
+    three shown, then ``[Previous line repeated 996 more times]``."""
+    shown: list[str] = []
+    count = 0
+    for i, frame in enumerate(frames):
+        count = count + 1 if i and frame == frames[i - 1] else 1
+        if count <= _RECURSIVE_CUTOFF:
+            shown.append(frame)
+        if count > _RECURSIVE_CUTOFF and (i + 1 == len(frames) or frames[i + 1] != frame):
+            more = count - _RECURSIVE_CUTOFF
+            shown.append(f"[Previous line repeated {more} more time{'s' * (more > 1)}]")
+    return shown

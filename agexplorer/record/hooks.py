@@ -53,10 +53,15 @@ class TraceRecorder:
         self._earlier: dict[int, _Earlier] = {}
         self._analysis_s = 0.0  # time spent on records, taken out of enclosing traces' time
         self._open: list[int] = []  # the traces in progress, outermost first
+        # The recording process: a copy the program forks traces unrecorded (its records,
+        # numbered as the parent's are, would interleave with them in the one log).
+        self._pid = os.getpid()
 
     def on_trace(self, trace: Callable[[], Any], python_function: Any, args: tuple, kwargs: dict,
                  scope: str, cache: Any) -> Any:
         """Run ``trace()`` under a fresh engine recorder, then write its record."""
+        if os.getpid() != self._pid:
+            return trace()
         self.count += 1
         number = self.count
         place = _place(python_function, self.user_code, self.index)

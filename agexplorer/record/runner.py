@@ -36,6 +36,9 @@ class Recording:
         self.argv = list(sys.argv if argv is None else argv)
         self.user_code = tuple(user_code)
         self.exit_code: int | None = None  # the program's exit status, where one ran
+        # What ended the program, where run_program caught it (Ctrl-C, a crash): the log says.
+        self.ended_by: BaseException | None = None
+        self._pid = os.getpid()  # the recording process: only it ends the log
         self._writer: LogWriter | None = None
         self._patch: Any = None
         self._hooks: Any = None
@@ -69,15 +72,24 @@ class Recording:
             self._patch = None
         if self.exit_code is None and exc_type is not None:
             self.exit_code = exit_status(exc) if exc is not None else 1
+        ended = exc if exc is not None else self.ended_by
+        if self._writer is not None and os.getpid() != self._pid:
+            # A copy the program forked ends here (its sys.exit, or the script's end): the
+            # log's end is the recording process's, so the copy leaves the log alone.
+            self._writer = None
         if self._writer is not None:
             self._writer.write({"type": "end", "exit_code": self.exit_code,
-                                "wall_s": round(wall_s, 6), "raised": exc_type is not None
-                                and not issubclass(exc_type, SystemExit),
+                                "wall_s": round(wall_s, 6), **end_fields(ended),
                                 # agexplorer's own time: verdicts and op inventories
                                 "record_s": round(self._hooks.analysis_s, 6)
                                 if self._hooks is not None else None})
             self._writer.close()
             self._writer = None
+
+    @property
+    def recorder(self) -> bool:
+        """Whether this is the recording process (not a copy the program forked)."""
+        return os.getpid() == self._pid
 
     def summary(self) -> dict[str, Any]:
         """What the log holds so far, summed up (the ``summary --json`` object)."""
@@ -87,6 +99,14 @@ class Recording:
 def recording(path: str = "run.agxlog", *, user_code: Sequence[str] = ()) -> Recording:
     """``with agexplorer.recording("run.agxlog"):``: record every trace made in the block."""
     return Recording(path, user_code=user_code)
+
+
+def end_fields(exc: BaseException | None) -> dict[str, Any]:
+    """The end record's account of how the program ended: ``raised`` (an exception other than
+    SystemExit ended it), its type in ``exception``, and ``interrupted`` (Ctrl-C)."""
+    raised = exc is not None and not isinstance(exc, SystemExit)
+    return {"raised": raised, "exception": type(exc).__name__ if raised else None,
+            "interrupted": isinstance(exc, KeyboardInterrupt)}
 
 
 def exit_status(exc: BaseException) -> int:
@@ -149,12 +169,13 @@ def run_program(target: str, args: Sequence[str], *, module: bool = False,
                 if exc.code is not None and not isinstance(exc.code, int):
                     print(exc.code, file=sys.stderr)
             except BaseException as exc:  # noqa: BLE001 - the program's own failure, shown as Python would
-                record.exit_code = exit_status(exc)
+                record.exit_code, record.ended_by = exit_status(exc), exc
                 _print_user_traceback(exc)
     finally:
         sys.argv, sys.path[:] = saved_argv, saved_path
     _flush()
-    print_summary(path)
+    if record.recorder:  # a forked copy of the program exits as the program would: silently
+        print_summary(path)
     return record.exit_code if record.exit_code is not None else 1
 
 

@@ -234,6 +234,7 @@ def summary_html(summary: dict[str, Any]) -> str:
             f"{_e(program.get('exit_code', '-'))} · {program.get('wall_s') or 0:.2f} s · "
             f"TensorFlow {_e(program.get('tensorflow') or '?')}"
             + ("" if program.get("finished") else " · <strong>did not finish</strong>")
+            + (" · <strong>interrupted</strong> (Ctrl-C)" if program.get("interrupted") else "")
             + f"</p>\n<p>{traces} trace{'s' * (traces != 1)} of {len(functions)} "
             f"function{'s' * (len(functions) != 1)}.</p>\n"]
     if functions:

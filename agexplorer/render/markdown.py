@@ -173,7 +173,8 @@ def summary_markdown(summary: dict[str, Any]) -> str:
     out = ["# agexplorer run summary", "",
            f"Program: {code(argv or '?', False)} · exit code {program.get('exit_code', '-')} · "
            f"{program.get('wall_s') or 0:.2f} s · TensorFlow {cell(program.get('tensorflow') or '?')}"
-           + ("" if program.get("finished") else " · **did not finish**"), "",
+           + ("" if program.get("finished") else " · **did not finish**")
+           + (" · **interrupted** (Ctrl-C)" if program.get("interrupted") else ""), "",
            f"{traces} trace{'s' * (traces != 1)} of {len(functions)} "
            f"function{'s' * (len(functions) != 1)}.", ""]
     if functions:

@@ -13,32 +13,47 @@ from dataclasses import dataclass, field
 from typing import Any, TextIO
 
 from agexplorer.model.errors import AgxError
+from agexplorer.source.files import LOG, Replacement, begin_replacement, read_bounded
 
 FORMAT = "agexplorer-record/1"
 
 
 class LogWriter:
-    """Appends records to a log; each is flushed at once so a crash loses none."""
+    """Appends records to a log; each is flushed at once so a crash loses none.
+
+    The log is written as source/files.py writes any file: into a temporary file beside it,
+    renamed over the old one once the first record is on disk, so an older log (or a hard
+    link to it) is replaced whole, never truncated, and a FIFO or a folder is refused.
+    """
 
     def __init__(self, path: str) -> None:
         self.path = os.path.abspath(path)
         try:
-            self._file: TextIO | None = open(self.path, "w", encoding="utf-8")
-        except OSError as exc:
-            raise AgxError("bad-argument", f"cannot write the log {path} ({exc.strerror}); "
-                           "pass -o with a path in a folder you can write to.",
-                           exit_code=2) from None
+            self._new: Replacement | None = begin_replacement(self.path)
+        except AgxError as exc:
+            raise AgxError(exc.kind, f"{exc.what}; pass -o with a path in a folder you can "
+                           "write to.", exit_code=2) from None
+        self._file: TextIO | None = os.fdopen(self._new.fd, "w", encoding="utf-8")
 
     def write(self, record: dict) -> None:
         if self._file is None:
             return
         self._file.write(json.dumps(record, default=str) + "\n")
         self._file.flush()
+        self._put_in_place()
+
+    def _put_in_place(self) -> None:
+        if self._new is not None:
+            new, self._new = self._new, None
+            new.commit()
 
     def close(self) -> None:
         if self._file is not None:
-            self._file.close()
-            self._file = None
+            try:
+                self._put_in_place()  # a log closed before its first record: empty, but there
+            finally:
+                self._file.close()
+                self._file = None
 
 
 @dataclass
@@ -53,15 +68,15 @@ class Log:
 
 
 def read_log(path: str) -> Log:
-    """Read a log; a missing, empty or foreign file raises one sentence (exit 2)."""
+    """Read a log; a missing, empty, foreign, special or too big file raises one sentence
+    (exit 2)."""
     try:
-        with open(path, encoding="utf-8", errors="replace") as handle:
-            lines = handle.read().split("\n")
-    except FileNotFoundError:
+        lines = read_bounded(path, LOG).decode("utf-8", errors="replace").split("\n")
+    except AgxError as exc:
+        if exc.kind != "missing-file":
+            raise
         raise _bad(f"no log at {path}; record one with `agexplorer record -o {path} "
                    "SCRIPT.py`.") from None
-    except (IsADirectoryError, PermissionError, OSError) as exc:
-        raise _bad(f"cannot read the log {path} ({exc.strerror or exc}).") from None
     complete, last = lines[:-1], lines[-1]  # a log ends with a newline: ``last`` is empty
     records: list[dict] = []
     notes: list[str] = []
@@ -103,15 +118,21 @@ def read_log(path: str) -> Log:
 
 def is_log(path: str) -> bool:
     """A path ending ``.agxlog``, or a file whose first line is a log's start record."""
-    if path.endswith(".agxlog"):
-        return True
+    return path.endswith(".agxlog") or starts_as_log(path)
+
+
+def starts_as_log(path: str) -> bool:
+    """Whether ``path`` is a regular file whose first line is a log's start record (a bounded
+    read of its head: never waits on a FIFO, never reads a device)."""
     try:
-        with open(path, encoding="utf-8", errors="replace") as handle:
-            first = handle.readline(4096)
-    except OSError:
+        head = read_bounded(path, LOG, head=_HEAD)
+    except AgxError:
         return False
-    record = _parse(first)
+    record = _parse(head.decode("utf-8", errors="replace").split("\n", 1)[0])
     return record is not None and record.get("type") == "start" and record.get("format") == FORMAT
+
+
+_HEAD = 1024 * 1024  # a start record holds the program's argv: it can be long
 
 
 def _parse(line: str) -> dict[str, Any] | None:

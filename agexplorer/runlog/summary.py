@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 from typing import Any
 
+from agexplorer.model.errors import AgxError
 from agexplorer.runlog.log import Log
 
 _STATEMENT_KEYS = ("file", "function", "line", "kind", "verdict", "iterations", "branch",
@@ -16,7 +17,9 @@ _TOP = 5  # rows per section of the text summary
 
 
 def summarise(log: Log) -> dict[str, Any]:
-    """The ``summary --json`` object: the program, then one entry per traced function."""
+    """The ``summary --json`` object: the program, then one entry per traced function; a
+    record with a field of the wrong type is one sentence naming it (exit 2)."""
+    check_records(log)
     end = log.end or {}
     functions: dict[tuple[str, str, int], dict[str, Any]] = {}
     for trace in log.traces:
@@ -47,10 +50,74 @@ def summarise(log: Log) -> dict[str, Any]:
     ordered = sorted(functions.values(), key=lambda f: -f["trace_s"])
     for entry in ordered:
         entry["trace_s"] = round(entry["trace_s"], 6)
-    return {"program": {"argv": log.start.get("argv", []), "exit_code": end.get("exit_code"),
+    return {"program": {"argv": log.start.get("argv") or [], "exit_code": end.get("exit_code"),
                         "wall_s": end.get("wall_s"), "finished": log.end is not None,
+                        # Ctrl-C (a log written before this field: false), and what raised
+                        "interrupted": bool(end.get("interrupted")),
+                        "exception": end.get("exception"),
                         "tensorflow": log.start.get("tensorflow")},
             "functions": ordered, "notes": list(log.notes)}
+
+
+# What each field a reader uses may hold, by record (null is always allowed): a log that
+# another tool wrote or a hand edit broke is refused in one sentence, not met as a crash.
+_TEXT, _WHOLE, _NUMBER, _FLAG = (str,), (int,), (int, float), (bool,)
+_LIST, _OBJECT = (list,), (dict,)
+_FIELDS: dict[str, dict[str, tuple[type, ...]]] = {
+    "start": {"argv": _LIST, "tensorflow": _TEXT},
+    "end": {"exit_code": _WHOLE, "wall_s": _NUMBER, "raised": _FLAG, "interrupted": _FLAG,
+            "exception": _TEXT},
+    "trace": {"trace": _WHOLE, "file": _TEXT, "function": _TEXT, "line": _WHOLE, "kind": _TEXT,
+              "reason": _TEXT, "compared_with": _WHOLE, "arguments": _LIST, "trace_s": _NUMBER,
+              "op_count": _WHOLE, "error": _TEXT, "statements": _LIST, "reached": _LIST},
+    "argument": {"name": _TEXT, "kind": _TEXT, "text": _TEXT, "dtype": _TEXT, "shape": _LIST},
+    "statement": {"file": _TEXT, "function": _TEXT, "line": _WHOLE, "kind": _TEXT,
+                  "verdict": _TEXT, "iterations": _WHOLE, "branch": _TEXT, "times": _WHOLE,
+                  "ops_created": _WHOLE, "header": _TEXT, "hint": _TEXT, "reason": _TEXT,
+                  "mixed": _OBJECT, "graph_op": _TEXT},
+    "reached": {"file": _TEXT, "function": _TEXT, "line": _WHOLE, "op_count": _WHOLE},
+}
+_WANTED = {_TEXT: "a string", _WHOLE: "a whole number", _NUMBER: "a number",
+           _FLAG: "true or false", _LIST: "a list", _OBJECT: "an object"}
+
+
+def check_records(log: Log) -> None:
+    """Raise AgxError (exit 2) naming the first record whose fields have the wrong JSON type."""
+    _check(log, log.start, "start", "start record")
+    argv = log.start.get("argv") or []
+    if not all(isinstance(a, str) for a in argv):
+        raise _malformed(log, "start record", "argv", "a list of strings", argv)
+    if log.end is not None:
+        _check(log, log.end, "end", "end record")
+    for number, trace in enumerate(log.traces, start=1):
+        where = f"{_ordinal(number)} trace record"
+        _check(log, trace, "trace", where)
+        for kind, key in (("argument", "arguments"), ("statement", "statements"),
+                          ("reached", "reached")):
+            for i, item in enumerate(trace.get(key) or [], start=1):
+                if not isinstance(item, dict):
+                    raise _malformed(log, where, f"{key}[{i}]", "an object", item)
+                _check(log, item, kind, f"{where} ({kind} {i})")
+
+
+def _check(log: Log, record: dict, kind: str, where: str) -> None:
+    for key, types in _FIELDS[kind].items():
+        value = record.get(key)
+        if value is not None and not isinstance(value, types):
+            raise _malformed(log, where, key, _WANTED[types], value)
+
+
+def _malformed(log: Log, where: str, key: str, wanted: str, value: Any) -> AgxError:
+    found = {str: "a string", bool: "true/false", int: "a number", float: "a number",
+             list: "a list", dict: "an object"}.get(type(value), type(value).__name__)
+    return AgxError("bad-log", f"{log.path}: the {where} is malformed: its \"{key}\" is "
+                    f"{found} where {wanted} belongs; pass a log written by `agexplorer "
+                    "record`.", exit_code=2)
+
+
+def _ordinal(n: int) -> str:
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
 
 
 def signature(trace: dict) -> str:
@@ -95,6 +162,9 @@ def text_lines(summary: dict[str, Any]) -> list[str]:
     traces = sum(f["traces"] for f in functions)
     lines = [f"agexplorer record: {traces} trace{'s' * (traces != 1)} of "
              f"{len(functions)} function{'s' * (len(functions) != 1)}"]
+    if summary["program"].get("interrupted"):
+        lines.append("the run was interrupted (Ctrl-C, KeyboardInterrupt): what it traced "
+                     "until then is below.")
     if functions:
         lines.append("functions by trace time:")
     for f in functions[:_TOP]:

@@ -1,4 +1,9 @@
-"""Reading and writing a user's Python file safely: bounded reads, Python's decoding rules, atomic writes."""
+"""Reading and writing a user's files safely: bounded reads, Python's decoding rules, atomic writes.
+
+Every file agexplorer reads (a source, a recorded log, a golden file, the head of an ``-o``
+target) goes through :func:`read_bounded`, and every file it writes through one atomic
+replacement (:func:`write_source`, :func:`begin_replacement`).
+"""
 
 from __future__ import annotations
 
@@ -16,6 +21,8 @@ from dataclasses import dataclass
 from agexplorer.model.errors import AgxError
 
 MAX_SOURCE_BYTES = 10 * 1024 * 1024
+MAX_LOG_BYTES = 100 * 1024 * 1024  # a long training run's traces; read whole into memory
+MAX_GOLDEN_BYTES = 20 * 1024 * 1024  # about 100,000 statements' snapshots
 
 _BOM = codecs.BOM_UTF8
 # PEP 263: the coding line is a comment on line 1 or 2 (line 2 only after a blank or comment line).
@@ -34,6 +41,35 @@ class SourceFile:
     newline: str
 
 
+@dataclass(frozen=True)
+class Readable:
+    """What a file is read as: its name and size limit in sentences, and the advice that ends
+    each refusal (after "X is a FIFO, not a regular file; ", "X is a folder, ", "X: no such
+    file; ")."""
+
+    noun: str
+    limit: int
+    regular_only: str
+    folder: str
+    missing: str
+    folder_kind: str = "not-a-regular-file"
+
+
+SOURCE = Readable("source file", MAX_SOURCE_BYTES,
+                  "agexplorer reads only regular .py files, so name one",
+                  "not a Python file; name a .py file inside it",
+                  "check the path (run `agexplorer list PATH` to see what a file holds)",
+                  folder_kind="not-python")  # the kind a folder has always had (JSON contract)
+LOG = Readable("log", MAX_LOG_BYTES, "agexplorer reads logs only from regular files, so pass "
+               "one written by `agexplorer record`",
+               "not a log; pass a log written by `agexplorer record`",
+               "record one with `agexplorer record -o LOG SCRIPT.py`")
+GOLDEN = Readable("golden file", MAX_GOLDEN_BYTES, "agexplorer reads golden files only from "
+                  "regular files, so pass a JSON file (check --update writes one)",
+                  "not a golden file; pass a JSON file, e.g. agexplorer.golden.json inside it",
+                  "run the check with --update to write it")
+
+
 def _size(n: int) -> str:
     return f"{n / (1024 * 1024):.1f} MB"
 
@@ -43,7 +79,7 @@ def _first_newline(text: str) -> str:
     return match.group(0) if match else "\n"
 
 
-def _kind_of(mode: int) -> str | None:
+def kind_of(mode: int) -> str | None:
     """What a non-regular file is, in words (None for a regular file)."""
     if stat.S_ISREG(mode):
         return None
@@ -58,30 +94,31 @@ def _kind_of(mode: int) -> str | None:
     return "special file"
 
 
-def _not_regular(path: str, what: str) -> AgxError:
-    if what == "folder":  # the kind a folder has always had (part of the JSON contract)
-        return AgxError("not-python", f"{path} is a folder, not a Python file; name a .py file inside it.")
+def _not_regular(path: str, what: str, kind: Readable = SOURCE) -> AgxError:
+    if what == "folder":
+        return AgxError(kind.folder_kind, f"{path} is a folder, {kind.folder}.")
     return AgxError("not-a-regular-file", f"{path} is a {what}, not a regular file; "
-                    "agexplorer reads only regular .py files, so name one.")
+                    f"{kind.regular_only}.")
 
 
-def _open_error(path: str, exc: OSError) -> AgxError:
+def _open_error(path: str, exc: OSError, kind: Readable) -> AgxError:
     if exc.errno in (errno.ENOENT, errno.ENOTDIR):
-        return AgxError("missing-file", f"{path}: no such file; check the path "
-                        "(run `agexplorer list PATH` to see what a file holds).")
+        return AgxError("missing-file", f"{path}: no such file; {kind.missing}.")
     if isinstance(exc, PermissionError):
         return AgxError("unreadable", f"{path} cannot be read (permission denied); "
                         "give yourself read permission (chmod u+r) or copy the file.")
     if exc.errno == errno.ENXIO:  # opening a Unix socket
-        return _not_regular(path, "socket")
+        return _not_regular(path, "socket", kind)
     if exc.errno == errno.EISDIR:
-        return _not_regular(path, "folder")
+        return _not_regular(path, "folder", kind)
     return AgxError("unreadable", f"{path} cannot be read ({exc.strerror or exc}); "
                     "check the path and the file.")
 
 
-def _read_bounded(path: str) -> bytes:
-    """At most MAX_SOURCE_BYTES of a regular file; anything else is refused without blocking."""
+def read_bounded(path: str, kind: Readable = SOURCE, head: int | None = None) -> bytes:
+    """The bytes of a regular file, at most ``kind.limit`` of them (or only its first ``head``
+    bytes, whatever its size); a FIFO, a device, a socket, a folder, a missing, unreadable or
+    too big file is refused at once in one sentence (AgxError, exit 2), never waited on."""
     # O_NONBLOCK: opening a FIFO with no writer would otherwise wait forever. The checks use
     # fstat on the opened descriptor, so the file cannot be swapped between check and read.
     flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
@@ -89,34 +126,37 @@ def _read_bounded(path: str) -> bytes:
     try:
         fd = os.open(path, flags)
     except OSError as exc:
-        raise _open_error(path, exc) from None
+        raise _open_error(path, exc, kind) from None
+    limit = kind.limit if head is None else head
     try:
         info = os.fstat(fd)
-        what = _kind_of(info.st_mode)
+        what = kind_of(info.st_mode)
         if what is not None:
-            raise _not_regular(path, what)
-        if info.st_size > MAX_SOURCE_BYTES:
-            raise _too_big(path, info.st_size)
+            raise _not_regular(path, what, kind)
+        if head is None and info.st_size > limit:
+            raise _too_big(path, info.st_size, kind)
         chunks: list[bytes] = []
         total = 0
-        while total <= MAX_SOURCE_BYTES:  # the file may grow after fstat: bound the read itself
-            chunk = os.read(fd, min(1 << 20, MAX_SOURCE_BYTES + 1 - total))
+        while total <= limit:  # the file may grow after fstat: bound the read itself
+            chunk = os.read(fd, min(1 << 20, limit + 1 - total))
             if not chunk:
                 break
             chunks.append(chunk)
             total += len(chunk)
-        if total > MAX_SOURCE_BYTES:
-            raise _too_big(path, max(total, os.fstat(fd).st_size))
+        if total > limit:
+            if head is not None:
+                return b"".join(chunks)[:head]
+            raise _too_big(path, max(total, os.fstat(fd).st_size), kind)
         return b"".join(chunks)
     except OSError as exc:
-        raise _open_error(path, exc) from None
+        raise _open_error(path, exc, kind) from None
     finally:
         os.close(fd)
 
 
-def _too_big(path: str, size: int) -> AgxError:
-    return AgxError("too-big", f"{path} is {_size(size)}; agexplorer reads source files up to "
-                    f"{MAX_SOURCE_BYTES // (1024 * 1024)} MB.")
+def _too_big(path: str, size: int, kind: Readable) -> AgxError:
+    return AgxError("too-big", f"{path} is {_size(size)}; agexplorer reads {kind.noun}s up to "
+                    f"{kind.limit // (1024 * 1024)} MB.")
 
 
 def _not_python(path: str, why: str) -> AgxError:
@@ -147,7 +187,7 @@ def decode_source(path: str, data: bytes) -> SourceFile:
 
 def read_source_file(path: str) -> SourceFile:
     """Read a Python file as Python would, turning every way it can be unreadable into one sentence."""
-    return decode_source(path, _read_bounded(path))
+    return decode_source(path, read_bounded(path))
 
 
 def coding_of(text: str) -> str | None:
@@ -182,13 +222,9 @@ def encode_source(text: str, encoding: str = "utf-8", bom: bool = False) -> byte
 
 
 def _existing_bom(path: str) -> bool:
-    """Whether the file on disk starts with a UTF-8 BOM (O_NONBLOCK: never waits on a FIFO)."""
-    with contextlib.suppress(OSError):
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
-        try:
-            return os.read(fd, 3) == _BOM
-        finally:
-            os.close(fd)
+    """Whether the file on disk starts with a UTF-8 BOM (a bounded read: never waits on a FIFO)."""
+    with contextlib.suppress(AgxError):
+        return read_bounded(path, head=3) == _BOM
     return False
 
 
@@ -205,31 +241,16 @@ def write_source(path: str, text: str, like: SourceFile | None = None) -> str:
     """Write ``text`` to ``path`` atomically and return the real path written.
 
     The bytes go to a temporary file in the target's folder, are flushed and fsync'd, get the
-    original's mode bits (and owner where permitted), then are renamed over the target, so a
-    crash or a full disk leaves either the old file or the new one, never a truncated one.
-    A symlink is written through to its real target (the link stays a link). The encoding is
-    what Python will decode the new text with: its own coding line (so ``like``'s while the
-    text keeps the line it was read with), else UTF-8; the BOM comes from ``like`` (or from the
-    file on disk when ``like`` is None), for UTF-8 only. Newlines are
+    original's mode bits, extended attributes (and owner where permitted), then are renamed
+    over the target, so a crash or a full disk leaves either the old file or the new one,
+    never a truncated one. A symlink is written through to its real target (the link stays a
+    link). The encoding is what Python will decode the new text with: its own coding line (so
+    ``like``'s while the text keeps the line it was read with), else UTF-8; the BOM comes from
+    ``like`` (or from the file on disk when ``like`` is None), for UTF-8 only. Newlines are
     written as they are in ``text``. Any failure leaves the original untouched, removes the
     temporary file and raises AgxError ("write-failed" or "read-only") in one sentence.
     """
-    real = os.path.realpath(os.path.abspath(os.path.expanduser(path)))
-    try:
-        info: os.stat_result | None = os.stat(real)
-    except FileNotFoundError:
-        info = None  # deleted on disk (or new): written again with the default mode
-    except OSError as exc:
-        raise _write_error(real, exc) from None
-    if info is not None:
-        what = _kind_of(info.st_mode)
-        if what is not None:
-            raise AgxError("write-failed", f"could not write {real}: it is a {what}, not a regular "
-                           "file; the file is unchanged.")
-        # Check the mode bits ourselves: root bypasses permissions and would overwrite it.
-        if not info.st_mode & (stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH):
-            raise AgxError("read-only", f"{real} is read-only (mode {stat.S_IMODE(info.st_mode):o}), so "
-                           "it was not overwritten; make it writable (chmod u+w) and try again.")
+    real, info = _writable(path)
     # The text's own coding line decides (it is what Python will decode with); when the text
     # keeps the coding line ``like`` was read with, this is ``like``'s encoding. Without one,
     # Python reads UTF-8, so UTF-8 it is, whatever the file was before.
@@ -241,7 +262,19 @@ def write_source(path: str, text: str, like: SourceFile | None = None) -> str:
     except AgxError as exc:
         raise AgxError("write-failed", f"could not write {real}: {exc.message[:-1]}; the file is "
                        "unchanged.", line=exc.line) from None
-    return _replace(real, data, info)
+    new = _begin(real, info)
+    try:
+        try:
+            view = memoryview(data)
+            while view:  # os.write may write less than asked
+                view = view[os.write(new.fd, view):]
+        except OSError as exc:
+            new.discard()
+            raise _write_error(real, exc) from None
+        new.commit()
+    finally:
+        os.close(new.fd)
+    return real
 
 
 def _is_utf8(encoding: str) -> bool:
@@ -251,43 +284,110 @@ def _is_utf8(encoding: str) -> bool:
         return False  # encode_source says why
 
 
-def _replace(real: str, data: bytes, info: os.stat_result | None) -> str:
+def _writable(path: str) -> tuple[str, os.stat_result | None]:
+    """(the real path, its stat or None when new), once it may be replaced: a regular file
+    with a write bit, in a folder with one. The mode bits are checked here, not left to the
+    kernel: root bypasses permissions and would overwrite a read-only file or folder."""
+    real = os.path.realpath(os.path.abspath(os.path.expanduser(path)))
+    try:
+        info: os.stat_result | None = os.stat(real)
+    except FileNotFoundError:
+        info = None  # deleted on disk (or new): written again with the default mode
+    except OSError as exc:
+        raise _write_error(real, exc) from None
+    if info is not None:
+        what = kind_of(info.st_mode)
+        if what is not None:
+            raise AgxError("write-failed", f"could not write {real}: it is a {what}, not a regular "
+                           "file; the file is unchanged.")
+        if not info.st_mode & _WRITE_BITS:
+            raise AgxError("read-only", f"{real} is read-only (mode {stat.S_IMODE(info.st_mode):o}), so "
+                           "it was not overwritten; make it writable (chmod u+w) and try again.")
     folder = os.path.dirname(real)
-    try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{os.path.basename(real)}.", suffix=".agx-tmp", dir=folder)
-    except OSError as exc:
-        raise _write_error(real, exc) from None
-    done = False
-    try:
+    with contextlib.suppress(OSError):  # a folder that cannot be stat'ed: mkstemp says why
+        mode = os.stat(folder).st_mode
+        if not mode & _WRITE_BITS:
+            raise AgxError("read-only", f"{folder} is read-only (mode {stat.S_IMODE(mode):o}), so "
+                           f"{real} was not written; make the folder writable (chmod u+w) and "
+                           "try again.")
+    return real, info
+
+
+_WRITE_BITS = stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH
+
+
+@dataclass
+class Replacement:
+    """A new version of ``real`` being written to ``tmp`` beside it (open as ``fd``, which the
+    caller closes); :meth:`commit` renames it over ``real`` in one step."""
+
+    real: str
+    tmp: str
+    fd: int
+
+    def commit(self) -> None:
+        """Flush to disk and rename over the target; AgxError (the target unchanged) on failure."""
         try:
-            view = memoryview(data)
-            while view:  # os.write may write less than asked
-                view = view[os.write(fd, view):]
-            if info is not None:
-                os.fchmod(fd, stat.S_IMODE(info.st_mode))
-                if (info.st_uid, info.st_gid) != (os.getuid(), os.getgid()):
-                    with contextlib.suppress(OSError):  # only root may give a file away
-                        os.fchown(fd, info.st_uid, info.st_gid)
-            else:
-                umask = os.umask(0)
-                os.umask(umask)
-                os.fchmod(fd, 0o666 & ~umask)
-            os.fsync(fd)
-        finally:
-            os.close(fd)
-        try:
-            os.replace(tmp, real)
+            os.fsync(self.fd)
         except OSError as exc:
-            raise _write_error(real, exc, "replace") from None
-        done = True
+            self.discard()
+            raise _write_error(self.real, exc) from None
+        try:
+            os.replace(self.tmp, self.real)
+        except OSError as exc:
+            self.discard()
+            raise _write_error(self.real, exc, "replace") from None
+        _fsync_folder(os.path.dirname(self.real))
+
+    def discard(self) -> None:
+        """Remove the temporary file (the target stays as it was)."""
+        with contextlib.suppress(OSError):
+            os.unlink(self.tmp)
+
+
+def begin_replacement(path: str) -> Replacement:
+    """The atomic write of :func:`write_source` for a file written as it goes (a record log):
+    the same checks, a temporary file beside the target with its mode, owner and extended
+    attributes; write to ``fd``, then ``commit``. AgxError in one sentence when refused."""
+    return _begin(*_writable(path))
+
+
+def _begin(real: str, info: os.stat_result | None) -> Replacement:
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{os.path.basename(real)}.", suffix=".agx-tmp",
+                                   dir=os.path.dirname(real))
     except OSError as exc:
         raise _write_error(real, exc) from None
-    finally:
-        if not done:
-            with contextlib.suppress(OSError):
-                os.unlink(tmp)
-    _fsync_folder(folder)
-    return real
+    try:
+        if info is not None:
+            os.fchmod(fd, stat.S_IMODE(info.st_mode))
+            if (info.st_uid, info.st_gid) != (os.getuid(), os.getgid()):
+                with contextlib.suppress(OSError):  # only root may give a file away
+                    os.fchown(fd, info.st_uid, info.st_gid)
+            _copy_xattrs(real, fd)  # after fchown, which may clear some
+        else:
+            umask = os.umask(0)
+            os.umask(umask)
+            os.fchmod(fd, 0o666 & ~umask)
+    except OSError as exc:
+        os.close(fd)
+        Replacement(real, tmp, fd).discard()
+        raise _write_error(real, exc) from None
+    return Replacement(real, tmp, fd)
+
+
+def _copy_xattrs(real: str, fd: int) -> None:
+    """The replaced file's extended attributes (tags, ACLs, labels) onto the new one, best
+    effort: a file system without them, or an attribute only root may set, is skipped."""
+    if not hasattr(os, "listxattr"):
+        return
+    try:
+        names = os.listxattr(real)
+    except OSError:
+        return
+    for name in names:
+        with contextlib.suppress(OSError):
+            os.setxattr(fd, name, os.getxattr(real, name))
 
 
 def _fsync_folder(folder: str) -> None:

@@ -5,11 +5,18 @@ from __future__ import annotations
 import ast
 import os
 from dataclasses import dataclass
+from typing import Literal
 
 from agexplorer.model.errors import AgxError
 from agexplorer.source.files import read_source_file
 
 _TF_FUNCTION_NAMES = {"tf.function", "function", "tensorflow.function"}
+
+# A method's decorator that makes it something other than a plain method.
+Descriptor = Literal["staticmethod", "classmethod", "property"]
+_DESCRIPTORS: dict[str, Descriptor] = {
+    "staticmethod": "staticmethod", "classmethod": "classmethod", "property": "property",
+    "cached_property": "property", "functools.cached_property": "property"}
 
 
 @dataclass(frozen=True)
@@ -24,12 +31,15 @@ class FunctionInfo:
     is_method: bool
     params: tuple[str, ...]
     ready: bool = False  # callable without --call: AGX_CALLS entry, input_signature or no params
+    # What a method is made into: a property is read, not called, so it is never "ready".
+    descriptor: Descriptor | None = None
 
     def to_dict(self) -> dict:
         """JSON form used by ``agexplorer list --json``."""
         return {"qualname": self.qualname, "line": self.line, "end_line": self.end_line,
                 "decorated": self.decorated, "decorators": list(self.decorators),
-                "is_method": self.is_method, "params": list(self.params), "ready": self.ready}
+                "is_method": self.is_method, "params": list(self.params), "ready": self.ready,
+                "descriptor": self.descriptor}
 
 
 @dataclass(frozen=True)
@@ -98,10 +108,12 @@ def list_functions(tree: ast.Module) -> list[FunctionInfo]:
         for node in body:
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 decorators = tuple(_decorator_name(d) for d in node.decorator_list)
+                descriptor = _descriptor(decorators) if in_class else None
                 params = tuple(a.arg for a in node.args.posonlyargs + node.args.args
                                + node.args.kwonlyargs)
                 positional = node.args.posonlyargs + node.args.args
-                required = len(positional) - len(node.args.defaults) - (1 if in_class else 0)
+                bound = in_class and descriptor != "staticmethod"  # self or cls comes bound
+                required = len(positional) - len(node.args.defaults) - bound
                 required += sum(d is None for d in node.args.kw_defaults)
                 signature = any("input_signature" in ast.unparse(d) for d in node.decorator_list)
                 found.append(FunctionInfo(
@@ -109,7 +121,9 @@ def list_functions(tree: ast.Module) -> list[FunctionInfo]:
                     end_line=node.end_lineno or node.lineno,
                     decorated=any(d in _TF_FUNCTION_NAMES for d in decorators),
                     decorators=decorators, is_method=in_class, params=params,
-                    ready=prefix + node.name in samples or signature or required <= 0))
+                    ready=descriptor != "property" and (prefix + node.name in samples
+                                                        or signature or required <= 0),
+                    descriptor=descriptor))
             elif isinstance(node, ast.ClassDef):
                 visit(node.body, prefix + node.name + ".", True)
 
@@ -117,8 +131,20 @@ def list_functions(tree: ast.Module) -> list[FunctionInfo]:
     return found
 
 
+def _descriptor(decorators: tuple[str, ...]) -> Descriptor | None:
+    """staticmethod, classmethod or property (``@x.setter`` too) from a method's decorators."""
+    for name in decorators:
+        if name in _DESCRIPTORS:
+            return _DESCRIPTORS[name]
+        if name.rpartition(".")[2] in ("setter", "getter", "deleter"):
+            return "property"
+    return None
+
+
 def find_function_node(tree: ast.Module, qualname: str) -> ast.FunctionDef | ast.AsyncFunctionDef | None:
-    """The ``def`` node for a dotted qualname (``Class.method``), or None."""
+    """The ``def`` node for a dotted qualname (``Class.method``), or None. A name assigned a
+    lambda (``square = lambda x: x * x``, ``twice = tf.function(lambda x: x + x)``) gets the
+    lambda as a ``def`` at the lambda's own lines."""
     parts = qualname.replace(".<locals>", "").split(".")
     body: list[ast.stmt] = tree.body
     node: ast.AST | None = None
@@ -126,10 +152,34 @@ def find_function_node(tree: ast.Module, qualname: str) -> ast.FunctionDef | ast
         node = next((n for n in body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef,
                                                         ast.ClassDef)) and n.name == part), None)
         if node is None:
-            return None
+            return _assigned_lambda(body, part) if i == len(parts) - 1 else None
         if i < len(parts) - 1:
             body = node.body  # type: ignore[attr-defined]
     return node if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) else None
+
+
+def _assigned_lambda(body: list[ast.stmt], name: str) -> ast.FunctionDef | None:
+    """The lambda of the last ``name = ...`` in ``body`` (when it holds one, lambdas inside
+    it aside), as a def."""
+    value = None
+    for node in body:
+        if isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == name
+                                                for t in node.targets):
+            value = node.value
+        elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name) \
+                and node.target.id == name:
+            value = node.value
+    lambdas = [n for n in ast.walk(value) if isinstance(n, ast.Lambda)] if value else []
+    inner = {id(n) for lam in lambdas for n in ast.walk(lam.body)}
+    lambdas = [lam for lam in lambdas if id(lam) not in inner]
+    if len(lambdas) != 1:
+        return None
+    lam = lambdas[0]
+    made = ast.FunctionDef(name=name, args=lam.args, body=[ast.Return(lam.body)],
+                           decorator_list=[], returns=None, type_comment=None,
+                           **({"type_params": []} if "type_params" in ast.FunctionDef._fields
+                              else {}))
+    return ast.copy_location(made, lam)
 
 
 MAX_NAMES_SHOWN = 20
@@ -200,6 +250,60 @@ def check_target(target: str, tree: ast.Module, need_function: bool = True) -> N
     if first.startswith("__") and first.endswith("__"):
         return  # module attributes the loader sets (__name__, __file__...)
     bound = _bound_names(tree)
-    if bound is not None and first not in bound:
+    if bound is not None and (first not in bound or _missing_on_function(tree, qualname)):
         raise AgxError("unknown-function", f"{spec.path} has no function '{qualname}'; "
                        f"available: {name_list(functions, spec.path)}.")
+
+
+def _missing_on_function(tree: ast.Module, qualname: str) -> bool:
+    """``outer.inner`` where ``outer`` is only ever a plain (undecorated) module-level def and
+    nothing in the file binds ``inner`` on it or inside it: a function object has no such
+    attribute. A class is left alone (its bases, metaclass or callers may add attributes)."""
+    parts = qualname.replace(".<locals>", "").split(".")
+    if len(parts) < 2 or (parts[1].startswith("__") and parts[1].endswith("__")):
+        return False
+    defs = [n for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))
+            and n.name == parts[0]]
+    if not defs or any(n.decorator_list for n in defs) or _bindings(tree, parts[0]) != len(defs):
+        return False
+    stored = {n.attr for n in ast.walk(tree)
+              if isinstance(n, ast.Attribute) and not isinstance(n.ctx, ast.Load)}
+    inside = set().union(*(_bound_names(ast.Module(body=n.body, type_ignores=[])) or set()
+                           for n in defs))
+    return parts[1] not in stored and parts[1] not in inside
+
+
+def _bindings(tree: ast.Module, name: str) -> int:
+    """How many statements or targets anywhere in the file bind ``name`` (an over-count)."""
+    count = 0
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name) and node.id == name and not isinstance(node.ctx, ast.Load):
+            count += 1
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            count += node.name == name
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            count += sum((a.asname or a.name.split(".")[0]) == name for a in node.names)
+        elif isinstance(node, (ast.Global, ast.Nonlocal)):
+            count += name in node.names
+        elif isinstance(node, (ast.ExceptHandler, ast.MatchAs, ast.MatchStar)):
+            count += node.name == name
+        elif isinstance(node, ast.MatchMapping):
+            count += node.rest == name
+    return count
+
+
+def check_call(call: str, origin: str = "--call") -> None:
+    """Refuse a call (``--call`` text) that is not a Python argument list, by compiling it as
+    the worker will (nothing runs), so a typo answers before TensorFlow loads."""
+    try:
+        compile(f"__agx_collect__({call})", f"<{origin}>", "eval", dont_inherit=True)
+    except SyntaxError as exc:
+        why = exc.msg
+    except ValueError as exc:  # a NUL character
+        why = str(exc)
+    except (RecursionError, MemoryError):  # the parser's own limits: the worker's too
+        why = "it nests too deeply to compile"
+    else:
+        return
+    raise AgxError("bad-call", f'{origin} "{call}" is not a valid Python argument list ({why}); '
+                   'write it as inside f(...), e.g. --call "tf.constant([1, 2]), n=3".')

@@ -17,7 +17,7 @@ from agexplorer.tui.messages import (
     EngineStatus,
     WorkerNotice,
 )
-from agexplorer.worker.client import Worker
+from agexplorer.worker.client import MAX_TIMEOUT, Worker
 from agexplorer.worker.protocol import DevicesRequest, PingRequest, ReportRequest, Request
 
 # The worker's progress ("loading x.py", "tracing f") shows once a request has run this long.
@@ -71,6 +71,7 @@ class EngineBridge:
         # One analysis at a time: one superseded while it waited (the worker busy with the
         # one before) is dropped here instead of tracing a function no longer shown.
         self._analysing = threading.Lock()
+        self._closing = threading.Lock()
         self._set_timeout_hint()
 
     def _set_timeout_hint(self) -> None:
@@ -79,8 +80,9 @@ class EngineBridge:
                                     f"{self.worker.timeout:g} s")
 
     def double_timeout(self) -> float:
-        """Give a request twice as long before the worker gives up on it; the new limit."""
-        self.worker.timeout *= 2
+        """Give a request twice as long before the worker gives up on it (up to the worker's
+        MAX_TIMEOUT); the new limit."""
+        self.worker.timeout = min(self.worker.timeout * 2, MAX_TIMEOUT)
         self._set_timeout_hint()
         return self.worker.timeout
 
@@ -192,12 +194,15 @@ class EngineBridge:
             self.app.post_message(EngineAnswer(kind, key, value))
 
     def close(self) -> None:
-        """End the worker (when this bridge started it)."""
+        """End the worker (when this bridge started it) for good, with whatever it started:
+        the explorer is quitting, so a request in flight ends now instead of restarting a
+        worker, and none waiting for its turn starts one. A second call waits for the first."""
         if self._owns:
-            try:
-                self.worker.close()
-            except Exception:  # noqa: BLE001 - ending anyway; the worker dies with its parent
-                pass
+            with self._closing:
+                try:
+                    self.worker.close(final=True)
+                except Exception:  # noqa: BLE001 - ending anyway; the worker dies with its parent
+                    pass
 
 
 def unexpected(exc: BaseException) -> AgxError:

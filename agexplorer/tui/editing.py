@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import asyncio
+import os
 from typing import TYPE_CHECKING
 
 from agexplorer.model.errors import AgxError
 from agexplorer.tui.guards import while_mounted
 from agexplorer.tui.scratch import is_scratch, saved_note
+from agexplorer.tui.session import ServedSession, served
 
 if TYPE_CHECKING:
     from agexplorer.tui.app import AgxApp
@@ -53,10 +55,15 @@ class Editing:
 
     def save(self) -> None:
         """Write the buffer to its file (atomic, in the file's own encoding, BOM and
-        newlines); a failure is one sentence, and the edits stay in the buffer."""
+        newlines); a failure is one sentence, and the edits stay in the buffer. A served
+        explorer writes its session's copy and sends it to the browser as a download."""
         app = self.app
         source = app.source
         if source.path is None:
+            return
+        session = served()
+        if session is not None and not session.holds(source.path):
+            self._download_only(session, source.path)
             return
         try:
             written = source.save()
@@ -71,7 +78,27 @@ class Editing:
         app.disk.saw(source.path)
         app.recovery.drop(source.path)
         app.status.let_go()
+        if session is not None:
+            session.deliver(app, written or source.path)
+            name = os.path.basename(source.path)
+            app.announce(f"saved {name}: your browser downloads it (this session's copy; the "
+                         "files on the server are unchanged)", error=False)
+            return
         # A scratch copy's save says so as a notice: it outlasts the "ready" of a request
         # still under way (the doctor's, after an analysis).
         say = app.announce if is_scratch(source.path) else app.set_status
         say(saved_note(written or source.path), error=False)
+
+    def _download_only(self, session: ServedSession, path: str) -> None:
+        """A served explorer never writes outside its session (a recorded run's files are
+        the server's): the buffer goes to the browser, and stays unsaved here."""
+        app = self.app
+        name = os.path.basename(path)
+        try:
+            session.deliver_buffer(app, path, app.source.text, app.source.source_file)
+        except AgxError as exc:
+            app.set_status(f"{exc.message.rstrip('.')}; your edits are kept in the buffer.",
+                           error=True)
+            return
+        app.announce(f"sent {name} to your browser as a download; the server's {name} is not "
+                     "written, so the edits stay unsaved here", error=False)

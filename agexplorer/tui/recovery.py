@@ -1,10 +1,12 @@
 """Recovery copies of unsaved buffers: kept at each edit pause, offered back when the file opens.
 
 One copy per edited file, in ``$XDG_STATE_HOME/agexplorer/recovery`` (default
-``~/.local/state/agexplorer/recovery``): ``<hash of the real path>.py`` holds the buffer and
-``<hash>.json`` the file's path and when the copy was made. A copy is removed once the buffer
-is clean again (saved, or undone back to the disk's text) or the user quits without saving,
-so a copy that is still there means the explorer ended with edits it never wrote.
+``~/.local/state/agexplorer/recovery``; an explorer `serve` started keeps them in its own
+session folder instead, gone when the session ends: see session.py): ``<hash of the real
+path>.py`` holds the buffer and ``<hash>.json`` the file's path and when the copy was made.
+A copy is removed once the buffer is clean again (saved, or undone back to the disk's text)
+or the user quits without saving, so a copy that is still there means the explorer ended
+with edits it never wrote.
 """
 
 from __future__ import annotations
@@ -20,13 +22,13 @@ from dataclasses import dataclass
 
 from agexplorer.model.errors import AgxError
 from agexplorer.source.files import SourceFile, read_source_file, write_source
+from agexplorer.tui.session import state_home
 
 
 def recovery_dir() -> str:
-    """The folder of recovery copies (read from the environment at each call)."""
-    base = os.environ.get("XDG_STATE_HOME") or os.path.join(os.path.expanduser("~"), ".local",
-                                                           "state")
-    return os.path.join(base, "agexplorer", "recovery")
+    """The folder of recovery copies (read from the environment at each call; a served
+    session's own)."""
+    return os.path.join(state_home(), "recovery")
 
 
 def _stem(path: str) -> tuple[str, str]:

@@ -1,4 +1,5 @@
-"""The safety net: an unsaved buffer survives a crash, SIGTERM, SIGHUP or a closed terminal."""
+"""The safety net: an unsaved buffer survives a crash, SIGTERM, SIGHUP or a closed terminal, and
+each of them ends the explorer (and its worker) within two seconds."""
 
 from __future__ import annotations
 
@@ -12,6 +13,10 @@ from typing import TYPE_CHECKING, Any
 from agexplorer.tui import recovery
 from agexplorer.tui.messages import WorkerNotice
 from agexplorer.tui.screens.confirm_quit import ConfirmQuit
+
+# After SIGTERM or SIGHUP the explorer ends on its own within this long, worker and all, even
+# when giving the terminal back hangs (a closed terminal).
+LAST_RESORT_S = 1.5
 
 if TYPE_CHECKING:
     from agexplorer.tui.app import AgxApp
@@ -90,10 +95,12 @@ class SafetyNet:
 
     def catch_signals(self) -> None:
         """SIGTERM and SIGHUP (the terminal closed) end the app the way quitting does, with
-        the unsaved buffer kept in its recovery copy."""
+        the unsaved buffer kept in its recovery copy; so does the end of a served explorer's
+        input (its browser tab's server went away)."""
+        loop = asyncio.get_running_loop()
+        self._watch_input(loop)
         if threading.current_thread() is not threading.main_thread():
             return
-        loop = asyncio.get_running_loop()
         for sig in (signal.SIGTERM, signal.SIGHUP):
             try:
                 previous = signal.getsignal(sig)
@@ -111,15 +118,42 @@ class SafetyNet:
                 signal.signal(sig, previous)
         self._signals.clear()
 
+    def _watch_input(self, loop: asyncio.AbstractEventLoop) -> None:
+        """A served explorer (Textual's web driver) reads its keys and the browser's "quit"
+        from stdin, in one thread: when that thread ends while the app runs, stdin closed
+        and nobody can ever quit it, so it ends as on SIGHUP."""
+        driver = getattr(self.app, "_driver", None)
+        keys = getattr(driver, "_key_thread", None)
+        if type(driver).__module__ != "textual.drivers.web_driver" or \
+                not isinstance(keys, threading.Thread) or keys.ident is None:
+            return  # a terminal (its input ends with SIGHUP), or no reader started
+
+        def wait() -> None:
+            keys.join()
+            with contextlib.suppress(RuntimeError):  # the loop is closed: the app ended
+                loop.call_soon_threadsafe(self._input_closed)
+
+        threading.Thread(target=wait, name="agx-input-watch", daemon=True).start()
+
+    def _input_closed(self) -> None:
+        if not self.app.exiting and self.app.is_running:
+            self._ended_by_signal(signal.SIGHUP)
+
     def _ended_by_signal(self, sig: int) -> None:
         self.keep_unsaved()
         self.discarded = True  # kept just now; nothing more to write on the way out
         if not self.app.is_headless:
             # The terminal may be gone (SIGHUP): if restoring it hangs, end anyway.
-            self._last_resort = threading.Timer(5.0, os._exit, (128 + sig,))
+            self._last_resort = threading.Timer(LAST_RESORT_S, self._end_now, (128 + sig,))
             self._last_resort.daemon = True
             self._last_resort.start()
         self.app.exit(return_code=128 + sig)
+
+    def _end_now(self, code: int) -> None:
+        """The last resort: the worker (and what it started) ends, then this process."""
+        with contextlib.suppress(Exception):
+            self.app.bridge.close()
+        os._exit(code)
 
     def ended(self) -> None:
         """The app's run is over: a last-resort exit timer set by a signal goes."""

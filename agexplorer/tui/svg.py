@@ -1,10 +1,18 @@
-"""Save what the explorer shows as an SVG (for slides): the file, and when a screen is finished."""
+"""Save what the explorer shows as an SVG (for slides): the file, and when a screen is finished.
+
+In a terminal F9 writes ``<function>.svg`` in the current folder; in a browser (a session
+`agexplorer serve` started) the SVG is a download of that browser, and nothing is written on
+the server.
+"""
 
 from __future__ import annotations
 
+import io
 import os
 import re
 from typing import Any
+
+from agexplorer.tui.session import served, state_home
 
 
 def svg_folder() -> str:
@@ -12,9 +20,7 @@ def svg_folder() -> str:
     here = os.getcwd()
     if os.access(here, os.W_OK):
         return here
-    base = os.environ.get("XDG_STATE_HOME") or os.path.join(os.path.expanduser("~"), ".local",
-                                                           "state")
-    return os.path.join(base, "agexplorer", "svg")
+    return os.path.join(state_home(), "svg")
 
 
 def svg_name(app: Any) -> str:
@@ -27,7 +33,15 @@ def svg_name(app: Any) -> str:
 
 def save_svg(app: Any) -> str | None:
     """Write the screen as ``<function>.svg`` and say where in the status line; the path, or
-    None when it could not be written (said in the status line, in one sentence)."""
+    None when it could not be written (said in the status line, in one sentence). A served
+    explorer sends it to the browser instead; it returns the name."""
+    session = served()
+    if session is not None:
+        name = svg_name(app)
+        app.deliver_text(io.StringIO(app.export_screenshot()), save_directory=session.downloads,
+                         save_filename=name, mime_type="image/svg+xml")
+        app.announce(f"sent an SVG of the screen to your browser: {name}", error=False)
+        return name
     folder = svg_folder()
     try:
         os.makedirs(folder, exist_ok=True)

@@ -7,7 +7,6 @@ import contextlib
 import os
 import re
 import shutil
-import signal
 import socket
 import subprocess
 import sys
@@ -20,6 +19,7 @@ from agexplorer.model.errors import AgxError
 from agexplorer.worker import protocol, wire
 from agexplorer.worker.interpreter import Interpreter, path_folder, resolve
 from agexplorer.worker.process import (
+    ask_for_stack,
     end_on_signals,
     end_process,
     how_ended,
@@ -32,8 +32,14 @@ from agexplorer.worker.protocol import Failure, Progress, Reply, Request
 T = TypeVar("T")
 
 DEFAULT_TIMEOUT = 30.0
+# The longest wait a request may be given (about 11 days): deadlines are added to the clock
+# and handed to the operating system, which refuses times far beyond it.
+MAX_TIMEOUT = 1_000_000.0
 START_TIMEOUT = 180.0  # importing TensorFlow on a loaded machine; not the user's time
 TIMEOUT_HINT = "raise --timeout if the function is just slow"
+# Quitting waits at most this long for the worker to end on SIGTERM before SIGKILL: the
+# explorer is gone within 2 s of q or a closed tab, a request in flight or not.
+QUIT_GRACE = 0.5
 
 
 class Worker:
@@ -42,12 +48,17 @@ class Worker:
     ``request`` blocks until the answer, the timeout or the worker's death, and raises
     nothing but AgxError; the last progress message says what the worker was doing
     ("tracing f"). A worker that died between requests is replaced without a word to the
-    caller but ``take_notice``.
+    caller but ``take_notice``. ``close(final=True)`` ends it for good: nothing starts a
+    worker again, and a request waiting in another thread ends at once.
     """
 
     def __init__(self, timeout: float = DEFAULT_TIMEOUT, env: dict[str, str] | None = None,
-                 timeout_hint: str = TIMEOUT_HINT, python: Interpreter | None = None) -> None:
+                 timeout_hint: str = TIMEOUT_HINT, python: Interpreter | None = None,
+                 restart_at_once: bool = True) -> None:
         self.timeout = timeout
+        # A worker that hung or died is replaced at once (the explorer: TensorFlow loads while
+        # the user reads the error), or only by a next request (a command, which then ends).
+        self.restart_at_once = restart_at_once
         self.env = env
         # Another interpreter, with its own TensorFlow (--python); None: this one.
         self.python = python
@@ -67,11 +78,19 @@ class Worker:
         self._log: Any = None
         self._ready = False
         self._notice: str | None = None
+        self._final = False  # closed for good (quitting): no worker starts again
         self._lock = threading.RLock()  # one request at a time on the socket
+        self._life = threading.RLock()  # starting, and taking the process to end it
 
     # -- lifecycle ---------------------------------------------------------------------
     def start(self) -> None:
         """Start the process (it imports TensorFlow in the background)."""
+        with self._life:  # a final close from another thread waits, then sees it
+            self._start()
+
+    def _start(self) -> None:
+        if self._final:
+            raise self._closed()
         self.close()
         sweep_once()
         # TMPDIR is where AutoGraph writes its generated modules and engine/buffer.py its buffer
@@ -137,24 +156,39 @@ class Worker:
         self.start_s = time.perf_counter() - self._started_at
         self._ready = True
 
-    def close(self) -> None:
-        """End the process, if any, and remove its temp folder."""
-        self._discard(graceful=True)
+    def close(self, final: bool = False) -> None:
+        """End the process, if any, with everything it started, and remove its temp folder;
+        the next request starts a fresh one. ``final`` (quitting): none ever starts again,
+        and a request waiting for its answer in another thread ends now, with one sentence."""
+        if final:
+            with self._life:
+                self._final = True
+        self._discard(graceful=True, grace=QUIT_GRACE if final else 3.0)
         if self._log is not None:
             with contextlib.suppress(OSError):
                 self._log.close()
             self._log = None
 
-    def _discard(self, graceful: bool) -> None:
-        """End the current worker (SIGTERM first when ``graceful``, else SIGKILL to its
-        process group) and remove its folder once it can no longer write there."""
-        proc, sock, folder = self._proc, self._sock, self.tmpdir
-        self._proc, self._sock, self.tmpdir, self._ready = None, None, None, False
+    def _closed(self) -> AgxError:
+        return AgxError("worker-closed", "agexplorer is quitting: the TensorFlow worker was "
+                        "ended and answers no more requests.", exit_code=1)
+
+    def _discard(self, graceful: bool, grace: float = 3.0) -> None:
+        """End the current worker and whatever it started (SIGTERM first when ``graceful``,
+        else SIGKILL) and remove its folder once it can no longer write there."""
+        with self._life:
+            proc, sock, folder = self._proc, self._sock, self.tmpdir
+            self._proc, self._sock, self.tmpdir, self._ready = None, None, None, False
         if sock is not None:
+            with contextlib.suppress(OSError):
+                # wakes a request blocked on its answer in another thread (close alone
+                # would leave it waiting): it ends with EOF now
+                sock.shutdown(socket.SHUT_RDWR)
             with contextlib.suppress(OSError):
                 sock.close()
         if proc is not None:
-            end_process(proc, graceful)
+            end_process(proc, graceful, marker=folder and f"AGX_WORKER_TMPDIR={folder}",
+                        grace=grace)
         if folder is not None:
             shutil.rmtree(folder, ignore_errors=True)
 
@@ -188,14 +222,20 @@ class Worker:
         """
         with self._lock:
             try:
+                if self._final:
+                    raise self._closed()
                 return self._request(req, timeout, what, path, on_progress)
             except AgxError:
+                if self._final:  # whatever the close cut short: it was the close
+                    raise self._closed() from None
                 raise
             except Exception as exc:  # noqa: BLE001 - the socket is mid-message: start afresh
                 self._discard(graceful=False)
+                if self._final:
+                    raise self._closed() from None
                 raise AgxError("internal-error", f"talking to the TensorFlow worker failed "
-                               f"({type(exc).__name__}: {exc}); it will be restarted for the "
-                               "next request.", exit_code=3) from None
+                               f"({type(exc).__name__}: {exc}); {self._then(False)}.",
+                               exit_code=3) from None
             except BaseException:  # Ctrl-C mid-request: its answer must not be the next one's
                 self._discard(graceful=False)
                 raise
@@ -285,30 +325,14 @@ class Worker:
         return int(lines[0]) if lines else None
 
     def _timed_out(self, limit: float, path: str | None) -> AgxError:
-        phase = self.phase
-        line = None
-        # Ask for the stack: SIGUSR1 is answered in Python (lines mapped back through
-        # AutoGraph), SIGUSR2 by faulthandler when the worker is stuck in native code.
-        for sig in (signal.SIGUSR1, signal.SIGUSR2):
-            if not self.alive or self._proc is None:
-                break
-            before = len(self._log_text())
-            with contextlib.suppress(OSError):
-                os.kill(self._proc.pid, sig)
-            for _ in range(10):
-                time.sleep(0.05)
-                if len(self._log_text()) > before:
-                    break
-            dump = self._log_text()[before:]
-            line = self._user_line(dump, path)
-            if dump:
-                break
+        phase, line = self.phase, None
+        if self.alive and self._proc is not None:
+            line = self._user_line(ask_for_stack(self._proc.pid, self._log_text), path)
         self._discard(graceful=False)
-        with contextlib.suppress(AgxError):
-            self.start()  # a fresh worker starts importing TensorFlow right away
+        then = "restarted" if self._restart() else "stopped"
         where = f" at {path}:{line}" if line and path else ""
         return AgxError("timeout", f"timed out after {limit:g} s while {phase}{where}; the "
-                        f"TensorFlow worker was restarted ({self.timeout_hint}).", line=line,
+                        f"TensorFlow worker was {then} ({self.timeout_hint}).", line=line,
                         exit_code=1)
 
     def _death(self, phase: str, path: str | None = None) -> AgxError:
@@ -322,30 +346,32 @@ class Worker:
         line = self._user_line(text, path)
         self._discard(graceful=False)
         if phase == "starting" and self.python is not None:
-            return self._foreign_start_failure(code, text)
-        then = "it will be restarted for the next request"
-        if phase != "starting":  # one that cannot even start is not restarted in a loop
-            with contextlib.suppress(AgxError):
-                self.start()  # importing TensorFlow while the user reads this (as on a timeout)
-                then = "a fresh one is starting"
+            return self.python.start_failure(how_ended(code), text)
+        # one that cannot even start is not restarted in a loop
+        restarted = phase != "starting" and self._restart()
+        then = f"; {self._then(restarted)}" if self.restart_at_once else ""
         where = f" at {path}:{line}" if line and path else ""
-        return AgxError("worker-died", f"the TensorFlow worker {how_ended(code)} while {phase}{where}; "
+        return AgxError("worker-died", f"the TensorFlow worker {how_ended(code)} while {phase}{where}"
                         f"{then}.", line=line, exit_code=1)
 
-    def _foreign_start_failure(self, code: int | None, log: str) -> AgxError:
-        """Another interpreter's worker died while starting (most often its TensorFlow does
-        not import): one sentence naming it and the log's last line, the log's tail below."""
-        assert self.python is not None
-        lines = [line for line in log.splitlines() if line.strip()]
-        last = f" ({lines[-1].strip()})" if lines else ""
-        # Only what follows our own frames: the user's TensorFlow, not agexplorer's traceback.
-        ours = [i for i, line in enumerate(lines) if line.lstrip().startswith("File ")
-                and f"{os.sep}agexplorer{os.sep}" in line]
-        tail = lines[ours[-1] + 2:] if ours else lines
-        return AgxError("worker-start", f"the TensorFlow worker under {self.python.shown} "
-                        f"{how_ended(code)} while starting{last}; check that "
-                        f"`{self.python.executable} -c \"import tensorflow\"` works (the end of "
-                        "its log follows).", exit_code=1, details=tail[-15:])
+    def _restart(self) -> bool:
+        """After a hang or a death, when ``restart_at_once``: a fresh worker starts importing
+        TensorFlow while the user reads the error; whether one did."""
+        if not self.restart_at_once or self._final:
+            return False
+        try:
+            self.start()
+        except AgxError:
+            return False
+        return True
+
+    def _then(self, restarted: bool) -> str:
+        """What happens next, as the end of a failure's sentence: only what will happen."""
+        if restarted:
+            return "a fresh one is starting"
+        if self.restart_at_once:
+            return "it will be restarted for the next request"
+        return "it was stopped"
 
 
 _shared: Worker | None = None
@@ -354,6 +380,7 @@ _shared: Worker | None = None
 def _end_shared() -> None:
     """SIGTERM or SIGHUP: end the shared worker at once (no grace: this process is dying)."""
     if _shared is not None:
+        _shared._final = True
         _shared._discard(graceful=False)
 
 
@@ -365,9 +392,9 @@ def shared_worker(timeout: float = DEFAULT_TIMEOUT, python: str | None = None) -
     Asked for another interpreter than its own, it ends and starts under that one."""
     global _shared
     chosen = resolve(python)
-    if _shared is None:
-        _shared = Worker(timeout, python=chosen)
-        atexit.register(_shared.close)
+    if _shared is None:  # a command: it ends after its failure, so nothing restarts early
+        _shared = Worker(timeout, python=chosen, restart_at_once=False)
+        atexit.register(_shared.close, final=True)
         end_on_signals(_end_shared)
     elif _shared.executable != (sys.executable if chosen is None else chosen.executable):
         _shared.close()

@@ -59,6 +59,21 @@ class Interpreter:
         """How a sentence names it: ``--python PATH``, ``AGX_PYTHON=PATH``..."""
         return _SHOWN.get(self.source, "{} ({})").format(self.executable, self.source)
 
+    def start_failure(self, ended: str, log: str) -> AgxError:
+        """Its worker ended (``ended``: "exited with status 1") while starting, most often
+        because its TensorFlow does not import: one sentence naming it and the log's last
+        line, the log's tail below."""
+        lines = [line for line in log.splitlines() if line.strip()]
+        last = f" ({lines[-1].strip()})" if lines else ""
+        # Only what follows our own frames: the user's TensorFlow, not agexplorer's traceback.
+        ours = [i for i, line in enumerate(lines) if line.lstrip().startswith("File ")
+                and f"{os.sep}agexplorer{os.sep}" in line]
+        tail = lines[ours[-1] + 2:] if ours else lines
+        return AgxError("worker-start", f"the TensorFlow worker under {self.shown} {ended} "
+                        f"while starting{last}; check that `{self.executable} -c \"import "
+                        "tensorflow\"` works (the end of its log follows).", exit_code=1,
+                        details=tail[-15:])
+
 
 _cache: dict[tuple[str, str, float], Interpreter] = {}
 _cache_lock = threading.Lock()

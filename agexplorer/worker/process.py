@@ -1,4 +1,5 @@
-"""Worker process mechanics: spawning from a long-lived thread, ending, stale folders, signals."""
+"""Worker process mechanics: spawning from a long-lived thread, ending (with everything the
+worker started: see ``agexplorer.worker.descendants``), stale folders, signals."""
 
 from __future__ import annotations
 
@@ -11,9 +12,12 @@ import signal
 import subprocess
 import tempfile
 import threading
+import time
 from collections.abc import Callable
 from concurrent.futures import Future
 from typing import Any
+
+from agexplorer.worker.descendants import end_descendants, kill_all, marked
 
 # Each worker's private temp folder: agx-worker-<client pid>-XXXXXXXX, so that a later client
 # can tell a folder whose client is gone (killed, it could not clean up) from a live one.
@@ -80,23 +84,55 @@ def popen(*args: Any, **kwargs: Any) -> subprocess.Popen:
     return _spawner.popen(*args, **kwargs)
 
 
-def end_process(proc: subprocess.Popen, graceful: bool) -> None:
-    """End ``proc`` if it still runs: SIGTERM first when ``graceful``, then SIGKILL to its
-    process group (it runs in its own session, so this ends whatever it started)."""
-    if proc.poll() is not None:
-        return
-    if graceful:
-        with contextlib.suppress(OSError):
-            proc.terminate()
-        with contextlib.suppress(subprocess.TimeoutExpired):
-            proc.wait(timeout=3)
+def end_process(proc: subprocess.Popen, graceful: bool, marker: str | None = None,
+                grace: float = 3.0) -> None:
+    """End ``proc`` and everything it started: its descendants (read from /proc while it
+    still holds them), then itself (SIGTERM first when ``graceful``, SIGKILL after ``grace``
+    seconds), then its process group (always: also when it had exited by itself), then any
+    process left whose environment holds ``marker`` ("NAME=value" of ``proc``'s own). See
+    :mod:`agexplorer.worker.descendants` for why this finds them all on Linux."""
+    found: dict[int, int] = {}
     if proc.poll() is None:
-        with contextlib.suppress(OSError):
-            os.killpg(proc.pid, signal.SIGKILL)
-        # with a timeout, wait never blocks on a lock another wait holds (a signal
-        # handler may call this while the main thread waits)
-        with contextlib.suppress(subprocess.TimeoutExpired):
-            proc.wait(timeout=5)
+        found = end_descendants(proc.pid)
+        if graceful:
+            with contextlib.suppress(OSError):
+                proc.terminate()
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                proc.wait(timeout=grace)
+        if proc.poll() is None:
+            with contextlib.suppress(OSError):
+                os.killpg(proc.pid, signal.SIGKILL)
+            # with a timeout, wait never blocks on a lock another wait holds (a signal
+            # handler may call this while the main thread waits)
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                proc.wait(timeout=5)
+    # It runs in its own session: its id names its group, whose members may outlive it.
+    with contextlib.suppress(OSError):
+        os.killpg(proc.pid, signal.SIGKILL)
+    kill_all(found)  # any that moved to init between the listing and the worker's end
+    if marker:
+        kill_all(marked(marker))
+
+
+def ask_for_stack(pid: int, read_log: Callable[[], str]) -> str:
+    """Ask the worker ``pid`` for its stack; what it wrote to its log (``read_log()``, the
+    whole log so far) within half a second of the first signal that got an answer: SIGUSR1
+    is answered in Python (lines mapped back through AutoGraph), SIGUSR2 by faulthandler
+    when the worker is stuck in native code."""
+    for sig in (signal.SIGUSR1, signal.SIGUSR2):
+        before = len(read_log())
+        try:
+            os.kill(pid, sig)
+        except OSError:  # it is gone
+            return ""
+        for _ in range(10):
+            time.sleep(0.05)
+            if len(read_log()) > before:
+                break
+        dump = read_log()[before:]
+        if dump:
+            return dump
+    return ""
 
 
 def _pid_alive(pid: int) -> bool:
@@ -113,7 +149,8 @@ def _pid_alive(pid: int) -> bool:
 
 def sweep_stale_folders(folder: str | None = None) -> list[str]:
     """Remove the worker folders (``agx-worker-<pid>-*``) in ``folder`` (default: the temp
-    dir) that belong to this user and whose client process is gone; returns their paths."""
+    dir) that belong to this user and whose client process is gone, and end the processes
+    their workers left running; returns their paths."""
     folder = folder or tempfile.gettempdir()
     removed: list[str] = []
     try:
@@ -130,6 +167,8 @@ def sweep_stale_folders(folder: str | None = None) -> list[str]:
                 continue
         except OSError:
             continue
+        # what its worker started and left running (its client was killed: nobody ended it)
+        kill_all(marked(f"AGX_WORKER_TMPDIR={entry.path}"))
         shutil.rmtree(entry.path, ignore_errors=True)
         removed.append(entry.path)
     return removed

@@ -8,11 +8,9 @@ import faulthandler
 import gc
 import os
 import platform
-import shutil
 import signal
 import socket
 import sys
-import threading
 import time
 import traceback
 from collections.abc import Callable
@@ -21,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 from agexplorer.lab.boxed import abandoned
 from agexplorer.model.errors import ARGUMENT_ERRORS, AgxError
 from agexplorer.worker import protocol, wire
+from agexplorer.worker.confine import contain, die_with_parent
 from agexplorer.worker.protocol import (
     CompareRequest,
     Device,
@@ -246,6 +245,7 @@ def serve(sock: socket.socket) -> None:
         wire.send(sock, Progress(phase))
 
     ctx = Context(progress, LastReport())
+    me = os.getpid()
     try:
         home: str | None = os.getcwd()
     except OSError:  # started in a folder that was deleted
@@ -273,6 +273,8 @@ def serve(sock: socket.socket) -> None:
             if home is not None:  # user code that chdir'd must not move the next request
                 with contextlib.suppress(OSError):
                     os.chdir(home)
+        if os.getpid() != me:  # a copy user code forked, returned here: only we answer
+            os._exit(0)
         try:
             data = wire.dumps(reply)
         except Exception as exc:  # noqa: BLE001 - e.g. a result that does not pickle
@@ -303,47 +305,14 @@ def _dump_stack(signum: int, frame: Any) -> None:
     os.write(_LOG.fileno(), text.encode("utf-8", "replace"))
 
 
-def _leave() -> None:
-    """The client is gone: remove our temp folder (only one the client named) and exit now."""
-    folder = os.environ.get("AGX_WORKER_TMPDIR", "")
-    if os.path.basename(folder).startswith("agx-worker-"):
-        shutil.rmtree(folder, ignore_errors=True)
-    os._exit(1)
-
-
-def _watch_parent(parent: int) -> None:
-    # Runs between the user's bytecodes (the GIL switches every few ms), so a Python loop
-    # that spins does not stop it; native code that holds the GIL is left to the kernel's
-    # parent-death signal on Linux.
-    while True:
-        time.sleep(0.5)
-        if os.getppid() != parent:
-            _leave()
-
-
-def _die_with_parent(parent: int) -> None:
-    """Never outlive the client: the kernel's parent-death signal where there is one (Linux),
-    and a watchdog thread everywhere."""
-    if sys.platform.startswith("linux"):
-        with contextlib.suppress(OSError, AttributeError):
-            import ctypes
-
-            pr_set_pdeathsig = 1
-            ctypes.CDLL(None, use_errno=True).prctl(pr_set_pdeathsig, int(signal.SIGKILL),
-                                                     0, 0, 0)
-    if os.getppid() != parent:  # the client died before the signal was asked for
-        _leave()
-    threading.Thread(target=_watch_parent, args=(parent,), name="agx-watchdog",
-                     daemon=True).start()
-
-
 def main() -> None:
     """Entry point: ``python -c 'from agexplorer.worker.server import main; main()' FD PID``
     (the socket's descriptor, the client's pid)."""
     global _LOG
     if len(sys.argv) > 2:
-        _die_with_parent(int(sys.argv[2]))
+        die_with_parent(int(sys.argv[2]))
     fd = int(sys.argv[1])
+    contain(fd)
     # The log the client reads after a hang or a crash: a copy of the original stderr, so
     # that requests capturing fd 2 (TensorFlow's chatter) do not swallow these dumps.
     _LOG = os.fdopen(os.dup(2), "w")

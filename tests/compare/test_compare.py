@@ -103,6 +103,34 @@ def test_a_side_whose_code_raises_is_its_sentence_and_the_other_side_still_shows
     assert data["statements"][0]["right"]["verdict"] == "python"
 
 
+DIES = ("import os\n\nimport tensorflow as tf\n\n\n@tf.function\ndef ends(n):\n"
+        "    os._exit(7)\n\n\n@tf.function\ndef killed(n):\n"
+        "    os.kill(os.getpid(), 9)\n")
+
+
+def test_a_side_that_ends_the_worker_leaves_the_other_side_shown(cli, tmp_path):
+    """os._exit or SIGKILL in one side's code took the whole comparison's answer with the
+    worker: the other side is analysed alone in a fresh worker and shown, and the side that
+    ended the worker says so in one sentence."""
+    path = tmp_path / "dies.py"
+    path.write_text(DIES)
+    code, out, err = cli(f"{LOOPS}::range_loop", f"{path}::ends", "--call", "3", "--no-run",
+                         "--json")
+    assert code == 1
+    data = json.loads(out)
+    assert data["left"]["op_count"] > 0 and data["left"]["error"] is None
+    assert data["statements"][0]["left"]["verdict"] == "python"
+    assert data["right"]["error"]["message"] == (
+        "the TensorFlow worker exited with status 7 while tracing ends; the other side was "
+        "analysed alone in a fresh worker.")
+    assert err == f"agexplorer: right side: {data['right']['error']['message']}\n"
+    code, out, err = cli(f"{path}::killed", f"{LOOPS}::range_loop", "--call", "3", "--no-run",
+                         "--width", "140")
+    assert code == 1
+    assert "range_loop(3)" in out and "for i in range(n):" in out
+    assert err.startswith("agexplorer: left side: the TensorFlow worker exited with signal 9 ")
+
+
 def test_an_unsaved_buffer_compares_with_the_file_on_disk(worker):
     """The TUI's case: the edited buffer (left) against the file as saved (right)."""
     with open(LOOPS, encoding="utf-8") as fh:

@@ -173,6 +173,46 @@ def test_a_file_deleted_on_disk_is_written_again(tmp_path):
     assert path.read_text() == NEW and leftovers(tmp_path) == []
 
 
+def _apply(path, new_text: str) -> str:
+    """What `doctor --try ... --apply` does once the trial is made: write the rewrite."""
+    from agexplorer.doctor.trial import apply_fix
+    from agexplorer.model.doctor import Rewrite, text_sha
+
+    old = path.read_text()
+    return apply_fix(str(path), Rewrite("AGX004", 2, "range -> tf.range", new_text, None,
+                                        text_sha(old)))
+
+
+def test_apply_keeps_extended_attributes(src):
+    """Tags, ACLs and labels live in extended attributes: the new file gets the old one's
+    (before, the rename dropped them)."""
+    try:
+        os.setxattr(src, "user.agx.reviewed", b"yes")
+    except OSError:
+        pytest.skip("this file system keeps no user extended attributes")
+    assert _apply(src, NEW) == str(src)
+    assert src.read_text() == NEW
+    assert os.getxattr(src, "user.agx.reviewed") == b"yes"
+    assert leftovers(src.parent) == []
+
+
+def test_apply_refuses_a_read_only_folder_even_as_root(src):
+    """Mode 0555 on the folder: root could create and rename in it; agexplorer checks the
+    folder's mode bits as it does the file's, and refuses."""
+    folder = src.parent
+    os.chmod(folder, 0o555)
+    try:
+        with pytest.raises(AgxError) as err:
+            _apply(src, NEW)
+        assert leftovers(folder) == []
+    finally:
+        os.chmod(folder, 0o755)
+    assert err.value.kind == "read-only" and err.value.exit_code == 2
+    assert err.value.message == (f"{folder} is read-only (mode 555), so {src} was not written; "
+                                 "make the folder writable (chmod u+w) and try again.")
+    assert src.read_bytes() == ORIGINAL
+
+
 @pytest.mark.tf
 def test_doctor_try_apply_writes_atomically(worker, tmp_path, monkeypatch, capsys):
     """`doctor --try AGX004 --apply` end to end (in-process CLI, the module's worker): the

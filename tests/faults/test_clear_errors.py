@@ -77,6 +77,34 @@ def test_broken_pipe_on_stdout_is_quiet_and_exits_2(tmp_path):
     assert stderr == b""
 
 
+def small_log(tmp_path):
+    path = tmp_path / "run.agxlog"
+    path.write_text('{"type": "start", "format": "agexplorer-record/1", "argv": ["t.py"]}\n'
+                    '{"type": "trace", "trace": 1, "file": "/p/t.py", "function": "f", '
+                    '"line": 3, "user": true, "kind": "first", "trace_s": 0.5}\n')
+    return path
+
+
+@pytest.mark.parametrize("argv", [
+    ["list", "{many}"], ["list", "{many}", "--json"], ["summary", "{log}"],
+    ["summary", "{log}", "--json"], ["samples"],
+    pytest.param(["report", sample("s6_2_bad_loop.py") + "::bad_loop", "--no-run"],
+                 marks=pytest.mark.tf),  # rendered by rich, which exits 1 on a closed pipe
+])
+def test_a_pipe_closed_before_any_output_is_quiet_and_exits_2(tmp_path, argv):
+    """`agexplorer report F::f | head -1` where head is gone before the first write: the
+    reader's end of a real pipe is closed at once. A small output meets it only when the
+    interpreter flushes stdout at exit (which used to say "Exception ignored", exit 120)."""
+    names = {"many": many_functions(tmp_path, 3), "log": small_log(tmp_path)}
+    proc = subprocess.Popen([sys.executable, "-m", "agexplorer",
+                             *[word.format(**names) for word in argv]],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT)
+    proc.stdout.close()
+    stderr = proc.stderr.read()
+    assert proc.wait(timeout=240) == 2
+    assert stderr == b""
+
+
 def test_an_unknown_name_in_a_big_file_shows_20_names(tmp_path, capsys, no_worker):
     path = many_functions(tmp_path, 5000)
     code, _, err = run(capsys, "report", f"{path}::nope")
@@ -145,10 +173,76 @@ def test_static_target_errors_answer_before_a_worker(tmp_path, capsys, no_worker
     ("try:\n    pass\nexcept Exception as g:\n    pass\n", "g"),
     ("x: int = 1\ny = 0\ny += 1\n", "y"),
     ("def f():\n    pass\n", "__name__"),
+    ("def outer():\n    def inner():\n        pass\n", "outer.inner"),  # on the path
+    ("def outer():\n    pass\n\nouter.extra = len\n", "outer.extra"),
+    ("import functools\n\n@functools.lru_cache\ndef outer():\n    pass\n", "outer.cache_info"),
+    ("def outer():\n    pass\n\nouter = type('T', (), {'m': len})\n", "outer.m"),
+    ("def outer():\n    pass\n", "outer.__wrapped__"),
 ])
 def test_names_that_may_exist_at_run_time_are_left_to_the_worker(tmp_path, source, name):
     path = tmp_path / "m.py"
     check_target(f"{path}::{name}", parse_source(str(path), source))  # raises nothing
+
+
+COMMANDS_WITH_A_TARGET = [
+    ["report"], ["retrace"], ["doctor"], ["passes"], ["sweep"], ["compare", "{path}::f"], [],
+]
+
+
+@pytest.mark.parametrize("command", COMMANDS_WITH_A_TARGET)
+def test_an_attribute_no_plain_function_has_answers_before_a_worker(tmp_path, capsys, no_worker,
+                                                              monkeypatch, command):
+    """`::outer.inner` where outer is a plain def and nothing defines inner: a function
+    object has no such attribute, so no worker is waited for (nor the explorer opened)."""
+    from agexplorer.tui import app
+
+    monkeypatch.setattr(app.AgxApp, "run", lambda *a, **k: pytest.fail("the TUI was opened"))
+    path = tmp_path / "m.py"
+    path.write_text(SIMPLE)
+    prefix = [word.format(path=path) for word in command]
+    code, _, err = run(capsys, *prefix, f"{path}::f.inner")
+    assert code == 2
+    assert err == f"agexplorer: {path} has no function 'f.inner'; available: f.\n"
+
+
+@pytest.mark.parametrize(("argv", "option"), [
+    (["report", "{path}::f", "--call"], "--call"),
+    (["report", "{path}::f", "--markdown", "--call"], "--call"),
+    (["doctor", "{path}::f", "--call"], "--call"),
+    (["retrace", "{path}::f", "--call", "1", "--call"], "--call"),
+    (["compare", "{path}::f", "{path}::f", "--call"], "--call"),
+    (["compare", "{path}::f", "{path}::f", "--call-right"], "--call-right"),
+    (["sweep", "{path}::f", "--call"], "--call"),
+    (["check", "{path}::f", "--call"], "--call"),
+])
+def test_a_call_that_is_not_python_answers_before_a_worker(tmp_path, capsys, no_worker, argv,
+                                                           option):
+    path = tmp_path / "m.py"
+    path.write_text(SIMPLE)
+    code, _, err = run(capsys, *[word.format(path=path) for word in argv], "tf.constant(1")
+    assert code == 2
+    assert err == (f'agexplorer: {option} "tf.constant(1" is not a valid Python argument list '
+                   "('(' was never closed); write it as inside f(...), e.g. "
+                   '--call "tf.constant([1, 2]), n=3".\n')
+
+
+def test_infinite_recursion_is_collapsed_as_python_does():
+    """AutoGraph lists every user frame of a RecursionError (hundreds of the same line):
+    three are shown, then "[Previous line repeated N more times]", as Python's traceback."""
+    from agexplorer.model.errors import user_code_error
+
+    path = "/p/rec.py"
+    frame = f'    File "{path}", line 5, in down  *\n        return down(n + 1)\n'
+    text = (f'in user code:\n\n    File "{path}", line 10, in f  *\n        return down(x)\n'
+            + frame * 990 + "\n    RecursionError: maximum recursion depth exceeded\n")
+    error = user_code_error(RecursionError(text), path, "tracing f")
+    down = f'File "{path}", line 5, in down'
+    assert error.details == [f'File "{path}", line 10, in f', down, down, down,
+                             "[Previous line repeated 987 more times]"]
+    assert error.message == (f"{path}:5: tracing f raised RecursionError: maximum recursion "
+                             "depth exceeded")
+    once_more = user_code_error(RecursionError(text.replace(frame * 990, frame * 4)), path, "x")
+    assert once_more.details[-1] == "[Previous line repeated 1 more time]"
 
 
 def test_the_cli_sends_the_worker_absolute_paths(tmp_path, monkeypatch, capsys):

@@ -90,9 +90,87 @@ def test_crash_leaves_a_readable_log_and_the_programs_traceback(tmp_path, capsys
     assert "agexplorer" + os.sep + "record" not in proc.stderr  # its traceback, not ours
     data = summary_json(log, capsys)
     assert data["program"]["exit_code"] == 1
+    assert (data["program"]["exception"], data["program"]["interrupted"]) == ("ValueError", False)
     (double,) = data["functions"]
     assert (double["function"], double["traces"], double["signatures"]) == \
         ("double", 1, ["x: float32[2]"])
+
+
+def end_records(log: str) -> list[dict]:
+    with open(log, encoding="utf-8") as handle:
+        return [r for r in map(json.loads, handle) if r["type"] == "end"]
+
+
+@pytest.mark.tf
+def test_a_ctrl_c_run_says_it_was_interrupted(tmp_path, capsys):
+    log = str(tmp_path / "stopped.agxlog")
+    proc = record("-o", log, os.path.join(RECORD, "interrupted.py"))
+    assert proc.returncode == 130
+    assert "the run was interrupted (Ctrl-C" in proc.stderr  # the summary at exit
+    (end,) = end_records(log)
+    assert (end["raised"], end["exception"], end["interrupted"]) == \
+        (True, "KeyboardInterrupt", True)
+    data = summary_json(log, capsys)
+    assert data["program"]["interrupted"] and data["program"]["exit_code"] == 130
+    assert [f["traces"] for f in data["functions"]] == [1]
+    assert main(["summary", log]) == 0
+    assert "the run was interrupted (Ctrl-C" in capsys.readouterr().out
+
+
+@pytest.mark.tf
+def test_only_the_recording_process_ends_the_log_not_a_forked_child(tmp_path, capsys):
+    log = str(tmp_path / "forks.agxlog")
+    proc = record("-o", log, os.path.join(RECORD, "forks.py"))
+    assert proc.returncode == 5, proc.stderr
+    assert [e["exit_code"] for e in end_records(log)] == [5]
+    assert proc.stderr.count("agexplorer record: ") == 1  # the child prints no summary
+    assert summary_json(log, capsys)["program"]["exit_code"] == 5
+
+
+def test_a_log_written_before_interrupted_was_recorded_reads_as_not_interrupted(tmp_path,
+                                                                                capsys):
+    log = tmp_path / "old.agxlog"
+    log.write_text('{"type": "start", "format": "agexplorer-record/1", "argv": ["t.py"]}\n'
+                   '{"type": "end", "exit_code": 0, "wall_s": 1.0, "raised": false}\n')
+    program = summary_json(str(log), capsys)["program"]
+    assert (program["interrupted"], program["exception"], program["exit_code"]) == \
+        (False, None, 0)
+    assert main(["summary", str(log)]) == 0
+    assert "interrupted" not in capsys.readouterr().out
+
+
+START = {"type": "start", "format": "agexplorer-record/1", "argv": ["t.py"]}
+TRACE = {"type": "trace", "trace": 1, "file": "/p/t.py", "function": "f", "line": 3,
+         "user": True, "kind": "first", "trace_s": 0.5, "op_count": 7, "statements": [],
+         "arguments": [{"name": "x", "kind": "tensor", "text": "float32[2]",
+                        "dtype": "float32", "shape": [2]}]}
+
+
+@pytest.mark.parametrize(("records", "where"), [
+    ([START, {**TRACE, "arguments": 5}], 'the 1st trace record is malformed: its "arguments" '
+     "is a number where a list belongs"),
+    ([START, TRACE, {**TRACE, "trace": 2, "trace_s": "slow"}], 'the 2nd trace record is '
+     'malformed: its "trace_s" is a string where a number belongs'),
+    ([START, {**TRACE, "statements": "for"}], 'its "statements" is a string where a list'),
+    ([START, {**TRACE, "statements": [{"kind": "for", "verdict": "python",
+                                       "iterations": "3"}]}],
+     'the 1st trace record (statement 1) is malformed: its "iterations" is a string'),
+    ([START, {**TRACE, "arguments": [{"name": "x", "kind": "tensor", "shape": 4}]}],
+     '(argument 1) is malformed: its "shape" is a number where a list belongs'),
+    ([START, {**TRACE, "reached": ["f"]}], 'its "reached[1]" is a string where an object'),
+    ([START, TRACE, {"type": "end", "exit_code": "five"}], 'the end record is malformed: '
+     'its "exit_code" is a string where a whole number belongs'),
+])
+def test_a_log_with_wrongly_typed_fields_names_the_record(tmp_path, capsys, records, where):
+    """A log another tool wrote, or a hand edit broke: one sentence naming the record, exit 2
+    (it used to fail inside agexplorer, exit 3)."""
+    log = tmp_path / "typed.agxlog"
+    log.write_text("".join(json.dumps(r) + "\n" for r in records))
+    for argv in (["summary", str(log)], ["summary", str(log), "--json"]):
+        assert main(argv) == 2
+        err = capsys.readouterr().err
+        assert err.startswith(f"agexplorer: {log}: ") and err.count("\n") == 1
+        assert where in err
 
 
 @pytest.mark.tf

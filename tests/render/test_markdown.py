@@ -115,3 +115,13 @@ def test_the_run_summary_page():
     assert _table_with(text, "share of its trace's ops")[1] == [
         "normalize", "helpers.py:7", "for i in range(len(xs)):", "3", "9", "30%", "0.150 s"]
     assert "- `normalize` (helpers.py:7): use tf.range" in text.splitlines()
+
+
+def test_an_interrupted_run_says_so_on_both_pages():
+    from agexplorer.render.html import summary_html
+
+    summary = run_summary()
+    assert "interrupted" not in summary_markdown(summary)
+    summary["program"]["interrupted"] = True
+    assert "**interrupted** (Ctrl-C)" in summary_markdown(summary)
+    assert "<strong>interrupted</strong> (Ctrl-C)" in summary_html(summary)

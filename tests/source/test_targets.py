@@ -102,3 +102,59 @@ def test_syntax_error_names_file_and_line(tmp_path):
         parse_source(str(path), path.read_text())
     assert err.value.kind == "syntax-error" and err.value.line == 2
     assert f"{path}:2:" in err.value.message
+
+
+KINDS = '''
+import tensorflow as tf
+
+square = lambda x: x * x  # noqa: E731
+
+twice = tf.function(
+    lambda x: (x
+               + x))
+
+
+class Box:
+    @staticmethod
+    def helper(n):
+        return n
+
+    @staticmethod
+    def ready_one():
+        return 1
+
+    @classmethod
+    def make(cls):
+        return cls()
+
+    @property
+    def size(self):
+        return 3
+
+    @size.setter
+    def size(self, value):
+        pass
+'''
+
+
+def test_a_staticmethod_needs_its_arguments_and_a_property_is_never_ready():
+    """`list` and `report` agree: a staticmethod's first parameter is not self, so
+    helper(n) needs --call; a property is read, not called, so it is not "ready"."""
+    functions = {f.qualname: f for f in list_functions(ast.parse(KINDS))}
+    assert (functions["Box.helper"].descriptor, functions["Box.helper"].ready) == \
+        ("staticmethod", False)
+    assert (functions["Box.ready_one"].descriptor, functions["Box.ready_one"].ready) == \
+        ("staticmethod", True)
+    assert (functions["Box.make"].descriptor, functions["Box.make"].ready) == ("classmethod", True)
+    sizes = [f for f in list_functions(ast.parse(KINDS)) if f.qualname == "Box.size"]
+    assert [(f.descriptor, f.ready) for f in sizes] == [("property", False)] * 2
+    assert functions["Box.helper"].to_dict()["descriptor"] == "staticmethod"
+
+
+def test_a_lambda_target_has_the_lines_of_its_lambda():
+    tree = ast.parse(KINDS)
+    square = find_function_node(tree, "square")
+    assert (square.lineno, square.end_lineno) == (4, 4)
+    twice = find_function_node(tree, "twice")  # the lambda inside tf.function(...)
+    assert (twice.lineno, twice.end_lineno) == (7, 8)
+    assert find_function_node(ast.parse("pair = (lambda a: a, lambda b: b)\n"), "pair") is None

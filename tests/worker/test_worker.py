@@ -13,7 +13,7 @@ import pytest
 from agexplorer.model.errors import AgxError
 from agexplorer.worker.client import Worker
 from agexplorer.worker.protocol import DevicesRequest, PingRequest, ReportRequest
-from conftest import ROOT, fixture
+from conftest import ROOT, fixture, run_cli
 
 RUNS = fixture("runs.py")
 pytestmark = pytest.mark.tf  # every test here talks to a TensorFlow worker
@@ -70,6 +70,14 @@ def test_a_dying_worker_is_reported_and_restarted(worker, func, how):
     assert err.value.kind == "worker-died"
     assert how in err.value.message and f"while tracing {func}" in err.value.message
     assert lab(worker, "square").results_match is True
+
+
+def test_the_command_line_says_only_what_happens_after_a_worker_died():
+    # It ends right after: no fresh worker starts, and none is announced.
+    out = run_cli("report", f"{RUNS}::exits", "--call", "1", "--no-run")
+    assert out.returncode == 1
+    assert out.stderr == ("agexplorer: the TensorFlow worker exited with status 3 while "
+                          "tracing exits.\n")
 
 
 def test_side_effects_do_not_leak_between_modes(worker):
@@ -269,3 +277,37 @@ def test_a_worker_started_from_a_short_lived_thread_outlives_it(worker):
     time.sleep(0.5)  # let the thread finish in the kernel too, as a short-lived one would
     assert answers == ["pong"] and worker.alive
     assert worker.request(PingRequest()) == "pong" and worker.take_notice() is None
+
+
+def test_a_final_close_ends_a_request_in_flight_and_no_worker_starts_again(tmp_path):
+    # The explorer quitting while user code runs: the request waiting in a thread ends at
+    # once, in one sentence, instead of seeing the worker die and starting a fresh one.
+    import threading
+
+    marker = tmp_path / "marker"
+    closing = Worker(timeout=120, env={**os.environ, "AGX_TEST_MARKER": str(marker)})
+    errors = []
+
+    def ask():
+        try:
+            closing.request(ReportRequest(f"{HOSTILE}::spin", no_run=True))
+        except AgxError as exc:
+            errors.append(exc)
+
+    thread = threading.Thread(target=ask)
+    thread.start()
+    for _ in range(1200):  # the worker imports TensorFlow, then spins in spin()
+        if marker.exists() and marker.read_text():
+            break
+        time.sleep(0.1)
+    assert marker.read_text() == str(closing.pid)
+    folder = closing.tmpdir
+    closing.close(final=True)
+    thread.join(timeout=10)
+    assert not thread.is_alive() and [e.kind for e in errors] == ["worker-closed"]
+    assert errors[0].message == ("agexplorer is quitting: the TensorFlow worker was ended and "
+                                 "answers no more requests.")
+    with pytest.raises(AgxError) as err:
+        closing.request(PingRequest())
+    assert err.value.kind == "worker-closed"
+    assert closing.pid is None and not os.path.exists(folder)
