@@ -202,7 +202,11 @@ class KeyActions:
 
     def action_double_timeout(self: Any) -> None:
         """Give the function twice as long before the worker gives up on it."""
+        before = self.bridge.worker.timeout
         timeout = self.bridge.double_timeout()
+        if timeout == before:
+            self.announce(f"the timeout is at its limit, {timeout:g} s", error=False)
+            return
         self.announce(f"timeout doubled: the worker now gives a request {timeout:g} s "
                       "(ctrl+t doubles it again)", error=False)
 
@@ -215,10 +219,22 @@ class KeyActions:
     def action_show_tab(self: Any, tab: str) -> None:
         self._when_ready(self._show_tab, tab)
 
-    @while_mounted
     def _show_tab(self: Any, tab: str) -> None:
-        """Show a tab and focus what it shows (not an input: the next digit would type in
-        it), so that Tab goes on from there instead of into the editor."""
+        """Note the tab to show; one switch, after the keys already queued, shows the last one
+        noted: a burst of digits (held, or typed faster than the frames) costs one switch,
+        not one each (500 keys took 3 s, and Textual's focus messages could leave an older
+        tab on screen)."""
+        if self.__dict__.get("tab_wanted") is None and not self.call_later(self._switch_tab):
+            return  # the app is closing
+        self.__dict__["tab_wanted"] = tab
+
+    @while_mounted
+    def _switch_tab(self: Any) -> None:
+        """Show the tab last asked for and focus what it shows (not an input: the next digit
+        would type in it), so that Tab goes on from there instead of into the editor."""
+        tab = self.__dict__.pop("tab_wanted", None)
+        if tab is None:
+            return
         panels = self.panes.panels
         panels.active = tab
         pane = panels.get_pane(tab)

@@ -9,10 +9,18 @@ from textual.binding import Binding
 from textual.css.query import NoMatches
 from textual.widget import Widget
 
+from agexplorer.tui import textual_patches
+
 if TYPE_CHECKING:
     from textual.screen import Screen
 
     from agexplorer.tui.app import AgxApp
+
+# Every footer of the explorer (its screens' too) composes its keys only when they change and
+# lets go of those it replaced: Textual's kept them all; a late focus message no longer shows
+# an older tab (textual_patches).
+textual_patches.install_footer()
+textual_patches.install_tab_focus()
 
 # The main screen gets one class per axis on every resize (Textual's breakpoints). Under 110
 # columns the function list folds away and the code panes stack; from 50 rows the panels

@@ -1,20 +1,40 @@
-"""One compiled tree-sitter highlight query per language, shared by every TextArea.
+"""Workarounds for Textual: a shared highlight query, a footer that neither leaks nor churns,
+and tabs that a late focus message cannot switch back.
 
 Textual's ``TextArea`` compiles its highlight query each time it builds a document: at
 mount, on every ``load_text`` and on every language change. For Python that compile takes
 about 20 ms, paid by the source pane before the first paint and by both panes after each
 analysis. A compiled ``tree_sitter.Query`` holds no per-document state (the cursor that
 runs it is made per call), so one per (language, query text) serves every document.
+
+Textual's ``Footer`` (8.2.8) recomposes, twice, after every focus change: it removes its
+``FooterKey`` widgets and mounts new ones, about 25 here, each restyled as its ``compact``
+is bound. Each key's ``data_bind(compact=Footer.compact)`` leaves an entry in the footer's
+own watcher list, which Textual prunes only when ``Footer.compact`` changes: every key ever
+composed stayed alive (about 1.2 MB and 0.4 s of CPU a tab switch in the explorer, growing
+with the heap). See docs/upstream/textual-footer-leak.md. :func:`install_footer` makes the
+footer skip a recompose that would show the same keys, and let go of the keys it replaced.
+
+A widget focused in a ``TabbedContent``'s pane makes it show that pane, through messages
+that reach it later, each pane's on its own queue: in a burst of tab keys a late one showed
+an older tab while the focus was in the newer one. :func:`install_tab_focus` drops such a
+message once the focus has left its pane.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from textual.dom import DOMNode
+    from textual.widgets import Footer, TabbedContent, TabPane
 
 # (id(language), query text) -> (language, compiled query); the language is kept so that
 # its id cannot be reused by another object while the entry lives.
 _CACHE: dict[tuple[int, str], tuple[Any, Any]] = {}
 _installed = False
+_footer_installed = False
+_tab_focus_installed = False
 
 
 def install() -> None:
@@ -37,3 +57,80 @@ def install() -> None:
 
     SyntaxAwareDocument.prepare_query = prepare_query  # type: ignore[method-assign]
     _installed = True
+
+
+def footer_keys(footer: Footer) -> tuple[object, ...]:
+    """What ``footer`` would show if composed now: each shown binding with whether it is on
+    and its tooltip, in order, and the command palette's key (what ``Footer.compose`` reads)."""
+    bindings = footer.screen.active_bindings
+    shown = tuple((b.binding, b.enabled, b.tooltip) for b in bindings.values() if b.binding.show)
+    palette = bindings.get(footer.app.COMMAND_PALETTE_BINDING)
+    return (shown, footer.show_command_palette and footer.app.ENABLE_COMMAND_PALETTE,
+            palette and (palette.binding, palette.enabled, palette.tooltip))
+
+
+def forget_removed_watchers(node: DOMNode) -> None:
+    """Drop the callbacks that removed widgets left on ``node`` with ``watch`` or
+    ``data_bind``: Textual keeps them, and so the widgets, until the watched reactive changes,
+    then drops them by this same test (``Reactive._check_watchers``)."""
+    watchers: dict[str, list[tuple[Any, Any]]] = getattr(node, "__watchers", {})
+    for entries in watchers.values():
+        entries[:] = [(watcher, callback) for watcher, callback in entries
+                      if not watcher._closing]
+
+
+def install_footer() -> None:
+    """Make every ``Footer`` recompose only when its keys change, and forget the keys it
+    removed (idempotent; before the first footer mounts)."""
+    global _footer_installed
+    if _footer_installed:
+        return
+    from textual.widgets import Footer
+    from textual.widgets._footer import FooterKey
+
+    recompose, compose = Footer.recompose, Footer.compose
+
+    def compose_in_style(self: Footer) -> Any:
+        # Each key bound to the footer's ``compact`` is made compact or not as the footer is:
+        # binding it then changes nothing (a key made compact and bound to a wide footer
+        # restyled itself). The command palette's key is not bound: it stays as it was made.
+        for widget in compose(self):
+            if isinstance(widget, FooterKey) and not widget.has_class("-command-palette"):
+                widget.set_reactive(FooterKey.compact, self.compact)
+                widget.set_class(self.compact, "-compact", update=False)
+            yield widget
+
+    async def recompose_when_changed(self: Footer) -> None:
+        if not self.is_attached:
+            return
+        keys = footer_keys(self)
+        if self.children and keys == getattr(self, "_agx_keys", None):
+            return  # the same keys (a focus change within the same bindings): nothing to do
+        await recompose(self)
+        self._agx_keys = keys  # type: ignore[attr-defined]
+        forget_removed_watchers(self)
+
+    Footer.compose = compose_in_style  # type: ignore[method-assign]
+    Footer.recompose = recompose_when_changed  # type: ignore[method-assign]
+    _footer_installed = True
+
+
+def install_tab_focus() -> None:
+    """Make a ``TabbedContent`` show the pane of a focused widget only while the focus is
+    still in that pane (idempotent)."""
+    global _tab_focus_installed
+    if _tab_focus_installed:
+        return
+    from textual.widgets import TabbedContent
+
+    on_pane_focused = TabbedContent._on_tab_pane_focused
+
+    def on_pane_focused_now(self: TabbedContent, event: TabPane.Focused) -> None:
+        focused = self.screen.focused
+        if focused is None or event.tab_pane not in focused.ancestors_with_self:
+            event.stop()  # stale: the focus has moved on (to another tab, shown by its key)
+            return
+        on_pane_focused(self, event)
+
+    TabbedContent._on_tab_pane_focused = on_pane_focused_now  # type: ignore[method-assign]
+    _tab_focus_installed = True

@@ -123,6 +123,8 @@ async def test_ctrl_b_folds_the_list_at_wide_sizes_too(app):
 async def test_f11_zooms_the_focused_pane_and_back(app):
     async with app.run_test(size=(120, 40)) as pilot:
         await started(pilot)
+        # the analysis's answer (a failure here) first: arriving later it replaced the status
+        assert await wait_for(pilot, lambda: "no TensorFlow" in app.status_line.text, 30)
         app.query_one("#converted").focus()
         await pilot.press("f11")
         await pilot.pause(0.1)

@@ -5,6 +5,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, ClassVar
 
 if TYPE_CHECKING:
+    from textual.timer import Timer
+
     from agexplorer.tui.app import AgxApp
     from agexplorer.tui.messages import EngineAnswer
     from agexplorer.worker.protocol import Request
@@ -15,10 +17,12 @@ class AsksWhenShown:
     half second while it is, it asks again if the function, the buffer's analysis or (with
     ``WITH_CALL``) the Run tab's call changed since it last asked. A subclass gives the
     request (:meth:`request_for`), shows the wait (:meth:`waiting`) and calls
-    :meth:`start_following` from its ``on_mount``."""
+    :meth:`start_following` from its ``on_mount``. While the tab is hidden its timer rests:
+    switching tabs costs it one check when shown, nothing else."""
 
     WITH_CALL: ClassVar[bool] = False
     asked: tuple[Any, ...] | None = None  # (target, generation, call) last asked for
+    following: Timer | None = None  # the half-second check, paused while the tab is hidden
 
     @property
     def explorer(self) -> AgxApp:
@@ -34,10 +38,17 @@ class AsksWhenShown:
         raise NotImplementedError
 
     def start_following(self) -> None:
-        self.set_interval(0.5, self._follow)  # type: ignore[attr-defined]
+        self.following = self.set_interval(  # type: ignore[attr-defined]
+            0.5, self._follow, pause=not self.is_on_screen)  # type: ignore[attr-defined]
 
     def on_show(self) -> None:
+        if self.following is not None:
+            self.following.resume()
         self._follow()
+
+    def on_hide(self) -> None:
+        if self.following is not None:
+            self.following.pause()
 
     def _follow(self) -> None:
         app = self.explorer
