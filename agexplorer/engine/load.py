@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import importlib.machinery
 import importlib.util
 import inspect
@@ -15,6 +16,7 @@ from types import ModuleType
 from typing import Any
 
 from agexplorer.engine import callargs
+from agexplorer.engine.usercode import UserCode
 from agexplorer.model.errors import AgxError, user_frames_message
 from agexplorer.source.targets import (
     FunctionInfo,
@@ -30,14 +32,35 @@ from agexplorer.source.targets import (
 EVALUATING = "evaluating the call arguments"
 
 _module_counter = itertools.count()
+_user_code: UserCode | None = None
+
+
+def forget_user_modules(user: UserCode | None = None) -> list[str]:
+    """Drop from ``sys.modules`` every module loaded from the user's files (the targets
+    loaded before, and what they imported by name: ``import helpers``), so that the next
+    load imports them afresh: an edited helper is seen, and a ``helpers.py`` of another
+    folder is not taken for this one's. Library modules stay imported. Returns their names."""
+    global _user_code
+    if user is None:  # one for the worker's life: it decides each file name once
+        user = _user_code = _user_code or UserCode()
+    gone = [name for name, module in list(sys.modules.items())
+            if name.startswith("agx_user_")
+            or (isinstance(getattr(module, "__file__", None), str) and module.__file__ in user)]
+    for name in gone:
+        sys.modules.pop(name, None)
+    return gone
 
 
 def load_module(path: str, text: str) -> ModuleType:
-    """Run the file as a module (its ``if __name__ == "__main__"`` block does not run)."""
+    """Run the file as a module (its ``if __name__ == "__main__"`` block does not run), after
+    the user's modules of earlier loads are forgotten, with its folder first on the path (its
+    sibling imports find its own neighbours, not those of a file loaded before)."""
+    forget_user_modules()
     name = f"agx_user_{next(_module_counter)}_{os.path.splitext(os.path.basename(path))[0]}"
     folder = os.path.dirname(path)
-    if folder not in sys.path:
-        sys.path.insert(0, folder)
+    with contextlib.suppress(ValueError):
+        sys.path.remove(folder)
+    sys.path.insert(0, folder)
     # An explicit loader: spec_from_file_location gives up on names that do not end in .py.
     loader = importlib.machinery.SourceFileLoader(name, path)
     spec = importlib.util.spec_from_file_location(name, path, loader=loader)
