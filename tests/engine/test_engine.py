@@ -247,3 +247,30 @@ def test_a_trace_failure_says_its_cause_as_a_kind():
     assert trace_cause(ValueError('File "numpy_demo.py", line 3\nValueError: shapes differ')) is None
     error = pickle.loads(pickle.dumps(AgxError("trace-failed", "x", cause="numpy-in-graph")))
     assert error.cause == "numpy-in-graph" and "cause" not in error.to_dict()
+
+
+def test_each_load_imports_the_users_helpers_afresh_from_its_own_folder(tmp_path):
+    """A helper imported by name is the one beside the file loaded now, as edited now: not a
+    same-named helper of a file loaded before (the worker serves many files), nor its old text."""
+    import os
+
+    from agexplorer.engine.load import load_module
+
+    def project(name: str, value: int) -> str:
+        folder = tmp_path / name
+        folder.mkdir()
+        (folder / "helpers.py").write_text(f"VALUE = {value}\n")
+        (folder / "train.py").write_text("import helpers\nVALUE = helpers.VALUE\n")
+        return str(folder / "train.py")
+
+    def load(path: str) -> int:
+        with open(path) as fh:
+            return load_module(path, fh.read()).VALUE
+
+    first, second = project("a", 1), project("b", 2)
+    assert (load(first), load(second)) == (1, 2)
+    helpers = os.path.join(os.path.dirname(first), "helpers.py")
+    with open(helpers, "w") as fh:
+        fh.write("VALUE = 11  # edited\n")
+    os.utime(helpers, (0, 10**9))  # a new mtime even within the file system's resolution
+    assert load(first) == 11
