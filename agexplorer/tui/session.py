@@ -21,6 +21,7 @@ import tempfile
 from typing import Any
 
 from agexplorer.source.files import SourceFile, coding_of, encode_source
+from agexplorer.worker.process import pid_alive
 
 SESSION_PREFIX = "agexplorer-session-"  # in the temp folder: one per served explorer
 MAX_SIBLINGS = 200  # a file's neighbours copied beside it (for its imports), at most
@@ -42,19 +43,6 @@ def state_home() -> str:
 def served() -> ServedSession | None:
     """The served session this explorer runs in, or None in a terminal."""
     return _served
-
-
-def pid_alive(pid: int) -> bool:
-    """Whether process ``pid`` exists (another user's counts: it cannot be signalled)."""
-    if pid <= 0 or pid == os.getpid():
-        return True
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except OSError:  # e.g. PermissionError: it exists, it is someone else's
-        return True
-    return True
 
 
 def owned_folder(entry: os.DirEntry[str]) -> bool:

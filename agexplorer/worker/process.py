@@ -135,7 +135,8 @@ def ask_for_stack(pid: int, read_log: Callable[[], str]) -> str:
     return ""
 
 
-def _pid_alive(pid: int) -> bool:
+def pid_alive(pid: int) -> bool:
+    """Whether process ``pid`` exists (ours counts; another user's too: it cannot be signalled)."""
     if pid <= 0 or pid == os.getpid():
         return True
     try:
@@ -159,7 +160,7 @@ def sweep_stale_folders(folder: str | None = None) -> list[str]:
         return removed
     for entry in entries:
         match = re.fullmatch(rf"{re.escape(FOLDER_PREFIX)}(\d+)-\w+", entry.name)
-        if match is None or _pid_alive(int(match.group(1))):
+        if match is None or pid_alive(int(match.group(1))):
             continue
         try:
             if not entry.is_dir(follow_symlinks=False) or \
