@@ -220,3 +220,54 @@ def test_the_explorers_timeout_is_finite_too(capsys, monkeypatch, value):
     monkeypatch.setattr(app.AgxApp, "run", lambda *a, **k: pytest.fail("the TUI was opened"))
     code, _, err = run(capsys, "--timeout", value)
     assert code == 2 and err.startswith(f"agexplorer: --timeout: '{value}' ")
+
+
+@pytest.mark.tf
+@pytest.mark.parametrize("function, call, code", [
+    ("for_creates", "3", 0), ("while_creates", "tf.constant(3)", 0),
+    ("nested_creates", "tf.constant(3)", 0),
+    ("creates_in_one_branch", "tf.constant(3)", 1),  # tf.function refuses it too: the user's
+])
+def test_a_loop_that_creates_a_name_is_reported_not_an_internal_error(capsys, worker,
+                                                                       monkeypatch, function,
+                                                                       call, code):
+    """Such a loop's reply failed to cross from the worker: exit 3, "'Undefined' object is not
+    callable"."""
+    from agexplorer.worker import client
+
+    monkeypatch.setattr(client, "shared_worker", lambda *a, **k: worker)
+    got, out, err = run(capsys, "report", f"{fixture('loop_vars.py')}::{function}",
+                        "--call", call, "--json", "--no-run")
+    assert got == code, err
+    data = json.loads(out)
+    assert data["statements"] and all(s["verdict"] != "unreached" for s in data["statements"])
+    if code == 0:
+        assert any(v["before"] == {"python_type": "undefined", "value": ""}
+                   for v in data["statements"][0]["loop_vars"])
+    else:
+        assert data["error"]["kind"] == "trace-failed"
+
+
+@pytest.mark.parametrize("argv", [["--debug", "report", "x.py::f"], ["report", "x.py::f", "--debug"],
+                                  ["report", "--debug", "x.py::f"]])
+def test_debug_is_accepted_before_and_after_the_command(monkeypatch, argv):
+    """The one-sentence internal error says "rerun with --debug": after the command too, the
+    rerun shows agexplorer's own traceback."""
+    import agexplorer.cli as cli
+
+    def broken(args):
+        raise RuntimeError("a bug of agexplorer's own")
+
+    monkeypatch.setattr(cli, "cmd_report", broken)
+    with pytest.raises(RuntimeError, match="a bug of agexplorer's own"):
+        main(argv)
+
+
+@pytest.mark.parametrize("argv", [["list", "x.py", "--debug"], ["summary", "x.agxlog", "--debug"],
+                                  ["record", "--debug", "x.py"], ["samples", "--debug"]])
+def test_every_command_takes_debug(argv):
+    from agexplorer.cli.arguments import build_parser
+    from agexplorer.cli.record import parse_record
+
+    args = parse_record(argv) if argv[0] == "record" else build_parser().parse_args(argv)
+    assert args.debug is True and args.command == argv[0]

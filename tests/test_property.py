@@ -1,10 +1,13 @@
 """Property: for random nested if/for/while over Python and tensor values, in the explored
 function and in generated helpers it calls (in a second file), every verdict matches what
-the generator built, and every staged statement has its op at its line, in its file."""
+the generator built, and every staged statement has its op at its line, in its file. Some
+loops create a name in their body that is read after the loop (``m3 = x * 2.0``): the report
+crosses the worker's pipe whole and shows it as a variable the loop defined."""
 
 from __future__ import annotations
 
 import itertools
+import pickle
 from dataclasses import dataclass, field
 
 from hypothesis import HealthCheck, given, settings
@@ -22,6 +25,8 @@ class Node:
     orelse: list[Node] = field(default_factory=list)
     line: int = 0
     file: str = "main"  # "main" (the explored function's file) or "helpers"
+    creates: bool = False  # a loop whose body creates a name, read after the loop
+    created: str = ""  # that name, once rendered
 
 
 def nodes(depth: int) -> st.SearchStrategy[list[Node]]:
@@ -29,7 +34,7 @@ def nodes(depth: int) -> st.SearchStrategy[list[Node]]:
         return st.just([])
     child = nodes(depth - 1)
     loop = st.builds(Node, kind=st.sampled_from(["py_for", "tf_for", "py_while", "tf_while"]),
-                     count=st.integers(0, 3), body=child)
+                     count=st.integers(0, 3), body=child, creates=st.booleans())
     cond = st.builds(Node, kind=st.sampled_from(["py_if", "tf_if"]), count=st.integers(1, 5),
                      body=child, orelse=child)
     call = st.builds(Node, kind=st.just("call"), body=child)
@@ -43,7 +48,7 @@ def render(tree: list[Node], module: str) -> tuple[str, str]:
     counter = itertools.count()
 
     def emit(block: list[Node], indent: int, lines: list[str], file: str,
-             placed_in: list[Node] | None = None) -> None:
+             placed_in: list[Node] | None = None, in_cond: bool = False) -> None:
         pad = "    " * indent
         lines.append(f"{pad}x = x * 1.5 + 1.0")
         for node in block:
@@ -79,10 +84,18 @@ def render(tree: list[Node], module: str) -> tuple[str, str]:
             else:
                 node.line = len(lines) + 1
                 lines.append(f"{pad}if x > 0.0:")
-            emit(node.body, indent + 1, lines, file, placed_in)
+            # Not under an if: a name that an enclosing staged loop carries round must be
+            # made on every path (tf.function refuses it too).
+            if node.creates and not node.kind.endswith("_if") and not in_cond:
+                node.created = f"m{d}"
+                lines.append(f"{pad}    m{d} = x * 2.0")
+            inside = in_cond or node.kind.endswith("_if")
+            emit(node.body, indent + 1, lines, file, placed_in, inside)
             if node.kind.endswith("_if"):
                 lines.append(f"{pad}else:")
-                emit(node.orelse, indent + 1, lines, file, placed_in)
+                emit(node.orelse, indent + 1, lines, file, placed_in, inside)
+            elif node.created and node.count:  # read after a loop that ran: Python's rule
+                lines.append(f"{pad}x = x + {node.created}")
 
     emit(tree, 1, main, "main")
     main.append("    return x")
@@ -123,6 +136,22 @@ def expected(tree: list[Node], times: int, out: dict[tuple[str, int], tuple],
     return size
 
 
+def created(tree: list[Node], out: dict[tuple[str, int], tuple[str, bool]],
+            staged_around: bool = False) -> None:
+    """Fill ``out[(file, line)] = (name, undefined)`` for each loop that creates a name read
+    after it: ``undefined`` unless a staged loop around it (in its function) carries the
+    name in, as a placeholder made from its first iteration."""
+    for node in tree:
+        if node.kind == "call":  # a helper's names are its own
+            created(node.body, out)
+            continue
+        if node.created and node.count:
+            out[(node.file, node.line)] = (node.created, not staged_around)
+        inside = staged_around or node.kind in ("tf_for", "tf_while")
+        created(node.body, out, inside)
+        created(node.orelse, out, inside)
+
+
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow,
                                                                  HealthCheck.function_scoped_fixture])
 @given(tree=nodes(3))
@@ -143,6 +172,7 @@ def test_verdicts_match_the_generated_function(tmp_path_factory, tf, tree):
     shown = source + "\n# ---- helpers\n" + helper_source
     rep = build_report(f"{path}::f", f"tf.constant(1.0), {N}")
     assert rep.error is None, (shown, rep.error.message)
+    pickle.loads(pickle.dumps(rep))  # the worker's reply, sent and read back: plain values
     everything = list(rep.statements) + [v for f in rep.reached for v in f.statements]
     got = {(files[v.file], v.line): v for v in everything}
     # A helper that ran has every statement reported, reached or not: those are expected too.
@@ -168,3 +198,11 @@ def test_verdicts_match_the_generated_function(tmp_path_factory, tf, tree):
             loop = v.kind in ("for", "while")
             ops = [t for t in cf_at.get(line, []) if ("While" in t) == loop]
             assert len(ops) == times and v.graph_op in ops, (shown, line, cf_at)
+    made: dict[tuple[str, int], tuple[str, bool]] = {}
+    created(tree, made)
+    for line, (name, undefined) in made.items():
+        if want.get(line, ("unreached",))[0] == "unreached":
+            continue
+        [var] = [v for v in got[line].loop_vars if v.name == name] or [None]
+        assert var is not None and not var.changed, (shown, line, got[line].loop_vars)
+        assert var.defined_by_loop == undefined, (shown, line, var)

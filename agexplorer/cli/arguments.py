@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import math
+from typing import Any
 
 from agexplorer import __version__
 from agexplorer.worker.client import MAX_TIMEOUT
@@ -15,12 +16,27 @@ class _Parser(argparse.ArgumentParser):
                   if " " in self.prog else f"agexplorer: {message}; see `agexplorer --help`.\n")
 
 
+class _CommandParser(_Parser):
+    """A subcommand's parser (every one, wherever it is added): it takes --debug too, so the
+    advice "rerun with --debug" works after the command as well as before it."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # Unset unless given: a --debug before the command is not undone by its absence here.
+        add_debug(self, default=argparse.SUPPRESS)
+
+
+def add_debug(parser: argparse.ArgumentParser, default: Any = False) -> None:
+    """``--debug``: agexplorer's own failures raise with their traceback (hidden in --help)."""
+    parser.add_argument("--debug", action="store_true", default=default, help=argparse.SUPPRESS)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="agexplorer", description="Explore what TensorFlow AutoGraph "
                      "makes of your Python functions.")
     parser.add_argument("--version", action="version", version=f"agexplorer {__version__}")
-    parser.add_argument("--debug", action="store_true", help=argparse.SUPPRESS)
-    sub = parser.add_subparsers(dest="command", parser_class=_Parser)
+    add_debug(parser)
+    sub = parser.add_subparsers(dest="command", parser_class=_CommandParser)
 
     report = sub.add_parser("report", help="converted code, graph ops and a verdict for "
                             "every if/for/while of one function")

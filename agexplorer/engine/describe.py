@@ -18,11 +18,20 @@ def _shape(value: Any) -> str:
     return "[" + ", ".join("None" if d is None else str(d) for d in dims) + "]"
 
 
+def is_undefined(value: Any) -> bool:
+    """True for AutoGraph's stand-in for a name not assigned yet (a name a loop's body, or one
+    branch of an if, creates). It answers every attribute with itself, so it has a "dtype" and
+    a "shape", and it cannot be read back from the worker's pipe: it must never pass for a value."""
+    kind = type(value)
+    return kind.__name__ in ("Undefined", "UndefinedReturnValue") \
+        and (kind.__module__ or "").startswith("tensorflow")
+
+
 def is_tensor(value: Any) -> bool:
     """True for TensorFlow tensors of any kind (symbolic, eager, variables), without importing TF."""
     module = type(value).__module__ or ""
-    return module.startswith(("tensorflow", "keras")) and hasattr(value, "dtype") \
-        and hasattr(value, "shape")
+    return module.startswith(("tensorflow", "keras")) and not is_undefined(value) \
+        and hasattr(value, "dtype") and hasattr(value, "shape")
 
 
 def describe(value: Any) -> str:

@@ -8,15 +8,21 @@ entering the body with the state after it ("has shape (1,) before the loop, but 
 can raise, so a loop whose trace fails on it still has its variables. A Python loop's
 body runs once per iteration: the first iteration is kept, and any later one where a
 variable's type changed (a Python int becoming a tensor).
+
+A name the body creates (``for k in range(n): last = k``) enters the loop as AutoGraph's
+``Undefined``, which answers every attribute with itself: it is read as "undefined", never
+as a value, and the loop variable is one the loop defines.
 """
 
 from __future__ import annotations
 
+import linecache
+import re
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from agexplorer.engine.describe import is_tensor
-from agexplorer.model.loopvars import LoopVar, Shape, VarState
+from agexplorer.engine.describe import is_tensor, is_undefined
+from agexplorer.model.loopvars import UNDEFINED, LoopVar, Shape, VarState
 
 _VALUE_CHARS = 40  # a Python value's repr is cut to this: the type tells the story
 
@@ -32,13 +38,13 @@ def _shape(value: Any) -> Shape:
 
 def state_of(value: Any) -> VarState:
     """A value as a loop variable's state: a tensor's dtype and shape, else type and value."""
+    if is_undefined(value):  # a name the body creates; tested first: it has a "dtype" too
+        return VarState(python_type=UNDEFINED, value="")
     if is_tensor(value):
         dtype = getattr(value, "dtype", None)
         return VarState(dtype=dtype if isinstance(dtype, str) else getattr(dtype, "name", "?"),
                         shape=_shape(value))
     name = type(value).__name__
-    if name == "Undefined" or name == "UndefinedReturnValue":
-        return VarState(python_type="undefined", value="")
     if value is None or isinstance(value, (bool, int, float, str)):
         text = repr(value)
     elif isinstance(value, (list, tuple, dict, set)):
@@ -77,19 +83,58 @@ def _kind(state: VarState) -> tuple[str | None, ...]:
 def _python_change(before: VarState, after: VarState) -> bool:
     """A Python loop changed the variable's type (a variable the body defines first is new,
     not changed)."""
-    return before.python_type != "undefined" and _kind(before) != _kind(after)
+    return not (before.undefined or after.undefined) and _kind(before) != _kind(after)
+
+
+# The variables AutoGraph adds for return, break and continue inside a loop; its namer adds a
+# suffix where the user's function already has the name.
+_AUTOGRAPH_OWN = re.compile(r"(?:do_return|retval_|break_|continue_)(?:_\d+)?")
+_DEF = re.compile(r"\s*(?:async\s+)?def\s")
+
+
+def _autograph_own(name: str, file: str | None, line: int | None) -> bool:
+    """Whether a loop variable is one AutoGraph made: its kind of name, found nowhere in the
+    user's function around the loop (where it is, it may be the user's own: it is kept)."""
+    if not _AUTOGRAPH_OWN.fullmatch(name):
+        return False
+    return re.search(rf"\b{name}\b", "".join(_function_lines(file, line))) is None
+
+
+def _indent(text: str) -> int:
+    return len(text) - len(text.lstrip())
+
+
+def _function_lines(file: str | None, line: int | None) -> list[str]:
+    """The source of the function whose body holds ``line`` (the nearest ``def`` above it,
+    less indented, to where its body ends); the whole file where that cannot be told."""
+    lines = linecache.getlines(file or "")
+    if line is None or not 0 < line <= len(lines):
+        return lines
+    indent = _indent(lines[line - 1])
+    start = next((i for i in range(line - 2, -1, -1)
+                  if _DEF.match(lines[i]) and _indent(lines[i]) < indent), None)
+    if start is None:
+        return lines
+    outer = _indent(lines[start])
+    end = next((i for i in range(line, len(lines))
+                if lines[i].strip() and not lines[i].lstrip().startswith("#")
+                and _indent(lines[i]) <= outer), len(lines))
+    return lines[start:end]
 
 
 class LoopWatch:
     """Reads one loop's state around its body; :attr:`loop_vars` is what it found."""
 
     def __init__(self, get_state: Callable[[], Any], symbol_names: Sequence[str],
-                 staged: Callable[[], bool]) -> None:
+                 staged: Callable[[], bool], file: str | None = None,
+                 line: int | None = None) -> None:
         self.get_state = get_state
         names = [str(n) for n in symbol_names or ()]
+        self.size = len(names)
         # AutoGraph orders the state as a set iterates (by the process's string hashing):
-        # by name, the same every run.
-        self.order = sorted(range(len(names)), key=names.__getitem__)
+        # by name, the same every run. Its own variables (``break_``) are no news.
+        mine = [i for i, name in enumerate(names) if not _autograph_own(name, file, line)]
+        self.order = sorted(mine, key=names.__getitem__)
         self.names = tuple(names[i] for i in self.order)
         self.staged = staged  # whether the loop took the staged path (known once it runs)
         self.before = self._read()
@@ -102,7 +147,7 @@ class LoopWatch:
             return None
         try:
             state = self.get_state()
-            if len(state) != len(self.names):
+            if len(state) != self.size:
                 return None
             return tuple(state_of(state[i]) for i in self.order)
         except Exception:  # noqa: BLE001 - reading the state is never worth the user's trace
@@ -142,7 +187,20 @@ class LoopWatch:
             self.loop_vars = tuple(LoopVar(n, b, a, _python_change(b, a))
                                    for n, b, a in zip(self.names, self.before, after, strict=True))
         else:  # later ones: keep the first change of each variable's type
-            self.loop_vars = tuple(
-                v if v.changed or not _python_change(last, a) else LoopVar(v.name, last, a, True)
-                for v, last, a in zip(self.loop_vars, self._last, after, strict=True))
+            self.loop_vars = tuple(_later(v, last, a)
+                                   for v, last, a in zip(self.loop_vars, self._last, after,
+                                                         strict=True))
         self._last = after
+
+
+def _later(var: LoopVar, last: VarState, after: VarState) -> LoopVar:
+    """A Python loop's variable after a later iteration: its first change of type, or its
+    first value where only this iteration defined it (an if inside the loop took the branch
+    that creates it)."""
+    if var.changed:
+        return var
+    if _python_change(last, after):
+        return LoopVar(var.name, last, after, True)
+    if var.after.undefined and not after.undefined:
+        return LoopVar(var.name, var.before, after, False)
+    return var

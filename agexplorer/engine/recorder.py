@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 from agexplorer.engine import tf_internals
-from agexplorer.engine.describe import classify, is_tensor
+from agexplorer.engine.describe import classify, is_tensor, is_undefined
 from agexplorer.engine.loopvars import LoopWatch
 from agexplorer.engine.opchains import OpChains
 from agexplorer.model.values import Described, NamedValue
@@ -145,7 +145,8 @@ class Recorder:
     def wrap_for(self, original: Callable[..., Any]) -> Callable[..., Any]:
         def for_stmt(iter_, extra_test, body, get_state, set_state, symbol_names, opts):
             call = self._start("for", iter_)
-            watch = LoopWatch(get_state, symbol_names, lambda: call.path == "staged")
+            watch = LoopWatch(get_state, symbol_names, lambda: call.path == "staged",
+                              call.file, call.line)
             with self._active(call):
                 try:
                     result = original(iter_, extra_test, self._counting(call, watch.wrap(body)),
@@ -176,7 +177,8 @@ class Recorder:
                         self._describe(call, result)
                 return result
 
-            watch = LoopWatch(get_state, symbol_names, lambda: call.path == "staged")
+            watch = LoopWatch(get_state, symbol_names, lambda: call.path == "staged",
+                              call.file, call.line)
             with self._active(call):
                 try:
                     result = original(watched_test, self._counting(call, watch.wrap(body)),
@@ -273,7 +275,10 @@ def _lookup_names(names: list[str], frame: Any) -> list[NamedValue]:
 
 
 def _is_data(value: Any) -> bool:
-    """Values worth describing: not modules, classes or functions (``tf``, ``range``)."""
+    """Values worth describing: not modules, classes or functions (``tf``, ``range``), nor a
+    name not assigned yet (AutoGraph's ``Undefined``, before a loop's body creates it)."""
+    if is_undefined(value):
+        return False
     return is_tensor(value) or not (isinstance(value, (type, types.ModuleType))
                                     or callable(value))
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 Shape = tuple[int | None, ...] | None  # None: unknown rank
+UNDEFINED = "undefined"  # the python_type of a name not assigned yet (one the loop creates)
 
 
 @dataclass(frozen=True)
@@ -21,6 +22,11 @@ class VarState:
     def is_tensor(self) -> bool:
         """Whether the value was a tensor (it has a dtype)."""
         return self.dtype is not None
+
+    @property
+    def undefined(self) -> bool:
+        """Whether the name was not assigned yet (AutoGraph's ``Undefined``)."""
+        return self.python_type == UNDEFINED
 
     def text(self) -> str:
         """``float32[3]``, ``float32[None, 2]``, ``int 0``."""
@@ -53,8 +59,15 @@ class LoopVar:
         return {"name": self.name, "before": self.before.to_dict(),
                 "after": self.after.to_dict(), "changed": self.changed}
 
+    @property
+    def defined_by_loop(self) -> bool:
+        """Whether the loop created the name: undefined entering it, defined after a body."""
+        return self.before.undefined and not self.after.undefined
+
     def text(self) -> str:
-        """``x: float32[1] -> float32[2]  changed``."""
+        """``x: float32[1] -> float32[2]  changed``; ``last: int32[]  defined by the loop``."""
+        if self.defined_by_loop:
+            return f"{self.name}: {self.after.text()}  defined by the loop"
         return (f"{self.name}: {self.before.text()} -> {self.after.text()}"
                 + ("  changed" if self.changed else ""))
 

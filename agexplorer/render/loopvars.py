@@ -11,10 +11,11 @@ from agexplorer.model.loopvars import LoopVar, loop_var_fix
 
 def shown_loop_vars(verdict: Any) -> list[LoopVar]:
     """The variables worth a line: all of a staged loop's; of a loop run in Python only
-    those whose type changed (its counters changing value is the unrolling, not news)."""
+    those whose type changed and those it created (its counters changing value is the
+    unrolling, not news)."""
     loop_vars = list(getattr(verdict, "loop_vars", ()) or ())
     if verdict.verdict == "python":
-        return [v for v in loop_vars if v.changed]
+        return [v for v in loop_vars if v.changed or v.defined_by_loop]
     return loop_vars
 
 

@@ -99,3 +99,100 @@ def test_the_terminal_report_shows_one_line_per_variable(report):
     render_report(report(f"{LV}::growing", "tf.constant(3)"), console, width=200)
     text = console.export_text()
     assert "loop variables:" in text and "x: float32[1] -> float32[2]  changed" in text
+
+
+# -- loops whose body creates a name ----------------------------------------------------------
+# AutoGraph carries such a name into the loop as its ``Undefined``, which answers every
+# attribute with itself: read as a tensor, it reached the worker's reply and failed it
+# ("'Undefined' object is not callable", exit 3).
+
+def through_worker(worker, function, call):
+    """The report as the CLI and the explorer get it: from the worker, across its pipe."""
+    from agexplorer.worker.protocol import ReportRequest
+
+    return worker.request(ReportRequest(f"{LV}::{function}", call=call, no_run=True))["report"]
+
+
+def texts(stmt):
+    return [v.text() for v in stmt.loop_vars]
+
+
+@pytest.mark.parametrize("function, line, call, verdict, shown", [
+    ("for_creates", 47, "3", "python", ["last: int 0  defined by the loop"]),
+    ("for_creates", 47, "tf.constant(3)", "staged", ["last: int32[]  defined by the loop"]),
+    ("while_creates", 54, "3", "python", ["i: int 0 -> int 1", "made: int 0  defined by the loop"]),
+    ("while_creates", 54, "tf.constant(3)", "staged",
+     ["i: int 0 -> int32[]", "made: int32[]  defined by the loop"]),
+])
+def test_a_loop_that_creates_a_name_reports_it_as_defined_by_the_loop(worker, function, line,
+                                                                       call, verdict, shown):
+    rep = through_worker(worker, function, call)
+    assert rep.error is None, rep.error.message
+    stmt = loop(rep, line)
+    assert stmt.verdict == verdict and texts(stmt) == shown
+    created = stmt.loop_vars[-1]
+    assert created.defined_by_loop and not created.changed
+    assert created.before.undefined and created.before.to_dict()["python_type"] == "undefined"
+    if verdict == "python":
+        assert stmt.iterations == 3
+    else:  # a loop like any other staged one: its op, and the ops of its body
+        assert stmt.graph_op == "StatelessWhile" and stmt.ops_created > 0
+
+
+def test_nested_loops_that_create_names_staged_outside_python_inside(worker):
+    rep = through_worker(worker, "nested_creates", "tf.constant(3)")
+    assert rep.error is None, rep.error.message
+    outer, inner = loop(rep, 61), loop(rep, 62)
+    assert (outer.verdict, inner.verdict, inner.iterations) == ("staged", "python", 2)
+    assert texts(outer) == ["inner: int32[]  defined by the loop",
+                            "outer: int32[]  defined by the loop"]
+    python = through_worker(worker, "nested_creates", "3")
+    assert (loop(python, 61).iterations, loop(python, 62).iterations) == (3, 6)
+    assert texts(loop(python, 62)) == ["inner: int 0  defined by the loop"]
+
+
+def test_a_name_created_in_one_branch_is_defined_by_the_python_loop(worker):
+    # The first iteration (k == 0) does not define it; the third does: that value is kept.
+    rep = through_worker(worker, "creates_in_one_branch", "3")
+    assert rep.error is None, rep.error.message
+    assert texts(loop(rep, 69)) == ["late: int 2  defined by the loop"]
+    # Staged, TensorFlow refuses it (tf.function too): the user's error, the loop still there.
+    staged = through_worker(worker, "creates_in_one_branch", "tf.constant(3)")
+    assert staged.error is not None and staged.error.kind == "trace-failed"
+    assert "'late' must be defined before the loop" in staged.error.message
+    assert loop(staged, 69).verdict == "staged"
+
+
+@pytest.mark.parametrize("function, call, line, verdict, shown", [
+    ("creates_with_break", "4", 76, "python", ["last: int 0  defined by the loop"]),
+    ("creates_with_break", "tf.constant(4)", 76, "staged", ["last: int32[]  defined by the loop"]),
+    ("creates_with_continue", "4", 85, "python", ["seen: int 0  defined by the loop"]),
+    ("creates_with_continue", "tf.constant(4)", 85, "staged",
+     ["seen: int32[]  defined by the loop", "total: int 0 -> int32[]"]),
+    ("returns_from_loop", "3", 94, "python", []),
+    ("users_break_", "tf.constant(4)", 103, "staged", ["break_: int 0 -> int32[]"]),
+])
+def test_break_continue_and_return_in_such_loops_hide_autographs_own_variables(
+        worker, function, call, line, verdict, shown):
+    """AutoGraph's break_, continue_, do_return and retval_ are not the user's variables (a
+    variable the user named so is, and AutoGraph's own then has a suffix)."""
+    from agexplorer.render.loopvars import shown_loop_vars
+
+    rep = through_worker(worker, function, call)
+    assert rep.error is None, rep.error.message
+    stmt = loop(rep, line)
+    assert stmt.verdict == verdict
+    assert [v.text() for v in shown_loop_vars(stmt)] == shown
+    names = {v.name for v in stmt.loop_vars} - {v.name for v in shown_loop_vars(stmt)}
+    assert not [n for n in names if n.startswith(("break_", "continue_", "do_return", "retval_"))]
+
+
+def test_the_terminal_report_says_defined_by_the_loop(report):
+    from rich.console import Console
+
+    from agexplorer.render.terminal import render_report
+
+    console = Console(width=200, record=True, color_system=None)
+    render_report(report(f"{LV}::for_creates", "3"), console, width=200)
+    text = console.export_text()
+    assert "loop variables:" in text and "last: int 0  defined by the loop" in text
