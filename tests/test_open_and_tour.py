@@ -1,5 +1,6 @@
 """Opening anything without writing into the installation: a folder, scratch copies of the
-samples, `samples --copy DIR`; the tour's data names real sample functions."""
+samples, `samples --copy DIR`; the tour's data names real sample functions, and each step
+uses its own call."""
 
 from __future__ import annotations
 
@@ -11,10 +12,10 @@ import pytest
 from agexplorer.cli import main, samples_dir
 from agexplorer.cli.explorer import open_tui
 from agexplorer.tui.app import AgxApp
-from agexplorer.tui.scratch import MARKER, is_scratch, saved_note
+from agexplorer.tui.scratch import MARKER, is_scratch, saved_note, scratch_copies
 from agexplorer.tui.tour import Opening
 from agexplorer.tui.tour_steps import STEPS
-from conftest import SAMPLES
+from conftest import SAMPLES, wait_for
 
 
 @pytest.fixture
@@ -132,3 +133,43 @@ def test_samples_copy_that_fails_half_way_leaves_nothing(tmp_path, capsys, monke
     assert main(["samples", "--copy", str(dest)]) == 0
     assert len([n for n in os.listdir(dest) if n.endswith(".py")]) == len(
         [n for n in os.listdir(SAMPLES) if n.endswith(".py") and n != "__init__.py"])
+
+
+@pytest.mark.tf
+async def test_a_tour_step_uses_its_own_call_never_one_typed_before(worker):
+    """Issue 22: a call typed in step 1 made step 4 answer "line 16: for unreached"."""
+    app = AgxApp(scratch_copies(samples_dir()), worker=worker,
+                 program=Opening(scratch=True, tour=True))
+    async with app.run_test(size=(160, 45)) as pilot:
+        assert await wait_for(pilot, lambda: bool(app.query("TourPanel")), 60)
+        panel = app.query_one("TourPanel")
+        tour = panel.tour
+
+        def analysed(function: str, call: str) -> bool:
+            report = app.report
+            return report is not None and report.function == function and report.call == call
+
+        typed = "tf.ones([2, 2]), tf.ones([2, 2])"
+        assert await wait_for(pilot, lambda: app.target[1] == STEPS[0].function, 60)
+        app.call_input.value = typed  # typed in step 1, for its matmul
+        app.analyse()
+        assert await wait_for(pilot, lambda: analysed(STEPS[0].function, typed), 120)
+
+        tour.go(3)  # 4.4: dynamic_loop, with its own call (AGX_CALLS)
+        step = STEPS[3]
+        assert await wait_for(pilot, lambda: analysed(step.function, "tf.constant(5)"), 120)
+        assert app.call_input.value == "" and app.report.call_origin == "AGX_CALLS"
+        panel.focus()
+        await pilot.press("enter")
+        assert await wait_for(pilot, lambda: bool(panel.result_text), 120)
+        assert tour.results[3].startswith("line 16: for staged")  # the step's promise
+        assert panel.made_from == "dynamic_loop(tf.constant(5)) [AGX_CALLS]"
+        assert panel.made_from in panel.result_text
+
+        # Shown again with another call typed for its function: back to the step's own.
+        app.call_input.value = "tf.constant(2)"
+        app.analyse()
+        assert await wait_for(pilot, lambda: analysed(step.function, "tf.constant(2)"), 120)
+        tour.go(3)
+        assert await wait_for(pilot, lambda: analysed(step.function, "tf.constant(5)"), 120)
+        assert app.call_input.value == ""

@@ -96,6 +96,8 @@ def _main(argv: Sequence[str] | None) -> int:
                 "serve", *_LAZY}
     tui = not argv or argv[0].split("=")[0] in ("--timeout", "--python", "--user-code", "--served")
     if tui or (argv[0] not in commands and not argv[0].startswith("-")):
+        if "-h" in argv or "--help" in argv:  # `agexplorer tour --help`, `agexplorer F --help`
+            build_parser().parse_args(["tour", "--help"] if argv[0] == "tour" else ["--help"])
         try:
             return open_tui(argv)
         except AgxError as exc:

@@ -36,7 +36,8 @@ def build_parser() -> argparse.ArgumentParser:
                      "makes of your Python functions.")
     parser.add_argument("--version", action="version", version=f"agexplorer {__version__}")
     add_debug(parser)
-    sub = parser.add_subparsers(dest="command", parser_class=_CommandParser)
+    # COMMAND, not the list of every command: that list made the usage line 98 columns.
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_CommandParser)
 
     report = sub.add_parser("report", help="converted code, graph ops and a verdict for "
                             "every if/for/while of one function")
@@ -135,8 +136,10 @@ def build_parser() -> argparse.ArgumentParser:
                          "missing; an existing file is never overwritten), then open them "
                          "with `agexplorer DIR`")
     # Listed for --help: `agexplorer tour` opens the explorer (cli/explorer.py reads it).
-    sub.add_parser("tour", help="the explorer on copies of the samples, with the lesson tour "
-                   "open: each section's example, live")
+    tour_help = ("the explorer on copies of the samples, with the lesson tour open: each "
+                 "section's example, live")
+    sub.add_parser("tour", help=tour_help, description=tour_help + ". It takes the explorer's "
+                   "options: --timeout SECONDS, --python PATH, --user-code PATH.")
     devices = sub.add_parser("devices", help="TensorFlow's logical devices")
     devices.add_argument("--json", action="store_true", help="print JSON")
     add_python(devices)

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from agexplorer.cli.arguments import add_python, positive
@@ -77,18 +77,19 @@ def cmd_check(args: argparse.Namespace) -> int:
                        "give one AGX_CALLS, an input_signature or defaults, or check "
                        "PATH::FUNC --call ARGS.")
     worker = shared_worker(args.timeout, args.python)
-    current = Snapshot([_analyse(worker, t, golden_path, args.call) for t in targets],
-                       worker.tf_version)
+    analysed = [_analyse(worker, t, golden_path, args.call) for t in targets]
+    # read after the requests: a worker replaced midway says them again in its Hello
+    current = Snapshot(analysed, worker.tf_version, worker.keras_version, worker.keras_flavour)
     kept = [] if golden is None else [t for t in golden.targets
                                       if not in_scope(t, golden_path, args.paths)]
     if args.update:
-        return _update(args, golden_path, Snapshot(kept + current.targets, current.tensorflow),
-                       current)
+        return _update(args, golden_path, replace(current, targets=kept + current.targets),
+                       current, worker)
     assert golden is not None
-    checked = Snapshot([t for t in golden.targets if t not in kept], golden.tensorflow)
+    checked = replace(golden, targets=[t for t in golden.targets if t not in kept])
     percent = args.op_tolerance[1]
     changes = compare(checked, current, args.op_tolerance[0], percent)
-    _print(args, changes, current, golden_path, len(kept))
+    _print(args, changes, current, golden_path, len(kept), worker)
     return 1 if any(not c.info for c in changes) else 0
 
 
@@ -148,15 +149,17 @@ def _shown(golden: str):
     return shown
 
 
-def _update(args: argparse.Namespace, golden: str, merged: Snapshot, current: Snapshot) -> int:
+def _update(args: argparse.Namespace, golden: str, merged: Snapshot, current: Snapshot,
+            worker: Worker) -> int:
+    from agexplorer.cli.commands import worker_json
     from agexplorer.source.files import write_source
 
     write_source(golden, merged.dumps())  # atomic: a temporary file renamed over the old one
     failures = [t for t in current.targets if t.error is not None]
     statements = sum(len(t.statements) for t in current.targets)
     if args.json:
-        print(json.dumps({"golden": golden, "written": merged.to_dict(),
-                          "failed": [t.to_dict() for t in failures]}, indent=2))
+        print(worker_json({"golden": golden, "written": merged.to_dict(),
+                           "failed": [t.to_dict() for t in failures]}, worker))
     else:
         shown = _shown(golden)
         print(f"wrote {os.path.relpath(golden)}: {len(current.targets)} functions, "
@@ -170,13 +173,15 @@ def _update(args: argparse.Namespace, golden: str, merged: Snapshot, current: Sn
 
 
 def _print(args: argparse.Namespace, changes: list, current: Snapshot, golden: str,
-           kept: int) -> None:
+           kept: int, worker: Worker) -> None:
+    from agexplorer.cli.commands import worker_json
+
     shown = _shown(golden)
     if args.json:
-        print(json.dumps({"golden": golden, "checked": len(current.targets),
-                          "not_checked": kept, "changed": any(not c.info for c in changes),
-                          "changes": [c.to_dict(shown) for c in changes],
-                          "current": current.to_dict()}, indent=2))
+        print(worker_json({"golden": golden, "checked": len(current.targets),
+                           "not_checked": kept, "changed": any(not c.info for c in changes),
+                           "changes": [c.to_dict(shown) for c in changes],
+                           "current": current.to_dict()}, worker))
     elif args.format == "github":
         from agexplorer.render.check import github_lines
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
 import sys
 from typing import TYPE_CHECKING
 
@@ -12,7 +13,7 @@ from agexplorer.model.errors import AgxError
 
 if TYPE_CHECKING:
     from agexplorer.source.targets import TargetSpec
-
+    from agexplorer.worker.client import Worker
 
 
 def samples_dir() -> str:
@@ -20,6 +21,12 @@ def samples_dir() -> str:
     from agexplorer.tui.scratch import bundled_samples  # the tour finds them there too
 
     return bundled_samples()
+
+
+def worker_json(data: dict, worker: Worker) -> str:
+    """A command's JSON output: ``data`` with the worker's lost-capability sentences (what this
+    TensorFlow cannot do; stderr says them too) in a top-level ``warnings`` list."""
+    return json.dumps({**data, "warnings": list(worker.tf_warnings)}, indent=2)
 
 
 def checked(target: str, need_function: bool = True) -> tuple[TargetSpec, str, str]:
@@ -86,7 +93,7 @@ def cmd_report(args: argparse.Namespace) -> int:
         data = report.to_dict()
         if lab is not None:
             data.update(lab.to_dict())
-        print(json.dumps(data, indent=2))
+        print(worker_json(data, worker))
     else:
         from agexplorer.render.terminal import render_report
 
@@ -109,7 +116,7 @@ def cmd_retrace(args: argparse.Namespace) -> int:
     report = worker.request(RetraceRequest(target, calls=calls),
                             what=f"loading {spec.path}", path=spec.path)
     if args.json:
-        print(json.dumps(report.to_dict(), indent=2))
+        print(worker_json(report.to_dict(), worker))
     else:
         from agexplorer.render.retrace import render_retrace
 
@@ -124,14 +131,21 @@ def cmd_devices(args: argparse.Namespace) -> int:
     worker = shared_worker(python=args.python)
     devices = worker.request(DevicesRequest(), what="listing devices")
     if args.json:
-        print(json.dumps({"devices": devices, "python": {"executable": worker.python_executable,
-                                                         "version": worker.python_version},
-                          "tensorflow": worker.tf_version}, indent=2))
+        print(worker_json({"devices": devices,
+                           "python": {"executable": worker.python_executable,
+                                      "version": worker.python_version},
+                           "tensorflow": worker.tf_version,
+                           "keras": {"version": worker.keras_version,
+                                     "flavour": worker.keras_flavour}}, worker))
     else:
+        from agexplorer.model.keras import keras_text
+
         for d in devices:
             print(f"{d['name']}  ({d['type']})")
-        print(f"Python {worker.python_version} ({worker.python_executable}), "
-              f"TensorFlow {worker.tf_version}")
+        # One fact a line: the three on one line ran to ~110 columns.
+        print(f"Python {worker.python_version} ({worker.python_executable})")
+        print(f"TensorFlow {worker.tf_version}")
+        print(f"tf.keras: {keras_text(worker.keras_version, worker.keras_flavour)}")
     return 0
 
 
@@ -151,13 +165,23 @@ def cmd_list(args: argparse.Namespace) -> int:
         inputs = "ready inputs" if f.ready else "needs --call"
         if f.descriptor == "property":  # report refuses it: say why here too
             inputs = "read, not called: no function to trace"
+        # One line a function, however wide: `agexplorer list F | grep needs` keeps its names.
         print(f"{args.path}::{f.qualname}  line {f.line}  {kind}, {badge}, {inputs}")
     return 0
+
+
+def _fitted(head: str, tail: str, joint: str, break_: str) -> str:
+    """``head + joint + tail`` where it fits the terminal (80 columns when piped), else
+    ``head + break_ + tail``."""
+    line = f"{head}{joint}{tail}"
+    return line if len(line) <= shutil.get_terminal_size((80, 24)).columns \
+        else f"{head}{break_}{tail}"
 
 
 def cmd_samples(args: argparse.Namespace | None = None) -> int:
     """The report command of every sample; with ``--copy DIR``, an editable copy of them."""
     from agexplorer.engine.pipeline import list_file
+    from agexplorer.render.terminal import display_path
 
     folder = samples_dir()
     if args is not None and args.copy is not None:
@@ -170,8 +194,10 @@ def cmd_samples(args: argparse.Namespace | None = None) -> int:
     for name in sorted(os.listdir(folder)):
         if name.endswith(".py"):
             path = os.path.join(folder, name)
-            rel = os.path.relpath(path)
+            shown = display_path(path)  # not ../../../: absolute outside the working folder
             for f in list_file(path):
                 if f.ready and not f.qualname.split(".")[-1].startswith("__"):
-                    print(f"agexplorer report {rel}::{f.qualname}")
+                    # A shell continuation where the command is wider than the terminal.
+                    print(_fitted("agexplorer report", f"{shown}::{f.qualname}", " ",
+                                  " \\\n    "))
     return 0

@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from collections.abc import Callable
 from typing import Any
 
 from agexplorer.cli.arguments import add_mode_options, add_python, positive
-from agexplorer.cli.commands import checked
+from agexplorer.cli.commands import checked, worker_json
 
 
 def add_compare_parser(sub: argparse._SubParsersAction) -> None:
@@ -64,7 +63,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
     # A side that ends the worker (os._exit, a signal) still leaves the other side to show.
     comparison = compare_apart(request, ask)
     if args.json:
-        print(json.dumps(comparison.to_dict(), indent=2))
+        print(worker_json(comparison.to_dict(), worker))
     else:
         from agexplorer.render.compare import render_comparison
 

@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 import argparse
-import json
 from typing import TYPE_CHECKING
 
-from agexplorer.cli.commands import checked
+from agexplorer.cli.commands import checked, worker_json
 from agexplorer.model.errors import AgxError
 
 if TYPE_CHECKING:
@@ -53,7 +52,7 @@ def cmd_doctor(args: argparse.Namespace) -> int:
         data = reports[0].to_dict() if spec.qualname else {
             "file": spec.path, "functions": [r.to_dict() for r in reports],
             "module": [f.to_dict() for f in module]}
-        print(json.dumps(data, indent=2))
+        print(worker_json(data, worker))
     else:
         from agexplorer.render.doctor import render_doctor
 
@@ -79,7 +78,7 @@ def _doctor_try(args: argparse.Namespace, worker: Worker, target: str) -> int:
                            f"({trial.after.error.message}).", exit_code=1)
         applied = apply_fix(trial.file, trial.rewrite)
     if args.json:
-        print(json.dumps({"trial": trial.to_dict(), "applied": applied}, indent=2))
+        print(worker_json({"trial": trial.to_dict(), "applied": applied}, worker))
     else:
         from agexplorer.render.doctor import render_trial
 
@@ -87,5 +86,7 @@ def _doctor_try(args: argparse.Namespace, worker: Worker, target: str) -> int:
         if applied:
             print(f"wrote {applied} ({trial.finding.code}: {trial.rewrite.description})")
         elif trial.rewrite.new_call is not None:
-            print(f'to use it, call with --call "{trial.rewrite.new_call}"')
+            import shlex  # quoted as a shell takes it: the call may hold quotes
+
+            print(f"to use it, call with --call {shlex.quote(trial.rewrite.new_call)}")
     return 0

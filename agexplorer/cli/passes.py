@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 import argparse
-import json
 
 from agexplorer.cli.arguments import add_python, positive
-from agexplorer.cli.commands import checked
+from agexplorer.cli.commands import checked, worker_json
 
 
 def add_passes_parser(sub: argparse._SubParsersAction) -> None:
@@ -33,7 +32,7 @@ def cmd_passes(args: argparse.Namespace) -> int:
     passes = worker.request(PassesRequest(target), what=f"converting {spec.qualname}",
                             path=spec.path)
     if args.json:
-        print(json.dumps(passes.to_dict(), indent=2))
+        print(worker_json(passes.to_dict(), worker))
     else:
         from agexplorer.render.passes import render_passes
 

@@ -22,8 +22,8 @@ def add_record_parsers(sub: Any) -> None:
     """The ``record`` and ``summary`` subcommands (for --help and the options before the script)."""
     record = sub.add_parser("record", help="run a program and record every tf.function trace: "
                             "why it traced, its verdicts, its ops (a log, and a summary at exit)",
-                            usage="agexplorer record [-o LOG] [--user-code PATH] [--python PATH] "
-                            "(SCRIPT.py | -m MODULE) [ARGS...]")
+                            usage="agexplorer record [-o LOG] [--user-code PATH] [--python PATH]\n"
+                            "                         (SCRIPT.py | -m MODULE) [ARGS...]")
     record.add_argument("-o", "--output", metavar="LOG", help="where to write the log "
                         "(default: SCRIPT.agxlog, or MODULE.agxlog, in the current folder)")
     record.add_argument("-m", dest="module", metavar="MODULE", help="run a module, as "
@@ -39,6 +39,8 @@ def add_record_parsers(sub: Any) -> None:
     summary = sub.add_parser("summary", help="summarise a log written by `agexplorer record`")
     summary.add_argument("log", metavar="LOG")
     summary.add_argument("--json", action="store_true", help="print one JSON object")
+    summary.add_argument("--all", action="store_true", help="list every function, cause "
+                         "and loop (the text summary shows the first five of each)")
     from agexplorer.cli.share import add_share_options  # --markdown, --html, -o: a page
 
     add_share_options(summary)
@@ -121,7 +123,8 @@ def _record_under(executable: str, args: argparse.Namespace) -> int:
 def cmd_summary(args: argparse.Namespace) -> int:
     """Print a recorded run's summary (text, or the JSON object with --json)."""
     from agexplorer.runlog.log import read_log
-    from agexplorer.runlog.summary import summarise, text_lines
+    from agexplorer.runlog.summary import summarise
+    from agexplorer.runlog.text import TOP, columns, text_lines
 
     if args.markdown or args.html or args.output:
         from agexplorer.cli.share import cmd_share_summary, page_format
@@ -137,5 +140,6 @@ def cmd_summary(args: argparse.Namespace) -> int:
         for note in summary["notes"]:
             print(f"agexplorer: note: {note}", file=sys.stderr)
     else:
-        print("\n".join(text_lines(summary)))
+        print("\n".join(text_lines(summary, limit=None if args.all else TOP, log=args.log,
+                                    width=columns())))
     return 0

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import json
 from typing import Any
 
 from agexplorer.model.errors import AgxError
@@ -55,7 +54,7 @@ def _count(text: str) -> int:
 
 def cmd_sweep(args: argparse.Namespace) -> int:
     """Print the sweep (a report, or one JSON object); 0, or the error's exit status."""
-    from agexplorer.cli.commands import checked
+    from agexplorer.cli.commands import checked, worker_json
     from agexplorer.sweep.vary import parse_vary
     from agexplorer.worker.client import shared_worker
     from agexplorer.worker.protocol import SweepRequest
@@ -68,7 +67,7 @@ def cmd_sweep(args: argparse.Namespace) -> int:
     worker = shared_worker(args.timeout, args.python)
     sweep = worker.request(request, what=f"sweeping {spec.qualname}", path=spec.path)
     if args.json:
-        print(json.dumps(sweep.to_dict(), indent=2))
+        print(worker_json(sweep.to_dict(), worker))
     else:
         from agexplorer.render.sweep import render_sweep
 

@@ -11,6 +11,7 @@ from agexplorer.doctor.examined import ExaminedFunction
 from agexplorer.doctor.parse import ParsedFile
 from agexplorer.doctor.retracing import module_loops
 from agexplorer.doctor.rewrites import rewrite
+from agexplorer.doctor.tried import TRY_BUDGET_S, try_rewrites
 from agexplorer.model.doctor import DoctorReport, Finding
 from agexplorer.model.errors import AgxError
 
@@ -29,12 +30,15 @@ def module_findings(text: str) -> list[Finding]:
 # -- the entry point --------------------------------------------------------------------
 
 def diagnose(target: str, call: str | None = None,
-             progress: Callable[[str], None] | None = None, report: Any = None) -> DoctorReport:
+             progress: Callable[[str], None] | None = None, report: Any = None,
+             try_budget: float | None = TRY_BUDGET_S) -> DoctorReport:
     """The findings for ``PATH::QUALNAME``: the static checks, cross-checked with its trace.
 
     ``report``: a :class:`~agexplorer.model.report.Report` already built for the
     same target and call (it is built here otherwise). A function that fails to
-    trace still gets its static findings, and the error.
+    trace still gets its static findings, and the error. Each finding's rewrite is
+    tried (one trace of a rewritten copy) within ``try_budget`` seconds in all; None:
+    not tried, and the finding says nothing of it.
     """
     from agexplorer.engine.pipeline import build_report
     from agexplorer.source.targets import parse_source, parse_spec, read_source
@@ -63,9 +67,15 @@ def diagnose(target: str, call: str | None = None,
     findings = exam.findings
     wrapped = spec.qualname.split(".")[-1]
     findings += [f for f in module_loops(mod) if f.subject == wrapped]
-    # Each finding gains its rewrite's description as a new record, not by mutation.
-    findings = sorted((replace(f, rewrite=_described_rewrite(text, f, report.call if report else call))
+    # Each finding gains its rewrite's description as a new record, not by mutation. Where
+    # Keras 3 runs the function unconverted, range -> tf.range cannot stage anything.
+    findings = sorted((replace(f, rewrite=None if exam.keras3 and f.code == "AGX004" else
+                               _described_rewrite(text, f, report.call if report else call))
                        for f in findings), key=lambda f: (f.line, f.col, f.code))
+    if try_budget is not None:
+        if progress is not None and any(f.rewrite for f in findings):
+            progress(f"trying the rewrites for {spec.qualname}")
+        findings = try_rewrites(target, text, findings, report, call, try_budget)
     first = min([func.lineno, *(d.lineno for d in func.decorator_list)])
     return DoctorReport(
         file=report.file if report else spec.path, function=spec.qualname,

@@ -29,6 +29,8 @@ class ExaminedFunction:
         self.parents = parent_map(func)
         self.traced = report is not None and report.inventory is not None
         self.verdicts = {(v.kind, v.line): v for v in (report.statements if report else [])}
+        # Keras 3 runs the function as plain Python (a layer's call): no AutoGraph rewrite helps.
+        self.keras3 = any(v.unconverted == "keras3" for v in self.verdicts.values())
         self.findings: list[Finding] = []
         self.args = self._call_args()
 

@@ -32,6 +32,8 @@ def _loop_mode(exam: ExaminedFunction, loop: Any) -> str:
     if v is not None and v.verdict == "staged":
         return "staged"
     if v is not None and v.verdict in ("python", "mixed"):  # mixed: Python ran some copies
+        if v.intended:
+            return "container"  # one step per variable: unrolling is the point
         if isinstance(loop, gast.While) or v.value_kind in _COUNTED:
             return "unrolled"
         return "container"
@@ -94,8 +96,8 @@ def loops(exam: ExaminedFunction) -> None:
         header = (f"for {exam.mod.segment(node.target)} in {exam.mod.segment(node.iter)}:"
                   if isinstance(node, gast.For) else f"while {exam.mod.segment(node.test)}:")
         if v is not None and v.verdict == "python":
-            if not v.iterations:
-                continue
+            if not v.iterations or v.intended:
+                continue  # an unroll on purpose (one step per variable) is no pitfall
             counted = isinstance(node, gast.While) or literal or \
                 v.value_kind in _COUNTED
             if not counted:
@@ -118,7 +120,8 @@ def loops(exam: ExaminedFunction) -> None:
                            f"{times}, {ops}")
                 fix = v.hint
                 it = node.iter
-                if isinstance(it, gast.Call) and dotted_name(it.func) == "range":
+                if isinstance(it, gast.Call) and dotted_name(it.func) == "range" \
+                        and not exam.keras3:
                     bounds = ", ".join(exam.mod.segment(a) for a in it.args)
                     fix = (f"iterate over {exam.mod.tf_name or 'tf'}.range({bounds}) so "
                            "AutoGraph builds one tf.while_loop whatever the count.")

@@ -113,7 +113,7 @@ def try_fix(target: str, choice: str, call: str | None = None, budget: float = 0
     spec = parse_spec(target)
     text = read_source(spec.path)
     report = build_report(target, call, progress=progress)
-    doctor = diagnose(target, call, report=report)
+    doctor = diagnose(target, call, report=report, try_budget=None)  # tried in full below
     finding = pick_finding(doctor.findings, choice)
     made = rewrite(text, finding, report.call)
     assert made is not None  # pick_finding only offers findings whose rewrite exists

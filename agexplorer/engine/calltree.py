@@ -14,6 +14,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from agexplorer.engine.hints import unconverted_hint
+from agexplorer.engine.keras_layers import owner_class, runs_unconverted
 from agexplorer.engine.recorder import Call, Frame
 from agexplorer.engine.statements import Statement, find_statements
 from agexplorer.engine.verdicts import build_verdicts
@@ -206,9 +208,26 @@ def build_call_tree(root: Root, calls: list[Call], entries: dict[tuple[str, int]
 
 
 def root_verdicts(root: Root, verdicts: list[Verdict]) -> list[Verdict]:
-    """The explored function's verdicts, placed: its file, its name, itself as the path."""
+    """The explored function's verdicts, placed: its file, its name, itself as the path. A
+    method Keras 3 runs without AutoGraph (a layer's ``call``) gets the fixes that apply
+    there: tf.function converted it here, Keras does not."""
     site = (CallSite(root.qualname, root.file, root.def_line),)
-    return [_with_place(v, root.file, root.qualname, site) for v in verdicts]
+    placed = [_with_place(v, root.file, root.qualname, site) for v in verdicts]
+    cls = owner_class(root.file, root.qualname)
+    if cls is not None and runs_unconverted(cls, root.qualname.rpartition(".")[2]):
+        placed = [_keras3(v, root.qualname) for v in placed]
+    return placed
+
+
+def _keras3(verdict: Verdict, name: str) -> Verdict:
+    """A statement of a Keras 3 layer method as Keras runs it: plain Python."""
+    if verdict.verdict == "unreached":
+        return replace(verdict, unconverted="keras3")
+    said = f" Keras 3 runs {name} without AutoGraph"
+    said += (", so called by Keras this is not staged (a tensor here raises)."
+             if verdict.verdict in ("staged", "mixed") else ".")
+    return replace(verdict, reason=verdict.reason + said, unconverted="keras3",
+                   hint=None if verdict.intended else unconverted_hint(verdict.kind))
 
 
 def _placed(verdict: Verdict, unit: Unit, path: tuple[CallSite, ...]) -> Verdict:
@@ -229,9 +248,7 @@ def _unconverted(verdict: Verdict) -> Verdict:
                    reason="its function was not converted by AutoGraph, so this statement "
                           "ran as plain Python while tracing (how often is not recorded"
                           f"{made}).",
-                   hint="a tensor condition here raises instead of staging: write the "
-                        "control flow with tf.cond, tf.while_loop or tf.where, since "
-                        "AutoGraph does not rewrite this function.")
+                   hint=unconverted_hint(verdict.kind))
 
 
 def _call_path(root: Root, unit: Unit, frames: tuple[Frame, ...],

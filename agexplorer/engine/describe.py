@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import warnings
 from typing import Any
 
-from agexplorer.model.values import Described, ValueKind
+from agexplorer.model.values import DENSE_TENSORS, PYTHON_SCALARS, Described, ValueKind
 
 
 def _shape(value: Any) -> str:
@@ -52,6 +53,8 @@ def classify(value: Any) -> Described:
         return Described("range", f"range({_range_args(value)})")
     if isinstance(value, (list, tuple, dict, set)):
         return _container(value)
+    if isinstance(value, (zip, enumerate)):
+        return _zipped(value)
     module = type(value).__module__ or ""
     if module.startswith("numpy"):
         return Described("numpy", f"a NumPy {type(value).__name__} ({_dtype(value)}{_shape(value)})")
@@ -110,20 +113,74 @@ def _python_scalar(value: Any) -> Described | None:
 
 
 _CONTAINER_KINDS: dict[type, ValueKind] = {list: "list", tuple: "tuple", dict: "dict", set: "set"}
+_NOUNS: dict[ValueKind, tuple[str, str]] = {"variable": (" tf.Variable", " tf.Variables")}
 
 
 def _container(value: list | tuple | dict | set) -> Described:
     noun = type(value).__name__
-    n = len(value)
+    values = list(value.values() if isinstance(value, dict) else value)
+    n = len(values)
+    kinds = {classify(v).kind for v in values}
+    items = next(iter(kinds)) if len(kinds) == 1 else None
     inner = ""
-    if n and all(is_tensor(v) for v in (value.values() if isinstance(value, dict) else value)):
-        inner = " tensors" if n != 1 else " tensor"
+    if n and all(is_tensor(v) for v in values):
+        one, many = _NOUNS.get(items or "tensor", (" tensor", " tensors"))
+        inner = many if n != 1 else one
     elif n:
         inner = " items" if n != 1 else " item"
     # A subclass (a namedtuple, an OrderedDict) is named by its own type, so it is no
     # plain container to the hints either.
     kind = _CONTAINER_KINDS.get(type(value), "other")
-    return Described(kind, f"a Python {noun} of {n}{inner or ' items'}")
+    if kind == "other":
+        return Described(kind, f"a Python {noun} of {n}{inner or ' items'}")
+    return Described(kind, f"a Python {noun} of {n}{inner or ' items'}", items=items,
+                     stackable=_stackable(values, items))
+
+
+def _stackable(values: list, items: ValueKind | None) -> bool:
+    """Whether tf.stack makes one tensor of ``values``: tensors of one dtype and shape, or
+    Python scalars of one type."""
+    if not values or items is None:
+        return False
+    if items in PYTHON_SCALARS:
+        return True
+    if items not in DENSE_TENSORS:
+        return False
+    return len({(_dtype(v), _shape(v)) for v in values}) == 1
+
+
+def _reads(iterator: Any) -> Any:
+    """The object a list/tuple/range/dict iterator walks, read from its pickling state
+    (iterating would consume it): ``iter([a, b])`` -> ``[a, b]``; None when not known."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # itertools' __reduce__ is deprecated (3.12)
+        try:
+            state = iterator.__reduce__()
+        except Exception:  # noqa: BLE001 - a generator or a user iterator: not knowable
+            return None
+    if isinstance(state, tuple) and len(state) >= 2 and state[0] is iter \
+            and isinstance(state[1], tuple) and len(state[1]) == 1:
+        return state[1][0]
+    return None
+
+
+def _zipped(value: zip | enumerate) -> Described:
+    """``zip(a, b)`` / ``enumerate(a)`` over Python values: what each reads, unconsumed."""
+    try:
+        state = value.__reduce__()
+        iterators = state[1] if isinstance(value, zip) else state[1][:1]
+    except Exception:  # noqa: BLE001 - a Python that pickles them otherwise
+        iterators = ()
+    parts = []
+    for it in iterators:
+        read = _reads(it)
+        parts.append(classify(read) if read is not None else
+                     Described("other", f"a Python {type(it).__name__}"))
+    kind: ValueKind = "zip" if isinstance(value, zip) else "enumerate"
+    said = " and ".join(p.text for p in parts)
+    article = "an" if kind == "enumerate" else "a"
+    return Described(kind, f"{article} {kind} of {said}" if said else f"{article} Python {kind}",
+                     parts=tuple(parts))
 
 
 def _range_args(r: range) -> str:

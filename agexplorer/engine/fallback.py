@@ -15,6 +15,7 @@ from collections import Counter
 from collections.abc import Iterator
 from typing import Any
 
+from agexplorer.engine.hints import unconverted_hint
 from agexplorer.engine.statements import Statement
 from agexplorer.model.report import Verdict
 
@@ -95,7 +96,7 @@ def fallback_verdicts(statements: list[Statement], counts: Counter[int], name: s
                     f"{taken_false} times")
             reason = f"{before}`{stmt.expr}` was evaluated in Python while tracing and {took}."
             verdicts.append(Verdict(verdict="python", iterations=None, branch=branch,
-                                    reason=reason, hint=_hint(why, refused), times=header,
+                                    reason=reason, hint=_hint(why, refused, stmt.kind), times=header,
                                     **common))
             continue
         iterations = counts.get(stmt.body_lines[0], 0)
@@ -106,16 +107,14 @@ def fallback_verdicts(statements: list[Statement], counts: Counter[int], name: s
         reason = (f"{before}the loop ran in Python while tracing, its body {iterations} "
                   f"time{'s' if iterations != 1 else ''}{copied}.")
         verdicts.append(Verdict(verdict="python", iterations=iterations, branch=None,
-                                reason=reason, hint=_hint(why, refused), times=times,
+                                reason=reason, hint=_hint(why, refused, stmt.kind), times=times,
                                 **common))
     return verdicts
 
 
-def _hint(why: str, refused: bool) -> str | None:
+def _hint(why: str, refused: bool, kind: str) -> str | None:
     if not refused:
-        return ("it was not converted, so a tensor condition here raises instead of staging: "
-                "write data-dependent control flow with tf.cond, tf.while_loop or tf.where, "
-                "or loop over tf.range to keep the graph one loop.")
+        return unconverted_hint(kind)
     if "else" in why:
         return ("rewrite the loop without its `else:` (set a flag before `break`, test it "
                 "after the loop) so that AutoGraph converts the function and can stage its "

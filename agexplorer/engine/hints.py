@@ -6,7 +6,15 @@ import ast
 
 from agexplorer.engine.recorder import Call
 from agexplorer.engine.statements import Statement
-from agexplorer.model.values import CONTAINERS, GRAPH_TENSORS, PYTHON_SCALARS, Described, NamedValue
+from agexplorer.model.report import Intended
+from agexplorer.model.values import (
+    CONTAINERS,
+    DENSE_TENSORS,
+    GRAPH_TENSORS,
+    PYTHON_SCALARS,
+    Described,
+    NamedValue,
+)
 
 _GRAPH_LOOP = "and AutoGraph builds one tf.while_loop."
 _GENERAL_FOR = "iterate over a tensor (tf.range, a tensor's rows) or a tf.data.Dataset to get a graph loop."
@@ -30,30 +38,117 @@ def _code(names: list[str]) -> str:
     return quoted[0] if len(quoted) == 1 else ", ".join(quoted[:-1]) + " and " + quoted[-1]
 
 
-def loop_hint(stmt: Statement, described: Described | None) -> str:
-    """How to make the Python ``for`` at ``stmt`` a graph loop (it iterated ``described``)."""
+def loop_hint(stmt: Statement, described: Described | None,
+              names: list[NamedValue] | tuple[NamedValue, ...] = ()) -> str | None:
+    """How to make the Python ``for`` at ``stmt`` a graph loop (it iterated ``described``;
+    ``names``: the values its header read); None where no rewrite applies (a list of layers,
+    of mixed things: unrolling is the point)."""
     kind = described.kind if described else None
     node = _parse(stmt.expr)
     if described is not None and kind == "range":
-        return _range_hint(node, described)
-    if kind in CONTAINERS:
-        if kind == "dict":
-            return (f"stack the dict's values into one tensor (tf.stack(list({stmt.expr}"
-                    ".values()))) and iterate over it: a Python dict is always unrolled.")
-        if isinstance(node, (ast.List, ast.Tuple)):
-            items = ast.unparse(ast.List(elts=node.elts))
-            return (f"stack the items into one tensor (tf.stack({items})) and iterate over "
-                    f"it: a Python {kind} is always unrolled.")
-        return (f"stack the items into one tensor (tf.stack({stmt.expr})) and iterate over "
-                f"it, or loop over tf.range(len({stmt.expr})): a Python {kind} is always "
-                "unrolled.")
+        return _range_hint(stmt, node, described, names)
+    if described is not None and kind in CONTAINERS:
+        return _container_hint(stmt, node, described)
+    if described is not None and kind in ("zip", "enumerate"):
+        return _zipped_hint(stmt, node, described)
     if kind == "numpy":
         return (f"convert it with tf.convert_to_tensor({stmt.expr}) first: a NumPy array is "
                 "iterated in Python.")
     return _GENERAL_FOR
 
 
-def _range_hint(node: ast.expr | None, described: Described) -> str:
+def intended(described: Described | None) -> Intended | None:
+    """Why a Python loop over ``described`` unrolls on purpose (None: it need not): one step
+    per variable (``for v in model.trainable_variables``, ``zip(grads, variables)``)."""
+    return "variables" if described is not None and described.holds_variables() else None
+
+
+def _target(stmt: Statement) -> str:
+    """The loop's target as written (``s``, ``i, x``)."""
+    target = _parse_target(stmt)
+    return ast.unparse(target) if target is not None else "x"
+
+
+def _container_hint(stmt: Statement, node: ast.expr | None, described: Described) -> str | None:
+    kind = described.kind
+    if not described.stackable:
+        if described.items in DENSE_TENSORS:  # one tensor each, of different shapes or dtypes
+            return ("the items differ in shape or dtype, so tf.stack cannot pack them into one "
+                    "tensor: the loop unrolls once per item (fine for a few); pad them to one "
+                    "shape and stack them to get one tf.while_loop.")
+        return None  # layers, functions, mixed items: no tensor holds them
+    if kind == "dict":
+        return (f"if the body only reads the values, stack them into one tensor "
+                f"(tf.stack(list({stmt.expr}.values()))) and iterate over it: a Python dict is "
+                "always unrolled.")
+    if isinstance(node, (ast.List, ast.Tuple)):
+        items = ast.unparse(ast.List(elts=node.elts))
+        return (f"stack the items into one tensor (tf.stack({items})) and iterate over "
+                f"it: a Python {kind} is always unrolled.")
+    return (f"stack the items into one tensor (tf.stack({stmt.expr})) and iterate over it "
+            f"(`for {_target(stmt)} in tf.stack({stmt.expr}):`): a Python {kind} is always "
+            "unrolled, a tensor's rows make one tf.while_loop. A list built with .append in a "
+            "loop is better collected in a tf.TensorArray (iterate over its .stack()); items "
+            "passed in can come as a tf.data.Dataset.")
+
+
+def _zipped_hint(stmt: Statement, node: ast.expr | None, described: Described) -> str | None:
+    """``zip(a, b)`` / ``enumerate(a)`` of Python lists: a tensor cannot be zipped or
+    enumerated in Python, and a list cannot be indexed by a tensor; stacked tensors can."""
+    kind = described.kind
+    target = _parse_target(stmt)
+    if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+            and node.func.id == kind and node.args and not node.keywords
+            and not any(isinstance(a, ast.Starred) for a in node.args)
+            and isinstance(target, ast.Tuple)):
+        return None
+    lists = node.args
+    if kind == "enumerate":  # one list, no start: the index is the position
+        if len(lists) != 1 or len(target.elts) != 2 or not isinstance(target.elts[0], ast.Name):
+            return None
+        index, items = target.elts[0].id, target.elts[1:]
+    else:
+        if len(target.elts) != len(lists):
+            return None
+        index, items = "i", target.elts
+    if len(lists) != len(described.parts) or not all(
+            p.kind in CONTAINERS - {"dict"} and p.stackable for p in described.parts):
+        return None
+    names = [ast.unparse(a) for a in lists]
+    stacked = [f"{n}_t" if n.isidentifier() else f"stacked{k}" for k, n in enumerate(names)]
+    made = "; ".join(f"{t} = tf.stack({n})" for t, n in zip(stacked, names, strict=True))
+    read = (", ".join(ast.unparse(t) for t in items) + " = "
+            + ", ".join(f"{t}[{index}]" for t in stacked))
+    return (f"a Python {kind} of lists is always unrolled, and a list cannot be indexed by "
+            f"a tensor: stack {'it' if len(names) == 1 else 'each'} before the loop "
+            f"(`{made}`), then loop over an index (`for {index} in tf.range(len({names[0]})):`)"
+            f" and read the items first thing in the body (`{read}`), so AutoGraph builds "
+            "one tf.while_loop.")
+
+
+def _parse_target(stmt: Statement) -> ast.expr | None:
+    """The ``for`` statement's target as an expression (``i, x``)."""
+    try:
+        loop = ast.parse(stmt.header + "\n    pass").body[0]
+    except SyntaxError:
+        return None
+    return loop.target if isinstance(loop, ast.For) else None
+
+
+def unconverted_hint(kind: str) -> str:
+    """The fix for a statement of code AutoGraph does not convert (a Keras 3 layer's call):
+    only explicit graph control flow, or none, can be staged there."""
+    if kind == "if":
+        return ("AutoGraph does not convert this code, so an if on a tensor raises here: "
+                "write it with tf.cond or keras.ops.cond (tf.where or keras.ops.where to "
+                "choose per element).")
+    return ("AutoGraph does not convert this code, so the loop always runs in Python (over a "
+            "tensor it raises): vectorise it (one op over the whole tensor instead of one per "
+            "element), or write it with tf.while_loop, tf.scan or keras.ops.fori_loop.")
+
+
+def _range_hint(stmt: Statement, node: ast.expr | None, described: Described,
+                names: list[NamedValue]) -> str:
     tail = ("instead, so AutoGraph builds one tf.while_loop whatever the count; {pass_}"
             "collect per-step results in a tf.TensorArray.")
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) \
@@ -64,11 +159,28 @@ def _range_hint(node: ast.expr | None, described: Described) -> str:
         pass_ = (f"if {_code(plain)} {'is an argument' if one else 'are arguments'}, pass "
                  f"{'it as a tensor' if one else 'them as tensors'} so that a new value does "
                  "not retrace; ") if plain else ""
-        return f"iterate over tf.range({bounds}) " + tail.format(pass_=pass_)
+        return f"iterate over tf.range({bounds}) " + tail.format(pass_=pass_) + \
+            _indexed(stmt, node, names)
     # ``for i in steps`` (a range made elsewhere): the bounds are only known as traced.
     bounds = described.text[len("range("):-1]
     return (f"iterate over a tf.range with the same bounds (here tf.range({bounds})) "
             + tail.format(pass_="pass the bounds as tensors so that new values do not retrace; "))
+
+
+def _indexed(stmt: Statement, node: ast.Call,
+             names: list[NamedValue] | tuple[NamedValue, ...]) -> str:
+    """``for i in range(len(xs))`` over a Python list: the body indexes ``xs`` with the
+    counter, which a tensor counter cannot do; a tensor stacked from it can be."""
+    lists = {n.name for n in names if n.kind in ("list", "tuple") and n.value.stackable}
+    read = [a.args[0].id for a in node.args if isinstance(a, ast.Call)
+            and isinstance(a.func, ast.Name) and a.func.id == "len" and len(a.args) == 1
+            and isinstance(a.args[0], ast.Name) and a.args[0].id in lists]
+    if not read:
+        return ""
+    n, i = read[0], _target(stmt)
+    return (f" A Python list cannot be indexed by a tensor: stack `{n}` before the loop "
+            f"(`{n}_t = tf.stack({n})`) and read `{n}_t[{i}]` in the body instead of "
+            f"`{n}[{i}]`.")
 
 
 def while_hint(stmt: Statement, calls: list[Call]) -> str:

@@ -35,9 +35,26 @@ class LiveInventory(Inventory):
     # included. Ops share few chains (an unrolled loop repeats the same ones).
     chains: dict[tuple[tuple[str, int], ...], int] = field(default_factory=dict, repr=False,
                                                            compare=False)
+    # (body name, op name) of each control-flow op -> the bodies it runs (its branches, its
+    # loop's cond and body): which statement an op belongs to, where two share a line.
+    cf_bodies: dict[tuple[str, str], list[str]] = field(default_factory=dict, repr=False,
+                                                        compare=False)
+    _lines_in: dict[str, set[tuple[str | None, int | None]]] = field(
+        default_factory=dict, repr=False, compare=False)  # body name -> its ops' lines
 
     def __reduce__(self) -> tuple[Any, ...]:
         return Inventory, (self.ops, self.bodies, self.graph_names)
+
+    def body_lines(self, function: str, op_name: str) -> set[tuple[str | None, int | None]]:
+        """The (file, line) of every op directly in the bodies of control-flow op
+        ``op_name`` of body ``function`` (empty for an op that runs none)."""
+        if not self._lines_in:  # once, after the walk: one pass over the ops
+            for op in self.ops:
+                self._lines_in.setdefault(op.function, set()).add((op.file, op.line))
+        found: set[tuple[str | None, int | None]] = set()
+        for body in self.cf_bodies.get((function, op_name), ()):
+            found |= self._lines_in.get(body, set())
+        return found
 
 
     def op_attributes(self, function: str, name: str) -> list[tuple[str, str]]:
@@ -198,6 +215,8 @@ class _Walker:
                         continue
                     sub = _find_graph(fname, graph, root)
                     label = _ROLES.get(attr, attr) + (f" {i}" if is_list else "")
+                    if op.type in CONTROL_FLOW_OPS:
+                        self.inventory.cf_bodies.setdefault((name, op.name), []).append(fname)
                     if sub is not None:
                         nested.append((sub, fname, op.name, label))
                     else:

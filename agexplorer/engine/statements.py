@@ -26,10 +26,23 @@ class Statement:
     body_lines: tuple[int, int] = (0, 0)
     orelse_lines: tuple[int, int] | None = None
     children: list[int] = field(default_factory=list)
+    function_lines: tuple[int, int] = (0, 0)  # the lines of the function that holds it
 
     def spans(self, line: int) -> bool:
         """Whether ``line`` lies inside this statement."""
         return self.line <= line <= self.end_line
+
+    def made(self, chain: tuple[tuple[str, int], ...], file: str) -> bool:
+        """Whether its own lines made an op whose user frames (outermost first) are ``chain``:
+        the innermost frame in its function lies in them. AutoGraph runs the code after an
+        ``if ...: return`` (or a loop that returns) in that statement's else, so those frames
+        pass through its line, yet it made none of them; a function it calls is further in."""
+        low, high = self.function_lines
+        if not high:  # its function's lines unknown: any frame in its lines
+            return any(f == file and self.spans(line) for f, line in chain)
+        here = next((line for f, line in reversed(chain) if f == file and low <= line <= high),
+                    None)
+        return here is not None and self.spans(here)
 
 
 def _names(expr: ast.expr) -> tuple[str, ...]:
@@ -47,6 +60,7 @@ def _lines(body: list[ast.stmt]) -> tuple[int, int]:
 def find_statements(func: ast.FunctionDef | ast.AsyncFunctionDef) -> list[Statement]:
     """Every if/for/while inside ``func`` (nested ones too), in source order."""
     found: list[Statement] = []
+    lines = (func.lineno, func.end_lineno or func.lineno)
 
     def visit(nodes: list[ast.stmt], parent: int | None, part: str | None) -> None:
         for node in nodes:
@@ -58,7 +72,7 @@ def find_statements(func: ast.FunctionDef | ast.AsyncFunctionDef) -> list[Statem
                 else:
                     keyword = "while" if kind == "while" else "if"
                     header = f"{keyword} {ast.unparse(node.test)}:"
-                stmt = Statement(kind=kind, line=node.lineno,
+                stmt = Statement(kind=kind, line=node.lineno, function_lines=lines,
                                  end_line=node.end_lineno or node.lineno, header=header,
                                  expr=ast.unparse(expr), names=_names(expr), parent=parent,
                                  part=part, body_lines=_lines(node.body),

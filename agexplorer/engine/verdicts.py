@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, replace
+from typing import NamedTuple
 
-from agexplorer.engine.hints import loop_hint, while_hint
+from agexplorer.engine.hints import intended, loop_hint, while_hint
 from agexplorer.engine.inventory import CONTROL_FLOW_OPS
 from agexplorer.engine.recorder import Call
 from agexplorer.engine.statements import Statement
@@ -85,11 +86,11 @@ def build_verdicts(statements: list[Statement], calls: list[Call], inventory: In
     under), a statement's ops include those its calls made in other functions."""
     by_line = inventory.by_line(file) if inventory else {}
     final = inventory.graph_names if inventory else None
-    cf_ops: Counter[tuple[int | None, str, str]] = Counter()
+    cf_ops: list[_CfOp] = []
     if inventory:
         for op in inventory.ops:
             if op.type in CONTROL_FLOW_OPS and (file is None or op.file in (file, None)):
-                cf_ops[(op.line, op.function, op.type)] += 1
+                cf_ops.append(_CfOp(op.line, op.function, op.type, op.name))
 
     verdicts: list[Verdict] = []
     for stmt in statements:
@@ -97,8 +98,7 @@ def build_verdicts(statements: list[Statement], calls: list[Call], inventory: In
                 and (file is None or c.file == file)
                 and (final is None or id(c.graph) in final)]
         if chains is not None and file is not None:
-            ops_created = sum(n for chain, n in chains.items()
-                              if any(f == file and stmt.spans(line) for f, line in chain))
+            ops_created = sum(n for chain, n in chains.items() if stmt.made(chain, file))
         else:
             ops_created = sum(n for line, n in by_line.items()
                               if line is not None and stmt.spans(line))
@@ -106,7 +106,8 @@ def build_verdicts(statements: list[Statement], calls: list[Call], inventory: In
         staged = [c for c in mine if c.path == "staged"]
         python = [c for c in mine if c.path == "python"]
         if staged:
-            verdict = _staged(seen, staged, python, cf_ops, final or {}, statements)
+            verdict = _staged(seen, staged, python, _Ops(cf_ops, final or {}, inventory, file),
+                              statements)
         elif python and stmt.kind == "if":
             verdict = _python_if(seen, python, statements)
         elif python:
@@ -118,22 +119,67 @@ def build_verdicts(statements: list[Statement], calls: list[Call], inventory: In
     return verdicts
 
 
-def _graph_op(stmt: Statement, staged: list[Call], cf_ops: Counter,
-              final: dict[int, str]) -> str | None:
-    """The control-flow op type most often built at the statement's line in its graphs."""
-    types: Counter[str] = Counter()
-    for call in staged:
-        body = final.get(id(call.graph))
-        for (line, function, op_type), n in cf_ops.items():
-            if line == stmt.line and (body is None or function == body):
-                types[op_type] += n
+class _CfOp(NamedTuple):
+    """A control-flow op of the trace: its line, the body it is in, its type and name."""
+
+    line: int | None
+    function: str
+    type: str
+    name: str
+
+
+@dataclass(frozen=True)
+class _Ops:
+    """The trace's control-flow ops, and what tells a statement's own op among them."""
+
+    cf: list[_CfOp]
+    final: dict[int, str]  # id(FuncGraph) -> body name, for the graphs of the final trace
+    inventory: Inventory | None
+    file: str | None
+
+    def held(self, op: _CfOp) -> set[int] | None:
+        """The lines (of the statements' file) of the ops in ``op``'s bodies; None where the
+        inventory cannot tell."""
+        lines = getattr(self.inventory, "body_lines", None)
+        if lines is None:
+            return None
+        return {line for f, line in lines(op.function, op.name)
+                if line is not None and (self.file is None or f == self.file)}
+
+
+_LOOP_OPS = frozenset({"While", "StatelessWhile", "ReduceDataset", "For"})
+
+
+def _graph_op(stmt: Statement, staged: list[Call], ops: _Ops) -> str | None:
+    """The type of the control-flow op the statement made in its graphs: its own where the
+    inventory tells (the most common where several)."""
+    bodies = {ops.final.get(id(call.graph)) for call in staged}
+    found = [op for op in ops.cf if op.line == stmt.line
+             and (op.type in _LOOP_OPS) == (stmt.kind != "if")
+             and (None in bodies or op.function in bodies)]
+    types = Counter(op.type for op in _own(stmt, found, ops))
     return types.most_common(1)[0][0] if types else None
 
 
-def _staged(seen: _Seen, staged: list[Call], python: list[Call], cf_ops: Counter,
-            final: dict[int, str], statements: list[Statement]) -> Verdict:
+def _own(stmt: Statement, found: list[_CfOp], ops: _Ops) -> list[_CfOp]:
+    """Of the control-flow ops made on the statement's line, its own: those that run its
+    body's first line (AutoGraph's guard around the code after a ``continue`` is made on
+    the line of the statement around it, and runs the rest of the body only; a tensor
+    ``and`` in the condition makes a tf.cond whose branches hold the condition alone); else
+    those that run any of its lines; else all of them."""
+    held = [(op, ops.held(op)) for op in found]
+    if any(lines is None for _, lines in held):
+        return found
+    first = stmt.body_lines[0]
+    return ([op for op, lines in held if first in lines]
+            or [op for op, lines in held if any(stmt.line < n <= stmt.end_line for n in lines)]
+            or found)
+
+
+def _staged(seen: _Seen, staged: list[Call], python: list[Call], ops: _Ops,
+            statements: list[Statement]) -> Verdict:
     stmt, names = seen.stmt, seen.names
-    op = _graph_op(stmt, staged, cf_ops, final)
+    op = _graph_op(stmt, staged, ops)
     op_text = f"{'an' if op and op[0] in 'AEIOU' else 'a'} {op} op" if op else "a graph op"
     value = _value(staged)
     if stmt.kind == "for":
@@ -240,7 +286,13 @@ def _python_loop(seen: _Seen, python: list[Call], statements: list[Statement]) -
     if stmt.kind == "for":
         reason = (f"iterates over {_with_names(value, names)}, a Python value, so "
                   f"AutoGraph ran the loop in Python: {ran}.{again}")
-        hint = loop_hint(stmt, _described(python))
+        purpose = intended(_described(python))
+        if purpose == "variables":
+            return replace(_verdict(seen, "python", reason + " One step per variable: "
+                                    "unrolling is the point.", iterations=iterations),
+                           intended=purpose)
+        hint = loop_hint(stmt, _described(python),
+                         next((c.names for c in python if c.names), []))
     else:
         reason = (f"the condition `{stmt.expr}` was {_with_names(value, names)} when "
                   f"the loop started, not a tensor, so AutoGraph ran the loop in "

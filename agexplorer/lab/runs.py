@@ -5,7 +5,9 @@ inside the timed region, so asynchronous execution on a GPU cannot flatter a
 mode; the first call (trace, compile) is reported apart from steady state;
 steady state is a median over batches autoranged to a time budget; and each
 mode starts from a fresh load of the module, so that one mode's side effects (a
-counter, a model's weights) do not leak into the next.
+counter, a model's weights) do not leak into the next, and from one seed, so that a
+model's unseeded initial weights are drawn alike in every mode. Where results still
+differ, the lab keeps the evidence (lab/evidence.py) the report words its cause from.
 """
 
 from __future__ import annotations
@@ -16,96 +18,18 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
-from agexplorer.engine import tf_internals
 from agexplorer.engine.load import Loaded, load_target
+from agexplorer.lab.evidence import effects_since, random_ops, snapshot
 from agexplorer.lab.inputs import Inputs
+from agexplorer.lab.results import compare_results, leaves, sink_for, summarize, to_host
+from agexplorer.lab.results import same_result as same_result  # callers import it from here
+from agexplorer.lab.seeds import LAB_SEED, seed_everything
 from agexplorer.model.errors import AgxError, user_code_error
 from agexplorer.model.lab import ModeRun, RetraceReason, RunLab
 
 MODES = ("eager", "graph", "xla")
 _MODE_WORDS = {"eager": "running {f} eagerly", "graph": "running {f} as a graph",
                "xla": "running {f} with XLA"}
-
-
-# -- results ---------------------------------------------------------------------------
-
-def to_host(value: Any) -> Any:
-    """Bring a result to the host: tensors become NumPy values, structures are walked."""
-    if tf_internals.has_fast_numpy(value):
-        return tf_internals.to_numpy(value)
-    if isinstance(value, (list, tuple)):
-        return type(value)(to_host(v) for v in value) if not hasattr(value, "_fields") \
-            else type(value)(*(to_host(v) for v in value))
-    if isinstance(value, dict):
-        return {k: to_host(v) for k, v in value.items()}
-    if hasattr(value, "numpy") and callable(value.numpy):  # variables, ragged tensors
-        return value.numpy()
-    return value
-
-
-def sink_for(example: Any) -> Callable[[Any], Any]:
-    """The cheapest function that brings results shaped like ``example`` to the host."""
-    if tf_internals.has_fast_numpy(example):
-        return tf_internals.to_numpy
-    if example is None or isinstance(example, (int, float, bool, str)):
-        return lambda r: r
-    return to_host
-
-
-def summarize(value: Any, limit: int = 400) -> str:
-    """A readable summary: dtype, shape and values (truncated when large)."""
-    import numpy as np
-
-    if isinstance(value, np.ndarray) or isinstance(value, np.generic):
-        arr = np.asarray(value)
-        if arr.ndim == 0:
-            shown = repr(arr.item())
-        else:
-            with np.printoptions(threshold=20, edgeitems=3, precision=5, linewidth=100):
-                shown = np.array2string(arr)
-        text = f"{arr.dtype.name}{list(arr.shape)} {shown}"
-    elif isinstance(value, (list, tuple)):
-        inner = ", ".join(summarize(v, limit) for v in value)
-        text = f"({inner})" if isinstance(value, tuple) else f"[{inner}]"
-    elif isinstance(value, dict):
-        text = "{" + ", ".join(f"{k!r}: {summarize(v, limit)}" for k, v in value.items()) + "}"
-    else:
-        try:
-            text = repr(value)
-        except Exception as exc:  # noqa: BLE001 - a user object's __repr__ can fail
-            text = f"<{type(value).__name__}: repr failed: {exc}>"
-    return text if len(text) <= limit else text[:limit - 1] + "…"
-
-
-def _leaves(value: Any) -> list[Any]:
-    if isinstance(value, (list, tuple)):
-        return [leaf for v in value for leaf in _leaves(v)]
-    if isinstance(value, dict):
-        return [leaf for k in sorted(value, key=repr) for leaf in _leaves(value[k])]
-    return [value]
-
-
-def same_result(a: Any, b: Any) -> bool:
-    """Equal, or allclose for floating values; structures must match."""
-    import numpy as np
-
-    la, lb = _leaves(a), _leaves(b)
-    if len(la) != len(lb):
-        return False
-    for x, y in zip(la, lb, strict=True):
-        try:
-            ax, ay = np.asarray(x), np.asarray(y)
-            if ax.shape != ay.shape:
-                return False
-            if ax.dtype.kind in "fc" or ay.dtype.kind in "fc":
-                if not np.allclose(ax, ay, rtol=1e-5, atol=1e-6, equal_nan=True):
-                    return False
-            elif not np.array_equal(ax, ay):
-                return False
-        except (TypeError, ValueError):
-            if x != y:
-                return False
-    return True
 
 
 # -- timing ----------------------------------------------------------------------------
@@ -159,6 +83,15 @@ def steady_state(samples: list[float]) -> tuple[float, float, float]:
     return statistics.median(samples), min(samples), max(samples)
 
 
+def quartiles(samples: list[float]) -> tuple[float, float, float]:
+    """(first quartile, median, third quartile) of per-call times: their spread is the noise
+    a difference between two medians has to exceed (one sample: no spread)."""
+    if len(samples) < 2:
+        return samples[0], samples[0], samples[0]
+    low, median, high = statistics.quantiles(samples, n=4, method="inclusive")
+    return low, median, high
+
+
 def speedups(runs: dict[str, ModeRun]) -> dict[str, float | None]:
     """Graph's and XLA's speed-up over eager (eager's median over theirs, 3 decimals); None
     where either median is missing (a mode that failed)."""
@@ -168,19 +101,6 @@ def speedups(runs: dict[str, ModeRun]) -> dict[str, float | None]:
         median = runs[mode].median_s
         out[mode] = round(eager / median, 3) if eager and median else None
     return out
-
-
-def compare_results(runs: dict[str, ModeRun], hosts: dict[str, Any]) -> tuple[bool | None, str | None]:
-    """(results_match, mismatch): whether the modes that ran agree with the first of them
-    (None when fewer than two ran), and the differing results worded, the first one's first."""
-    ok = [m for m in MODES if runs[m].ok]
-    if len(ok) < 2:
-        return None, None
-    first = ok[0]
-    differing = [m for m in ok[1:] if not same_result(hosts[first], hosts[m])]
-    if not differing:
-        return True, None
-    return False, "; ".join(f"{m}: {runs[m].result}" for m in [first, *differing])
 
 
 # -- the modes -------------------------------------------------------------------------
@@ -193,7 +113,7 @@ def _callable_for(mode: str, loaded: Loaded, tf: Any) -> Any:
 
 
 def _device_of(value: Any) -> str | None:
-    for leaf in _leaves(value):
+    for leaf in leaves(value):
         device = getattr(leaf, "device", None)
         if isinstance(device, str) and device:
             return device
@@ -241,17 +161,22 @@ def run_mode(mode: str, loaded: Loaded, device: str, budget: float,
     def measure() -> None:
         fn = _callable_for(mode, loaded, tf)
         with tf.device(device):
+            before = snapshot(loaded)
             start = time.perf_counter()
             result = fn(*args, **kwargs)
             hosts.append(to_host(result))
             live.first_call_s = time.perf_counter() - start
+            first, before = effects_since(loaded, before, "first-call")
+            live.effects.extend(first)
             live.ran_on = _device_of(result)
             if mode != "eager":
                 live.first_call_traces = fn.experimental_get_tracing_count()
+                live.random_ops = random_ops(fn, args, kwargs)
             _, live.calls = time_calls(fn, args, kwargs, sink_for(result), budget,
                                        deadline=deadline, samples=samples)
             if mode != "eager":
                 live.tracing_count = fn.experimental_get_tracing_count()
+            live.effects.extend(effects_since(loaded, before, "later-calls")[0])
 
     try:
         finished = run_boxed(measure, timeout)
@@ -259,7 +184,7 @@ def run_mode(mode: str, loaded: Loaded, device: str, budget: float,
         err = user_code_error(exc, loaded.path, doing, kind=f"{mode}-failed")
         live.error, live.error_line = err.message, err.line
         return live, None
-    out = replace(live, printed=[])
+    out = replace(live, printed=[], effects=list(live.effects))
     taken = list(samples)
     if not finished:
         out.timed_out = True
@@ -272,6 +197,7 @@ def run_mode(mode: str, loaded: Loaded, device: str, budget: float,
     out.result = summarize(hosts[0])
     if taken:
         out.median_s, out.min_s, out.max_s = steady_state(taken)
+        out.p25_s, _, out.p75_s = quartiles(taken)
     return out, hosts[0]
 
 
@@ -300,7 +226,10 @@ def run_lab(target: str, call: str | None = None, device: str | None = None,
 
     ``skip_xla``: XLA is not run (its compile can take minutes); ``mode_timeout``: each
     mode's own time box; ``inputs``: argument values to share (default: the first load's;
-    see lab/inputs.py), so that every mode gets the same random tensor.
+    see lab/inputs.py), so that every mode gets the same random tensor. Every load and
+    every mode's calls start from one seed (lab/seeds.py), so that modes draw the same
+    weights; each mode's Python effects and random ops are kept as the evidence for a
+    difference between them (lab/evidence.py).
     """
     say = progress or (lambda phase: None)
     from agexplorer.engine.capture import capture_output
@@ -308,7 +237,7 @@ def run_lab(target: str, call: str | None = None, device: str | None = None,
     from agexplorer.lab.overhead import fixed_costs
 
     lab = RunLab(device=resolve_device(device), budget_s=budget, fresh_module=fresh_module,
-                 mode_timeout_s=mode_timeout, shared_inputs=True)
+                 mode_timeout_s=mode_timeout, shared_inputs=True, seed=LAB_SEED)
     hosts: dict[str, Any] = {}
     last: Loaded | None = loaded
     for mode in MODES:
@@ -318,17 +247,21 @@ def run_lab(target: str, call: str | None = None, device: str | None = None,
         say(_MODE_WORDS[mode].format(f=target.rpartition("::")[2]))
         with capture_output() as captured:
             if last is None or fresh_module:
+                seed_everything(LAB_SEED)
                 last = load_target(target, call)
             own = (last.args, last.kwargs)
             inputs = own if inputs is None else shared(inputs, own)
+            seed_everything(LAB_SEED)
             lab.runs[mode], hosts[mode] = run_mode(mode, last, lab.device, budget,
                                                    mode_timeout, inputs)
         _keep_output(lab.runs[mode], captured.stdout)
     assert last is not None
     with capture_output():
         say("measuring the fixed cost of a call")
-        lab.overhead_s = fixed_costs(lab.device, min(budget / 4, 0.25),
-                                     ("graph",) if skip_xla else ("graph", "xla"))
+        costs = fixed_costs(lab.device, min(budget / 4, 0.25),
+                            ("graph",) if skip_xla else ("graph", "xla"), inputs)
+        lab.overhead_s = {m: c[0] if c else None for m, c in costs.items()}
+        lab.overhead_spread_s = {m: c[1] if c else None for m, c in costs.items()}
         if hlo and not skip_xla:
             say(f"compiling {last.qualname} to HLO")
             _hlo(lab, last)
@@ -338,7 +271,7 @@ def run_lab(target: str, call: str | None = None, device: str | None = None,
             lab.tensorboard_note = export_tensorboard(last, tensorboard, lab.device)
             lab.tensorboard = tensorboard
     lab.speedup = speedups(lab.runs)
-    lab.results_match, lab.mismatch = compare_results(lab.runs, hosts)
+    lab.results_match, lab.mismatch, lab.differences = compare_results(lab.runs, hosts)
     lab.tracing_count = lab.runs["graph"].tracing_count or 0
     lab.retrace_reason = retrace_reason(lab.runs["graph"])
     return lab

@@ -7,10 +7,13 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass, field, replace
 from typing import Literal
 
+from agexplorer.model.keras import keras_text
+
 FORMAT = 1  # the golden file's format; a file of another format is refused in one sentence
 
 ChangeKind = Literal["verdict", "statement-new", "statement-gone", "ops", "traces",
-                     "target-new", "target-gone", "failed", "moved", "tensorflow"]
+                     "target-new", "target-gone", "failed", "moved", "tensorflow", "keras"]
+_COUNTS = ("ops", "traces")  # the kinds another TensorFlow or Keras may explain
 
 
 @dataclass(frozen=True)
@@ -73,10 +76,13 @@ class TargetSnap:
 
 @dataclass
 class Snapshot:
-    """Every target of one check, in a stable order."""
+    """Every target of one check, in a stable order, and the TensorFlow and Keras it was
+    made with (empty: not recorded, as in golden files written before Keras was)."""
 
     targets: list[TargetSnap] = field(default_factory=list)
     tensorflow: str = ""
+    keras: str = ""  # the version of the Keras tf.keras routed to
+    keras_flavour: str = ""  # model/keras.py's KerasFlavour ("keras-3", "tf-keras"...)
 
     def sorted(self) -> Snapshot:
         """Targets by file then line then name; statements by file then line."""
@@ -85,12 +91,13 @@ class Snapshot:
                                                              s.function, s.header))
             return replace(t, statements=tuple(statements))
 
-        return Snapshot(sorted((order(t) for t in self.targets),
-                               key=lambda t: (t.file, t.line, t.function)), self.tensorflow)
+        return replace(self, targets=sorted((order(t) for t in self.targets),
+                                            key=lambda t: (t.file, t.line, t.function)))
 
     def to_dict(self) -> dict:
         """JSON form (``--json`` and the golden file)."""
-        return {"format": FORMAT, "tensorflow": self.tensorflow,
+        return {"format": FORMAT, "tensorflow": self.tensorflow, "keras": self.keras,
+                "keras_flavour": self.keras_flavour,
                 "targets": [t.to_dict() for t in self.sorted().targets]}
 
     def dumps(self) -> str:
@@ -98,7 +105,8 @@ class Snapshot:
         statement a line, so a review diff shows exactly the statement that changed."""
         data = self.to_dict()
         lines = ["{", f'  "format": {FORMAT},', f'  "tensorflow": {json.dumps(self.tensorflow)},',
-                 '  "targets": [']
+                 f'  "keras": {json.dumps(self.keras)},',
+                 f'  "keras_flavour": {json.dumps(self.keras_flavour)},', '  "targets": [']
         for i, target in enumerate(data["targets"]):
             statements = target.pop("statements")
             lines.append("    {")
@@ -129,7 +137,9 @@ class Snapshot:
         except (KeyError, TypeError, ValueError) as exc:
             raise ValueError(f"a target in it is malformed ({type(exc).__name__}: {exc})") \
                 from None
-        return cls(targets, str(data.get("tensorflow", "")))
+        # "keras" and "keras_flavour" came later: a file without them is read as not saying
+        return cls(targets, str(data.get("tensorflow", "")), str(data.get("keras") or ""),
+                   str(data.get("keras_flavour") or ""))
 
 
 @dataclass(frozen=True)
@@ -145,10 +155,15 @@ class Change:
     after: str | None
     header: str | None = None
     info: bool = False
+    # A note about the TensorFlow or Keras in use ("tensorflow", "keras"; no file): the
+    # targets, (file, function), whose op or trace counts it is the likely cause of changing.
+    explains: tuple[tuple[str, str], ...] = ()
 
     def text(self, shown: Callable[[str], str] = str) -> str:
         """The sentence: ``train.py:42 `for i in range(n)`: staged -> python x200``;
         ``shown`` turns the stored file into the path to print."""
+        if self.kind in ("tensorflow", "keras"):  # about the whole check: no file, no line
+            return self._environment_text()
         where = f"{shown(self.file)}:{self.line} `{self.header}`" if self.header is not None \
             else f"{shown(self.file)}::{self.function}"
         if self.kind in ("verdict", "ops", "traces"):
@@ -161,15 +176,32 @@ class Change:
             "failed": f"could not be analysed: {self.after}" if not self.info else
                       f"fails as the golden file records ({self.after})",
             "moved": f"moved from line {self.before}, verdict unchanged ({self.after})",
-            "tensorflow": f"the golden file was made with TensorFlow {self.before}, this is "
-                          f"{self.after} (op counts may differ between releases)",
         }[self.kind]
 
+    def _environment_text(self) -> str:
+        if self.kind == "tensorflow":
+            made = f"the golden file was made with TensorFlow {self.before}, this is {self.after}"
+            cause, may = "the TensorFlow release", "op counts may differ between releases"
+        else:  # before and after: keras_text's "Keras 3 (keras 3.15.1)"
+            made = f"the golden file was made with {self.before}, this is {self.after}"
+            cause, may = "Keras", "the op counts of Keras code may differ"
+        if not self.explains:
+            return f"{made} ({may})"
+        names = [function for _, function in self.explains]
+        listed = names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+        return f"{made}: {cause} is the likely cause of the changed op or trace counts of {listed}"
+
     def to_dict(self, shown: Callable[[str], str] = str) -> dict:
-        """JSON form, with the sentence."""
-        return {"kind": self.kind, "file": shown(self.file), "line": self.line,
-                "function": self.function, "before": self.before, "after": self.after,
-                "info": self.info, "message": self.text(shown)}
+        """JSON form, with the sentence; a note about the whole check has null file, line and
+        function."""
+        whole = not self.file
+        data = {"kind": self.kind, "file": None if whole else shown(self.file),
+                "line": None if whole else self.line,
+                "function": None if whole else self.function, "before": self.before,
+                "after": self.after, "info": self.info, "message": self.text(shown)}
+        if self.kind in ("tensorflow", "keras"):
+            data["explains"] = [f"{shown(file)}::{function}" for file, function in self.explains]
+        return data
 
 
 def within(before: int, after: int, tolerance: float, percent: bool) -> bool:
@@ -182,9 +214,6 @@ def compare(golden: Snapshot, current: Snapshot, op_tolerance: float = 0,
             percent: bool = False) -> list[Change]:
     """What changed from ``golden`` to ``current``, target by target, in a stable order."""
     changes: list[Change] = []
-    if golden.tensorflow and current.tensorflow and golden.tensorflow != current.tensorflow:
-        changes.append(Change("tensorflow", "", 0, "", golden.tensorflow, current.tensorflow,
-                              info=True))
     old = {t.key: t for t in golden.targets}
     new = {t.key: t for t in current.targets}
     for target in current.sorted().targets:
@@ -204,7 +233,31 @@ def compare(golden: Snapshot, current: Snapshot, op_tolerance: float = 0,
         if target.key not in new:
             changes.append(Change("target-gone", target.file, target.line, target.function,
                                   None, None))
-    return changes
+    return _environment(golden, current, changes) + changes
+
+
+def _environment(golden: Snapshot, current: Snapshot, changes: list[Change]) -> list[Change]:
+    """A note for another TensorFlow and one for another Keras than the golden file's. The
+    targets whose op or trace counts changed are put down to Keras when it differs (Keras
+    builds the layers' ops, and its flavour changes them), else to TensorFlow; not a target
+    whose statements changed too (its code did: that explains its counts better)."""
+    edited = {(c.file, c.function) for c in changes if c.kind not in _COUNTS and not c.info}
+    counted = tuple(dict.fromkeys((c.file, c.function) for c in changes
+                                  if c.kind in _COUNTS and (c.file, c.function) not in edited))
+    tf_differs = bool(golden.tensorflow and current.tensorflow
+                      and golden.tensorflow != current.tensorflow)
+    # Only when both files say: a golden file from before Keras was recorded proves nothing.
+    keras_differs = bool(golden.keras_flavour and current.keras_flavour) and (
+        (golden.keras, golden.keras_flavour) != (current.keras, current.keras_flavour))
+    notes = []
+    if tf_differs:
+        notes.append(Change("tensorflow", "", 0, "", golden.tensorflow, current.tensorflow,
+                            info=True, explains=() if keras_differs else counted))
+    if keras_differs:
+        notes.append(Change("keras", "", 0, "", keras_text(golden.keras, golden.keras_flavour),
+                            keras_text(current.keras, current.keras_flavour), info=True,
+                            explains=counted))
+    return notes
 
 
 def _target_changes(before: TargetSnap, after: TargetSnap, tolerance: float,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import asdict, dataclass, field
-from typing import Any
+from typing import Any, Literal
 
 from agexplorer.model.errors import AgxError
 
@@ -45,6 +45,46 @@ CODES: dict[str, tuple[str, str]] = {
 }
 
 
+# What trying a finding's rewrite during the doctor showed (one trace of the rewritten copy,
+# no run): "staged", the loop became a graph loop; "unstaged", it traced but the loop still
+# ran in Python; "traced", it traced (a rewrite that is no loop's); "fails", tracing raised,
+# so the rewrite is not offered; "not-tried", see NotTried.
+TryOutcome = Literal["staged", "unstaged", "traced", "fails", "not-tried"]
+# Why it was not tried: "budget", the doctor's time for trials was spent (or one trace takes
+# longer than what was left); "not-traced", the function itself did not trace.
+NotTried = Literal["budget", "not-traced"]
+
+
+@dataclass(frozen=True)
+class Tried:
+    """A finding's rewrite tried while the doctor ran: the outcome and what it rests on."""
+
+    outcome: TryOutcome
+    graph_op: str | None = None  # "staged": the op the loop became (While, StatelessWhile)
+    error: str | None = None  # "fails": what tracing raised (``TypeError: ...``)
+    error_line: int | None = None  # "fails": the user's line it raised at
+    why_not: NotTried | None = None  # "not-tried": why
+    budget_s: float | None = None  # "not-tried" for the budget: the doctor's time for trials
+
+    def text(self) -> str:
+        """The sentence the finding's fix carries: ``tried: the rewrite stages the loop as a
+        While op``."""
+        if self.outcome == "staged":
+            op = self.graph_op or "graph loop"
+            return f"tried: the rewrite stages the loop as {'an' if op[0] in 'AEIOU' else 'a'} {op} op"
+        if self.outcome == "unstaged":
+            return "tried: the rewrite traces, but the loop still runs in Python"
+        if self.outcome == "traced":
+            return "tried: the rewrite traces"
+        if self.outcome == "fails":
+            where = f"line {self.error_line} raises " if self.error_line else "it raises "
+            return f"tried: the rewrite fails to trace ({where}{self.error})"
+        if self.why_not == "not-traced":
+            return "not tried (the function itself did not trace)"
+        budget = f" {self.budget_s:g} s" if self.budget_s is not None else ""
+        return f"not tried (the doctor's{budget} for trying rewrites was spent)"
+
+
 @dataclass
 class Finding:
     """One pitfall at one line of the user's file."""
@@ -58,6 +98,7 @@ class Finding:
     col: int = 0  # 0-based character column of the flagged node
     basis: str = "static"  # "trace": the trace confirmed it; "static": the parse alone
     subject: str | None = None  # the name involved: list, parameter, global, wrapped function
+    tried: Tried | None = None  # the rewrite tried while the doctor ran (None: not offered)
 
     @property
     def title(self) -> str:

@@ -10,6 +10,29 @@ from typing import Literal
 # (a later call traced again: the arguments' signature changed between calls).
 RetraceReason = Literal["variables", "signature"]
 
+# What the effects tracker (engine/effects.py) watches: a module global, a closure cell, an
+# attribute of the bound instance, Python's and NumPy's global random generators.
+EffectKind = Literal["global", "nonlocal", "attribute", "random", "numpy-random"]
+# When a mode changed it: during its first call (for graph and XLA, the call that traces) or
+# during the later, timed calls (for graph and XLA, only a retrace runs Python again).
+EffectPhase = Literal["first-call", "later-calls"]
+PYTHON_STATE: tuple[EffectKind, ...] = ("global", "nonlocal", "attribute")
+
+
+@dataclass
+class ModeEffect:
+    """Python state one mode changed, as the effects tracker saw it: ``global count: 0 -> 1``.
+
+    ``before``/``after`` are the tracker's short forms (a repr, or ``list of 3``); empty for a
+    random generator, whose state is only known to have moved.
+    """
+
+    kind: EffectKind
+    name: str
+    before: str
+    after: str
+    phase: EffectPhase
+
 
 @dataclass
 class ModeRun:
@@ -23,6 +46,8 @@ class ModeRun:
     median_s: float | None = None
     min_s: float | None = None
     max_s: float | None = None
+    p25_s: float | None = None  # the quartiles of the per-call samples: their spread is the
+    p75_s: float | None = None  # noise a difference of medians must exceed to mean something
     calls: int = 0
     tracing_count: int | None = None
     ran_on: str | None = None  # the device that produced the result
@@ -31,6 +56,17 @@ class ModeRun:
     first_call_traces: int | None = None  # traces made by the first call alone (graph modes)
     timed_out: bool = False  # the mode's own time box ran out (what it measured stays)
     skipped: bool = False  # not run: asked to skip it (XLA, --no-xla)
+    effects: list[ModeEffect] = field(default_factory=list)  # Python state the mode changed
+    # The trace's random ops that draw from TensorFlow's own stateful generators (op types,
+    # e.g. RandomStandardNormal), nested functions included; graph modes only.
+    random_ops: list[str] = field(default_factory=list)
+
+    @property
+    def spread_s(self) -> float | None:
+        """The interquartile range of the per-call samples (None when not timed)."""
+        if self.p25_s is None or self.p75_s is None:
+            return None
+        return self.p75_s - self.p25_s
 
     def to_dict(self) -> dict:
         """JSON form."""
@@ -80,11 +116,18 @@ class RunLab:
     tensorboard: str | None = None
     tensorboard_note: str | None = None
     # The fixed per-call cost of an empty tf.function ("graph") and an empty XLA one ("xla") on
-    # this device, measured in the same run: what a call costs before the function does anything.
+    # this device, called with the same arguments, measured in the same run: what a call
+    # costs before the function does anything.
     overhead_s: dict[str, float | None] = field(default_factory=dict)
+    overhead_spread_s: dict[str, float | None] = field(default_factory=dict)  # their IQRs
     retrace_reason: RetraceReason | None = None
     mode_timeout_s: float | None = None  # each mode's own time box (None: no box)
     shared_inputs: bool = False  # the modes got the same argument values (evaluated once)
+    seed: int | None = None  # the random seed set before each load and each mode's calls
+    # Each mode whose result differs from the first mode's: the largest relative difference
+    # of their values, None where they cannot be compared as numbers (another shape, dtype
+    # or structure, or values that are not numbers).
+    differences: dict[str, float | None] = field(default_factory=dict)
 
     @property
     def hlo(self) -> str | None:
@@ -103,28 +146,54 @@ class RunLab:
                                  for w in self.hlo_ir.lines]
 
     def work_s(self, mode: str) -> float | None:
-        """What ``mode``'s median spends beyond the fixed per-call cost (never negative)."""
-        run, fixed = self.runs.get(mode), self.overhead_s.get(mode)
-        if run is None or run.median_s is None or fixed is None:
+        """What ``mode``'s median spends beyond the fixed cost of a call, or None where the
+        times cannot support that split.
+
+        The rule: work = the mode's median - the fixed cost (``overhead_s``: an empty
+        function called with the same arguments). It is given only when
+        - the three medians it rests on are known (the mode's, eager's, the fixed cost's);
+        - it is beyond noise: larger than the spreads of the two medians it subtracts
+          (the interquartile ranges of their samples) together, and than a tenth of the
+          fixed cost, since an empty function only stands in for this call's own fixed
+          cost (its outputs, its arguments' checks);
+        - it is no more than eager's median: eager runs the whole call, every op and its
+          dispatch from Python, so the same ops cannot take longer inside a graph; a larger
+          remainder means the fixed cost was underestimated, not that work was found.
+        """
+        run, eager = self.runs.get(mode), self.runs.get("eager")
+        fixed = self.overhead_s.get(mode)
+        if run is None or run.median_s is None or fixed is None or eager is None \
+                or eager.median_s is None:
             return None
-        return max(run.median_s - fixed, 0.0)
+        work = run.median_s - fixed
+        noise = max((run.spread_s or 0.0) + (self.overhead_spread_s.get(mode) or 0.0),
+                    fixed / 10)
+        if work <= noise or work > eager.median_s:
+            return None
+        return work
 
     def to_dict(self) -> dict:
         """The report's run keys: ``device``, ``runs`` (each mode's ModeRun, with
         ``timed_out``, ``skipped`` and ``first_call_traces``), ``speedup``,
         ``results_match``, ``tracing_count``, ``budget_s``, ``fresh_module``, ``overhead_s``
         (``{"graph": s, "xla": s}``: an empty function's per-call cost, None where it could
-        not be measured), ``retrace_reason`` (``"variables"``, ``"signature"`` or null),
-        ``mode_timeout_s`` (each mode's time box, null: none), ``shared_inputs``; and when
-        they apply ``mismatch``, ``hlo`` and ``tensorboard``."""
+        not be measured) and ``overhead_spread_s`` (its interquartile range), ``retrace_reason``
+        (``"variables"``, ``"signature"`` or null), ``mode_timeout_s`` (each mode's time box,
+        null: none), ``shared_inputs``, ``seed`` (set before each load and each mode's
+        calls); and when they apply ``mismatch`` (each differing result) with
+        ``differences`` (``{mode: largest relative difference or null}``), ``hlo`` and
+        ``tensorboard``. Each run carries its ``effects`` (``[{"kind", "name", "before",
+        "after", "phase"}]``) and ``random_ops``."""
         data = {"device": self.device, "runs": {m: r.to_dict() for m, r in self.runs.items()},
                 "speedup": self.speedup, "results_match": self.results_match,
                 "tracing_count": self.tracing_count, "budget_s": self.budget_s,
                 "fresh_module": self.fresh_module, "overhead_s": self.overhead_s,
                 "retrace_reason": self.retrace_reason, "mode_timeout_s": self.mode_timeout_s,
-                "shared_inputs": self.shared_inputs}
+                "overhead_spread_s": self.overhead_spread_s, "shared_inputs": self.shared_inputs,
+                "seed": self.seed}
         if self.mismatch is not None:
             data["mismatch"] = self.mismatch
+            data["differences"] = self.differences
         if self.hlo_ir is not None:
             data["hlo"] = self.hlo_ir.to_dict()
         if self.tensorboard is not None:

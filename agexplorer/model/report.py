@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field, fields, replace
-from typing import Any
+from typing import Any, Literal
 
 from agexplorer.model.errors import AgxError
 from agexplorer.model.inventory import Inventory
@@ -57,6 +57,14 @@ def path_text(path: tuple[CallSite, ...] | list[CallSite]) -> str:
     return " -> ".join(site.text() for site in path)
 
 
+# Why a loop unrolls on purpose: "variables", one step per variable (an optimizer's update,
+# ``zip(grads, model.trainable_variables)``); counted, never listed as a problem, no fix.
+Intended = Literal["variables"]
+# Who runs the function without AutoGraph where the explorer's tf.function converted it:
+# "keras3", Keras 3 calls a layer's methods as plain Python.
+Unconverted = Literal["keras3"]
+
+
 @dataclass(frozen=True)
 class Verdict:
     """The report's ``statements`` entry for one statement, built whole by the engine."""
@@ -82,6 +90,8 @@ class Verdict:
     call_path: tuple[CallSite, ...] = ()
     mixed: tuple[int, int] | None = None  # "mixed": (times staged, times run in Python)
     loop_vars: tuple[LoopVar, ...] = ()  # a loop's variables (ifs: none), see model.loopvars
+    intended: Intended | None = None  # a Python loop that unrolls on purpose (no hint)
+    unconverted: Unconverted | None = None  # in use, the function runs without AutoGraph
 
     def to_dict(self) -> dict:
         """JSON form (``names`` as ``[name, words]`` pairs; the kinds stay out)."""

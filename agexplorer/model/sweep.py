@@ -50,7 +50,8 @@ class Extrapolation:
 
 @dataclass(frozen=True)
 class Fit:
-    """Least-squares lines through the traced points: cost = fixed + per_unit * value."""
+    """Least-squares lines through the traced points: cost = fixed + per_unit * value; a time
+    whose growth is within noise gets a flat line (see sweep/fit.py's ``time_line``)."""
 
     ops_per_unit: float
     ops_fixed: float
@@ -60,6 +61,11 @@ class Fit:
     call_s_fixed: float | None = None
     at: Extrapolation | None = None  # the value ``--at`` named
     points: int = 0  # how many traced values the lines rest on
+    # Tracing time's growth with the value was within noise (sweep/fit.py's rule): the trace
+    # line is flat (``trace_s_per_unit`` 0, ``trace_s_fixed`` the mean), never a negative cost.
+    trace_within_noise: bool = False
+    trace_s_measured_per_unit: float | None = None  # the least-squares slope, any sign
+    trace_s_per_unit_se: float | None = None  # its standard error (None: two values)
 
     def ops_at(self, value: float) -> float:
         """The op count the line gives at ``value``."""
@@ -80,7 +86,10 @@ class Fit:
         return {"ops_per_unit": self.ops_per_unit, "ops_fixed": self.ops_fixed,
                 "trace_s_per_unit": self.trace_s_per_unit, "trace_s_fixed": self.trace_s_fixed,
                 "call_s_per_unit": self.call_s_per_unit, "call_s_fixed": self.call_s_fixed,
-                "points": self.points, "at": None if self.at is None else self.at.to_dict()}
+                "points": self.points, "at": None if self.at is None else self.at.to_dict(),
+                "trace_within_noise": self.trace_within_noise,
+                "trace_s_measured_per_unit": self.trace_s_measured_per_unit,
+                "trace_s_per_unit_se": self.trace_s_per_unit_se}
 
 
 @dataclass(frozen=True)

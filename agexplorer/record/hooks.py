@@ -22,12 +22,18 @@ from agexplorer.engine.recorder import Recorder, recording
 from agexplorer.engine.usercode import UserCode
 from agexplorer.engine.verdicts import build_verdicts
 from agexplorer.model.retrace import Argument
-from agexplorer.retrace.args import bind_arguments, differences
+from agexplorer.record.failure import first_line
+from agexplorer.retrace.args import bind_arguments, changes, differences
 
+# Keras 3: model.build(shape) on a subclassed model without its own build() creates no
+# weights (Keras only warns), so the advice is what does create them.
 _VARIABLES = ("the first trace created variables (a layer's weights or an optimizer's slots "
               "built on the first call), so tf.function traced again with variable creation "
-              "forbidden; create them before the first call (model.build, optimizer.build) to "
-              "save this trace")
+              "forbidden; to save this trace, create them before the first call: call the "
+              "model once on a sample input (or build its layers' weights in __init__), and "
+              "optimizer.build(model.trainable_variables)")
+_UNSEEN = ("same arguments as trace {where}: something else tf.function keys on changed (a "
+           "captured value, the device, or the graph it was called from)")
 
 
 @dataclass
@@ -38,6 +44,14 @@ class _Earlier:
     arguments: list[list[Argument]] = field(default_factory=list)
     scopes: list[str] = field(default_factory=list)
     numbers: list[int] = field(default_factory=list)  # their numbers in the log (the run's)
+    own: list[int] = field(default_factory=list)  # their numbers among the function's traces
+
+    def remember(self, numbers: tuple[int, int], arguments: list[Argument], scope: str) -> None:
+        """One more trace: its (log, own) numbers, arguments and variable-creation scope."""
+        self.numbers.append(numbers[0])
+        self.own.append(numbers[1])
+        self.arguments.append(arguments)
+        self.scopes.append(scope)
 
 
 class TraceRecorder:
@@ -48,6 +62,9 @@ class TraceRecorder:
         self.user_code = user_code
         self.index = FileIndex()
         self.count = 0
+        # (file, function, line) -> traces so far: a trace's number among its function's,
+        # as the summary groups them (two tf.functions of one Python function count as one)
+        self._per_function: dict[tuple[str, str, int], int] = {}
         # id(the tf.function's trace cache) -> its traces so far (the cache has __slots__
         # and no weak references; keeping it alive would keep every graph alive)
         self._earlier: dict[int, _Earlier] = {}
@@ -65,6 +82,8 @@ class TraceRecorder:
         self.count += 1
         number = self.count
         place = _place(python_function, self.user_code, self.index)
+        key = (place.file, place.function, place.line)
+        own = self._per_function[key] = self._per_function.get(key, 0) + 1
         arguments = _arguments(python_function, args, kwargs)
         root, unit = place.root, place.unit
         recorder = Recorder(root.file if place.user else "",
@@ -82,14 +101,16 @@ class TraceRecorder:
             self._open.pop()
             failed = _one_line(exc)
             self._safely(lambda: self.write(self._record(
-                number, place, arguments, scope, cache, elapsed, parent, error=failed)))
+                (number, own), place, arguments, scope, cache, elapsed, parent,
+                error=failed)))
             raise
         elapsed = time.perf_counter() - t0 - (self._analysis_s - before)
         self._open.pop()
         t1 = time.perf_counter()
 
         def analyse() -> None:
-            record = self._record(number, place, arguments, scope, cache, elapsed, parent)
+            record = self._record((number, own), place, arguments, scope, cache, elapsed,
+                                  parent)
             record.update(_verdicts(concrete, recorder, root, unit, self.user_code, self.index))
             self.write(record)
 
@@ -110,47 +131,51 @@ class TraceRecorder:
             self.write({"type": "note", "text": f"a trace could not be recorded "
                         f"({type(exc).__name__}: {exc})"})
 
-    def _record(self, number: int, place: _Place, arguments: list[Argument], scope: str,
-                cache: Any, trace_s: float, parent: int | None, error: str | None = None
-                ) -> dict:
-        kind, reason, compared = self._why(number, arguments, scope, cache, place.code)
-        return {"type": "trace", "trace": number, "file": place.file, "function": place.function,
-                "line": place.line, "user": place.user, "kind": kind, "reason": reason,
-                "compared_with": compared, "inside": parent,
+    def _record(self, numbers: tuple[int, int], place: _Place, arguments: list[Argument],
+                scope: str, cache: Any, trace_s: float, parent: int | None,
+                error: str | None = None) -> dict:
+        """``numbers``: the trace's number in the log, and among its function's traces."""
+        number, own = numbers
+        kind, reason, compared, causes = self._why(numbers, arguments, scope, cache, place.code)
+        return {"type": "trace", "trace": number, "number": own, "file": place.file,
+                "function": place.function, "line": place.line, "user": place.user,
+                "kind": kind, "reason": reason, "compared_with": compared, "causes": causes,
+                "inside": parent,
                 "arguments": [{"name": a.name, **a.to_dict()} for a in arguments],
                 "trace_s": round(trace_s, 6), "error": error}
 
-    def _why(self, number: int, arguments: list[Argument], scope: str, cache: Any, code: Any
-             ) -> tuple[str, str | None, int | None]:
-        """("first" | "retrace", why it traced again, which earlier trace it is compared with:
-        its number in the log, as ``number`` is, not its place among this function's)."""
+    def _why(self, numbers: tuple[int, int], arguments: list[Argument], scope: str, cache: Any,
+             code: Any) -> tuple[str, str | None, int | None, list[dict]]:
+        """("first" | "retrace", why it traced again, which earlier trace it is compared with
+        (its number in the log, as ``trace`` is), what changed: ``causes``, one
+        ``{"name", "change"}`` per argument, or one with no name when no argument changed).
+        The reason names traces by their number among the function's own traces."""
         earlier = self._history(cache, code)
-        if earlier is None:
-            return "first", None, None
+        if earlier is None or not earlier.arguments:
+            if earlier is not None:
+                earlier.remember(numbers, arguments, scope)
+            return "first", None, None, []
         try:
-            if not earlier.arguments:
-                return "first", None, None
-            best: tuple[int, list[tuple[str, str]]] | None = None
-            for i, before in zip(earlier.numbers, earlier.arguments, strict=True):
-                found = differences(arguments, before, i)
-                if best is None or len(found) <= len(best[1]):
-                    best = (i, found)
+            best: tuple[int, int, list[Argument], list[tuple[str, str]]] | None = None
+            for i, own, before in zip(earlier.numbers, earlier.own, earlier.arguments,
+                                      strict=True):
+                found = changes(arguments, before)
+                if best is None or len(found) <= len(best[3]):  # the latest of the closest
+                    best = (i, own, before, found)
             assert best is not None
-            where, found = best
+            where, own, before, found = best
             if found:
-                reason = "; ".join(phrase.replace(f"call {where}", f"trace {where}")
-                                   for _, phrase in found)
+                reason = "; ".join(phrase.replace(f"call {own}", f"trace {own}")
+                                   for _, phrase in differences(arguments, before, own))
+                causes = [{"name": name, "change": change} for name, change in found]
             elif scope == "NO_VARIABLE_CREATION" and "VARIABLE_CREATION" in earlier.scopes:
-                reason = _VARIABLES
+                reason, causes = _VARIABLES, [{"name": None, "change": "variables"}]
             else:
-                reason = (f"same arguments as trace {where}: something else tf.function keys "
-                          "on changed (a captured value, the device, or the graph it was called "
-                          "from)")
-            return "retrace", reason, where
+                reason = _UNSEEN.format(where=own)
+                causes = [{"name": None, "change": "unseen"}]
+            return "retrace", reason, where, causes
         finally:
-            earlier.arguments.append(arguments)
-            earlier.scopes.append(scope)
-            earlier.numbers.append(number)
+            earlier.remember(numbers, arguments, scope)
 
     def _history(self, cache: Any, code: Any) -> _Earlier | None:
         if cache is None:  # tf.data's functions: each is traced once, on its own
@@ -175,8 +200,8 @@ class _Place:
 
 
 def _one_line(exc: BaseException) -> str:
-    text = str(exc).strip()
-    return f"{type(exc).__name__}: {text.splitlines()[0]}" if text else type(exc).__name__
+    text = first_line(exc)
+    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
 
 
 def _unwrap(python_function: Any) -> Any:

@@ -10,6 +10,7 @@ recording around a block of a notebook or a test.
 from __future__ import annotations
 
 import importlib.util
+import itertools
 import os
 import runpy
 import sys
@@ -19,8 +20,10 @@ from types import TracebackType
 from typing import Any
 
 from agexplorer.model.errors import AgxError
+from agexplorer.record.failure import end_fields
 from agexplorer.runlog.log import FORMAT, LogWriter, read_log
-from agexplorer.runlog.summary import summarise, text_lines
+from agexplorer.runlog.summary import summarise
+from agexplorer.runlog.text import columns, text_lines
 
 # Frames of agexplorer and of runpy: not the program's, so not in its traceback.
 _OURS = (os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep,
@@ -79,7 +82,9 @@ class Recording:
             self._writer = None
         if self._writer is not None:
             self._writer.write({"type": "end", "exit_code": self.exit_code,
-                                "wall_s": round(wall_s, 6), **end_fields(ended),
+                                "wall_s": round(wall_s, 6),
+                                **end_fields(ended, self._hooks.user_code
+                                             if self._hooks is not None else None),
                                 # agexplorer's own time: verdicts and op inventories
                                 "record_s": round(self._hooks.analysis_s, 6)
                                 if self._hooks is not None else None})
@@ -99,14 +104,6 @@ class Recording:
 def recording(path: str = "run.agxlog", *, user_code: Sequence[str] = ()) -> Recording:
     """``with agexplorer.recording("run.agxlog"):``: record every trace made in the block."""
     return Recording(path, user_code=user_code)
-
-
-def end_fields(exc: BaseException | None) -> dict[str, Any]:
-    """The end record's account of how the program ended: ``raised`` (an exception other than
-    SystemExit ended it), its type in ``exception``, and ``interrupted`` (Ctrl-C)."""
-    raised = exc is not None and not isinstance(exc, SystemExit)
-    return {"raised": raised, "exception": type(exc).__name__ if raised else None,
-            "interrupted": isinstance(exc, KeyboardInterrupt)}
 
 
 def exit_status(exc: BaseException) -> int:
@@ -180,12 +177,21 @@ def run_program(target: str, args: Sequence[str], *, module: bool = False,
 
 
 def _print_user_traceback(exc: BaseException) -> None:
-    """The traceback Python prints for the program, without agexplorer's or runpy's frames."""
+    """The traceback Python prints for the program, without agexplorer's or runpy's frames
+    (those before the program's, and the recording's own around a trace that raised)."""
+    kept = []
     tb = exc.__traceback__
-    while tb is not None and tb.tb_frame.f_code.co_filename.startswith(_OURS):
+    while tb is not None:
+        if not tb.tb_frame.f_code.co_filename.startswith(_OURS):
+            kept.append(tb)
         tb = tb.tb_next
+    for before, after in itertools.pairwise(kept):
+        before.tb_next = after
+    if kept:
+        kept[-1].tb_next = None
+    first = kept[0] if kept else None
     _flush()
-    sys.excepthook(type(exc), exc.with_traceback(tb), tb)
+    sys.excepthook(type(exc), exc.with_traceback(first), first)
 
 
 def _flush() -> None:
@@ -198,11 +204,11 @@ def _flush() -> None:
 
 def print_summary(path: str) -> None:
     """The short summary of the log at ``path`` on stderr (one sentence if it cannot be read)."""
-    try:
-        lines = text_lines(summarise(read_log(path)))
-    except AgxError as exc:
-        lines = [f"agexplorer record: {exc.message}"]
     shown = os.path.relpath(path)
     shown = path if shown.startswith("..") else shown
+    try:
+        lines = text_lines(summarise(read_log(path)), log=shown, width=columns())
+    except AgxError as exc:
+        lines = [f"agexplorer record: {exc.message}"]
     lines.append(f"log: {shown} (again: agexplorer summary {shown} [--json])")
     print("\n".join(lines), file=sys.stderr)

@@ -11,11 +11,13 @@ from rich.text import Text
 from agexplorer.model.compare import CompareSide, Comparison, verdict_text
 from agexplorer.model.report import Verdict
 from agexplorer.render.badges import VERDICT_STYLE
+from agexplorer.render.cells import TextTable
 from agexplorer.render.terminal import display_path, seconds_text
 
 
 def _side_head(name: str, side: CompareSide) -> Panel:
-    text = Text(f"{display_path(side.file)}::{side.function}", style="bold")
+    # Folded, not cut: at 80 columns each side has half of it, and a path may be longer.
+    text = Text(f"{display_path(side.file)}::{side.function}", style="bold", overflow="fold")
     call = side.call if side.call is not None else "?"
     origin = f"  [{side.call_origin}]" if side.call_origin else ""
     text.append(f"\ncall: {side.function.split('.')[-1]}({call}){origin}")
@@ -36,10 +38,10 @@ def _statement_cell(v: Verdict | None) -> Text:
     return text
 
 
-def _statements_table(comparison: Comparison) -> Table | Text:
+def _statements_table(comparison: Comparison) -> TextTable | Text:
     if not comparison.statements:
         return Text("Neither function has an if, for or while.", style="dim")
-    table = Table(title="Control flow, paired by statement", title_justify="left",
+    table = TextTable(title="Control flow, paired by statement", title_justify="left",
                   expand=True, show_lines=True)
     table.add_column("left", ratio=1, overflow="fold")
     table.add_column("right", ratio=1, overflow="fold")
@@ -61,9 +63,9 @@ def _signed(n: int) -> Text:
     return Text(f"{n:+d}" if n else "0", style="green" if n < 0 else "yellow" if n else "dim")
 
 
-def _ops_table(comparison: Comparison) -> Table:
+def _ops_table(comparison: Comparison) -> TextTable:
     left, right = comparison.left, comparison.right
-    table = Table(title="Ops by type", title_justify="left")
+    table = TextTable(title="Ops by type", title_justify="left")
     table.add_column("type")
     table.add_column("left", justify="right")
     table.add_column("right", justify="right")
@@ -94,8 +96,8 @@ def _ratio_text(ratio: float | None) -> Text:
     return Text("1x")
 
 
-def _timings_table(comparison: Comparison) -> Table:
-    table = Table(title="Timings (trace once; each mode's median per call)",
+def _timings_table(comparison: Comparison) -> TextTable:
+    table = TextTable(title="Timings (trace once; each mode's median per call)",
                   title_justify="left")
     table.add_column("")
     table.add_column("left", justify="right")

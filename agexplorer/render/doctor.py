@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
+import shlex
+
 from rich.console import Console
 from rich.panel import Panel
 from rich.syntax import Syntax
-from rich.table import Table
 from rich.text import Text
 
 from agexplorer.model.doctor import DoctorReport, Finding, FixTrial, TrialSide
 from agexplorer.model.lab import ModeRun
 from agexplorer.render.badges import verdict_badge
+from agexplorer.render.cells import TextTable
 from agexplorer.render.terminal import display_path, seconds_text
 
 
@@ -25,16 +27,20 @@ def _finding_text(f: Finding, target: str | None) -> Text:
         text.append(f.fix, style="cyan")
     if f.rewrite and target:
         text.append("\ntry: ", style="bold green")
-        text.append(f"agexplorer doctor {target} --try {f.code}", style="green")
+        # Quoted as a shell needs it: a path may hold spaces, brackets or a "<".
+        text.append(f"agexplorer doctor {shlex.quote(target)} --try {f.code}", style="green")
         text.append(f"  ({f.rewrite})", style="dim green")
     return text
 
 
-def findings_table(findings: list[Finding], target: str | None = None, title: str = "") -> Table:
-    """One row per finding: line, code and title, what, why, the fix and the rewrite."""
-    table = Table(title=title or None, title_justify="left", expand=True, show_lines=True)
+def findings_table(findings: list[Finding], target: str | None = None, title: str = "",
+                   narrow: bool = False) -> TextTable:
+    """One row per finding: line, code and title, what, why, the fix and the rewrite;
+    ``narrow`` (under 100 columns): the title wraps under its code, and the finding keeps
+    the width."""
+    table = TextTable(title=title or None, title_justify="left", expand=True, show_lines=True)
     table.add_column("line", justify="right")
-    table.add_column("code", no_wrap=True)
+    table.add_column("code", max_width=16 if narrow else None, no_wrap=not narrow)
     table.add_column("finding", ratio=1)
     for f in findings:
         table.add_row(str(f.line), Text(f"{f.code}\n{f.title}", style="bold yellow"),
@@ -60,10 +66,10 @@ def render_doctor(reports: list[DoctorReport], console: Console | None = None,
                         f"{report.error.message}", style="yellow")
         console.print(head)
         if report.findings:
-            console.print(findings_table(report.findings, target))
+            console.print(findings_table(report.findings, target, narrow=console.width < 100))
         console.print()
     if module:
-        console.print(findings_table(module, None, "module level"))
+        console.print(findings_table(module, None, "module level", console.width < 100))
 
 
 def _median_cell(run: ModeRun, box: float | None) -> str:
@@ -118,7 +124,7 @@ def trial_renderables(trial: FixTrial, applied: bool = False) -> list:
                        title="the rewrite (written to your file)" if applied else
                        "the rewrite (your file is not changed)", title_align="left"))
     before, after = _side_cells(trial.before), _side_cells(trial.after)
-    table = Table(title="before and after", title_justify="left", expand=True)
+    table = TextTable(title="before and after", title_justify="left", expand=True)
     table.add_column("")
     table.add_column("before", ratio=1, overflow="fold")
     table.add_column("after", ratio=1, overflow="fold")

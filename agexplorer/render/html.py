@@ -14,6 +14,7 @@ from agexplorer.render.page import (
     FilePage,
     FunctionPage,
     SourceBlock,
+    code_spans,
     retrace_text,
     source_blocks,
     timing_rows,
@@ -21,8 +22,13 @@ from agexplorer.render.page import (
     verdict_detail,
     where,
 )
-
-_TOP_LOOPS = 10
+from agexplorer.render.run_page import (
+    cause_rows,
+    failure_words,
+    intended_words,
+    largest_loops,
+    more_loops,
+)
 
 # Light by default, dark where the reader's system asks for it; verdict colours readable on both
 # (the Okabe-Ito hues the terminal report uses, as tints behind the text).
@@ -67,8 +73,9 @@ def _e(text: object) -> str:
 
 
 def _prose(text: object) -> str:
-    """A sentence escaped, its `code` spans set as code."""
-    return re.sub(r"`([^`]+)`", r"<code>\1</code>", _e(text))
+    """A sentence escaped, its `code` spans set as code (render.page.code_spans)."""
+    return "".join(f"<code>{_e(part)}</code>" if is_code else _e(part)
+                   for part, is_code in code_spans(str(text)))
 
 
 def _anchor(name: str) -> str:
@@ -174,7 +181,8 @@ def _function(fp: FunctionPage) -> str:
     if facts:
         out.append(f'<p class="muted">{_e(" · ".join(facts))}</p>')
     if fp.error:
-        out.append(f'<p class="error"><strong>Not analysed:</strong> {_prose(fp.error)}</p>')
+        # The error as written: its backticks may be the user's own.
+        out.append(f'<p class="error"><strong>Not analysed:</strong> {_e(fp.error)}</p>')
     if fp.statements:
         out.append(_statements(fp))
     loops = unrolled_loops(fp)
@@ -224,18 +232,20 @@ def file_html(page: FilePage) -> str:
 
 def summary_html(summary: dict[str, Any]) -> str:
     """A recorded run's page (``summarise(read_log(path))``)."""
-    from agexplorer.runlog.summary import unrolled
-
     program, functions = summary["program"], summary["functions"]
     argv = " ".join(str(a) for a in program.get("argv") or [])
     traces = sum(f["traces"] for f in functions)
+    failed = failure_words(program)
     body = ["<h1>agexplorer run summary</h1>",
             f"<p>Program: <code>{_e(argv or '?')}</code> · exit code "
             f"{_e(program.get('exit_code', '-'))} · {program.get('wall_s') or 0:.2f} s · "
             f"TensorFlow {_e(program.get('tensorflow') or '?')}"
             + ("" if program.get("finished") else " · <strong>did not finish</strong>")
             + (" · <strong>interrupted</strong> (Ctrl-C)" if program.get("interrupted") else "")
-            + f"</p>\n<p>{traces} trace{'s' * (traces != 1)} of {len(functions)} "
+            + "</p>\n"
+            + (f'<p class="error"><strong>The program failed</strong> (exit status '
+               f"{_e(program.get('exit_code'))}): {_e(failed)}</p>\n" if failed else "")
+            + f"<p>{traces} trace{'s' * (traces != 1)} of {len(functions)} "
             f"function{'s' * (len(functions) != 1)}.</p>\n"]
     if functions:
         body.append('<section id="functions"><h2>Functions by trace time</h2>\n' + _table(
@@ -243,23 +253,28 @@ def summary_html(summary: dict[str, Any]) -> str:
             [[f"<code>{_e(f['function'])}</code>", _e(where(f["file"], f["line"])),
               _num(f["traces"]), _num(f"{f['trace_s']:.3f} s"), _num(f["op_count"]),
               "yes" if f["user"] else "no"] for f in functions]) + "</section>\n")
-    retraces = [(f, r) for f in functions for r in f["retraces"]]
-    if retraces:
-        body.append('<section id="retraces"><h2>Retraces</h2>\n' + _table(
-            ["function", "trace", "compared with", "why it traced again"],
-            [[f"<code>{_e(f['function'])}</code>", _num(r["trace"]),
-              _num(r.get("compared_with") or "-"), _prose(r.get("reason") or "not known")]
-             for f, r in retraces]) + "</section>\n")
-    loops = unrolled(summary)[:_TOP_LOOPS]
-    if loops:
-        body.append('<section id="loops"><h2>Largest unrolled loops</h2>\n' + _table(
+    causes = cause_rows(summary)
+    if causes:
+        n = sum(len(f["retraces"]) for f in functions)
+        body.append(f'<section id="retraces"><h2>Retraces</h2>\n<p>{n} '
+                    f"retrace{'s' * (n != 1)}, grouped by what changed.</p>\n" + _table(
+                        ["function", "where", "retraces", "what changed", "traces", "fix"],
+                        [[f"<code>{_e(row.function)}</code>", _e(row.where), _num(row.count),
+                          _e(row.what), _e(row.traces), _e(row.fix or "-")] for row in causes])
+                    + "</section>\n")
+    loops, hidden = largest_loops(summary)
+    intended = intended_words(summary)
+    if loops or intended:
+        body.append('<section id="loops"><h2>Largest unrolled loops</h2>\n' + (_table(
             ["function", "where", "loop", "iterations", "ops made", "share of its trace's ops",
              "about"],
             [[f"<code>{_e(row['function'])}</code>", _e(where(row["file"], row["line"])),
               f'<span class="verdict v-{_e(row["verdict"])}"><code>'
               f'{_e(row.get("header") or row["kind"])}</code></span>',
               _num(row["iterations"]), _num(row["ops_created"]), _num(f"{row['share']:.0%}"),
-              _num(f"{row['share_s']:.3f} s")] for row in loops]) + "</section>\n")
+              _num(f"{row['share_s']:.3f} s")] for row in loops]) if loops else "")
+            + (f'<p class="muted">{_prose(more_loops(hidden))}</p>\n' if hidden else "")
+            + "".join(f"<p>{_e(words)}.</p>\n" for words in intended) + "</section>\n")
     fixes = [row for row in loops if row.get("hint")]
     if fixes:
         body.append('<section id="fixes"><h2>Fixes</h2>\n<ul>' + "".join(

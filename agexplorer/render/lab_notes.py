@@ -7,6 +7,7 @@ from rich.text import Text
 from agexplorer.model.lab import RunLab
 
 _LABEL = {"graph": "graph", "xla": "XLA"}
+_A_CALL = {"graph": "a graph call", "xla": "an XLA call"}
 _RETRACE = {
     "variables": "graph traced twice: its first call created variables (a tf.Variable, a "
                  "layer's weights, an optimizer's slots), and TensorFlow then traces again to "
@@ -28,18 +29,37 @@ def about(seconds: float) -> str:
 
 
 def cost_note(lab: RunLab, mode: str) -> str | None:
-    """Why ``mode`` is slower or faster than eager: the fixed cost of a call beside the work."""
-    fixed, work, speed = lab.overhead_s.get(mode), lab.work_s(mode), lab.speedup.get(mode)
-    if fixed is None or work is None or not speed:
+    """Why ``mode`` is slower or faster than eager: the fixed cost of a call against the work.
+
+    The split into fixed cost and work is stated only where ``RunLab.work_s`` gives a work
+    (beyond noise, and no more than eager's whole call: see its rule); elsewhere the note
+    sets the fixed cost beside eager's time and states no work, so it cannot contradict the
+    times it comes from.
+    """
+    fixed, speed = lab.overhead_s.get(mode), lab.speedup.get(mode)
+    run, eager = lab.runs.get(mode), lab.runs.get("eager")
+    if fixed is None or not speed or run is None or run.median_s is None or eager is None \
+            or eager.median_s is None:
         return None
-    label = _LABEL[mode]
-    costs = (f"each call costs about {about(fixed)} of fixed overhead, this function does "
-             f"about {about(work)} of work")
+    label, work = _LABEL[mode], lab.work_s(mode)
+    if work is not None:
+        costs = (f"each call costs about {about(fixed)} of fixed overhead, this function does "
+                 f"about {about(work)} of work")
+        if speed < 1:
+            return (f"{label} is slower here: {costs}; graphs pay off when a function runs "
+                    "many small ops or loops.")
+        return (f"{label} is faster here: {costs}, and eager mode pays for every op from "
+                "Python on every call.")
+    empty = f"about {about(fixed)} for an empty function taking the same arguments"
     if speed < 1:
-        return (f"{label} is slower here: {costs}; graphs pay off when a function runs many "
-                "small ops or loops.")
-    return (f"{label} is faster here: {costs}, and eager mode pays for every op from Python "
-            "on every call.")
+        return (f"{label} is slower here: {_A_CALL[mode]}'s fixed cost ({empty}) outweighs what "
+                f"it saves on this function's work, which eager runs whole in "
+                f"{about(eager.median_s)}; graphs pay off when a function runs many small ops "
+                "or loops.")
+    return (f"{label} is faster here: eager mode pays for every op from Python on every call "
+            f"({about(eager.median_s)} a call, against {about(run.median_s)} for "
+            f"{_A_CALL[mode]}); the timings are too noisy to split {_A_CALL[mode]} into its "
+            f"fixed cost ({empty}) and the function's own work.")
 
 
 def timing_notes(lab: RunLab) -> list[Text]:

@@ -12,6 +12,7 @@ from agexplorer.render.page import (
     VERDICTS,
     FilePage,
     FunctionPage,
+    code_spans,
     retrace_text,
     source_blocks,
     timing_rows,
@@ -19,8 +20,13 @@ from agexplorer.render.page import (
     verdict_detail,
     where,
 )
-
-_TOP_LOOPS = 10  # unrolled loops listed in a run's summary
+from agexplorer.render.run_page import (
+    cause_rows,
+    failure_words,
+    intended_words,
+    largest_loops,
+    more_loops,
+)
 
 
 def cell(text: object) -> str:
@@ -29,14 +35,17 @@ def cell(text: object) -> str:
 
 
 def _escape(text: str) -> str:
-    return re.sub(r"([\\`*_\[\]<>|#])", r"\\\1", text)
+    # Every mark Markdown (and GitHub's) gives a meaning, ``&`` (entities) and ``~``
+    # (strikethrough) included: a backslash before any ASCII punctuation shows it as itself.
+    return re.sub(r"([\\`*_\[\]<>|#&~])", r"\\\1", text)
 
 
-def prose(text: object) -> str:
-    """A sentence for a table cell: its `code` spans kept as code, the rest escaped."""
-    parts = re.split(r"(`[^`]+`)", " ".join(str(text).split()))
-    return "".join(part.replace("|", "\\|") if i % 2 else _escape(part)
-                   for i, part in enumerate(parts)) or " "
+def prose(text: object, in_table: bool = True) -> str:
+    """A sentence: its `code` spans kept as code (render.page.code_spans), the rest escaped
+    (``in_table``: a ``|`` in a span escaped too, as a table cell needs)."""
+    flat = " ".join(str(text).split())
+    return "".join(code(part, in_table) if is_code else _escape(part)
+                   for part, is_code in code_spans(flat)) or " "
 
 
 def code(text: object, in_table: bool = True) -> str:
@@ -94,7 +103,7 @@ def _function(fp: FunctionPage) -> list[str]:
     r = fp.report
     facts = []
     if r is not None:
-        facts.append(f"{where(r.file, r.first_line)}-{r.end_line}")
+        facts.append(f"{cell(where(r.file, r.first_line))}-{r.end_line}")
         facts.append("@tf.function" if r.decorated else "plain function")
     if fp.call_text:
         facts.append(f"call {code(fp.call_text, False)}"
@@ -104,12 +113,12 @@ def _function(fp: FunctionPage) -> list[str]:
     if facts:
         out += [" · ".join(facts), ""]
     if fp.error:
-        out += [f"**Not analysed:** {prose(fp.error)}", ""]
+        out += [f"**Not analysed:** {cell(fp.error)}", ""]  # the error as written
     statements = fp.statements
     if statements:
         out += ["### Control flow", ""]
         out += table(["line", "statement", "verdict", "ops", "why, and the fix"],
-                     [[where(v.file, v.line) if v.file and r and v.file != r.file
+                     [[cell(where(v.file, v.line)) if v.file and r and v.file != r.file
                        else str(v.line), code(v.header), cell(f"{v.verdict} {verdict_detail(v)}"),
                        str(v.ops_created),
                        prose(v.reason) + (f" **Fix:** {prose(v.hint)}" if v.hint else "")]
@@ -120,7 +129,8 @@ def _function(fp: FunctionPage) -> list[str]:
     if loops:
         out += ["### Unrolled loops", ""]
         out += table(["where", "loop", "iterations", "ops made", "share of the function's ops"],
-                     [[f"{code(row.function)} {where(row.file, row.line)}", code(row.header),
+                     [[f"{code(row.function)} {cell(where(row.file, row.line))}",
+                       code(row.header),
                        str(row.iterations), str(row.ops), _percent(row.share)] for row in loops])
     retrace = retrace_text(fp.lab)
     if retrace:
@@ -128,7 +138,7 @@ def _function(fp: FunctionPage) -> list[str]:
     if fp.findings:
         out += ["### Doctor's findings", "", *_findings(fp.findings)]
     elif fp.doctor_note:
-        out += ["### Doctor's findings", "", prose(fp.doctor_note), ""]
+        out += ["### Doctor's findings", "", prose(fp.doctor_note, False), ""]
     elif fp.doctor is not None and fp.doctor.traced:
         out += ["### Doctor's findings", "", "No pitfalls found.", ""]
     if fp.lab is not None and fp.lab.runs:
@@ -139,7 +149,7 @@ def _function(fp: FunctionPage) -> list[str]:
         width = max((len(line.badge) for line in block.lines), default=0)
         body = "\n".join(f"{line.number:>5}  {line.badge:<{width}}  {line.text}".rstrip()
                          for line in block.lines)
-        out += [f"### Source of {code(block.function, False)} ({where(block.file, None)}; "
+        out += [f"### Source of {code(block.function, False)} ({cell(where(block.file, None))}; "
                 "line, verdict, code)", "", *fenced(body)]
     return out
 
@@ -165,8 +175,6 @@ def file_markdown(page: FilePage) -> str:
 
 def summary_markdown(summary: dict[str, Any]) -> str:
     """A recorded run's page (``summarise(read_log(path))``)."""
-    from agexplorer.runlog.summary import unrolled
-
     program, functions = summary["program"], summary["functions"]
     argv = " ".join(str(a) for a in program.get("argv") or [])
     traces = sum(f["traces"] for f in functions)
@@ -174,35 +182,21 @@ def summary_markdown(summary: dict[str, Any]) -> str:
            f"Program: {code(argv or '?', False)} · exit code {program.get('exit_code', '-')} · "
            f"{program.get('wall_s') or 0:.2f} s · TensorFlow {cell(program.get('tensorflow') or '?')}"
            + ("" if program.get("finished") else " · **did not finish**")
-           + (" · **interrupted** (Ctrl-C)" if program.get("interrupted") else ""), "",
-           f"{traces} trace{'s' * (traces != 1)} of {len(functions)} "
-           f"function{'s' * (len(functions) != 1)}.", ""]
+           + (" · **interrupted** (Ctrl-C)" if program.get("interrupted") else ""), ""]
+    failed = failure_words(program)
+    if failed:
+        out += [f"**The program failed** (exit status {program.get('exit_code')}): "
+                f"{cell(failed)}", ""]
+    out += [f"{traces} trace{'s' * (traces != 1)} of {len(functions)} "
+            f"function{'s' * (len(functions) != 1)}.", ""]
     if functions:
         out += ["## Functions by trace time", ""]
         out += table(["function", "where", "traces", "trace time", "ops", "your code"],
                      [[code(f["function"]), cell(where(f["file"], f["line"])), str(f["traces"]),
                        f"{f['trace_s']:.3f} s", str(f["op_count"]), "yes" if f["user"] else "no"]
                       for f in functions])
-    retraces = [(f, r) for f in functions for r in f["retraces"]]
-    if retraces:
-        out += ["## Retraces", ""]
-        out += table(["function", "trace", "compared with", "why it traced again"],
-                     [[code(f["function"]), str(r["trace"]), str(r.get("compared_with") or "-"),
-                       prose(r.get("reason") or "not known")] for f, r in retraces])
-    loops = unrolled(summary)[:_TOP_LOOPS]
-    if loops:
-        out += ["## Largest unrolled loops", ""]
-        out += table(["function", "where", "loop", "iterations", "ops made",
-                      "share of its trace's ops", "about"],
-                     [[code(row["function"]), cell(where(row["file"], row["line"])),
-                       code(row.get("header") or row["kind"]), str(row["iterations"]),
-                       str(row["ops_created"]), f"{row['share']:.0%}",
-                       f"{row['share_s']:.3f} s"] for row in loops])
-    fixes = [(row, row["hint"]) for row in loops if row.get("hint")]
-    if fixes:
-        out += ["## Fixes", ""]
-        out += [f"- {code(row['function'], False)} ({cell(where(row['file'], row['line']))}): "
-                f"{prose(hint)}" for row, hint in fixes] + [""]
+    out += _retraces(summary)
+    out += _loops(summary)
     errors = [(f, e) for f in functions for e in f["errors"]]
     if errors:
         out += ["## Traces that failed", ""]
@@ -211,3 +205,41 @@ def summary_markdown(summary: dict[str, Any]) -> str:
     if summary.get("notes"):
         out += ["## Notes", ""] + [f"- {cell(note)}" for note in summary["notes"]] + [""]
     return "\n".join(out).rstrip() + "\n"
+
+
+def _retraces(summary: dict[str, Any]) -> list[str]:
+    """Every function's retraces grouped by what changed, with the fix for each group."""
+    rows = cause_rows(summary)
+    if not rows:
+        return []
+    n = sum(len(f["retraces"]) for f in summary["functions"])
+    return ["## Retraces", "", f"{n} retrace{'s' * (n != 1)}, grouped by what changed.", "",
+            *table(["function", "where", "retraces", "what changed", "traces", "fix"],
+                   [[code(row.function), cell(row.where), str(row.count), cell(row.what),
+                     cell(row.traces), cell(row.fix or "-")] for row in rows])]
+
+
+def _loops(summary: dict[str, Any]) -> list[str]:
+    """The largest unrolled loops (and how many more), the intended ones counted, the fixes."""
+    loops, hidden = largest_loops(summary)
+    intended = intended_words(summary)
+    if not loops and not intended:
+        return []
+    out = ["## Largest unrolled loops", ""]
+    if loops:
+        out += table(["function", "where", "loop", "iterations", "ops made",
+                      "share of its trace's ops", "about"],
+                     [[code(row["function"]), cell(where(row["file"], row["line"])),
+                       code(row.get("header") or row["kind"]), str(row["iterations"]),
+                       str(row["ops_created"]), f"{row['share']:.0%}",
+                       f"{row['share_s']:.3f} s"] for row in loops])
+    if hidden:
+        out += [prose(more_loops(hidden), False), ""]
+    for words in intended:
+        out += [f"{cell(words)}.", ""]
+    fixes = [(row, row["hint"]) for row in loops if row.get("hint")]
+    if fixes:
+        out += ["## Fixes", ""]
+        out += [f"- {code(row['function'], False)} ({cell(where(row['file'], row['line']))}): "
+                f"{prose(hint, False)}" for row, hint in fixes] + [""]
+    return out

@@ -211,6 +211,42 @@ def source_blocks(fp: FunctionPage) -> list[SourceBlock]:
     return blocks
 
 
+_OPENS_AFTER = " \t\n("  # a code span's backtick opens after these, or at the start
+_CLOSES_BEFORE = " \t\n.,;:)!?"  # and closes before these, or at the end
+
+
+def _balanced(code: str) -> bool:
+    return code.count('"') % 2 == 0 and code.count("'") % 2 == 0
+
+
+def code_spans(text: str) -> list[tuple[str, bool]]:
+    """A sentence as (part, is code) pairs, the `code` spans' backticks taken off.
+
+    The sentences quote the user's code in backticks, and that code may hold backticks of
+    its own: a span opens at a backtick after a space or an opening bracket, and
+    closes at a later backtick before a space, punctuation or the end: the first whose span
+    leaves no quote open, else the first. So the quoted line print("`a` | b") stays one span,
+    and a lone backtick stays text."""
+    parts: list[tuple[str, bool]] = []
+    start = i = 0
+    while (j := text.find("`", i)) >= 0:
+        if j > 0 and text[j - 1] not in _OPENS_AFTER:
+            i = j + 1
+            continue
+        closers = [k for k in range(j + 2, len(text)) if text[k] == "`"
+                   and (k + 1 == len(text) or text[k + 1] in _CLOSES_BEFORE)]
+        if not closers:
+            break
+        k = next((k for k in closers if _balanced(text[j + 1:k])), closers[0])
+        if j > start:
+            parts.append((text[start:j], False))
+        parts.append((text[j + 1:k], True))
+        start = i = k + 1
+    if start < len(text):
+        parts.append((text[start:], False))
+    return parts
+
+
 def where(file: str, line: int | None) -> str:
     """``train.py:42``."""
     name = os.path.basename(file) if file else ""

@@ -26,6 +26,16 @@ def step_heading(number: int, step: PassStep) -> Text:
     return text
 
 
+def _print_indented(console: Console, part: Text, indent: int = 4) -> None:
+    """A part under its heading, ``indent`` columns in; a long line wraps to the same indent
+    (and no line is padded with spaces to the width)."""
+    room = max(console.width - indent, 20)
+    for line in part.split("\n"):
+        for piece in line.wrap(console, room, overflow="fold") or [Text("")]:
+            piece.rstrip()
+            console.print(Text(" " * indent) + piece, no_wrap=True, crop=False)
+
+
 def render_passes(passes: Passes, console: Console | None = None, width: int | None = None,
                   full: bool = False) -> None:
     """Print every step: its diff from the previous one, and the code of the first and last
@@ -41,8 +51,12 @@ def render_passes(passes: Passes, console: Console | None = None, width: int | N
     last = len(passes.steps) - 1
     for number, step in enumerate(passes.steps):
         console.print()
-        console.print(step_heading(number, step))
-        parts: list[Text] = []
+        heading = step_heading(number, step)
+        first = heading.wrap(console, console.width)[0].plain.rstrip()
+        console.print(heading[:len(first)], no_wrap=True, crop=False)
+        rest = heading[len(first):]  # the note's end, under the code's indent
+        rest = rest[len(rest.plain) - len(rest.plain.lstrip()):]
+        parts: list[Text] = [rest] if rest.plain else []
         if number and not step.changed:
             parts.append(Text("nothing to do here: the code is unchanged", style="dim"))
         elif step.diff:
@@ -52,5 +66,4 @@ def render_passes(passes: Passes, console: Console | None = None, width: int | N
                 parts.append(Text("the code after this pass:", style="bold"))
             parts.append(_highlighted(step.code, "python"))
         for part in parts:
-            for line in part.split("\n"):
-                console.print(Text("    ") + line)
+            _print_indented(console, part)

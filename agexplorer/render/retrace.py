@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from rich.console import Console
+from rich.console import Console, ConsoleOptions, Group, RenderResult
+from rich.padding import Padding
 from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
@@ -28,19 +29,58 @@ def _note(call: RetraceCall) -> Text:
     return Text(call.reason or "")
 
 
-def _calls_table(report: RetraceReport) -> Table:
-    table = Table(title="Calls, in order", title_justify="left", expand=True)
-    table.add_column("#", justify="right", style="dim")
-    table.add_column("call", overflow="fold", max_width=36)
-    table.add_column("arguments", overflow="fold", max_width=30)
-    table.add_column("trace", no_wrap=True)
-    table.add_column("why", ratio=1)
-    name = report.function.rpartition(".")[2]
-    for call in report.calls:
-        arguments = ", ".join(f"{a.name}: {a.text}" for a in call.arguments)
-        table.add_row(str(call.index), f"{name}({call.call})", arguments,
-                      Text(call.outcome, style=OUTCOME_STYLE[call.outcome]), _note(call))
-    return table
+_CALL_WIDTH, _ARGUMENTS_WIDTH = 36, 30  # the wide table's call and arguments columns, at most
+_WHY_WIDTH = 30  # narrower than this, the why column is stacked under the call instead
+
+
+class _CallsTable:
+    """The calls table, laid out for the width it is given: one column per field where the
+    reason still has room beside them, else each call's text, arguments and reason stacked
+    in one column (at 80 columns the reason would shrink to "…")."""
+
+    def __init__(self, report: RetraceReport) -> None:
+        self.report = report
+        name = report.function.rpartition(".")[2]
+        self.rows = [(call, Text(f"{name}({call.call})"),
+                      Text(", ".join(f"{a.name}: {a.text}" for a in call.arguments)))
+                     for call in report.calls]
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        calls = [len(c.plain) for _, c, _ in self.rows] or [0]
+        arguments = [len(a.plain) for _, _, a in self.rows] or [0]
+        number = len(str(len(self.rows)))
+        # 5 columns: a space either side of each cell, and 6 rules between and around them
+        fixed = number + min(_CALL_WIDTH, max(calls)) + min(_ARGUMENTS_WIDTH, max(arguments)) \
+            + len("traced") + 5 * 2 + 6
+        table = self._wide() if options.max_width - fixed >= _WHY_WIDTH else self._stacked()
+        yield table
+
+    def _wide(self) -> Table:
+        table = Table(title="Calls, in order", title_justify="left", expand=True)
+        table.add_column("#", justify="right", style="dim")
+        table.add_column("call", overflow="fold", max_width=_CALL_WIDTH)
+        table.add_column("arguments", overflow="fold", max_width=_ARGUMENTS_WIDTH)
+        table.add_column("trace", no_wrap=True)
+        table.add_column("why", ratio=1)
+        for call, text, arguments in self.rows:
+            table.add_row(str(call.index), text, arguments,
+                          Text(call.outcome, style=OUTCOME_STYLE[call.outcome]), _note(call))
+        return table
+
+    def _stacked(self) -> Table:
+        table = Table(title="Calls, in order", title_justify="left", expand=True)
+        table.add_column("#", justify="right", style="dim")
+        table.add_column("trace", no_wrap=True)
+        table.add_column("call, its arguments, and why", ratio=1, overflow="fold")
+        for call, text, arguments in self.rows:
+            cell = Text.assemble(text, "\n")
+            if arguments:
+                cell.append_text(Text(arguments.plain, style="dim"))
+                cell.append("\n")
+            cell.append_text(_note(call))
+            table.add_row(str(call.index), Text(call.outcome, style=OUTCOME_STYLE[call.outcome]),
+                          cell)
+        return table
 
 
 def _python_table(report: RetraceReport) -> Table | None:
@@ -81,33 +121,31 @@ def _replays_table(report: RetraceReport) -> Table:
         for r in replays:
             rc = r.calls[i]
             cells.append(Text(rc.outcome, style=OUTCOME_STYLE[rc.outcome]))
-        table.add_row(str(call.index), call.call, *cells)
+        table.add_row(str(call.index), Text(call.call), *cells)
     table.add_section()
     table.add_row("", "", Text(f"traced {_times(report.tracing_count)}", style="bold"),
                   *[Text(f"traced {_times(r.tracing_count)}", style="bold") for r in replays])
     return table
 
 
-def _replay_notes(report: RetraceReport) -> Text:
-    text = Text()
+def _replay_notes(report: RetraceReport) -> Group:
+    """Each setting, its code, then what replaying it did, indented (a wrapped line too)."""
+    parts: list[Text | Padding] = []
     for r in report.replays.values():
-        if text:
-            text.append("\n")
-        text.append(f"{r.setting}: ", style="bold")
+        head = Text(f"{r.setting}: ", style="bold")
+        head.append(r.code or "", style="cyan")
+        body = Text()
         if r.applied:
-            text.append(r.code or "", style="cyan")
-            text.append(f"\n  {r.summary}")
+            body.append(r.summary)
             if r.note:
-                text.append(f"\n  {r.note}")
+                body.append(f"\n{r.note}")
             for rc in r.calls:
                 if rc.error:  # the message names its call
-                    text.append(f"\n  {rc.error}", style="red")
+                    body.append(f"\n{rc.error}", style="red")
         else:
-            if r.code:
-                text.append(r.code, style="cyan")
-                text.append("\n  ")
-            text.append(f"not replayed: {r.note}", style="dim")
-    return text
+            body.append(f"not replayed: {r.note}", style="dim")
+        parts += [head, Padding(body, (0, 0, 0, 2))]
+    return Group(*parts)
 
 
 def render_retrace(report: RetraceReport, console: Console | None = None,
@@ -131,19 +169,25 @@ def retrace_renderables(report: RetraceReport) -> list:
                 f"traced {_times(report.tracing_count)}; each trace is a concrete function "
                 "made for one kind of argument")
     parts.append(Panel(head, title="agexplorer retrace", title_align="left"))
-    parts.append(_calls_table(report))
+    parts.append(_CallsTable(report))
     python = _python_table(report)
     if python is not None:
         parts.append(python)
     if report.findings:
-        parts.append(Panel(Text("\n".join(f"- {f}" for f in report.findings)),
-                            title="What this shows", title_align="left", style="yellow"))
+        findings = Table.grid(padding=(0, 1))  # a finding's wrapped lines under its words
+        findings.add_column(no_wrap=True)
+        findings.add_column(ratio=1)
+        for finding in report.findings:
+            findings.add_row("-", Text(finding))
+        parts.append(Panel(findings, title="What this shows", title_align="left",
+                           style="yellow"))
     if report.signatures:
-        baked = any("=" in s for s in report.signatures)
-        parts.append(Panel(Text("\n".join(f"{i}. {s}" for i, s in enumerate(report.signatures, 1))),
-                            title="The traces, one concrete function each"
-                            + (" (name=value: a Python value baked into the trace)" if baked else ""),
-                            title_align="left"))
+        traces = Text()
+        if any("=" in s for s in report.signatures):  # the key in the body: a title is cut
+            traces.append("name=value: a Python value baked into the trace\n", style="dim")
+        traces.append("\n".join(f"{i}. {s}" for i, s in enumerate(report.signatures, 1)))
+        parts.append(Panel(traces, title="The traces, one concrete function each",
+                           title_align="left"))
     if any(r.applied for r in report.replays.values()):
         parts.append(_replays_table(report))
     if report.replays:
@@ -152,6 +196,6 @@ def retrace_renderables(report: RetraceReport) -> list:
     for note in report.notes:
         parts.append(Text(f"note: {note}", style="dim"))
     if report.load_output.strip():
-        parts.append(Panel(report.load_output.rstrip(), title="Printed while loading the file",
+        parts.append(Panel(Text(report.load_output.rstrip()), title="Printed while loading the file",
                             title_align="left", style="dim"))
     return parts

@@ -50,13 +50,18 @@ def _table(sweep: Sweep) -> Table:
 
 
 def fit_words(fit: Fit, vary: str) -> str:
-    """``each unit of n adds 2 ops and 0.63 ms of tracing (fixed: 2 ops, 7.15 ms)``."""
-    return (f"each unit of {vary} adds {fit.ops_per_unit:,.4g} op"
-            f"{'' if fit.ops_per_unit == 1 else 's'} and {seconds_text(fit.trace_s_per_unit)} "
-            f"of tracing (fixed: {about(fit.ops_fixed)} ops, {seconds_text(fit.trace_s_fixed)})")
+    """``each unit of n adds 2 ops and 0.63 ms of tracing (fixed: 2 ops, 7.15 ms)``; where
+    tracing time's growth is within noise, it says so instead of a cost per unit."""
+    ops = f"each unit of {vary} adds {fit.ops_per_unit:,.4g} op{'' if fit.ops_per_unit == 1 else 's'}"
+    if fit.trace_within_noise:
+        return (f"{ops} (fixed: {about(fit.ops_fixed)} ops); tracing time does not grow "
+                f"measurably with {vary} (within noise: about {seconds_text(fit.trace_s_fixed)} "
+                "a trace)")
+    return (f"{ops} and {seconds_text(fit.trace_s_per_unit)} of tracing (fixed: "
+            f"{about(fit.ops_fixed)} ops, {seconds_text(fit.trace_s_fixed)})")
 
 
-def _staged_words(staged: StagedSweep, at: int | None) -> str:
+def _staged_words(staged: StagedSweep, vary: str, at: int | None) -> str:
     fit = staged.fit
     head = f"staged rewrite ({staged.code}: {staged.description}): "
     if fit is None:
@@ -66,7 +71,7 @@ def _staged_words(staged: StagedSweep, at: int | None) -> str:
         return head + (f"{about(fit.ops_fixed)} ops and about "
                        f"{seconds_text(traced[len(traced) // 2])} of tracing at every value "
                        "(flat).")
-    words = fit_words(fit, "")
+    words = fit_words(fit, vary)
     if at is not None:
         words += f"; at {at:,}: about {about(fit.ops_at(at))} ops and " \
                  f"{seconds_text(fit.trace_s_at(at))} of tracing"
@@ -91,8 +96,8 @@ def _summary(sweep: Sweep) -> Text:
                         f"tracing{call}.")
     if sweep.staged is not None:
         text.append("\nBeside it, the ", style="green")
-        text.append(_staged_words(sweep.staged, fit.at.value if fit and fit.at else None),
-                    style="green")
+        text.append(_staged_words(sweep.staged, sweep.vary,
+                                  fit.at.value if fit and fit.at else None), style="green")
     limits = sweep.thresholds or {}
     said = [f"{words} {limits[name]:,} iterations ({name})"
             for name, words in _LIMIT_WORDS.items() if name in limits]

@@ -18,6 +18,7 @@ from rich.tree import Tree
 from agexplorer.model.lab import RunLab
 from agexplorer.model.report import Report, Verdict, path_text
 from agexplorer.render.badges import VERDICT_STYLE, verdict_badge
+from agexplorer.render.cells import TextTable
 from agexplorer.render.loopvars import loop_var_text
 
 # Okabe-Ito, a palette that stays distinct for colour-blind readers (the report's default).
@@ -54,46 +55,40 @@ def _highlighted(code: str, theme: str) -> list[Text]:
     return list(lines)
 
 
-def _fit(line: Text, width: int) -> Text:
-    """Crop a code line to ``width`` cells (rich collapses a grid's other columns otherwise)."""
-    line = line.copy()
-    line.truncate(max(width, 8), overflow="ellipsis")
-    return line
+def _code_grid(*columns: str) -> Table:
+    """A grid of narrow columns (right-aligned, never wrapped) then the code, which takes
+    the rest of the width and wraps there: at 80 columns a long line continues on the next
+    row instead of losing its end (a measured code column squeezed the others to nothing)."""
+    table = Table.grid(padding=(0, 1), expand=True)
+    for justify in columns:
+        table.add_column(justify=justify, no_wrap=True)  # type: ignore[arg-type]
+    table.add_column(ratio=1, overflow="fold")
+    return table
 
 
-def _source_table(report: Report, colors: dict[int, str], theme: str, width: int) -> Table:
+def _source_table(report: Report, colors: dict[int, str], theme: str) -> Table:
     verdicts = {v.line: v for v in report.statements}
     counts = report.inventory.by_line() if report.inventory else {}
     badges = {line: verdict_badge(v) for line, v in verdicts.items()}
-    badge_width = max((len(b) for b in badges.values()), default=0)
-    table = Table.grid(padding=(0, 1))
-    table.add_column(justify="right", style="dim", min_width=3)
-    if badge_width:
-        table.add_column(min_width=badge_width)
-    table.add_column(justify="right", min_width=3)
-    table.add_column()
-    code_width = width - 3 - 3 - 3 - (badge_width + 1 if badge_width else 0)
+    table = _code_grid("right", "left", "right") if badges else _code_grid("right", "right")
     for offset, line in enumerate(_highlighted(textwrap.dedent(report.source), theme)):
         number = report.first_line + offset
         if offset and number > report.end_line:
             break
         v = verdicts.get(number)
-        cells = [Text(str(number), style=colors.get(number, "dim"))]
-        if badge_width:
+        cells = [Text(f"{number:>3}", style=colors.get(number, "dim"))]
+        if badges:
             cells.append(Text(badges[number], style=VERDICT_STYLE[v.verdict]) if v else Text(""))
-        cells.append(Text(str(counts[number]), style=colors.get(number, ""))
-                     if counts.get(number) else Text(""))
-        cells.append(_fit(line, code_width))
+        cells.append(Text(f"{counts[number]:>3}", style=colors.get(number, ""))
+                     if counts.get(number) else Text("   "))
+        cells.append(line)
         table.add_row(*cells)
     return table
 
 
-def _converted_table(report: Report, colors: dict[int, str], theme: str, width: int) -> Table:
+def _converted_table(report: Report, colors: dict[int, str], theme: str) -> Table:
     conv = report.conversion
-    table = Table.grid(padding=(0, 1))
-    table.add_column(justify="right", style="dim", min_width=3)
-    table.add_column(justify="right", min_width=4)
-    table.add_column()
+    table = _code_grid("right", "right")
     if conv is None:
         return table
     origin: dict[int, int] = {}
@@ -101,15 +96,15 @@ def _converted_table(report: Report, colors: dict[int, str], theme: str, width: 
         origin.setdefault(c, s)
     for number, line in enumerate(_highlighted(conv.code, theme), start=1):
         src = origin.get(number)
-        ref = Text(f"<{src}", style=colors.get(src, "dim")) if src else Text("")
-        table.add_row(str(number), ref, _fit(line, width - 9))
+        ref = Text(f"<{src}", style=colors.get(src, "dim")) if src else Text("    ")
+        table.add_row(Text(f"{number:>3}", style="dim"), ref, line)
     return table
 
 
 def _verdict_table(verdicts: Sequence[Verdict],
                    title: str = "Control flow: what AutoGraph did with each if/for/while"
                    ) -> Table:
-    table = Table(title=title, title_justify="left", expand=True, show_lines=True)
+    table = TextTable(title=title, title_justify="left", expand=True, show_lines=True)
     table.add_column("line", justify="right")
     table.add_column("statement", overflow="fold", ratio=2)
     table.add_column("verdict", no_wrap=True)
@@ -163,9 +158,9 @@ def _ops_by_line(report: Report, colors: dict[int, str]) -> Table:
     lines: dict[str, dict[int, str]] = defaultdict(dict)
     for f in report.reached:
         lines[f.file].update(enumerate(f.source.splitlines(), start=f.first_line))
-    table = Table(title="Ops by source line", title_justify="left", expand=True)
+    table = TextTable(title="Ops by source line", title_justify="left", expand=True)
     table.add_column("line", justify="right")
-    table.add_column("source", overflow="ellipsis", no_wrap=True, ratio=3)
+    table.add_column("source", overflow="fold", ratio=3)  # wraps: at 80 columns, not cut
     table.add_column("ops", justify="right")
     table.add_column("types", ratio=4)
     for line in sorted(types, key=lambda x: (x is None, x or 0)):
@@ -195,15 +190,24 @@ def _bodies_tree(report: Report) -> Tree:
         types_in[op.function][op.type] += 1
         op_function[op.name + "@" + op.function] = op.function
     root = inv.bodies[0]
-    tree = Tree(f"[bold]{root.name}[/] ({root.op_count} ops)")
+    tree = Tree(Text.assemble((root.name, "bold"), f" ({root.op_count} ops)"))
+
+    # A body names its op by name only, and ops of two bodies can share one (a tf.data op
+    # gets no name scope: nested dataset loops are both ``ReduceDataset``): each body is
+    # placed once, so the tree cannot recurse into itself.
+    placed = {root.name}
 
     def add(node: Tree, function: str) -> None:
         for op in inv.ops:
             if op.function != function:
                 continue
             for body in by_parent.get(op.name, []):
-                child = node.add(f"{op.type} [bold]{op.name}[/] {body.role}: {body.name} "
-                                 f"({body.op_count} ops)")
+                if body.name in placed:
+                    continue
+                placed.add(body.name)
+                child = node.add(Text.assemble(f"{op.type} ", (op.name, "bold"),
+                                               f" {body.role}: {body.name} "
+                                               f"({body.op_count} ops)"))
                 add(child, body.name)
 
     add(tree, root.name)
@@ -231,6 +235,8 @@ def lab_renderables(lab: RunLab, home: str | None = None) -> list:
     """Results, timings, a bar chart of the medians and the match flag of the run lab; the HLO
     alone when no mode ran (``--no-run --hlo``), its lines of ``home`` as ``L12``."""
     from agexplorer.render.hlo import hlo_renderables
+    from agexplorer.render.lab_notes import timing_notes
+    from agexplorer.render.timings import TimingTable
 
     if not lab.runs and lab.hlo_ir is not None:
         return hlo_renderables(lab.hlo_ir, home, seconds_text)
@@ -247,19 +253,7 @@ def lab_renderables(lab: RunLab, home: str | None = None) -> list:
             Text(run.error or "failed", style="dim" if run.skipped else "red")
         results.add_row(mode, shown, (run.ran_on or "-").split("device:")[-1])
     parts.append(results)
-    timing = Table(title="Timings per call (results brought to the host inside the timed region)",
-                   title_justify="left")
-    for name in ("mode", "first call", "median", "min", "max", "calls", "traces", "speed-up"):
-        timing.add_column(name, justify="right" if name != "mode" else "left")
-    for mode in modes:
-        run = lab.runs[mode]
-        speed = lab.speedup.get(mode)
-        timing.add_row(mode, seconds_text(run.first_call_s), seconds_text(run.median_s),
-                       seconds_text(run.min_s), seconds_text(run.max_s), str(run.calls),
-                       "-" if run.tracing_count is None else str(run.tracing_count),
-                       f"{speed:.3g}x" if speed else ("1.00x" if mode == "eager" and run.ok else "-"))
-    parts.append(timing)
-    from agexplorer.render.lab_notes import timing_notes
+    parts.append(TimingTable(lab))
 
     parts.extend(timing_notes(lab))
     medians = {m: r.median_s for m, r in lab.runs.items() if r.median_s}
@@ -279,27 +273,40 @@ def lab_renderables(lab: RunLab, home: str | None = None) -> list:
     if lab.results_match is True:
         parts.append(Text("results match across modes", style="green"))
     elif lab.results_match is False:
-        parts.append(Panel(Text(f"results differ between modes: {lab.mismatch}\n"
-                                 "A lesson in itself: Python side effects (a global counter, "
-                                 "a print) run only while tracing, so graph modes can "
-                                 "disagree with eager."), title="mismatch", style="yellow",
-                            title_align="left"))
+        from agexplorer.render.lab_mismatch import mismatch_words
+
+        parts.append(Panel(Text(mismatch_words(lab)), title="mismatch", style="yellow",
+                           title_align="left"))
     if lab.hlo_ir is not None:
         parts.extend(hlo_renderables(lab.hlo_ir, home, seconds_text))
     if lab.tensorboard_note:
         parts.append(Text(lab.tensorboard_note, style="cyan"))
     printed = [(m, r) for m, r in lab.runs.items() if r.printed_lines]
     if printed:
-        text = Text()
+        text = Text("A Python print runs on every eager call, but in graph modes only while "
+                    "tracing.\n", style="dim")
         for mode, run in printed:
             text.append(f"{mode}: {run.printed_lines} line{'s' if run.printed_lines != 1 else ''} "
                         f"over {run.calls + 1} calls\n", style="bold")
             for line, n in run.printed:
                 text.append(f"  {line}" + (f"  x{n}" if n > 1 else "") + "\n")
-        parts.append(Panel(text, title="Printed while running (a Python print runs on every "
-                            "eager call, but in graph modes only while tracing)",
-                            title_align="left"))
+        text.rstrip()
+        # The why in the body: a title is cut to one line at 80 columns.
+        parts.append(Panel(text, title="Printed while running", title_align="left"))
     return parts
+
+
+def _flowed(pieces: list[str], width: int) -> str:
+    """``pieces`` two spaces apart, a new line where the next would pass ``width``: a piece
+    (``load 149 ms``) is never split over two lines."""
+    lines = [""]
+    for piece in pieces:
+        joined = f"{lines[-1]}  {piece}" if lines[-1] else piece
+        if len(joined) > width and lines[-1]:
+            lines.append(piece)
+        else:
+            lines[-1] = joined
+    return "\n".join(lines)
 
 
 def render_report(report: Report, console: Console | None = None, width: int | None = None,
@@ -323,9 +330,8 @@ def render_report(report: Report, console: Console | None = None, width: int | N
     console.print(Panel(summary, title="agexplorer report", title_align="left"))
 
     side_by_side = console.width >= 150
-    inner = (console.width // 2 if side_by_side else console.width) - 4
-    source = _source_table(report, colors, theme, inner)
-    converted = _converted_table(report, colors, theme, inner)
+    source = _source_table(report, colors, theme)
+    converted = _converted_table(report, colors, theme)
     left = Panel(source, title=f"Source, lines {report.first_line}-{report.end_line}  "
                  "(line, verdict, ops made)",
                  title_align="left")
@@ -347,7 +353,7 @@ def render_report(report: Report, console: Console | None = None, width: int | N
         console.print(part)
     if inv:
         console.print(_ops_by_line(report, colors))
-        by_type = Table(title="Ops by type", title_justify="left")
+        by_type = TextTable(title="Ops by type", title_justify="left")
         by_type.add_column("type")
         by_type.add_column("count", justify="right")
         for op_type, n in inv.by_type().items():
@@ -355,14 +361,17 @@ def render_report(report: Report, console: Console | None = None, width: int | N
         console.print(Group(by_type, Panel(_bodies_tree(report), title="Function bodies",
                                            title_align="left")))
     if report.output.strip():
-        console.print(Panel(report.output.rstrip(), title="Printed while loading and tracing "
-                            "(Python print runs only here, never on later calls)",
+        # The why in the body: a title is cut to one line at 80 columns.
+        printed = Text("Python print runs only here, never on later calls.\n", style="dim")
+        printed.append(report.output.rstrip())
+        console.print(Panel(printed, title="Printed while loading and tracing",
                             title_align="left", style="yellow"))
     if lab is not None:
         render_lab(lab, console, report.file)
-    t = report.timings
-    console.print(Text("engine timings: " + "  ".join(f"{k[:-2]} {v * 1000:.0f} ms"
-                                               for k, v in t.items()), style="dim"))
+    pieces = [f"{k[:-2]} {v * 1000:.0f} ms" for k, v in report.timings.items()]
+    if pieces:
+        pieces[0] = f"engine timings: {pieces[0]}"
+        console.print(Text(_flowed(pieces, console.width), style="dim"))
     if report.error is not None:
         console.print(Panel(Text(report.error.message), title="error", style="red",
                             title_align="left"))

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import inspect
-from typing import Any
+from typing import Any, Literal
 
 from agexplorer.engine.describe import describe, is_tensor
 from agexplorer.model.retrace import Argument
@@ -85,44 +85,70 @@ def _python_type(text: str) -> str:
     return text.split()[2] if text.startswith("the Python ") else ""
 
 
+# What changed in one argument between two calls: the kind a retrace is grouped by.
+Change = Literal["dtype", "shape", "value", "type", "tensor-python", "identity", "structure",
+                 "other"]
+
+
+def change_kind(now: Argument, before: Argument) -> Change:
+    """How ``now`` differs from ``before`` (their keys differ): a tensor's dtype or shape, a
+    Python value (same type) or its type, a tensor against a Python value, an object's
+    identity, a structure's contents."""
+    kinds = {now.kind, before.kind}
+    if kinds == {"tensor"}:
+        return "dtype" if now.dtype != before.dtype else "shape"
+    if kinds == {"python"}:
+        same_type = _python_type(now.text) and _python_type(now.text) == _python_type(before.text)
+        return "value" if same_type else "type"
+    if kinds == {"python", "tensor"}:
+        return "tensor-python"
+    if kinds == {"object"} and now.text == before.text:
+        return "identity"
+    if kinds == {"structure"}:
+        return "structure"
+    return "other"
+
+
+def changes(now: list[Argument], before: list[Argument]) -> list[tuple[str, Change]]:
+    """(parameter, kind of change) for each argument that differs from an earlier call's."""
+    earlier = {a.name: a for a in before}
+    return [(a.name, change_kind(a, earlier[a.name])) for a in now
+            if a.name in earlier and a.key != earlier[a.name].key]
+
+
 def differences(now: list[Argument], before: list[Argument], where: int
                 ) -> list[tuple[str, str]]:
     """(parameter, phrase) for each argument that differs from an earlier call (number ``where``)."""
     earlier = {a.name: a for a in before}
-    result = []
-    for a in now:
-        b = earlier.get(a.name)
-        if b is None or a.key == b.key:
-            continue
-        kinds = {a.kind, b.kind}
-        if kinds == {"tensor"}:
-            if a.dtype != b.dtype:
-                why = "a new dtype always needs a new trace"
-            else:
-                why = ("a new shape needs a new trace; a None dimension in input_signature, or "
-                       "reduce_retracing=True, lets one trace serve both")
-            phrase = f"{a.name}: now {a.text}, before {b.text} (call {where}): {why}"
-        elif kinds == {"python"}:
-            same_type = _python_type(a.text) and _python_type(a.text) == _python_type(b.text)
-            old = b.text.removeprefix(f"the Python {_python_type(b.text)} ") if same_type else b.text
-            phrase = (f"{a.name}: now {a.text}, before {old} (call {where}); Python values are "
-                      "baked into the trace: pass a tensor to reuse one trace")
-        elif kinds == {"python", "tensor"}:
-            now_text = f"the tensor {a.text}" if a.kind == "tensor" else a.text
-            old_text = f"the tensor {b.text}" if b.kind == "tensor" else b.text
-            phrase = (f"{a.name}: now {now_text}, before {old_text} (call {where}): a tensor and "
-                      "a Python value never share a trace")
-        elif kinds == {"object"} and a.text == b.text:
-            phrase = (f"{a.name}: a different object than in call {where} ({a.text}): "
-                      "tf.function tells Python objects apart by identity, so each new one "
-                      "traces anew")
-        elif kinds == {"structure"}:
-            phrase = (f"{a.name}: now {a.text}, before {b.text} (call {where}): a list, tuple or "
-                      "dict is traced by its structure and the Python values in it")
-        else:
-            phrase = f"{a.name}: now {a.text}, before {b.text} (call {where})"
-        result.append((a.name, phrase))
-    return result
+    return [(name, _phrase(change, next(a for a in now if a.name == name), earlier[name], where))
+            for name, change in changes(now, before)]
+
+
+def _phrase(change: Change, a: Argument, b: Argument, where: int) -> str:
+    """The sentence for one changed argument: what it is now, what it was, why it traced."""
+    if change in ("dtype", "shape"):
+        why = "a new dtype always needs a new trace" if change == "dtype" else (
+            "a new shape needs a new trace; a None dimension in input_signature, or "
+            "reduce_retracing=True, lets one trace serve both")
+        return f"{a.name}: now {a.text}, before {b.text} (call {where}): {why}"
+    if change in ("value", "type"):
+        old = b.text.removeprefix(f"the Python {_python_type(b.text)} ") if change == "value" \
+            else b.text
+        return (f"{a.name}: now {a.text}, before {old} (call {where}); Python values are "
+                "baked into the trace: pass a tensor to reuse one trace")
+    if change == "tensor-python":
+        now_text = f"the tensor {a.text}" if a.kind == "tensor" else a.text
+        old_text = f"the tensor {b.text}" if b.kind == "tensor" else b.text
+        return (f"{a.name}: now {now_text}, before {old_text} (call {where}): a tensor and "
+                "a Python value never share a trace")
+    if change == "identity":
+        return (f"{a.name}: a different object than in call {where} ({a.text}): "
+                "tf.function tells Python objects apart by identity, so each new one "
+                "traces anew")
+    if change == "structure":
+        return (f"{a.name}: now {a.text}, before {b.text} (call {where}): a list, tuple or "
+                "dict is traced by its structure and the Python values in it")
+    return f"{a.name}: now {a.text}, before {b.text} (call {where})"
 
 
 _PYTHON_DTYPES = {"bool": "bool", "int": "int32", "float": "float32"}

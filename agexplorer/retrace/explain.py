@@ -17,6 +17,7 @@ from typing import Any
 
 from agexplorer.engine import callargs, tf_internals
 from agexplorer.engine.capture import capture_output
+from agexplorer.engine.effects import changes, snapshot
 from agexplorer.engine.load import EVALUATING, Loaded, load_target, resolve
 from agexplorer.model.errors import AgxError, user_code_error
 from agexplorer.model.retrace import Argument, Effect, Replay, ReplayCall, RetraceCall, RetraceReport
@@ -29,7 +30,6 @@ from agexplorer.retrace.args import (
     signature_code,
     spec_words,
 )
-from agexplorer.retrace.effects import changes, snapshot
 from agexplorer.source.targets import parse_source, parse_spec, read_source
 
 

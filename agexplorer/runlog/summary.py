@@ -1,28 +1,34 @@
-"""What a recorded run traced, summed up per function: as JSON and as the short text printed at exit."""
+"""What a recorded run traced, summed up per function (``summary --json``), and its unrolled loops."""
 
 from __future__ import annotations
 
-import os
 from typing import Any
 
 from agexplorer.model.errors import AgxError
+from agexplorer.runlog.causes import group_causes
 from agexplorer.runlog.log import Log
 
 _STATEMENT_KEYS = ("file", "function", "line", "kind", "verdict", "iterations", "branch",
-                   "times", "ops_created", "header", "hint", "reason", "mixed", "graph_op")
+                   "times", "ops_created", "header", "hint", "reason", "mixed", "graph_op",
+                   "intended")
 # Each trace as the program view shows it: its signature, why it traced, its ops.
-_TRACE_KEYS = ("trace", "kind", "reason", "compared_with", "arguments", "op_count", "trace_s",
-               "error", "reached")
-_TOP = 5  # rows per section of the text summary
+_TRACE_KEYS = ("kind", "reason", "arguments", "op_count", "trace_s", "error", "reached",
+               "causes")
 
 
 def summarise(log: Log) -> dict[str, Any]:
     """The ``summary --json`` object: the program, then one entry per traced function; a
-    record with a field of the wrong type is one sentence naming it (exit 2)."""
+    record with a field of the wrong type is one sentence naming it (exit 2).
+
+    A trace's ``trace`` is its number among its function's traces (``in_log``: among the
+    run's), and so are a retrace's ``compared_with`` and a statement row's ``trace``."""
     check_records(log)
     end = log.end or {}
     functions: dict[tuple[str, str, int], dict[str, Any]] = {}
-    for trace in log.traces:
+    ordered = sorted(log.traces, key=lambda t: t.get("trace") or 0)  # as they started
+    numbers = _own_numbers(ordered)
+    own = {t.get("trace"): n for t, n in zip(ordered, numbers, strict=True)}
+    for trace, number in zip(ordered, numbers, strict=True):
         key = (trace.get("file", ""), trace.get("function", ""), trace.get("line", 0))
         entry = functions.get(key)
         if entry is None:
@@ -30,33 +36,54 @@ def summarise(log: Log) -> dict[str, Any]:
                 "file": key[0], "function": key[1], "line": key[2],
                 "user": bool(trace.get("user")), "traces": 0, "trace_s": 0.0, "op_count": 0,
                 "retraces": [], "signatures": [], "each_trace": [], "errors": [],
-                "statements": []}
+                "statements": [], "retrace_causes": []}
         entry["traces"] += 1
         entry["trace_s"] += float(trace.get("trace_s") or 0.0)
         entry["op_count"] += int(trace.get("op_count") or 0)
         entry["signatures"].append(signature(trace))
-        entry["each_trace"].append({k: trace.get(k) for k in _TRACE_KEYS})
+        compared = own.get(trace.get("compared_with")) if trace.get("compared_with") else None
+        entry["each_trace"].append({"trace": number, "in_log": trace.get("trace"),
+                                    "compared_with": compared,
+                                    **{k: trace.get(k) for k in _TRACE_KEYS}})
         if trace.get("kind") == "retrace":
-            entry["retraces"].append({"trace": trace.get("trace"), "reason": trace.get("reason"),
-                                      "compared_with": trace.get("compared_with")})
+            entry["retraces"].append({"trace": number, "reason": trace.get("reason"),
+                                      "compared_with": compared,
+                                      "causes": trace.get("causes") or []})
         if trace.get("error"):
-            entry["errors"].append({"trace": trace.get("trace"), "error": trace["error"]})
+            entry["errors"].append({"trace": number, "error": trace["error"]})
         for statement in trace.get("statements") or []:
             row = {k: statement.get(k) for k in _STATEMENT_KEYS}
-            row["trace"] = trace.get("trace")
+            row["trace"] = number
             row["trace_op_count"] = trace.get("op_count") or 0
             row["trace_s"] = trace.get("trace_s") or 0.0
             entry["statements"].append(row)
-    ordered = sorted(functions.values(), key=lambda f: -f["trace_s"])
-    for entry in ordered:
+    by_time = sorted(functions.values(), key=lambda f: -f["trace_s"])
+    for entry in by_time:
         entry["trace_s"] = round(entry["trace_s"], 6)
+        entry["retrace_causes"] = group_causes(entry["retraces"])
     return {"program": {"argv": log.start.get("argv") or [], "exit_code": end.get("exit_code"),
                         "wall_s": end.get("wall_s"), "finished": log.end is not None,
-                        # Ctrl-C (a log written before this field: false), and what raised
+                        # Ctrl-C (a log written before this field: false), and what raised:
+                        # its type, its message's first line, the user's line it came through
                         "interrupted": bool(end.get("interrupted")),
-                        "exception": end.get("exception"),
+                        "raised": bool(end.get("raised")),
+                        "exception": end.get("exception"), "message": end.get("message"),
+                        "file": end.get("file"), "line": end.get("line"),
                         "tensorflow": log.start.get("tensorflow")},
-            "functions": ordered, "notes": list(log.notes)}
+            "functions": by_time, "notes": list(log.notes)}
+
+
+def _own_numbers(traces: list[dict]) -> list[int]:
+    """Each trace's number among its function's traces (``traces`` in the order they
+    started); a log that records it (``number``) is taken at its word."""
+    counts: dict[tuple[Any, Any, Any], int] = {}
+    numbers = []
+    for trace in traces:
+        key = (trace.get("file", ""), trace.get("function", ""), trace.get("line", 0))
+        counts[key] = counts.get(key, 0) + 1
+        number = trace.get("number")
+        numbers.append(number if isinstance(number, int) else counts[key])
+    return numbers
 
 
 # What each field a reader uses may hold, by record (null is always allowed): a log that
@@ -66,15 +93,17 @@ _LIST, _OBJECT = (list,), (dict,)
 _FIELDS: dict[str, dict[str, tuple[type, ...]]] = {
     "start": {"argv": _LIST, "tensorflow": _TEXT},
     "end": {"exit_code": _WHOLE, "wall_s": _NUMBER, "raised": _FLAG, "interrupted": _FLAG,
-            "exception": _TEXT},
-    "trace": {"trace": _WHOLE, "file": _TEXT, "function": _TEXT, "line": _WHOLE, "kind": _TEXT,
-              "reason": _TEXT, "compared_with": _WHOLE, "arguments": _LIST, "trace_s": _NUMBER,
-              "op_count": _WHOLE, "error": _TEXT, "statements": _LIST, "reached": _LIST},
+            "exception": _TEXT, "message": _TEXT, "file": _TEXT, "line": _WHOLE},
+    "trace": {"trace": _WHOLE, "number": _WHOLE, "file": _TEXT, "function": _TEXT,
+              "line": _WHOLE, "kind": _TEXT, "reason": _TEXT, "compared_with": _WHOLE,
+              "arguments": _LIST, "trace_s": _NUMBER, "op_count": _WHOLE, "error": _TEXT,
+              "statements": _LIST, "reached": _LIST, "causes": _LIST},
+    "cause": {"name": _TEXT, "change": _TEXT},
     "argument": {"name": _TEXT, "kind": _TEXT, "text": _TEXT, "dtype": _TEXT, "shape": _LIST},
     "statement": {"file": _TEXT, "function": _TEXT, "line": _WHOLE, "kind": _TEXT,
                   "verdict": _TEXT, "iterations": _WHOLE, "branch": _TEXT, "times": _WHOLE,
                   "ops_created": _WHOLE, "header": _TEXT, "hint": _TEXT, "reason": _TEXT,
-                  "mixed": _OBJECT, "graph_op": _TEXT},
+                  "mixed": _OBJECT, "graph_op": _TEXT, "intended": _TEXT},
     "reached": {"file": _TEXT, "function": _TEXT, "line": _WHOLE, "op_count": _WHOLE},
 }
 _WANTED = {_TEXT: "a string", _WHOLE: "a whole number", _NUMBER: "a number",
@@ -93,7 +122,7 @@ def check_records(log: Log) -> None:
         where = f"{_ordinal(number)} trace record"
         _check(log, trace, "trace", where)
         for kind, key in (("argument", "arguments"), ("statement", "statements"),
-                          ("reached", "reached")):
+                          ("reached", "reached"), ("cause", "causes")):
             for i, item in enumerate(trace.get(key) or [], start=1):
                 if not isinstance(item, dict):
                     raise _malformed(log, where, f"{key}[{i}]", "an object", item)
@@ -132,60 +161,42 @@ def signature(trace: dict) -> str:
 
 
 def unrolled(summary: dict[str, Any]) -> list[dict[str, Any]]:
-    """Python loops that ran while tracing (unrolled), largest share of their trace's ops first."""
+    """Python loops that ran while tracing (unrolled), largest share of their trace's ops
+    first; one row per loop (its largest trace). Loops unrolled as intended (over a model's
+    variables: one update each) are not among them: see :func:`intended_unrolls`."""
     loops = []
     for function in summary["functions"]:
         for row in function["statements"]:
-            if row["kind"] in ("for", "while") and row["verdict"] in ("python", "mixed") \
-                    and (row["iterations"] or 0) > 0:
+            if _unrolled(row) and not row.get("intended"):
                 total = row["trace_op_count"] or 0
                 share = (row["ops_created"] or 0) / total if total else 0.0
                 loops.append({**row, "share": share, "share_s": share * row["trace_s"]})
     loops.sort(key=lambda r: (-(r["ops_created"] or 0), -(r["iterations"] or 0)))
+    return _one_per_loop(loops)
+
+
+def intended_unrolls(summary: dict[str, Any]) -> dict[str, int]:
+    """How many loops were unrolled as intended, by what they loop over ("variables": 2)."""
+    rows = _one_per_loop([row for function in summary["functions"]
+                          for row in function["statements"]
+                          if _unrolled(row) and row.get("intended")])
+    counts: dict[str, int] = {}
+    for row in rows:
+        counts[str(row["intended"])] = counts.get(str(row["intended"]), 0) + 1
+    return counts
+
+
+def _unrolled(row: dict[str, Any]) -> bool:
+    return row["kind"] in ("for", "while") and row["verdict"] in ("python", "mixed") \
+        and (row["iterations"] or 0) > 0
+
+
+def _one_per_loop(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
     seen: set[tuple[Any, ...]] = set()
-    largest = []  # one row per loop: its largest trace
-    for row in loops:
+    kept = []
+    for row in rows:
         key = (row["file"], row["function"], row["line"])
         if key not in seen:
             seen.add(key)
-            largest.append(row)
-    return largest
-
-
-def _where(file: str, line: int) -> str:
-    return f"{os.path.basename(file)}:{line}" if file else f"line {line}"
-
-
-def text_lines(summary: dict[str, Any]) -> list[str]:
-    """The short summary: functions by trace time, retraces and why, the largest unrolled loops."""
-    functions = summary["functions"]
-    traces = sum(f["traces"] for f in functions)
-    lines = [f"agexplorer record: {traces} trace{'s' * (traces != 1)} of "
-             f"{len(functions)} function{'s' * (len(functions) != 1)}"]
-    if summary["program"].get("interrupted"):
-        lines.append("the run was interrupted (Ctrl-C, KeyboardInterrupt): what it traced "
-                     "until then is below.")
-    if functions:
-        lines.append("functions by trace time:")
-    for f in functions[:_TOP]:
-        mine = "" if f["user"] else " (library)"
-        lines.append(f"  {f['trace_s']:8.3f} s  {f['traces']} trace{'s' * (f['traces'] != 1)}  "
-                     f"{f['op_count']:>6} ops  {f['function']} ({_where(f['file'], f['line'])})"
-                     f"{mine}")
-    retraces = [(f, r) for f in functions for r in f["retraces"]]
-    if retraces:
-        lines.append("retraces:")
-    for f, r in retraces[:_TOP]:
-        lines.append(f"  {f['function']}, trace {r['trace']}: {r['reason']}")
-    loops = unrolled(summary)
-    if loops:
-        lines.append("largest unrolled loops:")
-    for row in loops[:_TOP]:
-        lines.append(f"  {row['function']} ({_where(row['file'], row['line'])}) {row['kind']}: "
-                     f"unrolled {row['iterations']}x, {row['ops_created']} ops "
-                     f"({row['share']:.0%} of its trace's ops, about {row['share_s']:.3f} s of "
-                     "its trace time)")
-        if row.get("hint"):
-            lines.append(f"    fix: {row['hint']}")
-    lines.extend(f"note: {note}" for note in summary.get("notes", []))
-    return lines
+            kept.append(row)
+    return kept

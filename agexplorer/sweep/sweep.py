@@ -1,7 +1,8 @@
 """The sweep's entry point: one fresh trace per value of a Python argument, time-boxed, then the fit.
 
-The target is loaded once (the module run, the call evaluated); each value then costs
-one trace of a fresh tf.function (AutoGraph's conversion is cached after the first),
+The target is loaded once (the module run, the call evaluated) and traced once untimed at
+the smallest value (AutoGraph's conversion, cached after it, is no value's cost); each
+value then costs one trace of a fresh tf.function,
 an op count and, unless asked not to, a first call and a short steady-state timing.
 Values run smallest first: before each, the line through the values traced so far
 predicts its trace time, and a value that would not fit in what is left of the time
@@ -17,7 +18,7 @@ from collections.abc import Callable, Sequence
 from agexplorer.model.errors import AgxError
 from agexplorer.model.sweep import Sweep, SweepPoint
 from agexplorer.sweep.fit import fit_points, predicted_trace_s
-from agexplorer.sweep.trace import CALL_BUDGET, Point, measure
+from agexplorer.sweep.trace import CALL_BUDGET, Point, measure, warm_up
 from agexplorer.sweep.vary import bind, check_vary, is_python_count, pick, spread, with_value
 
 
@@ -96,6 +97,9 @@ def sweep_values(spec: Point, values: Sequence[int], deadline: float,
 
     points: list[SweepPoint] = []
     stopped = False
+    if values:
+        with capture_output():
+            warm_up(spec, values[0], max(deadline - time.perf_counter(), 0.0))
     for value in values:
         left = deadline - time.perf_counter()
         predicted = predicted_trace_s(points, value)

@@ -43,6 +43,23 @@ class Point:
     budget: float = CALL_BUDGET
 
 
+def warm_up(spec: Point, value: int, seconds: float | None) -> None:
+    """Trace a throwaway tf.function at ``value``, untimed: the first trace of a function
+    also pays for AutoGraph's conversion of it (cached after) and TensorFlow's first use of
+    its ops, one-off costs that would make the first measured value look slow and the
+    fitted cost per unit fall. Its failure is left for the measured trace to report."""
+    from agexplorer.engine.tfenv import import_tf
+    from agexplorer.lab.boxed import run_boxed
+
+    tf = import_tf()
+    args, kwargs = spec.arguments(value)
+    fn = tf.function(spec.loaded.bound, input_signature=spec.loaded.signature)
+    try:
+        run_boxed(lambda: fn.get_concrete_function(*args, **kwargs), seconds)
+    except (Exception, SystemExit):  # noqa: BLE001 - see the docstring
+        pass
+
+
 def measure(spec: Point, value: int, seconds: float | None, deadline: float | None
             ) -> tuple[SweepPoint, bool]:
     """Trace a fresh tf.function at ``value`` (within ``seconds``) and, when asked, time its

@@ -72,6 +72,9 @@ class EngineBridge:
         # one before) is dropped here instead of tracing a function no longer shown.
         self._analysing = threading.Lock()
         self._closing = threading.Lock()
+        # The worker's lost-capability sentences already shown: each once per explorer
+        # (a worker restarted after a crash sends them again).
+        self._told: set[str] = set()
         self._set_timeout_hint()
 
     def _set_timeout_hint(self) -> None:
@@ -126,10 +129,17 @@ class EngineBridge:
 
     def _notice(self) -> None:
         """Pass on what the worker noticed between requests (it died while idle, and a fresh
-        one answered): once, to the status line and the Log."""
+        one answered), and each of its sentences about a capability this TensorFlow lost:
+        once, to the status line and the Log."""
         notice = self.worker.take_notice()
         if notice:
             self.app.post_message(WorkerNotice(notice))
+        # Held until the panes exist: the app drops a notice that arrives before them.
+        if getattr(self.app, "workspace_ready", True):
+            for sentence in self.worker.tf_warnings:
+                if sentence not in self._told:
+                    self._told.add(sentence)
+                    self.app.post_message(WorkerNotice(sentence))
 
     def analyse(self, key: AnalysisKey, request: ReportRequest, path: str, what: str) -> None:
         """Trace (and run, unless ``request.no_run``) in the background."""

@@ -139,15 +139,18 @@ class CompareActions:
         self.push_screen(CompareChoice(f"Compare {self.target[1]} with:", choices), chosen)
 
     def _compare_function(self: Any, path: str, qualname: str) -> None:
-        """The current function (its buffer, the Run tab's call) against another function
-        (its own ready inputs)."""
+        """The current function (its buffer, its call in the Run tab) against another
+        function with that one's own call (typed for it earlier, else its ready inputs):
+        a call typed for one function is never used for another (issue 22)."""
         if not self._compare_ready():
             return
         own_path, own = self.target
         source = self.source
         buffer = source.text if source.dirty else None
         request = CompareRequest(f"{own_path}::{own}", f"{path}::{qualname}",
-                                 left_call=self._compare_call(), left_source=buffer,
+                                 left_call=self._compare_call(),
+                                 right_call=self.requests.calls.of((path, qualname)) or None,
+                                 left_source=buffer,
                                  right_source=buffer if path == own_path else None,
                                  **self._compare_options())
         names = (own, qualname)

@@ -231,19 +231,28 @@ class KeyActions:
     @while_mounted
     def _switch_tab(self: Any) -> None:
         """Show the tab last asked for and focus what it shows (not an input: the next digit
-        would type in it), so that Tab goes on from there instead of into the editor."""
+        would type in it), so that Tab goes on from there instead of into the editor. Pressed
+        again in its tab, the key goes into the tab's box (the Run tab's call, the Trace
+        tab's calls, the Graph tab's filter): from there every key types, Esc leaves."""
         tab = self.__dict__.pop("tab_wanted", None)
         if tab is None:
             return
         panels = self.panes.panels
-        panels.active = tab
         pane = panels.get_pane(tab)
+        focused = self.focused
+        again = panels.active == tab and focused is not None and pane in focused.ancestors
+        panels.active = tab
+        box = next((w for w in pane.query("*") if w.focusable and typing_in(w)), None)
         report = self.report
         if (tab == "tab-run" and report is not None and report.error is not None
                 and report.error.kind == "needs-arguments" and not self.call_input.value):
             # The function waits for its arguments: the call box is where the next keys go
             # (the status line said "type them in the Run tab"); Esc leaves it.
-            self.call_input.focus()
+            box = self.call_input
+        elif not again:
+            box = None
+        if box is not None:
+            box.focus()
             return
         target = next((w for w in pane.query("*") if w.focusable and not typing_in(w)), None)
         (target or panels).focus()

@@ -5,15 +5,53 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from rich.text import Text
 
-def call_label(function: str, call: str | None) -> str:
-    """A function and its call as the panels name them: ``bad_loop(5)``."""
-    return f"{function}({call})" if call else f"{function} (its ready inputs)"
+# Where a call came from (the report's ``call_origin``) that the label leaves unsaid: typed
+# in the Run tab (the worker's "--call"), or a function without parameters (``f()``).
+UNSAID_ORIGINS = frozenset({"--call", "no arguments"})
+LONGEST_CALL = 60  # characters of a call a label shows: the rest is "…"
+
+
+def call_label(function: str, call: str | None, origin: str | None = None) -> str:
+    """A function and its call as the panels name them: ``bad_loop(5)`` (typed),
+    ``range_loop(5) [AGX_CALLS]`` (its ready inputs, and where they came from), or
+    ``bad_loop (its ready inputs)`` before the worker has said which."""
+    if call is None:
+        return f"{function} (its ready inputs)"
+    label = f"{function}({short_call(call)})"
+    return label if origin is None or origin in UNSAID_ORIGINS else f"{label} [{origin}]"
+
+
+def answer_label(answer: Any) -> str:
+    """The call a worker's answer (a Report, a DoctorReport) was made from, as labelled."""
+    return call_label(answer.function, answer.call, answer.call_origin)
+
+
+def traced_with(report: Any) -> str:
+    """The function and the call a report's trace was made with (``step(x) [AGX_CALLS]``);
+    the function alone when the worker named no call (it did not get that far)."""
+    return answer_label(report) if report.call is not None else report.function
+
+
+def ready_placeholder(call: str | None, origin: str | None) -> str | None:
+    """What the Run tab's empty box stands for once the worker has used the function's
+    ready inputs (``5 [AGX_CALLS]: its ready inputs``); None when it used none."""
+    if call is None or origin is None or origin == "--call":
+        return None
+    if origin == "no arguments":
+        return "empty: it takes no arguments"
+    return f"{short_call(call) or 'no arguments'} [{origin}]: its ready inputs"
+
+
+def short_call(call: str) -> str:
+    """A call cut to ``LONGEST_CALL`` characters for a one-line label."""
+    return call if len(call) <= LONGEST_CALL else call[:LONGEST_CALL - 1] + "…"
 
 
 @dataclass(frozen=True)
 class Made:
-    """What a result panel (Run, Trace, the Graph tab's op detail) was made from."""
+    """What a result panel (Run, Trace, Doctor, the Graph tab's op detail) was made from."""
 
     target: tuple[str, str]
     text: str  # the buffer it was made from
@@ -28,17 +66,19 @@ class Made:
 
 def show_origin(panel: Any, header: str, stale: bool, origin: str, results: str) -> None:
     """Put ``header`` in a panel's origin line (hidden when empty) and dim the origin and the
-    results when ``stale`` (made from a buffer edited since)."""
+    results when ``stale`` (made from a buffer edited since). Plain text: a call can hold
+    anything (``"[/b]"`` included), never markup."""
     line = panel.query_one(origin)
-    line.update(header)
+    line.update(Text(header))
     line.display = bool(header)
     for part in (origin, results):
         panel.query_one(part).set_class(stale, "stale")
 
 
 class Provenance:
-    """Which result panel shows what (Run, Trace, the Graph tab's op detail), and whether the
-    buffer changed since: each panel's header line, dimmed "before your last edit"."""
+    """Which result panel shows what (Run, Trace, Doctor, the Graph tab's op detail), and
+    whether the buffer changed since: each panel's header line, dimmed "before your last
+    edit"."""
 
     def __init__(self, app: Any) -> None:
         self.app = app
@@ -51,6 +91,10 @@ class Provenance:
         self.made.clear()
         self._marked.clear()
         self.op_detail = None
+
+    def forget(self, name: str) -> None:
+        """Panel ``name`` shows nothing made from a call (its header goes with ``show``)."""
+        self.made.pop(name, None)
 
     def set(self, name: str, made: Made) -> None:
         """Panel ``name`` now shows what ``made`` names (its header is drawn by ``show``)."""
@@ -69,6 +113,9 @@ class Provenance:
         elif name == "trace":
             header = made.header("retraces", text) if made else ("", False)
             app.panes.trace.set_origin(*header)
+        elif name == "doctor":
+            header = made.header("examined", text) if made else ("", False)
+            app.doctor_tab.set_origin(*header)
         elif name == "op":
             detail = app.panes.op_detail
             if made is None or self.op_detail is None:
@@ -76,7 +123,7 @@ class Provenance:
                 detail.remove_class("stale")
                 return
             line, stale = made.header("op", text)
-            detail.update(f"{line}\n{self.op_detail}")
+            detail.update(Text(f"{line}\n{self.op_detail}"))
             detail.set_class(stale, "stale")
 
     def mark(self) -> None:

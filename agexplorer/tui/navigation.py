@@ -5,6 +5,8 @@ from __future__ import annotations
 import os
 from typing import TYPE_CHECKING
 
+from rich.text import Text
+
 from agexplorer.model.errors import AgxError
 from agexplorer.source.files import read_source_file
 from agexplorer.tui.widgets.function_picker import FunctionPicker
@@ -34,6 +36,7 @@ class Navigation:
         app = self.app
         source = app.source
         restored = None
+        app.requests.switch_call(old, new)  # the Run tab's box: now ``new``'s own call
         if old is None or old[0] != new[0]:
             try:
                 read = read_source_file(new[0])
@@ -43,7 +46,8 @@ class Navigation:
                 return
             source.open(new[0], read.text, read)
             restored = app.safety.restore(new[0], read.text)
-        source.border_title = f"{os.path.basename(new[0])} :: {new[1]}"
+        # Text: a str title is read as markup ("we[ird]<b>.py" showed as "we<b>.py").
+        source.border_title = Text(f"{os.path.basename(new[0])} :: {new[1]}")
         app.report = None
         if old is not None:  # the last function's code and verdicts, dimmed until replaced
             app.results.dim()

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from agexplorer.model.inventory import OpInfo
-from agexplorer.tui.made import Made, call_label
+from agexplorer.tui.made import Made, answer_label
 from agexplorer.tui.messages import AnalysisKey, EngineAnswer
 from agexplorer.tui.widgets.op_groups import OpGroup
 from agexplorer.worker.protocol import OpAttributesRequest
@@ -63,8 +63,7 @@ class OpDetail:
         report = app.report
         if app.target is not None and report is not None:
             # The ops shown are the last good report's: made from the text it analysed.
-            app.provenance.set("op", Made(app.target, app.report_text,
-                                          call_label(report.function, report.call)))
+            app.provenance.set("op", Made(app.target, app.report_text, answer_label(report)))
         app.provenance.op_detail = (f"{app.panes.ops.describe(op)}\n"
                                     f"attributes: {attributes}")
         app.provenance.show("op")

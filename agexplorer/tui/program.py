@@ -86,7 +86,7 @@ class Program:
                     "exploring another file (ctrl+s saves).")
         while len(app.screen_stack) > 1:  # the program view, and a reached function above it
             app.pop_screen()
-        app.call_input.value = call.text  # the call the analysis below uses
+        app.requests.set_call(target, call.text)  # that function's call: the analysis uses it
         from agexplorer.tui.widgets.function_picker import FunctionPicker
 
         app.query_one(FunctionPicker).select_function(*target)

@@ -4,12 +4,15 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from agexplorer.tui.calls import Box, Calls, Target
 from agexplorer.tui.made import Made, call_label
 from agexplorer.tui.messages import AnalysisKey, EngineAnswer
 from agexplorer.tui.tabs import BufferRequest
 from agexplorer.worker.protocol import CompareRequest, OpAttributesRequest, ReportRequest
 
 if TYPE_CHECKING:
+    from textual.widgets import Input
+
     from agexplorer.tui.app import AgxApp
 
 # Failures of the engine rather than of the user's code: shown in the status line.
@@ -22,10 +25,31 @@ class Requests:
 
     def __init__(self, app: AgxApp) -> None:
         self.app = app
+        self.calls = Calls()  # each function's own call; the box shows the current one's
+
+    def boxes(self) -> dict[Box, Input]:
+        """The boxes that hold a call of the function shown: the Run tab's, the Trace tab's."""
+        app = self.app
+        return {"run": app.call_input, "trace": app.trace_tab.query_one("#trace-calls")}  # type: ignore[dict-item]
+
+    def switch_call(self, old: Target | None, new: Target) -> None:
+        """Another function: each box's text stays ``old``'s, and each box shows ``new``'s
+        own (empty: its ready inputs, which the Run tab's placeholder names once known)."""
+        for name, box in self.boxes().items():
+            if old is not None:
+                self.calls.keep(old, box.value, name)
+            box.value = self.calls.of(new, name)
+        self.app.run_panel.show_ready(None)
+
+    def set_call(self, target: Target, text: str, box: Box = "run") -> None:
+        """``text`` is now ``target``'s call in ``box`` (shown there when ``target`` is)."""
+        self.calls.keep(target, text, box)
+        if self.app.target == target:
+            self.boxes()[box].value = self.calls.of(target, box)
 
     def buffer(self) -> BufferRequest | None:
-        """What a tab's request is about: the current function, the Run tab's call and the
-        unsaved buffer."""
+        """What a tab's request is about: the current function, its own call (the Run tab's
+        box always holds the call of the function shown) and the unsaved buffer."""
         app = self.app
         if app.target is None:
             return None

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from agexplorer.tui.made import Made, call_label
+from agexplorer.tui.made import Made, answer_label, ready_placeholder
 from agexplorer.tui.messages import AnalysisFailed, AnalysisReady
 from agexplorer.tui.widgets.function_picker import FunctionPicker
 
@@ -18,6 +18,7 @@ class Results:
 
     def __init__(self, app: AgxApp) -> None:
         self.app = app
+        self.generation: int | None = None  # the analysis app.report answered
 
     def dim(self, stale: bool = True) -> None:
         """The code and verdict panes are (or are no longer) out of date."""
@@ -39,6 +40,7 @@ class Results:
         ops = app.panes.ops
         ops.shades = colors
         ops.source_file = report.file  # ops made in a helper file do not link to the source
+        ops.made_from = answer_label(report) if report.call is not None else None
         ops.show(report.inventory, app.panes.op_filter.value)
         app.sync_gutter()
 
@@ -49,6 +51,7 @@ class Results:
         app = self.app
         first = app.report is None  # a function just opened: link its cursor line, once
         report = app.report = message.report
+        self.generation = message.key.generation
         app.report_text = app.analysed_text
         # The doctor reads the trace the worker just made, once these panes are painted.
         sent = app.last_request
@@ -61,8 +64,13 @@ class Results:
         self.dim(False)
         app.panes.converted.show_code(report.conversion.code if report.conversion else "")
         app.panes.verdicts.show(report.statements)
-        app.panes.flow_summary.update(
-            flow_summary(report.function, report.statements, report.error is not None))
+        # Named by the call the worker used (typed, AGX_CALLS, input_signature...): a
+        # verdict holds for that call only.
+        label = answer_label(report) if report.call is not None else None
+        app.panes.flow_summary.update(flow_summary(report.function, report.statements,
+                                                   report.error is not None, label))
+        if not app.call_input.value.strip():  # the box is empty: say what that stood for
+            app.run_panel.show_ready(ready_placeholder(report.call, report.call_origin))
         self.paint_lines()
         app.panes.calls.show(report, app.report_text)
         app.query_one(FunctionPicker).set_badge(report.file, report.function, badge(report))
@@ -79,12 +87,14 @@ class Results:
                         "tf.zeros([8, 4]), 3, and press F5.")
             app.set_status(text, error=True)
             app.log_line(text)
+            if asked is not None and not asked.no_run and message.lab is None:
+                app.run_panel.note(text)  # the run asked for: why it did not happen
         if message.lab is not None:
             app.lab = message.lab
             app.run_panel.show(message.lab)
             if asked is not None:  # what was run: this buffer, this call
                 app.provenance.set("run", Made(message.key.target, app.analysed_text,
-                                               call_label(report.function, report.call)))
+                                               answer_label(report)))
             app.provenance.show("run")
 
     def failed(self, message: AnalysisFailed) -> None:
@@ -107,6 +117,7 @@ class Results:
         """Another function: the Run, Trace, Calls, Log, Graph detail and Doctor panels held
         the last one's results, so they start empty."""
         app = self.app
+        self.generation = None
         app.provenance.clear()
         app.run_panel.clear()
         app.trace_tab.clear()

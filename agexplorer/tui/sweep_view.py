@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from textual.css.query import NoMatches
 
 from agexplorer.tui.guards import while_mounted
+from agexplorer.tui.made import call_label
 from agexplorer.worker.protocol import Request, SweepRequest
 
 if TYPE_CHECKING:
@@ -188,10 +189,20 @@ class SweepView:
         if self.shown_key == key:
             self._show(sweep, line)
 
+    def made_from(self, sweep: Sweep) -> str:
+        """The function and call the sweep varied (``range_loop(5) [AGX_CALLS]``): typed in
+        the Run tab, else the function's ready inputs, from where the analysis said."""
+        app = self.app
+        typed = self.shown_key is not None and self.shown_key[1] is not None
+        report = app.report
+        origin = "--call" if typed else (report.call_origin if report is not None
+                                         and report.function == sweep.function else None)
+        return call_label(sweep.function, sweep.call, origin)
+
     def _show(self, sweep: Sweep, line: int | None) -> None:
         self.chart.remove_class("stale")
         self.chart.border_title = "unroll cost curve (u or Esc: hide, z: zoom)"
-        self.chart.show(sweep)
+        self.chart.show(sweep, self.made_from(sweep))
         if line is not None and sweep.loop_line not in (None, line):
             self.app.set_status(f"The sweep varies {sweep.vary}, which drives the largest "
                                 f"unrolled loop: the one at line {sweep.loop_line}.")

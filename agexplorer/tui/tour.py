@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from textual.command import Hit, Hits, Provider
 
+from agexplorer.tui.made import answer_label
 from agexplorer.tui.scratch import NOTE, bundled_samples, scratch_copies
 from agexplorer.tui.tour_steps import STEPS, TourStep
 from agexplorer.tui.widgets.function_picker import FunctionPicker
@@ -21,6 +22,8 @@ if TYPE_CHECKING:
 
 TABS = {"run": "tab-run", "trace": "tab-trace", "doctor": "tab-doctor", "flow": "tab-flow",
         "graph": "tab-graph"}
+# The tabs whose header names the call of their own request (the others: the analysis's).
+PROVENANCE = {"run": "run", "trace": "trace", "doctor": "doctor"}
 SCRATCH_MARK = "scratch copies (ctrl+s saves the copy)"
 POLL_S = 0.2  # how often a step looks for its answer in the panes
 
@@ -119,9 +122,20 @@ class Tour:
         self._stop()
         self.panel.show_step(self.step, self.index, len(STEPS))
         wanted = self.target(self.step)
+        # The step's own calls, never ones typed before: its call (None: its ready inputs),
+        # and in the Trace tab the file's AGX_RETRACE.
+        own = self.step.call or ""
         if app.target != wanted:
+            requests = app.requests  # the boxes show them once the function opens
+            requests.set_call(wanted, own)
+            requests.set_call(wanted, "", "trace")
             app.query_one(FunctionPicker).select_function(*wanted)
             app.post_message(FunctionPicker.Picked(*wanted))  # a dirty buffer is kept: one sentence
+        elif app.workspace_ready:
+            app.requests.set_call(wanted, "", "trace")
+            if app.call_input.value.strip() != own:  # analysed with another call: again
+                app.requests.set_call(wanted, own)
+                app.analyse()
         if app.workspace_ready:
             app.panes.panels.active = TABS[self.step.tab]
         # After the function opens (which can move the focus): the tour's keys stay live.
@@ -180,15 +194,17 @@ class Tour:
         if self.panel is None or app.target != self.target(step):
             return self._stop()
         report = app.report
-        if report is None or report.function != step.function:
-            return None  # the analysis of the opened function has not answered yet
+        if (report is None or report.function != step.function
+                or app.results.generation != app.generation):
+            return None  # the analysis of the opened function (with its call) has not answered
         found = result_of(app, step, self._before)
         if found is None:
             return None
         text, pane = found
         self._stop()
         self.results[self.index] = text
-        self.panel.show_result(text)
+        made = app.provenance.made.get(PROVENANCE.get(step.tab, ""))
+        self.panel.show_result(text, made.label if made else answer_label(report))
         pane.add_class("tour-highlight")
         self._highlighted = pane
         app.screen_stack[0].add_class(RESULT)  # on a short screen, the tab gets the room

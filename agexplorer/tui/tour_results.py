@@ -24,9 +24,12 @@ def result_of(app: AgxApp, step: TourStep, before: Any) -> tuple[str, Widget] | 
         return None if report is None or report is before else (trace_result(report),
                                                                   app.trace_tab)
     if step.tab == "doctor":
-        findings = app.doctor_tab.findings
-        if not findings:
-            return None  # the doctor answers after the analysis (each tour step has findings)
+        doctor = app.doctor_tab
+        findings = doctor.findings
+        if not findings or doctor.generation != app.generation:
+            # The doctor answers after the analysis (each tour step has findings), and only
+            # this analysis's findings answer for the step's own call.
+            return None
         first = findings[0]
         more = f" (and {len(findings) - 1} more)" if len(findings) > 1 else ""
         return f"{first.code} at line {first.line}: {first.message}{more}", app.doctor_tab

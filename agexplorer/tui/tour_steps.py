@@ -22,6 +22,9 @@ class TourStep:
     action: Action  # run: the Run tab; trace: the Trace tab; doctor: the Doctor tab
     look: str  # what to look at in the result
     shows: Literal["flow", "graph"] = "flow"  # action "none": the analysis's tab to look at
+    # The step's own call (None: the function's ready inputs): a call typed elsewhere, for
+    # this function or another, never stands in for it.
+    call: str | None = None
 
     @property
     def tab(self) -> Tab:

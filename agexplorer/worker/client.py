@@ -13,6 +13,7 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Callable
 from typing import Any, TypeVar
 
 from agexplorer.model.errors import AgxError
@@ -63,15 +64,20 @@ class Worker:
         # Another interpreter, with its own TensorFlow (--python); None: this one.
         self.python = python
         self.executable = sys.executable if python is None else python.executable
-        # The worker's Python (its sys.executable) and TensorFlow, from its Hello.
+        # The worker's Python (its sys.executable), TensorFlow and Keras, from its Hello.
         self.python_executable = self.python_version = ""
         self.tf_version = ""
+        self.keras_version = self.keras_flavour = ""
         self.timeout_hint = timeout_hint  # ends the timeout message, in parentheses
         self.phase = "starting"
         self.import_s: float | None = None
         self.start_s: float | None = None
-        # The worker's sentences about TensorFlow names that moved (from its Hello).
+        # The worker's sentences about TensorFlow names that moved (from its Hello): each says
+        # which capability this TensorFlow lost.
         self.tf_warnings: tuple[str, ...] = ()
+        # Called with them on every Hello that has some (a command prints them; see
+        # shared_worker): a fresh worker after a crash sends them again.
+        self.on_tf_warnings: Callable[[tuple[str, ...]], None] | None = None
         self.tmpdir: str | None = None  # the current worker's private temp folder
         self._proc: subprocess.Popen | None = None
         self._sock: socket.socket | None = None
@@ -152,9 +158,12 @@ class Worker:
         self.import_s = hello.import_s
         self.tf_warnings = tuple(hello.tf_warnings)
         self.python_version, self.tf_version = hello.python, hello.tensorflow
+        self.keras_version, self.keras_flavour = hello.keras, hello.keras_flavour
         self.python_executable = hello.executable or self.executable
         self.start_s = time.perf_counter() - self._started_at
         self._ready = True
+        if self.tf_warnings and self.on_tf_warnings is not None:
+            self.on_tf_warnings(self.tf_warnings)
 
     def close(self, final: bool = False) -> None:
         """End the process, if any, with everything it started, and remove its temp folder;
@@ -401,4 +410,23 @@ def shared_worker(timeout: float = DEFAULT_TIMEOUT, python: str | None = None) -
         _shared.python = chosen
         _shared.executable = sys.executable if chosen is None else chosen.executable
     _shared.timeout = timeout
+    # A command asks for the worker once: its lost-capability sentences are told once per
+    # command, on stderr (a warm worker reused in this process tells them again now).
+    _shared.on_tf_warnings = TellOnce()
+    if _shared._ready and _shared.tf_warnings:
+        _shared.on_tf_warnings(_shared.tf_warnings)
     return _shared
+
+
+class TellOnce:
+    """Writes each sentence it is given to stderr once (``agexplorer: SENTENCE``): a worker
+    replaced mid-command says the same again, and the user reads it once."""
+
+    def __init__(self) -> None:
+        self.told: list[str] = []
+
+    def __call__(self, sentences: tuple[str, ...]) -> None:
+        for sentence in sentences:
+            if sentence not in self.told:
+                self.told.append(sentence)
+                print(f"agexplorer: {sentence}", file=sys.stderr)

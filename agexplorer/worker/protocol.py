@@ -19,7 +19,7 @@ if TYPE_CHECKING:  # the replies' records: only named here (the explorer's first
 
 # Raised whenever a request, a reply or an envelope changes shape: a worker started from
 # another install (agexplorer upgraded while the explorer runs) then says so in one sentence.
-VERSION = 3
+VERSION = 4
 
 T = TypeVar("T")
 
@@ -215,7 +215,8 @@ REQUESTS: tuple[type[Request], ...] = (ReportRequest, RetraceRequest, DoctorRequ
 @dataclass(frozen=True)
 class Hello:
     """The worker's first message, once TensorFlow is imported. ``tf_warnings``: one sentence
-    per private TensorFlow name that moved (what will not work in this version)."""
+    per private TensorFlow name that moved and took a capability with it (what will not work
+    in this version; a name the verdicts need answers every request instead)."""
 
     version: int
     pid: int
@@ -224,6 +225,8 @@ class Hello:
     python: str = ""  # the worker's Python version ("3.11.7"): it may run under another one
     executable: str = ""  # and its sys.executable
     tensorflow: str = ""  # its TensorFlow's version ("2.21.0")
+    keras: str = ""  # the version of the Keras tf.keras routes to ("3.15.1")
+    keras_flavour: str = ""  # and its flavour (model/keras.py: "keras-3", "tf-keras"...)
 
 
 @dataclass(frozen=True)

@@ -324,6 +324,7 @@ def main() -> None:
     from agexplorer.engine.capture import capture_output
     from agexplorer.engine.tf_internals import check_support
     from agexplorer.engine.tfenv import import_tf
+    from agexplorer.worker.keras_in_use import keras_in_use
 
     with capture_output():
         import_tf()
@@ -335,9 +336,11 @@ def main() -> None:
     # reach keeps full collections during a request short (a 200 ms outlier became 50 ms).
     gc.collect()
     gc.freeze()
+    keras, flavour = keras_in_use()
     wire.send(sock, Hello(version=protocol.VERSION, pid=os.getpid(),
                           import_s=time.perf_counter() - start,
-                          tf_warnings=tuple(support.sentences),
+                          tf_warnings=tuple(support.warnings),  # errors answer every request
                           python=platform.python_version(), executable=sys.executable,
-                          tensorflow=str(getattr(import_tf(), "__version__", ""))))
+                          tensorflow=str(getattr(import_tf(), "__version__", "")),
+                          keras=keras, keras_flavour=flavour))
     serve(sock)

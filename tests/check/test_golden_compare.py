@@ -1,5 +1,7 @@
 """Verdict snapshots compared without TensorFlow: the sentences, the pairing, the tolerance."""
 
+import contextlib
+import io
 import json
 
 import pytest
@@ -98,15 +100,87 @@ def test_a_failure_the_golden_file_records_is_told_as_information():
 
 def test_another_tensorflow_is_information():
     changes = compare(Snapshot([target()], "2.20.0"), Snapshot([target()], "2.21.0"))
-    assert texts(changes) == [] and len(texts(changes, info=True)) == 1
+    assert texts(changes) == []
+    assert texts(changes, info=True) == [
+        "the golden file was made with TensorFlow 2.20.0, this is 2.21.0 (op counts may differ "
+        "between releases)"]
+
+
+KERAS_3 = ("2.21.0", "3.15.1", "keras-3")
+TF_KERAS = ("2.21.0", "2.21.0", "tf-keras")
+
+
+def test_another_keras_is_named_as_the_likely_cause_of_the_op_count_changes():
+    golden = Snapshot([target(), target(function="predict")], *KERAS_3)
+    current = Snapshot([target(ops=116), target(function="predict")], *TF_KERAS)
+    changes = compare(golden, current)
+    assert texts(changes) == ["train.py::step: 120 ops -> 116 ops"]  # still a change
+    assert texts(changes, info=True) == [
+        "the golden file was made with Keras 3 (keras 3.15.1), this is Keras 2 (tf-keras "
+        "2.21.0): Keras is the likely cause of the changed op or trace counts of step"]
+    note = changes[0].to_dict()
+    assert note["explains"] == ["train.py::step"] and note["kind"] == "keras"
+    # the same Keras change without a count change: said, blaming nothing
+    quiet = compare(golden, Snapshot([target(), target(function="predict")], *TF_KERAS))
+    assert texts(quiet, info=True) == [
+        "the golden file was made with Keras 3 (keras 3.15.1), this is Keras 2 (tf-keras "
+        "2.21.0) (the op counts of Keras code may differ)"]
+
+
+def test_a_target_whose_code_changed_is_not_put_down_to_keras():
+    golden = Snapshot([target(loop())], *KERAS_3)
+    edited = compare(golden, Snapshot([target(loop(verdict="python", iterations=5), ops=40)],
+                                      *TF_KERAS))
+    assert len(texts(edited)) == 2  # the verdict and the op count
+    assert texts(edited, info=True)[0].endswith("(the op counts of Keras code may differ)")
+
+
+def test_keras_is_blamed_before_tensorflow_and_tensorflow_when_keras_is_the_same():
+    golden = Snapshot([target()], *KERAS_3)
+    both = compare(golden, Snapshot([target(ops=147)], "2.15.1", "2.15.0", "keras-2"))
+    assert texts(both, info=True) == [
+        "the golden file was made with TensorFlow 2.21.0, this is 2.15.1 (op counts may differ "
+        "between releases)",
+        "the golden file was made with Keras 3 (keras 3.15.1), this is Keras 2 (keras 2.15.0): "
+        "Keras is the likely cause of the changed op or trace counts of step"]
+    tf_only = compare(golden, Snapshot([target(ops=121, traces=4)], "2.20.0", "3.15.1",
+                                       "keras-3"))
+    assert texts(tf_only, info=True) == [
+        "the golden file was made with TensorFlow 2.21.0, this is 2.20.0: the TensorFlow "
+        "release is the likely cause of the changed op or trace counts of step"]
+
+
+def test_a_golden_file_from_before_keras_was_recorded_reads_and_blames_nothing():
+    old = json.loads(Snapshot([target()], "2.21.0").dumps())
+    del old["keras"], old["keras_flavour"]
+    golden = Snapshot.from_dict(old)
+    assert (golden.keras, golden.keras_flavour) == ("", "")
+    changes = compare(golden, Snapshot([target(ops=116)], *TF_KERAS))
+    assert texts(changes) == ["train.py::step: 120 ops -> 116 ops"]
+    assert texts(changes, info=True) == []
+
+
+def test_a_note_about_the_whole_check_has_no_file_in_any_format():
+    from agexplorer.render.check import github_lines, render_check
+
+    changes = compare(Snapshot([target()], *KERAS_3), Snapshot([target()], *TF_KERAS))
+    [note] = changes
+    assert github_lines(changes) == [f"::notice::{note.text()}"]
+    data = note.to_dict()
+    assert (data["file"], data["line"], data["function"]) == (None, None, None)
+    with io.StringIO() as out, contextlib.redirect_stdout(out):
+        render_check(changes, 1, "golden.json", width=300)
+        printed = out.getvalue()
+    assert printed.splitlines()[0] == f"info: {note.text()}"
 
 
 def test_golden_text_is_stable_sorted_and_round_trips():
     snap = Snapshot([target(loop(line=50), loop(line=42, header="for j in range(m)"),
-                            function="z"), target(loop())], "2.21.0")
+                            function="z"), target(loop())], *KERAS_3)
     text = snap.dumps()
     again = Snapshot.from_dict(json.loads(text))
     assert again.dumps() == text
+    assert (again.tensorflow, again.keras, again.keras_flavour) == KERAS_3
     assert text.index('"function": "step"') < text.index('"function": "z"')
     statement_lines = [line for line in text.splitlines() if '"kind": "for"' in line]
     assert len(statement_lines) == 3  # one statement a line: a review diff shows just it

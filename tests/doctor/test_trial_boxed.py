@@ -18,5 +18,6 @@ def test_a_trial_without_xla_still_compares_both_sides(tf):
         assert side.lab.mode_timeout_s == 20.0
     assert trial.results_equal is True
     table = trial_renderables(trial)[2]
-    cells = {row: [c for c in col._cells] for row, col in enumerate(table.columns)}
+    # Cells are plain rich Text (user text is never read as markup): compare their words.
+    cells = {row: [str(c) for c in col._cells] for row, col in enumerate(table.columns)}
     assert "xla median" in cells[0] and cells[1][cells[0].index("xla median")] == "skipped"

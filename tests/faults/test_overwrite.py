@@ -162,7 +162,9 @@ def broken_target(tmp_path, monkeypatch):
     path = tmp_path / "broken.py"
     path.write_text("def f(:\n")
     monkeypatch.setattr(client, "shared_worker",
-                        lambda *a, **k: types.SimpleNamespace(tf_version="2.x"))
+                        lambda *a, **k: types.SimpleNamespace(tf_version="2.x", keras_version="3.x",
+                                                              keras_flavour="keras-3",
+                                                              tf_warnings=()))
     return path
 
 

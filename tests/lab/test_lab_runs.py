@@ -71,18 +71,30 @@ def _runs(**medians: float | None) -> dict[str, ModeRun]:
 
 def test_results_are_compared_with_the_first_mode_that_ran():
     runs = _runs(eager=1.0, graph=1.0, xla=1.0)
-    assert compare_results(runs, {"eager": 1, "graph": 1, "xla": 1}) == (True, None)
-    match, mismatch = compare_results(runs, {"eager": 1, "graph": 1, "xla": 2})
+    assert compare_results(runs, {"eager": 1, "graph": 1, "xla": 1}) == (True, None, {})
+    match, mismatch, differences = compare_results(runs, {"eager": 1, "graph": 1, "xla": 2})
     assert match is False
     assert mismatch == "eager: r-eager; xla: r-xla"
+    assert differences == {"xla": 0.5}  # |1 - 2| / 2: only the mode that differs
+
+
+def test_differences_are_relative_and_none_where_numbers_cannot_be_compared():
+    from agexplorer.lab.results import largest_difference
+
+    a = np.array([1.0, 100.0], dtype=np.float32)
+    assert largest_difference(a, a * np.float32(1.001)) == pytest.approx(1e-3, rel=1e-2)
+    assert largest_difference(np.zeros(2), np.zeros(2)) == 0.0
+    assert largest_difference(np.zeros(2), np.zeros(3)) is None  # another shape
+    assert largest_difference((1.0, 2.0), (1.0,)) is None  # another structure
+    assert largest_difference("a", "b") is None  # not numbers
 
 
 def test_a_failed_mode_is_left_out_of_the_comparison():
     runs = _runs(eager=None, graph=1.0, xla=1.0)
     assert compare_results(runs, {"eager": None, "graph": 3, "xla": 4}) == \
-        (False, "graph: r-graph; xla: r-xla")
+        (False, "graph: r-graph; xla: r-xla", {"xla": 0.25})
     lone = _runs(eager=1.0, graph=None, xla=None)
-    assert compare_results(lone, {"eager": 1, "graph": None, "xla": None}) == (None, None)
+    assert compare_results(lone, {"eager": 1, "graph": None, "xla": None}) == (None, None, {})
 
 
 # -- timing --------------------------------------------------------------------------------

@@ -43,10 +43,16 @@ def test_program_runs_unchanged_with_its_argv_and_exit_status(train_run):
     assert proc.returncode == 3, proc.stderr
     assert "epoch 1 loss" in proc.stdout
     assert "argv: --epochs 2 --exit 3 -v" in proc.stdout  # its own options, verbatim
-    # The summary at exit, on stderr: the step, its retrace, the unrolled helper loop.
-    assert "train_step (train.py:" in proc.stderr
-    assert "retraces:" in proc.stderr
-    assert "normalize (helpers.py:" in proc.stderr and "unrolled 3x" in proc.stderr
+    # The summary at exit, on stderr (wrapped at 80 columns): the step, its retrace by
+    # cause, the unrolled helper loop.
+    err = " ".join(proc.stderr.split())
+    assert "agexplorer record: the program exited with status 3; 2 traces of 1 function" in err
+    assert "train_step (train.py:" in err
+    assert "retraces (1), by cause:" in err
+    assert "1 × x: a new shape [8, 4]; y: a new shape [8, 1]; trace 2" in err
+    assert "normalize (helpers.py:" in err and "unrolled 3x" in err
+    assert max(len(line) for line in proc.stderr.split("agexplorer record:")[1]
+               .splitlines()[:-1]) <= 80  # all but the log's path
 
 
 @pytest.mark.tf
@@ -263,7 +269,7 @@ def test_recording_api_in_process(tmp_path):
 
 
 @pytest.mark.tf
-def test_a_retrace_names_the_earlier_trace_by_its_number_in_the_log(tmp_path):
+def test_a_retrace_names_the_earlier_trace_by_its_number_among_the_functions(tmp_path):
     import tensorflow as tf
 
     import agexplorer
@@ -277,13 +283,16 @@ def test_a_retrace_names_the_earlier_trace_by_its_number_in_the_log(tmp_path):
         return x + 1.0
 
     with agexplorer.recording(str(tmp_path / "two.agxlog")) as run:
-        scale(tf.constant(1.0), 2)  # trace 1
-        shift(tf.constant(1.0))  # trace 2: another function's
-        scale(tf.constant(1.0), 3)  # trace 3, against trace 1
-        scale(tf.constant(1.0), 4)  # trace 4, against trace 1 or 3, never 2
+        scale(tf.constant(1.0), 2)  # scale's trace 1 (the run's 1st)
+        shift(tf.constant(1.0))  # shift's trace 1 (the run's 2nd)
+        scale(tf.constant(1.0), 3)  # scale's trace 2, against its trace 1
+        scale(tf.constant(1.0), 4)  # scale's trace 3, against its trace 1 or 2
     (fn,) = [f for f in run.summary()["functions"] if f["function"].endswith("scale")]
+    assert [(t["trace"], t["in_log"]) for t in fn["each_trace"]] == [(1, 1), (2, 3), (3, 4)]
     first, second = fn["retraces"]
-    assert (first["trace"], first["compared_with"]) == (3, 1)
+    assert (first["trace"], first["compared_with"]) == (2, 1)
     assert first["reason"].startswith("n: now the Python int 3, before 2 (trace 1)")
-    assert second["trace"] == 4 and second["compared_with"] in (1, 3)
+    assert second["trace"] == 3 and second["compared_with"] in (1, 2)
     assert f"(trace {second['compared_with']})" in second["reason"]
+    assert fn["retrace_causes"] == [{"causes": [{"name": "n", "change": "value"}], "count": 2,
+                                     "traces": [2, 3], "reason": None}]

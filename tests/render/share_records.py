@@ -92,3 +92,39 @@ def run_summary() -> dict:
                                                      f" {HOSTILE}", "compared_with": 1}],
                  "signatures": [], "each_trace": [], "errors": [], "statements": [statement]}],
             "notes": []}
+
+
+def busy_summary() -> dict:
+    """``summarise`` of a run that failed after 10 traces of ``train_step``: 8 retraces for a
+    new Python float ``lr``, 1 for a new shape; 12 unrolled loops and one over the model's
+    variables (unrolled as intended)."""
+    from agexplorer.runlog.log import Log
+    from agexplorer.runlog.summary import summarise
+
+    def loop(line: int, ops: int, **more) -> dict:
+        return {"file": "/abs/train.py", "function": "train_step", "line": line, "kind": "for",
+                "verdict": "python", "iterations": 2, "ops_created": ops, "times": 1,
+                "header": f"for k{line} in range(2):", "hint": None, "reason": "r",
+                "branch": None, "mixed": None, "graph_op": None, **more}
+
+    def trace(n: int, lr: float, rows: int, causes: list[dict]) -> dict:
+        return {"trace": n, "file": "/abs/train.py", "function": "train_step", "line": 29,
+                "user": True, "kind": "retrace" if causes else "first", "reason": "r",
+                "compared_with": n - 1 if causes else None, "causes": causes,
+                "arguments": [{"name": "x", "kind": "tensor", "text": f"float32[{rows}, 4]",
+                               "dtype": "float32", "shape": [rows, 4]},
+                              {"name": "lr", "kind": "python", "text": f"the Python float {lr}"}],
+                "trace_s": 0.1, "op_count": 400,
+                "statements": [loop(100 + i, 30 - i) for i in range(12)]
+                + [loop(99, 50, intended="variables", header="for v in model.variables:")]}
+
+    lrs = [0.1 * 0.9 ** i for i in range(9)]
+    traces = [trace(1, lrs[0], 16, [])]
+    traces += [trace(n, round(lrs[n - 1], 4), 16, [{"name": "lr", "change": "value"}])
+               for n in range(2, 10)]
+    traces.append(trace(10, round(lrs[8], 4), 8, [{"name": "x", "change": "shape"}]))
+    log = Log(path="/abs/run.agxlog", start={"argv": ["train.py"], "tensorflow": "2.21.0"},
+              traces=traces, end={"exit_code": 1, "wall_s": 2.0, "raised": True,
+                                  "exception": "ValueError", "file": "/abs/train.py",
+                                  "line": 40, "message": f"bad value {HOSTILE}"})
+    return summarise(log)

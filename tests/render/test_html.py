@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from html.parser import HTMLParser
 
-from share_records import HOSTILE, page, run_summary
+from share_records import HOSTILE, busy_summary, page, run_summary
 
 from agexplorer.render.html import file_html, summary_html
 
@@ -101,3 +101,23 @@ def test_the_run_summary_page_has_its_sections():
     text = "".join(parsed.text)
     assert f"x: float32[8, 4] instead of float32[16, 4] {HOSTILE}" in text
     assert "train_step" in text and "30%" in text and "use tf.range" in text
+
+
+def test_the_run_page_groups_retraces_and_counts_what_it_leaves_out():
+    html = summary_html(busy_summary())
+    parsed = Page(html)
+    assert parsed.ids("section") == ["functions", "retraces", "loops"]
+    text = "".join(parsed.text)
+    assert "9 retraces, grouped by what changed." in text
+    retraces = html.split('<section id="retraces">')[1].split("</section>")[0]
+    assert retraces.count("<tr>") == 3  # the header, then one row per cause
+    assert "lr: a new Python float each time (0.09, 0.081, 0.0729 and 5 more)" in text
+    assert "traces 2-9" in text and "pass lr as a tensor (tf.constant(lr))" in text
+    loops = html.split('<section id="loops">')[1].split("</section>")[0]
+    assert loops.count("<tr>") == 11  # the header and the ten largest
+    assert "... and 2 more unrolled loops, smaller than these (agexplorer summary LOG --all " \
+           "lists them all)." in text
+    assert "1 loop over variables unrolled as intended." in text
+    assert "model.variables" not in text
+    assert f"The program failed (exit status 1): ValueError at train.py:40: bad value {HOSTILE}" \
+        in text

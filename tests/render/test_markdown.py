@@ -4,7 +4,7 @@ code blocks and escaping, from hand-made records (no TensorFlow)."""
 from __future__ import annotations
 
 from markdown_it import MarkdownIt
-from share_records import HOSTILE, page, run_summary
+from share_records import HOSTILE, busy_summary, page, run_summary
 
 from agexplorer.render.markdown import file_markdown, summary_markdown
 
@@ -110,8 +110,9 @@ def test_the_run_summary_page():
                                     "Largest unrolled loops", "Fixes"]
     assert _table_with(text, "trace time")[1] == ["train_step", "train.py:29", "2", "0.750 s",
                                                   "60", "yes"]
-    assert _table_with(text, "why it traced again")[1] == [
-        "train_step", "2", "1", f"x: float32[8, 4] instead of float32[16, 4] {HOSTILE}"]
+    assert _table_with(text, "what changed")[1] == [
+        "train_step", "train.py:29", "1", f"x: float32[8, 4] instead of float32[16, 4] {HOSTILE}",
+        "trace 2", "-"]
     assert _table_with(text, "share of its trace's ops")[1] == [
         "normalize", "helpers.py:7", "for i in range(len(xs)):", "3", "9", "30%", "0.150 s"]
     assert "- `normalize` (helpers.py:7): use tf.range" in text.splitlines()
@@ -125,3 +126,38 @@ def test_an_interrupted_run_says_so_on_both_pages():
     summary["program"]["interrupted"] = True
     assert "**interrupted** (Ctrl-C)" in summary_markdown(summary)
     assert "<strong>interrupted</strong> (Ctrl-C)" in summary_html(summary)
+
+
+def test_retraces_are_grouped_by_cause_with_their_count_and_fix():
+    text = summary_markdown(busy_summary())
+    assert "9 retraces, grouped by what changed." in text.splitlines()
+    rows = _table_with(text, "what changed")
+    assert rows[0] == ["function", "where", "retraces", "what changed", "traces", "fix"]
+    assert rows[1:] == [
+        ["train_step", "train.py:29", "8",
+         "lr: a new Python float each time (0.09, 0.081, 0.0729 and 5 more)", "traces 2-9",
+         "pass lr as a tensor (tf.constant(lr)): one trace serves every value"],
+        ["train_step", "train.py:29", "1", "x: a new shape [8, 4]", "trace 10",
+         "a None dimension for x in input_signature, or reduce_retracing=True, lets one trace "
+         "serve every shape"]]
+
+
+def test_a_cut_list_of_loops_says_how_many_more_and_counts_the_intended_ones():
+    text = summary_markdown(busy_summary())
+    loops = _table_with(text, "share of its trace's ops")[1:]
+    assert [row[1] for row in loops] == [f"train.py:{100 + i}" for i in range(10)]  # largest
+    assert "train.py:99" not in text  # the loop over the variables is not a problem to fix
+    paragraphs = [_plain(t) for t in _tokens(text) if t.type == "inline"]
+    assert "... and 2 more unrolled loops, smaller than these (agexplorer summary LOG --all " \
+           "lists them all)." in paragraphs
+    assert "1 loop over variables unrolled as intended." in paragraphs
+    assert "and 1 more" not in text  # a list shown whole says nothing more
+
+
+def test_a_failed_program_says_what_raised_and_where():
+    paragraphs = [_plain(t) for t in _tokens(summary_markdown(busy_summary()))
+                  if t.type == "inline"]
+    assert f"The program failed (exit status 1): ValueError at train.py:40: bad value {HOSTILE}" \
+        in paragraphs
+    assert not any("failed" in p for p in [_plain(t) for t in _tokens(
+        summary_markdown(run_summary())) if t.type == "inline"])

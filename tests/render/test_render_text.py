@@ -8,15 +8,21 @@ from rich.console import Console
 from agexplorer.model.doctor import DoctorReport, Finding
 from agexplorer.model.errors import AgxError
 from agexplorer.model.lab import ModeRun, RunLab
-from agexplorer.model.retrace import Argument, RetraceCall, RetraceReport
+from agexplorer.model.retrace import (
+    Argument,
+    Replay,
+    ReplayCall,
+    RetraceCall,
+    RetraceReport,
+)
 from agexplorer.render.doctor import render_doctor
 from agexplorer.render.retrace import render_retrace
 from agexplorer.render.terminal import render_lab, render_report
 from conftest import fixture
 
 
-def _console() -> Console:
-    return Console(record=True, width=100, color_system=None)
+def _console(width: int = 100) -> Console:
+    return Console(record=True, width=width, color_system=None)
 
 
 def _rows(text: str) -> list[list[str]]:
@@ -127,3 +133,60 @@ def test_a_real_report_lists_a_verdict_per_loop(report):
     assert "Control flow: what AutoGraph did with each if/for/while" in text
     verdicts = [row for row in _rows(text) if len(row) == 5 and row[0].isdigit()]
     assert verdicts and verdicts[0][2] == "python"  # a Python range loop is unrolled
+
+
+def _slow_lab() -> RunLab:
+    """Timings of nine columns each (``178.20 ms``), and a mode that printed."""
+    lab = _lab()
+    for run in lab.runs.values():
+        if run.ok:
+            run.first_call_s = run.median_s = run.min_s = run.max_s = 0.1782
+            run.printed_lines, run.printed = 2, [("[b]step[/b]", 2)]
+    return lab
+
+
+def test_the_timings_turn_a_quarter_where_a_row_per_mode_does_not_fit():
+    console = _console(80)
+    render_lab(_slow_lab(), console)
+    text = console.export_text()
+    assert max(len(line) for line in text.splitlines()) <= 80
+    rows = _rows(text)
+    assert "┃ per call   ┃     eager ┃     graph ┃ xla ┃" in text  # a column per mode
+    assert ["first call", "178.20 ms", "178.20 ms", "-"] in rows  # each value whole
+    assert ["speed-up", "1.00x", "3x", "-"] in rows
+    wide = _console(100)
+    render_lab(_slow_lab(), wide)
+    assert ["eager", "178.20 ms", "178.20 ms", "178.20 ms", "178.20 ms", "900", "-",
+            "1.00x"] in _rows(wide.export_text())
+
+
+def test_the_printed_panel_keeps_its_title_and_says_why_in_its_body():
+    console = _console(80)
+    render_lab(_slow_lab(), console)
+    text = console.export_text()
+    assert "╭─ Printed while running ─" in text
+    assert "A Python print runs on every eager call, but in graph modes only while tracing." \
+        in " ".join(text.replace("│", " ").split())
+    assert "[b]step[/b]  x2" in text
+
+
+def test_the_retrace_panels_fit_80_columns_and_indent_what_each_setting_did():
+    calls = [RetraceCall(1, "0.1", "traced", True, 1, reason="the first call"),
+             RetraceCall(2, "0.2", "traced", True, 2, reason="lr: a new Python float")]
+    note = ("no fewer traces: reduce_retracing relaxes shapes (to None dimensions), never a "
+            "dtype or a Python value.")
+    report = RetraceReport(file="/abs/r.py", function="f", decorated=True, calls=calls,
+                           tracing_count=2, signatures=["f(lr=0.1)", "f(lr=0.2)"],
+                           replays={"reduce_retracing": Replay(
+                               "reduce_retracing", True, code="reduce_retracing=True",
+                               note=note, summary="traced 2 times (as written: 2 times).",
+                               calls=[ReplayCall("traced", True)] * 2, tracing_count=2)})
+    console = _console(80)
+    render_retrace(report, console=console)
+    lines = console.export_text().splitlines()
+    assert max(len(line) for line in lines) <= 80
+    assert any(line.startswith("╭─ The traces, one concrete function each ─") for line in lines)
+    assert "│ name=value: a Python value baked into the trace" in "\n".join(lines)
+    start = next(i for i, line in enumerate(lines) if "no fewer traces" in line)
+    assert lines[start].startswith("│   no fewer traces")
+    assert lines[start + 1].startswith("│   ")  # its wrapped end stays under it

@@ -58,8 +58,9 @@ def test_summary_of_a_log_as_markdown(tmp_path, capsys):
                                    "Largest unrolled loops", "Fixes"]
     found = tables(out)
     assert found[0][1] == ["train_step", "train.py:29", "2", "0.750 s", "60", "yes"]
-    assert found[1][1] == ["train_step", "2", "1",
-                           "x: float32[8, 4] instead of float32[16, 4] (a new shape)"]
+    assert found[1][1] == ["train_step", "train.py:29", "1",
+                           "x: float32[8, 4] instead of float32[16, 4] (a new shape)", "trace 2",
+                           "-"]
     assert found[2][1][:6] == ["normalize", "helpers.py:7", "for i in range(len(xs)):", "3",
                                "9", "30%"]
 

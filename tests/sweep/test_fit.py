@@ -106,3 +106,57 @@ def test_pick_takes_the_loop_at_the_line_asked_for_not_the_largest():
     assert pick(loops, bound, fn, line=7)[:3] == ("m", 4, 7)
     with pytest.raises(AgxError, match="no loop at line 5"):
         pick(loops, bound, fn, line=5)
+
+
+# -- a tracing time within noise is never a cost (issue 22) ------------------------------------
+
+def _timed(traces, values=(1, 2, 5)):
+    return [SweepPoint(v, 10 + 2 * v, t) for v, t in zip(values, traces, strict=True)]
+
+
+def test_a_falling_trace_time_is_flat_within_noise_never_a_negative_cost():
+    from agexplorer.render.sweep import fit_words
+
+    fit = fit_points(_timed([5.2e-3, 5.1e-3, 4.85e-3]), at=100_000)
+    assert fit.trace_s_measured_per_unit < 0  # what the least squares made of the scatter
+    assert fit.trace_within_noise and fit.trace_s_per_unit == 0.0
+    assert fit.trace_s_fixed == pytest.approx(5.05e-3)  # the mean trace
+    assert fit.at.trace_s == pytest.approx(5.05e-3)  # the extrapolation stays flat too
+    assert fit.ops_per_unit == 2  # ops are counted, not timed: exact as ever
+    words = fit_words(fit, "n")
+    assert words == ("each unit of n adds 2 ops (fixed: 10 ops); tracing time does not grow "
+                     "measurably with n (within noise: about 5.05 ms a trace)")
+    assert "-" not in words
+    assert fit.to_dict()["trace_within_noise"] is True
+
+
+def test_a_rising_slope_whose_interval_includes_zero_is_within_noise():
+    fit = fit_points(_timed([5.0e-3, 5.4e-3, 5.2e-3]))
+    assert fit.trace_s_measured_per_unit > 0 and fit.trace_s_per_unit_se > 0
+    assert fit.trace_within_noise and fit.trace_s_per_unit == 0.0
+
+
+def test_real_growth_with_scatter_is_measured():
+    # 0.1 ms per unit over 200..20,000, each trace 2% off the line.
+    traces = [(0.005 + 1e-4 * v) * (1 + e) for v, e in zip((200, 2000, 20_000), (0.02, -0.02, 0.02),
+                                                          strict=True)]
+    fit = fit_points(_timed(traces, (200, 2000, 20_000)))
+    assert not fit.trace_within_noise
+    assert fit.trace_s_per_unit == pytest.approx(1e-4, rel=0.05)
+
+
+def test_two_values_grow_only_past_a_traces_jitter():
+    flat = fit_points(_timed([5.0e-3, 5.2e-3], (10, 20)))
+    assert flat.trace_within_noise and flat.trace_s_per_unit_se is None
+    grows = fit_points(_timed([5.0e-3, 5.0e-2], (10, 100)))
+    assert not grows.trace_within_noise and grows.trace_s_per_unit == pytest.approx(5e-4)
+
+
+def test_the_explorers_sentence_says_within_noise_too():
+    from agexplorer.model.sweep import Sweep
+    from agexplorer.tui.widgets.sweep_chart import fit_sentence
+
+    points = tuple(_timed([5.2e-3, 5.1e-3, 4.85e-3]))
+    sentence = fit_sentence(Sweep("f.py", "range_loop", "n", points, fit_points(points)))
+    assert sentence == "each n adds 2 ops; tracing time does not grow measurably with n " \
+                       "(within noise)"

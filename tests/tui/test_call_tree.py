@@ -65,6 +65,9 @@ def test_the_summary_says_why_the_tree_is_empty():
     assert summary(alone).startswith("f reached no other function of your code")
     alone.error = AgxError("trace-error", "it raised.")
     assert summary(alone) == "no call tree for f: it did not trace (the status line says why)"
+    # The call the trace was made with is named (another call can reach other functions).
+    called = Report(file="/p/m.py", function="f", call="tf.ones([4])", call_origin="AGX_CALLS")
+    assert summary(called).startswith("f(tf.ones([4])) [AGX_CALLS] reached no other function")
 
 
 @pytest.mark.tf
@@ -83,7 +86,8 @@ async def test_the_calls_tab_nests_the_functions_reached_with_their_badges(proje
         # in the order the calls come in step: lines 16, 17, 18
         assert list(found) == ["step", "normalize", "Scaler.apply", "clip"]
         assert app.panes.calls.summary_line.text.startswith(
-            "3 functions reached from step, 3 with control flow run in Python")
+            "3 functions reached from step(tf.ones([4])) [AGX_CALLS], 3 with control flow "
+            "run in Python")
 
         # Another function: the tab follows it, nested by call path (chained -> helper -> clip).
         app.target = (str(project / "train.py"), "chained")

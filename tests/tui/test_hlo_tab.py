@@ -20,6 +20,8 @@ async def test_the_hlo_tab_shows_the_hlo_with_source_lines_and_links_them(flow_f
         assert await wait_for(pilot, lambda: tab.hlo is not None)
         head = str(tab.head.render())
         assert "XLA compile" in head and "trace" in head
+        # The HLO is of one call: the head names it, and where it came from.
+        assert head.startswith("HLO of tensor_for(tf.constant(5)) [AGX_CALLS]\n"), head
         assert tab.hlo.compile_s > 0 and tab.hlo.trace_s > 0
         prompts = [str(tab.lines.get_option_at_index(i).prompt)
                    for i in range(tab.lines.option_count)]
@@ -47,5 +49,6 @@ async def test_xla_refusing_a_function_is_one_sentence(tmp_path, worker):
         tab = app.panes.hlo
         assert await wait_for(pilot, lambda: "XLA could not compile" in str(tab.head.render()))
         head = str(tab.head.render())
-        assert head.startswith("XLA could not compile strings: ") and "\n" not in head
+        assert head.startswith("strings(tf.constant('a')) [AGX_CALLS]: XLA could not compile "
+                               "strings: ") and "\n" not in head, head
         assert tab.hlo is None and tab.lines.option_count == 0

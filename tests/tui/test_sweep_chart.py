@@ -102,6 +102,7 @@ async def test_u_on_an_unrolled_loop_shows_its_cost_curve(worker):
         strips = chart.render_lines(Region(0, 0, *chart.outer_size))
         text = words(" ".join("".join(seg.text for seg in strip) for strip in strips))
         assert "each n adds 2 ops" in text and "staged (AGX004" in text
+        assert "Cost of n in range_loop(5) [AGX_CALLS]" in text  # the call it varied
         await pilot.press("u")  # the same key hides it
         assert not app.sweeps.shown
         await pilot.press("u")  # and shows the cached sweep again: no second request

@@ -185,6 +185,10 @@ def test_agx_python_runs_the_worker_there_and_devices_says_so(tf_venv, tmp_path)
     from importlib import metadata
 
     assert answer["tensorflow"] == metadata.version("tensorflow")
+    from agexplorer.worker.keras_in_use import keras_in_use
+
+    assert answer["keras"] == dict(zip(("version", "flavour"), keras_in_use(), strict=True))
+    assert answer["warnings"] == []  # this TensorFlow moved no private name
     assert any(d["type"] == "CPU" for d in answer["devices"])
 
 

@@ -111,7 +111,8 @@ class CompareScreen(ModalScreen[None]):
         yield Footer()
 
     def on_mount(self) -> None:
-        self.left.border_title, self.right.border_title = self.names
+        # Text: a str title is read as markup, and a name may be a file's ("we[ird].py::f").
+        self.left.border_title, self.right.border_title = map(Text, self.names)
         self.left.display = self.right.display = False
         what = f"comparing {self.names[0]} with {self.names[1]}"
         self._head(Text(what + "… (each side is traced and run: a few seconds)",

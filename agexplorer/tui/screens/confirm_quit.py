@@ -32,7 +32,7 @@ class ConfirmQuit(ModalScreen[str]):
 
     def compose(self) -> ComposeResult:
         with Vertical():
-            yield Label(f"{self.path} has unsaved edits.")
+            yield Label(f"{self.path} has unsaved edits.", markup=False)  # a path: not markup
             with Horizontal():
                 yield Button("Save and quit", id="save", variant="primary")
                 yield Button("Quit without saving", id="discard", variant="error")

@@ -73,7 +73,7 @@ class HelpScreen(ModalScreen[None]):
         for title, rows in self.groups:
             table.add_row(Text(title, style="bold underline"), "")
             for keys, described in rows:
-                table.add_row(keys, described)
+                table.add_row(Text(keys), Text(described))  # "[" is a key: not markup
             table.add_row("", "")
         return table
 

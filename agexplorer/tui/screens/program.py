@@ -105,7 +105,8 @@ class ProgramScreen(ModalScreen[None]):
         self.statements.add_columns("where", "statement", "verdict", "why, and what to do")
         for i, f in enumerate(self.program.functions):
             name = f["function"] + ("" if f.get("user") else " (library)")
-            self.functions.add_row(fold_name(name), where(f["file"], f["line"]),
+            # Text cells: DataTable reads a str as markup, and names and files are the user's.
+            self.functions.add_row(Text(fold_name(name)), Text(where(f["file"], f["line"])),
                                    str(f["traces"]), f"{f['trace_s']:.3f}", str(f["op_count"]),
                                    str(len(f["retraces"])), key=str(i), height=None)
         notes = self.program.summary.get("notes") or []
@@ -160,7 +161,8 @@ class ProgramScreen(ModalScreen[None]):
                          f"{t.get('trace_s') or 0:.3f}", why])
         columns = [[row[c] for row in rows] for c in range(4)]
         for i, row in enumerate(rows):
-            self.traces.add_row(*row[:4], self._wrap(row[4], self.traces, columns), key=str(i),
+            self.traces.add_row(*map(Text, row[:4]),
+                                Text(self._wrap(row[4], self.traces, columns)), key=str(i),
                                 height=None)
         if traces:
             chosen = trace if trace in traces else traces[0]
@@ -175,13 +177,13 @@ class ProgramScreen(ModalScreen[None]):
         self.trace = trace
         self.statements.clear()
         rows = [s for s in function["statements"] if s.get("trace") == trace.get("trace")]
-        cells = [[where(r.get("file") or "", r.get("line")), r.get("header") or r.get("kind") or "",
-                  badge(r)] for r in rows]
+        cells = [[Text(where(r.get("file") or "", r.get("line"))),
+                  Text(r.get("header") or r.get("kind") or ""), badge(r)] for r in rows]
         columns = [[str(c[n]) for c in cells] for n in range(3)]
         for i, (row, cell) in enumerate(zip(rows, cells, strict=True)):
             why = (row.get("reason") or "") + (f"\nfix: {row['hint']}" if row.get("hint") else "")
             text = "\n".join(self._wrap(part, self.statements, columns) for part in why.split("\n"))
-            self.statements.add_row(*cell, text, key=str(i), height=None)
+            self.statements.add_row(*cell, Text(text), key=str(i), height=None)
         if not rows:
             self.statements.add_row("", "no if, for or while ran in this trace", "", "")
         self.detail.update(self._detail(function, trace))
@@ -209,7 +211,7 @@ class ProgramScreen(ModalScreen[None]):
         problem = self.program.explore(self.function, self.trace)
         if problem:
             self.detail.update(problem)
-            self.notify(problem, severity="error")
+            self.notify(problem, severity="error", markup=False)  # it quotes the user's code
 
     def action_back(self) -> None:
         if self.explorer.target is None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Container, Horizontal
@@ -12,6 +13,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Footer, Static
 
 from agexplorer.model.report import ReachedFunction, Report, path_text
+from agexplorer.tui.made import traced_with
 from agexplorer.tui.widgets.converted_pane import ConvertedPane
 from agexplorer.tui.widgets.verdict_gutter import LineRefGutter, VerdictGutter
 from agexplorer.tui.widgets.verdict_table import VerdictTable
@@ -37,7 +39,7 @@ class ReachedScreen(ModalScreen[None]):
     def __init__(self, function: ReachedFunction, root: str, made_text: str) -> None:
         super().__init__()
         self.function = function
-        self.root = root  # the explored function, whose trace this is
+        self.root = root  # the explored function and its call, whose trace this is
         self.made_text = made_text  # the buffer that trace was made from
         self.gone: str | None = None  # why the verdicts shown are no longer current
         self.header = Static("", id="reached-header", markup=False)
@@ -82,7 +84,8 @@ class ReachedScreen(ModalScreen[None]):
 
         self.function = fn
         source = self.source_view
-        source.border_title = f"{os.path.basename(fn.file)} :: {fn.function}"
+        # Text: a str title is read as markup, and a file may be named "we[ird].py".
+        source.border_title = Text(f"{os.path.basename(fn.file)} :: {fn.function}")
         source.line_number_start = fn.first_line
         source.show_code(fn.source)
         colors = line_colors(fn, PALETTE if self.explorer.colorblind else VIVID)  # type: ignore[arg-type]
@@ -122,7 +125,7 @@ class ReachedScreen(ModalScreen[None]):
             name = self.function.function
             self.gone_away(f"{name} is not reached by the latest trace of {report.function}")
             return
-        self.root, self.made_text, self.gone = report.function, made_text, None
+        self.root, self.made_text, self.gone = traced_with(report), made_text, None
         self.show(fn)
 
     def gone_away(self, why: str) -> None:

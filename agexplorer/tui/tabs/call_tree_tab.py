@@ -13,6 +13,7 @@ from textual.widgets.tree import TreeNode
 
 from agexplorer.model.report import ReachedFunction, Report
 from agexplorer.render.badges import VERDICT_STYLE, verdict_badge
+from agexplorer.tui.made import traced_with
 from agexplorer.tui.widgets.status_line import StatusLine
 
 if TYPE_CHECKING:
@@ -51,10 +52,12 @@ def label(name: str, file: str, line: int, ops: int, verdicts, converted: bool =
 
 
 def summary(report: Report | None) -> str:
-    """The one line above the tree: what it holds, or why it is empty."""
+    """The one line above the tree: what it holds, or why it is empty; it names the call
+    the trace was made with (``step(tf.ones([4])) [AGX_CALLS]``): another call can reach
+    other functions."""
     if report is None:
         return "tracing… the functions of your code that the trace reaches appear here"
-    name = report.function.split(".")[-1]
+    name = traced_with(report) if report.call is not None else report.function.split(".")[-1]
     if report.error is not None and not report.reached:
         return f"no call tree for {name}: it did not trace (the status line says why)"
     if not report.reached:
@@ -80,7 +83,8 @@ class CallTreeTab(Vertical):
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
-        self.summary_line = StatusLine(summary(None), id="calls-summary")
+        # Wraps (2 rows wide, 3 narrow: app.tcss): it names the call, and keeps its hint.
+        self.summary_line = StatusLine(summary(None), wrap=True, id="calls-summary")
         self.call_tree: Tree[ReachedFunction | None] = Tree("", id="calls-tree")
         self.call_tree.show_root = False
         self.call_tree.auto_expand = False  # Enter opens the function; space folds
@@ -154,4 +158,4 @@ class CallTreeTab(Vertical):
             return
         from agexplorer.tui.screens.reached import ReachedScreen
 
-        self.app.push_screen(ReachedScreen(fn, self.report.function, self.made_text))
+        self.app.push_screen(ReachedScreen(fn, traced_with(self.report), self.made_text))

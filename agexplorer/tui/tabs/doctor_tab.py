@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING, ClassVar
 
 from textual.binding import Binding
 
+from agexplorer.tui.made import Made, answer_label
 from agexplorer.tui.messages import AnalysisKey, EngineAnswer
 from agexplorer.tui.widgets.doctor_panel import DoctorPanel
 from agexplorer.worker.protocol import DoctorRequest, ReportRequest, Request, TryFixRequest
@@ -26,6 +27,7 @@ class DoctorTab(DoctorPanel):
     # (function, the buffer before, the fix's code) of the last fix applied: "Compare with
     # before the fix" (tui/compare_actions.py) compares that text with the buffer now.
     before_fix: tuple[tuple[str, str], str, str] | None = None
+    generation: int | None = None  # the analysis the findings shown are of
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "set_skip_xla":
@@ -63,16 +65,26 @@ class DoctorTab(DoctorPanel):
         if message.kind is TryFixRequest:
             self.show_trial(message.value, message.error)
             return
-        if message.key.generation != self.explorer.generation:
+        app = self.explorer
+        if message.key.generation != app.generation:
             return  # an older buffer's findings
         self.show(message.value)
+        self.generation = message.key.generation
         self.remove_class("stale")
+        if message.value is not None:  # the call the worker examined, as it says
+            app.provenance.set("doctor", Made(message.key.target, app.analysed_text,
+                                              answer_label(message.value)))
+        else:
+            app.provenance.forget("doctor")
+        app.provenance.show("doctor")
         count = len(message.value.findings) if message.value is not None else 0
         self._label(f"Doctor ({count})" if count else "Doctor")
 
     def reset(self) -> None:
         """Another function: no findings yet."""
         self.show(None)
+        self.generation = None
+        self.set_origin("")
         self.remove_class("stale")
         self._label("Doctor")
 
@@ -105,8 +117,11 @@ class DoctorTab(DoctorPanel):
         app = self.explorer
         rewrite = message.trial.rewrite
         if rewrite.new_text is None:  # the fix is to the call (a tensor instead of a Python int)
-            app.call_input.value = rewrite.new_call
-            app.set_status(f"the Run tab's call is now {rewrite.new_call}; F5 runs it")
+            if app.target is None:
+                return
+            # This function's call only: the others keep their own (issue 22).
+            app.requests.set_call(app.target, rewrite.new_call)
+            app.set_status(f"{app.target[1]}'s call is now {rewrite.new_call}; F5 runs it")
             app.analyse(call=rewrite.new_call)
             return
         source = app.source

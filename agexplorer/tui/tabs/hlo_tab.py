@@ -11,6 +11,7 @@ from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from agexplorer.render.hlo import highlight_hlo, shorten, source_label, timing_text
+from agexplorer.tui.made import answer_label
 from agexplorer.tui.messages import EngineAnswer
 from agexplorer.tui.tabs.asking import AsksWhenShown
 from agexplorer.worker.protocol import ReportRequest, Request
@@ -35,7 +36,7 @@ class HloTab(AsksWhenShown, Vertical):
 
     DEFAULT_CSS = """
     HloTab { height: 1fr; }
-    HloTab #hlo-head { height: auto; max-height: 3; padding: 0 1; }
+    HloTab #hlo-head { height: auto; max-height: 4; padding: 0 1; }
     HloTab #hlo-lines { height: 1fr; }
     """
     ANSWERS: ClassVar[tuple[type[Request], ...]] = (ReportRequest,)
@@ -45,7 +46,7 @@ class HloTab(AsksWhenShown, Vertical):
         super().__init__(id=id)
         self.hlo: HloText | None = None
         self.home: str | None = None  # the file whose lines the source pane shows
-        self.head = Static("", id="hlo-head")
+        self.head = Static("", id="hlo-head", markup=False)  # its sentences quote errors
         self.lines = OptionList(id="hlo-lines")
 
     def compose(self) -> ComposeResult:
@@ -69,28 +70,34 @@ class HloTab(AsksWhenShown, Vertical):
         """The HLO, or the one sentence saying why there is none."""
         if not self.is_current(message):
             return  # an older buffer's HLO
-        error = message.error
+        error, made_from = message.error, None
         if error is None:
             report, lab = message.value["report"], message.value["lab"]
+            # The call the worker compiled for (typed, AGX_CALLS, ...): the HLO is that call's.
+            made_from = answer_label(report) if report.call is not None else None
             if report.error is not None:
                 error = report.error
             elif lab is None or lab.hlo_ir is None:
                 self._say("no HLO: the function needs arguments to compile (the Run tab's call).")
                 return
             else:
-                self.show(lab.hlo_ir, report.file)
+                self.show(lab.hlo_ir, report.file, made_from)
                 return
-        self._say(error.message)
+        self._say(error.message, made_from)
 
-    def _say(self, sentence: str) -> None:
+    def _say(self, sentence: str, made_from: str | None = None) -> None:
         self.hlo = None
         self.lines.clear_options()
-        self.head.update(Text(sentence, style="yellow"))
+        head = Text(sentence, style="yellow")
+        if made_from:
+            head = Text(f"{made_from}: ", style="bold").append_text(head)
+        self.head.update(head)
 
-    def show(self, hlo: HloText, home: str) -> None:
-        """The timings at the top, the lines below; XLA's refusal as its one sentence."""
+    def show(self, hlo: HloText, home: str, made_from: str | None = None) -> None:
+        """The call it was compiled for, the timings at the top, the lines below; XLA's
+        refusal as its one sentence."""
         if hlo.error or not hlo.text:
-            self._say(hlo.error or "XLA gave no HLO for this function.")
+            self._say(hlo.error or "XLA gave no HLO for this function.", made_from)
             return
         self.hlo, self.home = hlo, home
         lines = hlo.text.rstrip().splitlines()
@@ -98,7 +105,8 @@ class HloTab(AsksWhenShown, Vertical):
         width = max((len(source_label(w, home)) for w in sources), default=0)
         from agexplorer.render.terminal import seconds_text  # rich tables: only when shown
 
-        head = timing_text(hlo, seconds_text)
+        head = Text(f"HLO of {made_from}\n", style="bold") if made_from else Text()
+        head.append_text(timing_text(hlo, seconds_text))
         known = sum(1 for w in sources if w is not None)
         head.append(f"\n{len(lines)} lines, {known} from your code (left); "
                     "a highlighted line shows its source line", style="dim")

@@ -66,7 +66,7 @@ class PassesTab(AsksWhenShown, Horizontal):
         super().__init__(id=id)
         self.passes: Passes | None = None
         self.steps = OptionList(id="passes-steps")
-        self.note = Static("", id="passes-note")
+        self.note = Static("", id="passes-note", markup=False)  # its sentences quote errors
         self.code = OptionList(id="passes-code")
         self.step_lines: StepLines | None = None
 

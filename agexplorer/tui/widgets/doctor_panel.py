@@ -13,6 +13,7 @@ from textual.widgets import Button, DataTable, Static
 
 from agexplorer.model.doctor import Finding, FixTrial
 from agexplorer.model.errors import ARGUMENT_ERRORS
+from agexplorer.tui.made import show_origin
 
 
 class DoctorPanel(Horizontal):
@@ -55,8 +56,12 @@ class DoctorPanel(Horizontal):
             with Horizontal(id="fix-buttons"):
                 yield Button("Try fix  f", id="try-fix", disabled=True)
                 yield Button("Apply  a", id="apply-fix", disabled=True)
+            # Not markup: the call examined, the findings' sentences quote the user's code.
+            origin = Static("", id="doctor-origin", classes="origin", markup=False)
+            origin.display = False
+            yield origin
             yield Static("The doctor reads the function once it has been traced.",
-                         id="finding-detail")
+                         id="finding-detail", markup=False)
 
     def show(self, doctor) -> None:
         """Fill the table from a DoctorReport (None: no answer, e.g. a syntax error)."""
@@ -81,15 +86,24 @@ class DoctorPanel(Horizontal):
         else:
             self._describe(0)
 
+    def set_origin(self, header: str, stale: bool = False) -> None:
+        """Name the function and call the findings are from; ``stale``: made from a buffer
+        edited since (the findings are dimmed)."""
+        show_origin(self, header, stale, "#doctor-origin", "#findings")
+
     def _fill(self) -> None:
         """The findings, wrapped to the table's width (DataTable clips long cells)."""
         table = self.query_one("#findings", DataTable)
         row = table.cursor_row
         table.clear()
-        width = max(30, (table.size.width or 80) - 18)
+        # 18: the line and code columns, the cells' padding and the scrollbar. Narrow (80x24
+        # puts the table in half the width) the message wraps shorter rather than being cut.
+        width = max(16, (table.size.width or 80) - 18)
         for i, f in enumerate(self.findings):
+            # The message quotes the user's code: Text, never markup.
             table.add_row(str(f.line), Text(f.code, style="bold yellow"),
-                          "\n".join(textwrap.wrap(f.message, width)), key=str(i), height=None)
+                          Text("\n".join(textwrap.wrap(f.message, width))), key=str(i),
+                          height=None)
         if 0 < row < len(self.findings):
             table.move_cursor(row=row)
 

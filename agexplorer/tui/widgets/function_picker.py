@@ -32,7 +32,7 @@ class FunctionPicker(Tree[tuple[str, str] | None]):
         self._fn_nodes: dict[tuple[str, str], TreeNode] = {}
         self._fn_infos: dict[tuple[str, str], FunctionInfo] = {}
         self._badges: dict[tuple[str, str], str] = {}
-        self._shown: dict[tuple[str, str], str] = {}
+        self._shown: dict[tuple[str, str], Text] = {}
         self._file_nodes: dict[str, TreeNode] = {}
 
     def on_mount(self) -> None:
@@ -41,12 +41,13 @@ class FunctionPicker(Tree[tuple[str, str] | None]):
 
     def add_file(self, path: str) -> None:
         """Parse ``path`` (no code runs) and list its functions under it."""
-        node = self._file_nodes[path] = self.root.add(os.path.basename(path), data=None,
+        # Labels are Text: a str label is read as markup, and a file may be "we[ird].py".
+        node = self._file_nodes[path] = self.root.add(Text(os.path.basename(path)), data=None,
                                                       expand=True)
         try:
             functions: list[FunctionInfo] = list_functions(parse_source(path, read_source(path)))
         except AgxError as exc:
-            node.add_leaf(f"[red]{exc.message}[/]", data=None)
+            node.add_leaf(Text(exc.message, style="red"), data=None)
             return
         self._fill(path, functions)
 
@@ -60,10 +61,11 @@ class FunctionPicker(Tree[tuple[str, str] | None]):
 
     GUIDE = 4  # the tree's guide before a function ("├── ")
 
-    def _label(self, key: tuple[str, str]) -> str:
+    def _label(self, key: tuple[str, str]) -> Text:
         """The function's label; when it is wider than the list, the badge stays whole (a
         cut badge shows a wrong number: ``unrolled x205`` as ``unrolled x2``): the @tf
-        mark, then the line number go, then the name is shortened."""
+        mark, then the line number go, then the name is shortened. The badge is the
+        explorer's own markup (``[red]failed[/]``); the name is text."""
         f, badge = self._fn_infos[key], self._badges.get(key, "")
         room = self.scrollable_content_region.width - self.GUIDE
         badge_width = len(Text.from_markup(badge).plain) + 2 if badge else 0
@@ -75,7 +77,7 @@ class FunctionPicker(Tree[tuple[str, str] | None]):
                 line = ""
             if len(name) + badge_width > room:
                 name = name[:max(room - badge_width - 1, 1)] + "…"
-        return name + line + tf + (f"  {badge}" if badge else "")
+        return Text(name) + Text.from_markup(line + tf + (f"  {badge}" if badge else ""))
 
     def on_resize(self) -> None:
         for key in self._fn_nodes:

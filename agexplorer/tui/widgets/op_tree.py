@@ -7,6 +7,7 @@ from collections import defaultdict
 from typing import Any
 
 from rich.markup import escape
+from rich.text import Text
 from textual.widgets import Input, Tree
 from textual.widgets.tree import TreeNode
 
@@ -33,6 +34,9 @@ class OpTree(Tree):
         self.inventory = None
         self.type_filter = ""
         self.source_file: str | None = None  # the explored file; ops of others are helpers'
+        # The function and call the trace was made with (``bad_loop(5) [AGX_CALLS]``): the
+        # root names it, so the tree says which call it is the graph of.
+        self.made_from: str | None = None
         self.shades: dict[int, str] = {}
         self._by_line: dict[int, list[TreeNode]] = defaultdict(list)  # made nodes, by line
         self._pending = False  # shown while hidden: filled when the Graph tab is opened
@@ -87,9 +91,13 @@ class OpTree(Tree):
         self._auto = view.auto - self._open
         outer = index.outer
         if self.type_filter.strip():
-            self.root.set_label(f"{outer.name} ({view.matches:,} of {index.total:,} ops)")
+            ops = f"{view.matches:,} of {index.total:,} ops"
         else:
-            self.root.set_label(f"{outer.name} ({outer.op_count:,} ops)")
+            ops = f"{outer.op_count:,} ops"
+        # The call first: a narrow tab cuts the label's end, and tf.function's graph name
+        # (``__inference_f_9``) says less. Text: names and calls are the user's.
+        self.root.set_label(Text(f"{self.made_from}: {ops} ({outer.name})" if self.made_from
+                                 else f"{outer.name} ({ops})"))
         self._add_entries(self.root, outer.name)
         self.root.expand()
         node = self._by_key.get(cursor) if cursor is not None else None
@@ -168,10 +176,12 @@ class OpTree(Tree):
         self._make(event.node)
 
     def _where(self, entry: Any, group: bool) -> str:
+        """Where ``entry`` was made, as plain text (the labels escape it: a file may be
+        named ``we[ird].py``; the op detail shows it as it is)."""
         if entry.line is None:
             return "made by tf.function" if group else ""
         if not self._index.explored(entry):
-            return f"{'at ' if group else ''}{escape(os.path.basename(entry.file))}:{entry.line}"
+            return f"{'at ' if group else ''}{os.path.basename(entry.file)}:{entry.line}"
         return f"at line {entry.line}" if group else f":{entry.line}"
 
     def _mark(self, entry: Any) -> str:
@@ -180,11 +190,12 @@ class OpTree(Tree):
 
     def _op_label(self, op: Any) -> str:
         where = self._where(op, False)
-        return f"{self._mark(op)}{op.type} [dim]{escape(op.name)}{' ' + where if where else ''}[/]"
+        return (f"{self._mark(op)}{escape(op.type)} "
+                f"[dim]{escape(op.name)}{' ' + escape(where) if where else ''}[/]")
 
     def _group_label(self, group: OpGroup) -> str:
-        return (f"{self._mark(group)}[bold]{group.type}[/] x{len(group.ops):,} "
-                f"[dim]{self._where(group, True)}[/]")
+        return (f"{self._mark(group)}[bold]{escape(group.type)}[/] x{len(group.ops):,} "
+                f"[dim]{escape(self._where(group, True))}[/]")
 
     def select_line(self, line: int) -> None:
         """Move to the first op (or group) the source line created, opening what holds it."""

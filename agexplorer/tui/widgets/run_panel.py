@@ -29,14 +29,22 @@ class RunPanel(VerticalScroll):
     def compose(self) -> ComposeResult:
         with Horizontal(id="run-controls"):
             # Short enough for the room it has at 80 columns; the prompt below says the rest.
-            yield Input(placeholder="arguments, e.g. tf.ones([8, 4]), 3", id="call")
+            yield Input(placeholder=self.EXAMPLE, id="call")
             yield Select([], prompt="device: default", id="device", allow_blank=True)
             yield Button("Run  F5", id="run", variant="primary")
-        yield Static("", id="run-origin", classes="origin")
-        yield Static(self.PROMPT, id="run-results")
+        # Not markup: the header quotes the call typed, a note the error (user text).
+        yield Static("", id="run-origin", classes="origin", markup=False)
+        yield Static(self.PROMPT, id="run-results", markup=False)
 
+    EXAMPLE = "arguments, e.g. tf.ones([8, 4]), 3"
     PROMPT = ("Press F5 (or r outside the editor) to run eagerly, as a graph and with XLA, "
-              "with the arguments typed above (left empty: the function's ready inputs).")
+              "with the arguments typed above (left empty: the function's ready inputs). "
+              "5 again, or Tab, goes into the box; Esc leaves it.")
+
+    def show_ready(self, placeholder: str | None) -> None:
+        """What the empty box stands for: the function's ready inputs once the worker has
+        named them, else (None) an example of what to type."""
+        self.call_input.placeholder = placeholder or self.EXAMPLE
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()
@@ -53,7 +61,7 @@ class RunPanel(VerticalScroll):
 
     def request_run(self) -> None:
         """Ask the app to run with the arguments typed here."""
-        text = self.query_one("#call", Input).value.strip()
+        text = self.call_input.value.strip()
         self.post_message(self.RunRequested(text or None))
 
     def remember(self, call: str | None) -> None:

@@ -46,8 +46,11 @@ def fit_sentence(sweep: Sweep) -> str:
     if fit is None:
         return sweep.note or "Not enough values were traced to fit a line."
     plural = "" if fit.ops_per_unit == 1 else "s"
-    words = (f"each {sweep.vary} adds {fit.ops_per_unit:,.4g} op{plural} and "
-             f"{seconds_text(fit.trace_s_per_unit)} of tracing")
+    words = f"each {sweep.vary} adds {fit.ops_per_unit:,.4g} op{plural}"
+    if fit.trace_within_noise:  # a slope the scatter could make: never a cost, never negative
+        words += f"; tracing time does not grow measurably with {sweep.vary} (within noise)"
+    else:
+        words += f" and {seconds_text(fit.trace_s_per_unit)} of tracing"
     if fit.at is not None:
         words += (f"; at {sweep.vary}={fit.at.value:,} about {about(fit.at.ops)} ops and "
                   f"{seconds_text(fit.at.trace_s)} of tracing (estimated)")
@@ -230,10 +233,11 @@ class SweepChart(Widget):
         super().__init__(id=id)
         self.sweep: Sweep | None = None
         self.message: Text | None = None
+        self.made_from: str | None = None  # the call swept, as labelled: bad_loop(5)
 
-    def show(self, sweep: Sweep) -> None:
-        """Plot ``sweep``."""
-        self.sweep, self.message = sweep, None
+    def show(self, sweep: Sweep, made_from: str | None = None) -> None:
+        """Plot ``sweep``; ``made_from`` names the function and call it varied."""
+        self.sweep, self.message, self.made_from = sweep, None, made_from
         self.refresh()
 
     def say(self, text: str, style: str = "") -> None:
@@ -250,7 +254,8 @@ class SweepChart(Widget):
         """The sentence, the legend and the charts in ``width`` x ``height`` cells."""
         where = f" (the loop at line {sweep.loop_line})" if sweep.loop_line and height > 8 \
             else ""
-        head = Text(f"Cost of {sweep.vary}{where}: ", style="bold")
+        called = f" in {self.made_from}" if self.made_from else ""
+        head = Text(f"Cost of {sweep.vary}{called}{where}: ", style="bold")
         head.append(fit_sentence(sweep), style="")
         key = legend(sweep, width)
         used = sum(len(t.wrap(self.app.console, max(width, 1))) for t in (head, key))

@@ -54,6 +54,7 @@ class TourPanel(VerticalScroll, can_focus=True):
         self.action_line = Static("", classes="tour-action")
         self.look = Static("", classes="tour-text")
         self.result = Static("", id="tour-result")
+        self.made_from: str | None = None  # the call the result shown was made from
 
     def compose(self) -> ComposeResult:
         yield self.heading
@@ -67,14 +68,21 @@ class TourPanel(VerticalScroll, can_focus=True):
         self.border_subtitle = f"{index + 1} of {count} · ←/→ · enter · esc"
         self.heading.update(Text(f"{step.heading_zh}\n{step.title_en}"))
         self.text.update(Text(step.text))
-        self.action_line.update(Text(f"{step.target}\n{DOES[step.action]}"))
+        called = ("its calls: the file's AGX_RETRACE" if step.action == "trace" else
+                  f"called with {step.call or 'its ready inputs'}")
+        self.action_line.update(Text(f"{step.target}\n{called}\n{DOES[step.action]}"))
         self.look.update(Text(f"Look at: {step.look}"))
         self.show_result(None)
 
-    def show_result(self, text: str | None) -> None:
-        """The action's answer, highlighted (None: not asked yet)."""
-        self.result.update(Text(text or ""))
+    def show_result(self, text: str | None, made_from: str | None = None) -> None:
+        """The action's answer, highlighted, and the call it was made from (None: not asked
+        yet)."""
+        shown = Text(text or "")
+        if text and made_from:
+            shown.append(f"\nfrom {made_from}", style="not bold dim")
+        self.result.update(shown)
         self.result.set_class(bool(text), "shown")
+        self.made_from = made_from if text else None
 
     @property
     def result_text(self) -> str:

@@ -35,8 +35,9 @@ class TracePanel(VerticalScroll):
             yield Input(placeholder="calls separated by ;  e.g. tf.constant(1); tf.constant(2); "
                         "tf.constant(1.0)   (empty: the file's AGX_RETRACE)", id="trace-calls")
             yield Button("Explain  t", id="explain", variant="primary")
-        yield Static("", id="trace-origin", classes="origin")
-        yield Static(self.PROMPT, id="trace-results")
+        # Not markup: the header quotes the calls typed, a note the error (user text).
+        yield Static("", id="trace-origin", classes="origin", markup=False)
+        yield Static(self.PROMPT, id="trace-results", markup=False)
 
     PROMPT = ("Which calls trace anew, and why: press t (outside the editor) or Explain. "
               "The calls run in the worker on a fresh tf.function, then again with "

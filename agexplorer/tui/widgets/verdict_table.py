@@ -12,9 +12,10 @@ from agexplorer.render.badges import VERDICT_STYLE, verdict_badge
 from agexplorer.render.loopvars import loop_var_lines
 
 
-def flow_summary(function: str, verdicts: list, failed: bool) -> str:
-    """The Control flow tab's one line above the table: what the table holds, or why empty."""
-    name = function.split(".")[-1]
+def flow_summary(function: str, verdicts: list, failed: bool, label: str | None = None) -> str:
+    """The Control flow tab's one line above the table: what the table holds, or why empty;
+    ``label`` names the call the verdicts were made from (``range_loop(5) [AGX_CALLS]``)."""
+    name = label or function.split(".")[-1]
     if not verdicts:
         if failed:
             return f"no verdicts for {name}: it did not trace (the status line says why)"
@@ -60,8 +61,10 @@ class VerdictTable(DataTable):
                    + [w for line in loop_var_lines(v)
                       for w in textwrap.wrap(line, why_width, subsequent_indent="  ")])
             header = "\n".join(textwrap.wrap(v.header, header_width) or [v.header])
-            self.add_row(str(v.line), header, Text(badge, style=VERDICT_STYLE[v.verdict]),
-                         why, key=str(v.line), height=None)
+            # Text, never str: DataTable reads a str cell as markup, and the statement and
+            # reason quote the user's code (``for s in [x, x * 2]:``, a ``"[/b]"``).
+            self.add_row(str(v.line), Text(header), Text(badge, style=VERDICT_STYLE[v.verdict]),
+                         Text(why), key=str(v.line), height=None)
 
     MIN_WHY = 24  # the explanation's narrowest column: below it the statement wraps too
 

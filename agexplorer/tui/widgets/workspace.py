@@ -51,7 +51,8 @@ class Workspace(Vertical):
         self.op_filter = OpFilter(placeholder="filter ops by type (e.g. While, MatMul)",
                                   id="op-filter")
         self.ops = OpTree(id="ops")
-        self.op_detail = Static("", id="op-detail")
+        # Not markup: an op's attributes hold the user's values (a Const's b'[/b]').
+        self.op_detail = Static("", id="op-detail", markup=False)
         self.run_panel = RunPanel(id="run-panel")
         self.trace = TraceTab(id="trace-panel")
         self.calls = CallTreeTab(id="calls-panel")

@@ -1,4 +1,10 @@
-"""What a call changed in Python: globals, closure cells, attributes, the random generators."""
+"""What a call changed in Python: globals, closure cells, attributes, the random generators.
+
+The one home of the effects tracker, below the capabilities that watch a call with it: the
+retrace explainer (each call's effects) and the run lab (each mode's, the evidence for a
+difference between modes). It sits in the engine because those two may not import each
+other.
+"""
 
 from __future__ import annotations
 

@@ -1,0 +1,101 @@
+"""Each finding's rewrite tried while the doctor runs: one trace of the rewritten copy, no run.
+
+A rewrite that fails to trace is not offered (its finding loses its rewrite and gets a fix
+that does not rely on it); the others say what the trace showed. Trials stop when the
+doctor's time for them is spent; the ones left say so.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import replace
+from typing import Any
+
+from agexplorer.doctor.rewrites import rewrite
+from agexplorer.model.doctor import Finding, Tried
+from agexplorer.model.errors import AgxError
+
+# Seconds in all for the trials of one function: each is a fresh load and trace of the file.
+TRY_BUDGET_S = 4.0
+# The rewrites that turn a Python loop into a graph loop: their trial checks the loop staged.
+_LOOP_REWRITES = frozenset({"AGX004"})
+# What to do instead, where the fix text is the rewrite that failed.
+_INSTEAD: dict[str, str] = {
+    "AGX001": "print outside the tf.function, or tf.print only tensors.",
+    "AGX003": "collect the values in a tf.TensorArray by hand, with the values' own dtype "
+              "and size, and .stack() it after the loop.",
+    "AGX004": "the body does not work with a tensor counter: make what it does with the "
+              "counter work on tensors (index a stacked tensor, not a Python list; tf.cast "
+              "it to the dtype it meets), or keep the loop unrolled if its count is small "
+              "and fixed.",
+    "AGX009": "the function needs a Python value here (a shape, a count): keep it a Python "
+              "number and expect one trace per value, or give it fewer distinct values.",
+}
+
+
+def try_rewrites(target: str, text: str, findings: list[Finding], report: Any,
+                 call: str | None, budget: float = TRY_BUDGET_S) -> list[Finding]:
+    """``findings`` with each offered rewrite tried in ``budget`` seconds in all (``report``:
+    the function's own trace; ``call``: the arguments the user gave, None for its own)."""
+    traced = report is not None and report.inventory is not None and report.error is None
+    # One trial costs about what the function's own load and trace did.
+    cost = sum(report.timings.get(k, 0.0) for k in ("load_s", "convert_s", "trace_s")) \
+        if report is not None else 0.0
+    start = time.perf_counter()
+    done = []
+    for finding in findings:
+        if finding.rewrite is None:
+            done.append(finding)
+            continue
+        if not traced:
+            tried = Tried("not-tried", why_not="not-traced")
+        elif time.perf_counter() - start + cost > budget:
+            tried = Tried("not-tried", why_not="budget", budget_s=budget)
+        else:
+            tried = _trial(target, text, finding, report.call, call)
+        done.append(_with_trial(finding, tried))
+    return done
+
+
+def _trial(target: str, text: str, finding: Finding, traced_call: str | None,
+           call: str | None) -> Tried:
+    """One trace of the rewrite (``traced_call``: the arguments the function was traced
+    with, which AGX009 rewrites; ``call``: the user's own, None for the file's)."""
+    from agexplorer.engine.buffer import shadowed
+    from agexplorer.engine.pipeline import build_report
+
+    made = rewrite(text, finding, traced_call)
+    if made is None:  # the rewrite was described from the same text and call
+        return Tried("not-tried", why_not="not-traced")
+    after_call = made.new_call if made.new_call is not None else call
+    with shadowed(target, made.new_text if made.new_text is not None else text) as (new, _):
+        try:
+            after = build_report(new, after_call)
+        except AgxError as exc:
+            return _failed(exc)
+    if after.error is not None:
+        return _failed(after.error)
+    if finding.code not in _LOOP_REWRITES:
+        return Tried("traced")
+    loop = next((v for v in after.statements if v.line == finding.line
+                 and v.kind in ("for", "while")), None)
+    if loop is not None and loop.verdict == "staged":
+        return Tried("staged", graph_op=loop.graph_op)
+    return Tried("unstaged")
+
+
+def _failed(error: AgxError) -> Tried:
+    """What tracing raised, without the temporary copy's path: ``TypeError: ...``."""
+    _, said, raised = error.message.partition(" raised ")
+    return Tried("fails", error=(raised if said else error.what).rstrip("."),
+                 error_line=error.line)
+
+
+def _with_trial(finding: Finding, tried: Tried) -> Finding:
+    """The finding with its trial said in its fix; a rewrite that fails is not offered."""
+    sentence = tried.text()
+    said = sentence[0].upper() + sentence[1:] + "."
+    if tried.outcome == "fails":
+        instead = _INSTEAD.get(finding.code, "")
+        return replace(finding, tried=tried, rewrite=None, fix=f"{instead} {said}".strip())
+    return replace(finding, tried=tried, fix=f"{finding.fix} {said}" if finding.fix else said)

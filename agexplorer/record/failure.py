@@ -1,0 +1,72 @@
+"""How a recorded program ended: the exception that ended it, its first message line, and the user's line."""
+
+from __future__ import annotations
+
+import os
+import re
+import traceback
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from agexplorer.engine.usercode import UserCode
+
+_ANSI = re.compile(r"\x1b\[[0-9;]*m")  # Keras puts the original message in bold
+# AutoGraph's "in user code:" message ends with the error's own "Type: message" line.
+_RAISED = re.compile(r"\s*[A-Za-z_][\w.]*(?:Error|Exception|Warning): (.*)")
+# Frames after the error's own line belong to AutoGraph's "was defined here" notes.
+_AFTER_FRAMES = re.compile(r"\n\s*[A-Za-z_][\w.]*(?:Error|Exception|Warning): ")
+_FRAME = re.compile(r'File "([^"]+)", line (\d+)')
+_MESSAGE_CHARS = 1000  # the JSON keeps the first line, however long, up to this
+
+
+def first_line(exc: BaseException) -> str:
+    """The line of the exception's message that says what went wrong, without the wrappers
+    Keras ("Exception encountered when calling ...") and AutoGraph ("in user code:") put
+    around it; "" for an exception without a message."""
+    lines = [line.strip() for line in _ANSI.sub("", str(exc)).splitlines() if line.strip()]
+    if not lines:
+        return ""
+    if lines[0] == "in user code:":
+        raised = [m.group(1) for m in map(_RAISED.match, lines) if m]
+        return (raised[-1] if raised else lines[-1])[:_MESSAGE_CHARS]
+    if lines[0].startswith("Exception encountered when calling") and len(lines) > 1:
+        lines = lines[1:]
+        after = [i + 1 for i, line in enumerate(lines[:-1]) if line.endswith("encountered:")]
+        if after:  # Keras's "could not infer the output shape ... Error encountered:"
+            lines = lines[after[0]:]
+    return lines[0][:_MESSAGE_CHARS]
+
+
+def user_line(exc: BaseException, user_code: UserCode) -> tuple[str, int] | tuple[None, None]:
+    """The deepest line of the user's code the exception passed through: AutoGraph's
+    "in user code" frames first (its converted code runs from generated files), else the
+    traceback's."""
+    head = _AFTER_FRAMES.split(str(exc), maxsplit=1)[0]
+    found: tuple[str, int] | tuple[None, None] = (None, None)
+    for file, line in _FRAME.findall(head):
+        if os.path.isabs(file) and file in user_code:
+            found = (file, int(line))
+    if found[0] is not None:
+        return found
+    for frame in traceback.extract_tb(exc.__traceback__):
+        file = os.path.abspath(frame.filename) if not frame.filename.startswith("<") \
+            else frame.filename
+        if file in user_code and frame.lineno is not None:
+            found = (file, frame.lineno)
+    return found
+
+
+def end_fields(exc: BaseException | None, user_code: UserCode | None = None) -> dict[str, Any]:
+    """The end record's account of how the program ended: ``raised`` (an exception other than
+    SystemExit ended it), its type in ``exception``, its ``message`` (first line), the
+    ``file`` and ``line`` of the user's code it was raised through, and ``interrupted``
+    (Ctrl-C)."""
+    raised = exc is not None and not isinstance(exc, SystemExit)
+    fields: dict[str, Any] = {"raised": raised, "exception": None, "message": None,
+                              "file": None, "line": None,
+                              "interrupted": isinstance(exc, KeyboardInterrupt)}
+    if raised and exc is not None:
+        file, line = user_line(exc, user_code) if user_code is not None else (None, None)
+        fields.update(exception=type(exc).__name__, message=first_line(exc) or None,
+                      file=file, line=line)
+    return fields

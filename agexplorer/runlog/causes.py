@@ -1,0 +1,128 @@
+"""A function's retraces grouped by what changed ("8 × lr: a new Python float"), and their words."""
+
+from __future__ import annotations
+
+from typing import Any
+
+# The Python value's type in an argument's text: "the Python float 0.01" -> "float".
+_PYTHON = "the Python "
+_SHOWN = 3  # values named in one group's sentence; the rest are counted
+
+
+def group_causes(retraces: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The retraces of one function (summary rows with ``causes``) grouped by what changed:
+    ``{"causes": [{"name", "change"}], "count", "traces"}``, the largest group first. A
+    retrace recorded without causes (an older log) is a group of its own reason."""
+    groups: dict[tuple[Any, ...], dict[str, Any]] = {}
+    for retrace in retraces:
+        causes = retrace.get("causes") or []
+        key = tuple((c.get("name"), c.get("change")) for c in causes) or \
+            ("reason", retrace.get("reason"))
+        group = groups.get(key)
+        if group is None:
+            group = groups[key] = {"causes": causes, "count": 0, "traces": [],
+                                   "reason": None if causes else retrace.get("reason")}
+        group["count"] += 1
+        group["traces"].append(retrace.get("trace"))
+    return sorted(groups.values(), key=lambda g: (-g["count"], g["traces"][0] or 0))
+
+
+def group_words(group: dict[str, Any], each_trace: list[dict[str, Any]]) -> str:
+    """``lr: a new Python float each time`` (``each_trace``: the function's traces, for the
+    values the arguments took)."""
+    if not group["causes"]:
+        return str(group.get("reason") or "why is not recorded")
+    traces = {t.get("trace"): t for t in each_trace}
+    chosen = [traces[n] for n in group["traces"] if n in traces]
+    parts = [_cause_words(c.get("name"), str(c.get("change")), group["count"],
+                          [_argument(t, c.get("name")) for t in chosen])
+             for c in group["causes"]]
+    return "; ".join(parts)
+
+
+def group_fix(group: dict[str, Any]) -> str | None:
+    """What lets one trace serve the group's calls, where one thing does."""
+    names: dict[str, list[str]] = {}
+    for cause in group["causes"]:
+        names.setdefault(str(cause.get("change")), []).append(str(cause.get("name")))
+    fixes = []
+    values = names.get("value", []) + names.get("type", [])
+    if values:
+        fixes.append(f"pass {_and(values)} as {'a tensor' if len(values) == 1 else 'tensors'} "
+                     f"(tf.constant({values[0]})): one trace serves every value")
+    if "shape" in names:
+        fixes.append(f"a None dimension for {_and(names['shape'])} in input_signature, or "
+                     "reduce_retracing=True, lets one trace serve every shape")
+    if "dtype" in names:
+        fixes.append(f"cast {_and(names['dtype'])} to one dtype before the call")
+    if "variables" in names:
+        fixes.append("call the model once on a sample input before the first call (or "
+                     "build its layers' weights in __init__), and "
+                     "optimizer.build(model.trainable_variables)")
+    return "; ".join(fixes) or None
+
+
+def _and(words: list[str]) -> str:
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+
+
+def trace_numbers(numbers: list[Any]) -> str:
+    """``trace 4``, ``traces 2-9``, ``traces 2, 5-7 and 12``."""
+    ranges: list[list[int]] = []
+    for n in sorted(n for n in numbers if isinstance(n, int)):
+        if ranges and n == ranges[-1][1] + 1:
+            ranges[-1][1] = n
+        else:
+            ranges.append([n, n])
+    words = [str(a) if a == b else f"{a}-{b}" for a, b in ranges]
+    if not words:
+        return "traces not numbered"
+    return ("trace " if len(numbers) == 1 else "traces ") + _and(words)
+
+
+def _argument(trace: dict[str, Any], name: Any) -> dict[str, Any]:
+    return next((a for a in trace.get("arguments") or [] if a.get("name") == name), {})
+
+
+def _values(texts: list[str]) -> str:
+    """``0.01, 0.009 and 0.008``; beyond three, ``... and 5 more``."""
+    seen = list(dict.fromkeys(t for t in texts if t))
+    if not seen:
+        return "not recorded"
+    shown = seen[:_SHOWN]
+    if len(seen) > _SHOWN:
+        return ", ".join(shown) + f" and {len(seen) - _SHOWN} more"
+    return _and(shown)
+
+
+def _cause_words(name: Any, change: str, count: int, arguments: list[dict[str, Any]]) -> str:
+    each = " each time" if count > 1 else ""
+    texts = [str(a.get("text") or "") for a in arguments]
+    if change == "value":
+        kind = texts[0].removeprefix(_PYTHON).split(" ", 1)[0] if texts and \
+            texts[0].startswith(_PYTHON) else "value"
+        values = [t.removeprefix(f"{_PYTHON}{kind} ") for t in texts]
+        return f"{name}: a new Python {kind}{each} ({_values(values)})"
+    if change == "type":
+        return f"{name}: a Python value of another type{each} ({_values(texts)})"
+    if change == "shape":
+        shapes = ["[unknown rank]" if a.get("shape") is None else
+                  "[" + ", ".join("None" if d is None else str(d) for d in a["shape"]) + "]"
+                  for a in arguments]
+        return f"{name}: a new shape{each} {_values(shapes)}"
+    if change == "dtype":
+        return f"{name}: a new dtype{each} ({_values([str(a.get('dtype')) for a in arguments])})"
+    if change == "tensor-python":
+        return f"{name}: a tensor where a Python value was, or the reverse{each}"
+    if change == "identity":
+        return (f"{name}: a different object{each} (tf.function tells objects apart by "
+                "identity)")
+    if change == "structure":
+        return f"{name}: a list, tuple or dict with other contents{each}"
+    if change == "variables":
+        return ("variables were created on the first call, so tf.function traced again with "
+                "variable creation forbidden")
+    if change == "unseen":
+        return ("the same arguments: something else tf.function keys on changed (a captured "
+                "value, the device, or the graph it was called from)")
+    return f"{name}: another kind of value{each} ({_values(texts)})"

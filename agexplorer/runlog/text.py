@@ -1,0 +1,141 @@
+"""The short text summary of a recorded run: how it ended, functions, retraces by cause, unrolled loops."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import textwrap
+from typing import Any
+
+from agexplorer.runlog.causes import group_fix, group_words, trace_numbers
+from agexplorer.runlog.summary import intended_unrolls, unrolled
+
+TOP = 5  # rows per section, unless --all
+_MESSAGE = 120  # a longer first line of an exception's message is cut to its first sentence
+
+
+def columns() -> int:
+    """The terminal's width (80 when the output is piped), never under 40."""
+    return max(40, shutil.get_terminal_size((80, 24)).columns)
+
+
+def text_lines(summary: dict[str, Any], *, limit: int | None = TOP, log: str | None = None,
+               width: int = 80) -> list[str]:
+    """The summary as lines of at most ``width`` columns (a longer word stays whole). Each
+    section shows ``limit`` rows (None: all) and says how many more there are, and where
+    (``log``: the log's name, for the command that lists them all)."""
+    more = f"agexplorer summary {log} --all" if log else "--all"
+    lines = _header(summary)
+    functions = summary["functions"]
+    rows: list[str] = []
+    for f in functions:
+        mine = "" if f["user"] else " (library)"
+        rows.append(f"  {f['trace_s']:8.3f} s  {_count(f['traces'], 'trace')}  "
+                    f"{f['op_count']:>6} ops  {f['function']} ({_where(f['file'], f['line'])})"
+                    f"{mine}")
+    lines += _section("functions by trace time:", rows, limit, more)
+    retraces = sum(len(f["retraces"]) for f in functions)
+    if retraces:
+        lines.append(f"retraces ({retraces}), by cause:")
+        lines += _causes(functions, limit, more)
+    loops = unrolled(summary)
+    rows = []
+    for row in loops:
+        rows.append(f"  {row['function']} ({_where(row['file'], row['line'])}) {row['kind']}: "
+                    f"unrolled {row['iterations']}x, {row['ops_created']} ops "
+                    f"({row['share']:.0%} of its trace's ops, about {row['share_s']:.3f} s of "
+                    "its trace time)" + (f"\n    fix: {row['hint']}" if row.get("hint") else ""))
+    lines += _section("largest unrolled loops:", rows, limit, more)
+    for over, count in intended_unrolls(summary).items():
+        lines.append(f"{_count(count, 'loop')} over {over} unrolled as intended")
+    failed = [f"  {f['function']}, trace {e['trace']}: {_first_sentence(e['error'])}"
+              for f in functions for e in f["errors"]]
+    lines += _section("traces that failed:", failed, limit, more)
+    lines.extend(f"note: {note}" for note in summary.get("notes", []))
+    return [part for line in lines for part in _wrap(line, width)]
+
+
+def _header(summary: dict[str, Any]) -> list[str]:
+    """The first lines: how the program ended, then what it traced."""
+    program, functions = summary["program"], summary["functions"]
+    traces = sum(f["traces"] for f in functions)
+    counted = f"{_count(traces, 'trace')} of {_count(len(functions), 'function')}"
+    status = program.get("exit_code")
+    if program.get("interrupted"):
+        return [f"agexplorer record: {counted}",
+                "the run was interrupted (Ctrl-C, KeyboardInterrupt): what it traced until "
+                "then is below."]
+    if program.get("raised") or (program.get("exception") and status):
+        failed = f"agexplorer record: the program failed (exit status {status}): " \
+            f"{program.get('exception') or 'an exception'}"
+        if program.get("file"):
+            failed += f" at {_where(program['file'], program.get('line') or 0)}"
+        if program.get("message"):
+            failed += f": {_first_sentence(program['message'])}"
+        return [failed, f"before it failed: {counted}" if traces else
+                "before it failed: no tf.function traced"]
+    if status:
+        return [f"agexplorer record: the program exited with status {status}; {counted}"]
+    return [f"agexplorer record: {counted}"]
+
+
+def _causes(functions: list[dict[str, Any]], limit: int | None, more: str) -> list[str]:
+    """Per function with retraces, one row per cause: ``8 × lr: a new Python float ...``."""
+    lines: list[str] = []
+    shown = hidden = 0
+    for f in functions:
+        groups = f.get("retrace_causes") or []
+        if not groups:
+            continue
+        room = len(groups) if limit is None else max(0, limit - shown)
+        if room:
+            lines.append(f"  {f['function']} ({_where(f['file'], f['line'])}): "
+                         f"{_count(len(f['retraces']), 'retrace')}")
+        for group in groups[:room]:
+            lines.append(f"    {group['count']} × {group_words(group, f['each_trace'])}; "
+                         f"{trace_numbers(group['traces'])}")
+            fix = group_fix(group)
+            if fix:
+                lines.append(f"      fix: {fix}")
+        shown += min(room, len(groups))
+        hidden += len(groups) - min(room, len(groups))
+    if hidden:
+        lines.append(f"  ... and {_count(hidden, 'more cause')} ({more} lists them; --json "
+                     "has every trace)")
+    return lines
+
+
+def _section(title: str, rows: list[str], limit: int | None, more: str) -> list[str]:
+    if not rows:
+        return []
+    kept = rows if limit is None else rows[:limit]
+    lines = [title, *kept]
+    if len(rows) > len(kept):
+        lines.append(f"  ... and {len(rows) - len(kept)} more ({more} lists them; --json has "
+                     "every trace)")
+    return lines
+
+
+def _wrap(line: str, width: int) -> list[str]:
+    """One logical line (it may hold newlines) as lines of ``width``, continued one step in."""
+    out: list[str] = []
+    for part in line.split("\n"):
+        indent = " " * (len(part) - len(part.lstrip(" ")) + 4)
+        out += textwrap.wrap(part, width, subsequent_indent=indent, break_long_words=False,
+                             break_on_hyphens=False) or [""]
+    return out
+
+
+def _first_sentence(message: str) -> str:
+    if len(message) <= _MESSAGE:
+        return message
+    end = message.find(". ")
+    return message[:end + 1] if 0 < end else message
+
+
+def _count(n: int, word: str) -> str:
+    return f"{n} {word}{'s' * (n != 1)}"
+
+
+def _where(file: str, line: int) -> str:
+    return f"{os.path.basename(file)}:{line}" if file else f"line {line}"

@@ -1,0 +1,119 @@
+"""The doctor tries each rewrite it offers (one trace, no run) and says what came of it; a
+rewrite that fails to trace is not offered."""
+
+from __future__ import annotations
+
+import json
+import textwrap
+
+import pytest
+
+from agexplorer.doctor.checks import diagnose
+from agexplorer.doctor.trial import pick_finding
+from agexplorer.model.doctor import Tried
+from agexplorer.model.errors import AgxError
+
+pytestmark = pytest.mark.tf
+
+SOURCE = '''
+    import keras
+    import tensorflow as tf
+
+
+    @tf.function
+    def counted(x, n):
+        for i in range(n):
+            x = x * 2.0
+        return x
+
+
+    @tf.function
+    def indexed(shards):
+        acc = tf.zeros([2])
+        for i in range(len(shards)):
+            acc = acc + shards[i]
+        return acc
+
+
+    @tf.function
+    def uncalled(x):
+        for i in range(3):
+            x = x + 1.0
+        return x
+
+
+    class Cumulate(keras.layers.Layer):
+        def call(self, x):
+            for i in range(x.shape[1]):
+                x = x + 1.0
+            return x
+
+
+    AGX_CALLS = {"counted": "tf.ones([2]), 3",
+                 "indexed": "[tf.ones([2]), tf.ones([2]), tf.ones([2])]",
+                 "Cumulate.call": "tf.ones([2, 3])"}
+'''
+
+
+@pytest.fixture(scope="module")
+def cases(tmp_path_factory):
+    path = tmp_path_factory.mktemp("tried") / "tried_cases.py"
+    path.write_text(textwrap.dedent(SOURCE))
+    return path
+
+
+def finding(report, target: str, code: str, **options):
+    doctor = diagnose(target, report=report(target), **options)
+    return next(f for f in doctor.findings if f.code == code)
+
+
+def test_a_rewrite_that_stages_the_loop_says_so_and_stays_offered(report, cases):
+    f = finding(report, f"{cases}::counted", "AGX004")
+    assert f.tried is not None and f.tried.outcome == "staged"
+    assert "While" in f.tried.graph_op
+    assert f.fix.endswith(f"Tried: the rewrite stages the loop as a {f.tried.graph_op} op.")
+    assert f.rewrite is not None and "tf.range" in f.fix
+    assert json.loads(json.dumps(f.to_dict()))["tried"]["outcome"] == "staged"
+
+
+def test_a_rewrite_that_fails_to_trace_is_not_offered(report, cases):
+    target = f"{cases}::indexed"
+    f = finding(report, target, "AGX004")
+    assert f.tried.outcome == "fails" and f.rewrite is None
+    assert "list indices must be integers" in f.tried.error
+    line = cases.read_text().splitlines().index("        acc = acc + shards[i]") + 1
+    assert f.tried.error_line == line
+    assert "tf.range" not in f.fix.split("Tried:")[0]  # the failing rewrite is no fix
+    assert f"Tried: the rewrite fails to trace (line {line} raises TypeError: list indices" \
+        in f.fix
+    with pytest.raises(AgxError, match="no finding with a mechanical rewrite"):
+        pick_finding([f], "AGX004")
+
+
+def test_each_other_finding_says_it_traced(report, cases):
+    f = finding(report, f"{cases}::counted", "AGX009")
+    assert f.tried == Tried("traced") and f.fix.endswith("Tried: the rewrite traces.")
+
+
+def test_trials_stop_when_their_time_is_spent(report, cases):
+    f = finding(report, f"{cases}::counted", "AGX004", try_budget=0.0)
+    assert f.tried.outcome == "not-tried" and f.tried.why_not == "budget"
+    assert f.rewrite is not None
+    assert f.fix.endswith("Not tried (the doctor's 0 s for trying rewrites was spent).")
+
+
+def test_without_a_trace_nothing_is_tried(report, cases):
+    f = finding(report, f"{cases}::uncalled", "AGX004")
+    assert f.basis == "static" and f.tried == Tried("not-tried", why_not="not-traced")
+    assert f.fix.endswith("Not tried (the function itself did not trace).")
+
+
+def test_the_trial_can_be_left_out(report, cases):
+    f = finding(report, f"{cases}::counted", "AGX004", try_budget=None)
+    assert f.tried is None and "Tried" not in f.fix
+
+
+def test_a_keras_3_layers_loop_gets_no_tf_range_fix_or_rewrite(report, cases):
+    f = finding(report, f"{cases}::Cumulate.call", "AGX004")
+    assert "tf.range" not in f.fix and "keras.ops.fori_loop" in f.fix
+    assert f.rewrite is None and f.tried is None

@@ -1,0 +1,36 @@
+"""User code for the run lab's differences between modes: seeded weights, random ops, counters."""
+
+import keras
+import tensorflow as tf
+
+# Unseeded random initial weights: every fresh load of this module draws them anew.
+model = keras.Sequential([keras.Input((4,)), keras.layers.Dense(3)])
+
+count = 0
+
+
+def predict(x):
+    return model(x)
+
+
+def noise():
+    return tf.random.normal([3])
+
+
+def counted(x):
+    global count
+    count += 1
+    return x * count
+
+
+def counted_model(x):
+    """The first call creates the layer's weights: graph traces twice, and count goes to 2."""
+    global count
+    count += 1
+    return layer(x) * count
+
+
+layer = keras.layers.Dense(2)
+
+AGX_CALLS = {"predict": "tf.ones([2, 4])", "noise": "", "counted": "tf.constant(1.0)",
+             "counted_model": "tf.ones([1, 3])"}
