@@ -16,8 +16,10 @@ the first XLA call pays beyond the trace, with nothing of the user's code run.
 
 from __future__ import annotations
 
+import inspect
 import re
 import time
+from typing import Any
 
 from agexplorer.engine.load import Loaded
 from agexplorer.model.inventory import Inventory
@@ -53,6 +55,17 @@ def _first_line(exc: BaseException) -> str:
     return text.splitlines()[0][:300] if text else type(exc).__name__
 
 
+def _with_defaults(fn: Any, args: tuple, kwargs: dict) -> tuple[tuple, dict]:
+    """(args, kwargs) with ``fn``'s defaults filled in (as given where its signature cannot
+    be read or does not bind them)."""
+    try:
+        bound = inspect.signature(fn).bind(*args, **kwargs)
+    except (TypeError, ValueError):
+        return args, kwargs
+    bound.apply_defaults()
+    return tuple(bound.args), dict(bound.kwargs)
+
+
 def compile_hlo(loaded: Loaded, device: str) -> HloText:
     """The HLO of ``loaded`` with XLA on ``device``, its lines' sources and its timings; an
     ``error`` sentence where XLA could not compile it (never raised: XLA refuses many ops)."""
@@ -69,7 +82,10 @@ def compile_hlo(loaded: Loaded, device: str) -> HloText:
             start = time.perf_counter()
             concrete = fn.get_concrete_function(*args, **kwargs)
             out.trace_s = time.perf_counter() - start
-            ir = fn.experimental_get_compiler_ir(*args, **kwargs)
+            # TensorFlow's compiler IR binds the call without the function's defaults
+            # ("missing a required argument"): give it every argument, defaults applied.
+            full_args, full_kwargs = _with_defaults(loaded.bound, args, kwargs)
+            ir = fn.experimental_get_compiler_ir(*full_args, **full_kwargs)
             start = time.perf_counter()
             text = ir(stage="hlo")
             out.lower_s = time.perf_counter() - start

@@ -51,6 +51,12 @@ def cost_note(lab: RunLab, mode: str) -> str | None:
         return (f"{label} is faster here: {costs}, and eager mode pays for every op from "
                 "Python on every call.")
     empty = f"about {about(fixed)} for an empty function taking the same arguments"
+    if fixed >= run.median_s:
+        # Measured in another moment, the empty function came out no cheaper than this whole
+        # call: the fixed cost is then all the timings show, and no number of it is stated
+        # as if it were part of a call that took less.
+        empty = (f"an empty function taking the same arguments measured {about(fixed)}, "
+                 f"no less than this whole call's {about(run.median_s)}")
     if speed < 1:
         return (f"{label} is slower here: {_A_CALL[mode]}'s fixed cost ({empty}) outweighs what "
                 f"it saves on this function's work, which eager runs whole in "

@@ -90,3 +90,15 @@ def test_an_unrolled_loop_folds_to_a_constant_with_no_source_and_xla_refusals_sa
     assert refused is not None and refused.text is None and refused.lines == []
     assert refused.error.startswith("XLA could not compile strings: ")
     assert "\n" not in refused.error
+
+
+@pytest.mark.tf
+def test_a_function_called_without_its_defaults_compiles(tmp_path):
+    """TensorFlow's compiler IR does not apply the function's own defaults: the lab does."""
+    from agexplorer.lab.runs import hlo_only
+
+    scaled = tmp_path / "scaled.py"
+    scaled.write_text("import tensorflow as tf\n\n\ndef scaled(x, label='a', factor=2.0):\n"
+                      "    return x * factor\n\n\nAGX_CALLS = {'scaled': 'tf.ones([2])'}\n")
+    hlo = hlo_only(f"{scaled}::scaled").hlo_ir
+    assert hlo is not None and hlo.error is None and hlo.text.startswith("HloModule")
