@@ -62,10 +62,11 @@ class DiskWatch:
         if text == source.saved_text:
             return
         if source.dirty:
-            app.set_status(f"{name} changed on disk; your unsaved "
-                           "edits are kept (ctrl+s overwrites the file with them)", error=True)
+            app.status.hold(f"{name} changed on disk; your unsaved "
+                            "edits are kept (ctrl+s overwrites the file with them)")
             source.saved_text = text  # the disk now holds this; the buffer stays dirty
             return
         source.open(source.path, text, read)
+        app.status.release()
         app.set_status(f"reloaded {name}: it changed on disk")
         app.analyse()

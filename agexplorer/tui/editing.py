@@ -78,6 +78,7 @@ class Editing:
         app.disk.saw(source.path)
         app.recovery.drop(source.path)
         app.status.let_go()
+        app.status.release()
         if session is not None:
             session.deliver(app, written or source.path)
             name = os.path.basename(source.path)

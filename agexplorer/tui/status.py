@@ -21,6 +21,10 @@ class StatusReporter:
         # (text, error): a notice shown again in place of each "ready" (the next analysis
         # or save lets it go)
         self._sticky: tuple[str, bool] | None = None
+        # (text, error): a notice about the file itself (the disk changed under unsaved
+        # edits): said again in place of each "ready" until a save or a reload, whatever
+        # analyses run between (an edit's re-analysis must not hide it)
+        self._held: tuple[str, bool] | None = None
         self._log_header: tuple | None = None  # the analysis the Log's last header names
 
     def set(self, text: str, error: bool = False) -> None:
@@ -37,6 +41,16 @@ class StatusReporter:
         self._sticky = (text, error)
         self.set(text, error=error)
         self.log(text)
+
+    def hold(self, text: str, error: bool = True) -> None:
+        """A notice about the file, said as ``announce`` says one, and again after every
+        analysis until ``release`` (a save, a reload)."""
+        self._held = (text, error)
+        self.announce(text, error)
+
+    def release(self) -> None:
+        """The file and the buffer agree again: a held notice is done."""
+        self._held = None
 
     def let_go(self) -> None:
         """A new request (or a save): the last notice need not be said again."""
@@ -68,8 +82,9 @@ class StatusReporter:
         app.engine_ready = app.engine_ready or message.ready
         if message.devices:
             app.run_panel.set_devices(message.devices)
-        if message.ready and self._sticky is not None:
-            text, error = self._sticky
+        notice = self._sticky or self._held
+        if message.ready and notice is not None:
+            text, error = notice
             if not self._error or app.status_line.text == text:
                 # said again for every "ready" (the analysis's, then the doctor's and the
                 # trace tab's follow-ups) until the next request of the user's lets it go
