@@ -27,6 +27,8 @@ Line numbers are 1-based lines of the user's file: the whole file is parsed.
 
 The modules: ``parse`` (the file as the checks and rewrites read it), ``examined`` (one
 function under examination), the checks by family (``python_state``, ``loops``,
-``tensors``, ``retracing``, ``loop_shapes``), ``checks`` (the entry point), ``rewrites`` (the mechanical
-fixes) and ``trial`` (a fix tried before and after, and applied).
+``tensors``, ``retracing``, ``loop_shapes``), ``checks`` (the entry point), ``reached`` (the
+checks over the user functions the trace reached: a helper's findings carry its file, name
+and call path), ``rewrites`` (the mechanical fixes) and ``trial`` (a fix tried before and
+after, and applied).
 """

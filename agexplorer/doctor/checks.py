@@ -9,6 +9,7 @@ from typing import Any
 from agexplorer.doctor import loop_shapes, loops, python_state, retracing, tensors
 from agexplorer.doctor.examined import ExaminedFunction
 from agexplorer.doctor.parse import ParsedFile
+from agexplorer.doctor.reached import reached_findings
 from agexplorer.doctor.retracing import module_loops
 from agexplorer.doctor.rewrites import rewrite
 from agexplorer.doctor.tried import TRY_BUDGET_S, try_rewrites
@@ -76,6 +77,9 @@ def diagnose(target: str, call: str | None = None,
         if progress is not None and any(f.rewrite for f in findings):
             progress(f"trying the rewrites for {spec.qualname}")
         findings = try_rewrites(target, text, findings, report, call, try_budget)
+    # Then the helpers the trace reached (their rewrites are not offered: another function,
+    # maybe another file; the fix says what to do there).
+    findings += reached_findings(report, mod, report.file if report else spec.path)
     first = min([func.lineno, *(d.lineno for d in func.decorator_list)])
     return DoctorReport(
         file=report.file if report else spec.path, function=spec.qualname,

@@ -8,6 +8,8 @@ from agexplorer.model.errors import AgxError
 
 SAMPLE_CALLS = "AGX_CALLS"  # module-level dict: qualname -> argument string
 SAMPLE_SEQUENCES = "AGX_RETRACE"  # module-level dict: qualname -> list of argument strings
+# The size an input_signature's unknown dimension (None) is given; the call text says it.
+UNKNOWN_DIM = 2
 
 
 def _collect(*args: Any, **kwargs: Any) -> tuple[tuple[Any, ...], dict[str, Any]]:
@@ -46,11 +48,13 @@ def call_namespace(module: Any) -> dict[str, Any]:
 
 
 def value_for_spec(spec: Any) -> Any:
-    """A concrete tensor for a TensorSpec: None dimensions become 2, values count up from 1."""
+    """A concrete tensor for a TensorSpec: unknown dimensions become :data:`UNKNOWN_DIM`
+    (an unknown rank, one such dimension), values count up from 1."""
     from agexplorer.engine.tfenv import import_tf
 
     tf = import_tf()
-    dims = [2 if d is None else d for d in spec.shape.as_list()] if spec.shape.rank is not None else [2]
+    dims = [UNKNOWN_DIM if d is None else d for d in spec.shape.as_list()] \
+        if spec.shape.rank is not None else [UNKNOWN_DIM]
     size = 1
     for d in dims:
         size *= d
@@ -69,3 +73,48 @@ def signature_call(signature: Any) -> tuple[tuple[Any, ...], dict[str, Any]]:
     tf = import_tf()
     values = tf.nest.map_structure(value_for_spec, list(signature))
     return tuple(values), {}
+
+
+def signature_text(signature: Any) -> str:
+    """The call a signature makes, each tensor as ``<float32[None→2, 3]>``: an unknown
+    dimension shows the size it was given (an unknown rank: ``<float32[?→[2]]>``)."""
+    from agexplorer.engine.tfenv import import_tf
+
+    def one(spec: Any) -> str:
+        dtype = getattr(getattr(spec, "dtype", None), "name", "?")
+        shape = getattr(spec, "shape", None)
+        if shape is None:
+            return f"<{type(spec).__name__}>"
+        if shape.rank is None:
+            return f"<{dtype}[?→[{UNKNOWN_DIM}]]>"
+        dims = (f"None→{UNKNOWN_DIM}" if d is None else str(d) for d in shape.as_list())
+        return f"<{dtype}[{', '.join(dims)}]>"
+
+    return ", ".join(one(s) for s in import_tf().nest.flatten(list(signature)))
+
+
+def wrapping_signature(module: Any, pyfn: Any) -> Any:
+    """The input_signature of a tf.function that wraps ``pyfn`` elsewhere: a module-level
+    ``f_fn = tf.function(f, input_signature=...)``, or a module-level instance's attribute
+    (``self.serve = tf.function(self._serve, input_signature=...)``); None if none."""
+    def wrapped_of(value: Any) -> Any:
+        try:  # an object's own __getattr__ may raise anything
+            return getattr(value, "python_function", None)
+        except Exception:  # noqa: BLE001
+            return None
+
+    def signature_of(value: Any) -> Any:
+        wrapped = wrapped_of(value)
+        if wrapped is None or getattr(wrapped, "__func__", wrapped) is not pyfn:
+            return None
+        return getattr(value, "input_signature", None)
+
+    candidates = list(vars(module).values())
+    for value in list(candidates):
+        if isinstance(value, (type, type(module))) or wrapped_of(value) is not None:
+            continue
+        try:
+            candidates += list(vars(value).values())
+        except TypeError:  # no __dict__
+            continue
+    return next((s for s in map(signature_of, candidates) if s is not None), None)

@@ -116,12 +116,15 @@ class Loaded:
 
 
 def load_target(target: str, call: str | None = None, require_args: bool = True,
-                progress: Callable[[str], None] | None = None) -> Loaded:
+                progress: Callable[[str], None] | None = None, init: str | None = None
+                ) -> Loaded:
     """Parse, run the file as a module, find the function, bind it and build its arguments.
 
     With ``require_args=False`` a missing or bad argument list is kept in
     ``args_error`` instead of raised: the code can still be converted. ``progress``
     hears when the call's arguments are evaluated (user code, which can take long).
+    ``init``: a method's instance is made with these constructor arguments (``--init``),
+    not taken from the module.
     """
     spec = parse_spec(target)
     text = read_source(spec.path)
@@ -135,6 +138,8 @@ def load_target(target: str, call: str | None = None, require_args: bool = True,
     module = load_module(spec.path, text)
     obj = resolve(module, spec.qualname, functions)
     pyfn, signature = _unwrap(obj)
+    if signature is None and callable(pyfn):  # wrapped elsewhere: f_fn = tf.function(f, ...)
+        signature = callargs.wrapping_signature(module, pyfn)
     if not callable(pyfn) or not hasattr(pyfn, "__code__"):
         raise AgxError("not-a-function", f"{spec.qualname} in {spec.path} is a "
                        f"{type(obj).__name__}, not a function; pick one from "
@@ -145,14 +150,36 @@ def load_target(target: str, call: str | None = None, require_args: bool = True,
         f.decorated for f in functions if f.qualname == spec.qualname)
     loaded = Loaded(path=spec.path, qualname=spec.qualname, text=text, functions=functions,
                     node=node, module=module, pyfn=pyfn, signature=signature,
-                    bound=_bind(module, spec.qualname, pyfn), decorated=decorated)
+                    bound=_bind(module, spec.qualname, pyfn, init), decorated=decorated)
     try:
         _arguments(loaded, call, progress or (lambda phase: None))
     except AgxError as exc:
         if require_args:
             raise
         loaded.args_error = exc
+    else:
+        _build_layer(loaded)
     return loaded
+
+
+def _build_layer(loaded: Loaded) -> None:
+    """A Keras layer's ``call`` explored on an unbuilt instance: the instance is called once
+    with the call's arguments, as Keras would be, so ``build`` makes its weights first."""
+    from agexplorer.engine.keras_layers import keras_major
+
+    layer = getattr(loaded.bound, "__self__", None)
+    # A @tf.function call is left alone: calling the layer would trace it once more.
+    if loaded.qualname.rpartition(".")[2] != "call" or layer is None or loaded.decorated \
+            or keras_major(type(layer)) is None or getattr(layer, "built", True):
+        return
+    try:
+        layer(*loaded.args, **loaded.kwargs)
+    except Exception as exc:  # noqa: BLE001 - build and call are user code
+        message, line = user_frames_message(exc, loaded.path)
+        where = f"{loaded.path}:{line}" if line else loaded.path
+        raise AgxError("build-failed", f"{where}: building {type(layer).__name__} by calling "
+                       f"it with the call's arguments raised {message.rstrip('.')}.",
+                       line=line, exit_code=1) from None
 
 
 def _unwrap(obj: Any) -> tuple[Any, Any]:
@@ -161,6 +188,17 @@ def _unwrap(obj: Any) -> tuple[Any, Any]:
     if python_function is not None:
         return python_function, getattr(obj, "input_signature", None)
     return obj, None
+
+
+def _constructed(module: Any, cls: type, init: str) -> Any:
+    """``cls(INIT)``: the instance ``--init`` asks for."""
+    args, kwargs = callargs.parse_call(init, callargs.call_namespace(module), origin="--init")
+    try:
+        return cls(*args, **kwargs)
+    except Exception as exc:  # noqa: BLE001 - the class's constructor is user code
+        first = (str(exc).strip().splitlines() or [""])[0]
+        raise AgxError("no-instance", f"{cls.__name__}({init}) raised {type(exc).__name__}"
+                       f"{': ' + first if first else ''}; fix --init.") from None
 
 
 def _instance_for(module: Any, cls: type, qualname: str) -> Any:
@@ -175,14 +213,20 @@ def _instance_for(module: Any, cls: type, qualname: str) -> Any:
                        f"create one at module level (e.g. obj = {cls.__name__}(...)).") from None
 
 
-def _bind(module: Any, qualname: str, pyfn: Any) -> Any:
-    """A method becomes bound to an instance (a module-level one, else ``Class()``)."""
+def _bind(module: Any, qualname: str, pyfn: Any, init: str | None = None) -> Any:
+    """A method becomes bound to an instance (``Class(INIT)`` with ``init``, else a
+    module-level one, else ``Class()``)."""
     parent_name, _, attr = qualname.rpartition(".")
     if parent_name:
         parent = resolve(module, parent_name, [])
         if isinstance(parent, type) and not isinstance(
                 inspect.getattr_static(parent, attr, None), (staticmethod, classmethod)):
-            return types.MethodType(pyfn, _instance_for(module, parent, qualname))
+            instance = _constructed(module, parent, init) if init is not None else \
+                _instance_for(module, parent, qualname)
+            return types.MethodType(pyfn, instance)
+    if init is not None:
+        raise AgxError("bad-arguments", f"--init builds the instance of a method, and "
+                       f"{qualname} is not a method of a class: drop --init.")
     return pyfn
 
 
@@ -205,7 +249,7 @@ def _arguments(loaded: Loaded, call: str | None, progress: Callable[[str], None]
     if loaded.signature is not None:
         loaded.call_origin = "input_signature"
         loaded.args, loaded.kwargs = callargs.signature_call(loaded.signature)
-        loaded.call = ", ".join(f"<{a.dtype.name}{list(a.shape)}>" for a in loaded.args)
+        loaded.call = callargs.signature_text(loaded.signature)
         return
     params = [p for p in inspect.signature(loaded.bound).parameters.values()
               if p.default is p.empty and p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)]

@@ -7,6 +7,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any, Literal
 
 from agexplorer.model.errors import AgxError
+from agexplorer.model.report import CallSite
 
 # code -> (title, why): the why is one teaching sentence, the same for every finding.
 CODES: dict[str, tuple[str, str]] = {
@@ -99,6 +100,12 @@ class Finding:
     basis: str = "static"  # "trace": the trace confirmed it; "static": the parse alone
     subject: str | None = None  # the name involved: list, parameter, global, wrapped function
     tried: Tried | None = None  # the rewrite tried while the doctor ran (None: not offered)
+    # A finding in a function the examined one reached (a helper, maybe of another file):
+    # that function's file and qualified name, and the call path from the examined function
+    # (``CallSite``s, the helper's def line last). None: in the examined function itself.
+    file: str | None = None
+    function: str | None = None
+    call_path: tuple[CallSite, ...] | None = None
 
     @property
     def title(self) -> str:

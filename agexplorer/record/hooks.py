@@ -10,6 +10,7 @@ so both see its statements, as the outer graph holds them too.
 from __future__ import annotations
 
 import inspect
+import linecache
 import os
 import time
 from collections.abc import Callable
@@ -86,8 +87,11 @@ class TraceRecorder:
         own = self._per_function[key] = self._per_function.get(key, 0) + 1
         arguments = _arguments(python_function, args, kwargs)
         root, unit = place.root, place.unit
-        recorder = Recorder(root.file if place.user else "",
-                            (root.first_line, root.end_line) if place.user else (0, -1),
+        if not place.user:  # a library's tf.function (Keras's train step, tf.data's map)
+            root = _anchor(self.user_code, self.index) or root
+        anchored = place.user or root is not place.root
+        recorder = Recorder(root.file if anchored else "",
+                            (root.first_line, root.end_line) if anchored else (0, -1),
                             self.user_code, self.index.names_for)
         parent = self._open[-1] if self._open else None
         self._open.append(number)
@@ -111,7 +115,12 @@ class TraceRecorder:
         def analyse() -> None:
             record = self._record((number, own), place, arguments, scope, cache, elapsed,
                                   parent)
-            record.update(_verdicts(concrete, recorder, root, unit, self.user_code, self.index))
+            record.update(_verdicts(concrete, recorder, root, anchored, unit, self.user_code,
+                                    self.index))
+            if anchored and not place.user:
+                record["called_from"] = {
+                    "file": root.file, "function": root.qualname, "line": root.def_line,
+                    "text": linecache.getline(root.file, root.def_line).strip()}
             self.write(record)
 
         self._safely(analyse)
@@ -255,11 +264,28 @@ def _spec_as_value(value: Any) -> Any:
     return value
 
 
-def _verdicts(concrete: Any, recorder: Recorder, root: Root, unit: Any, user_code: UserCode,
-              index: FileIndex) -> dict:
-    """The trace's op count and every statement's verdict across the functions it reached."""
-    span = (root.first_line, root.end_line) if unit is not None else (0, -1)
-    inventory = build_inventory(concrete, root.file if unit is not None else "", span, user_code,
+def _anchor(user_code: UserCode, index: FileIndex) -> Root | None:
+    """Where the user's code asked for a library's trace: its innermost frame on the stack
+    (``model.fit(...)``, ``dataset.map(fn)``), as a root of one line. The trace's ops and
+    paths start there, as a user tf.function's start at its own lines; None when no user
+    frame is on the stack."""
+    from agexplorer.engine import tf_internals
+
+    frames = [f for f in tf_internals.tf_stack_frames() if f.filename in user_code]
+    if not frames:
+        return None
+    file, line = frames[-1].filename, frames[-1].lineno
+    unit = index.unit_at(file, line)
+    return Root(file, unit.qualname if unit is not None else "<module>", line, line, line)
+
+
+def _verdicts(concrete: Any, recorder: Recorder, root: Root, anchored: bool, unit: Any,
+              user_code: UserCode, index: FileIndex) -> dict:
+    """The trace's op count and every statement's verdict across the functions it reached;
+    ``anchored``: ``root`` is in the user's code (the traced function, or the line that
+    asked a library to trace)."""
+    span = (root.first_line, root.end_line) if anchored else (0, -1)
+    inventory = build_inventory(concrete, root.file if anchored else "", span, user_code,
                                 recorder.op_chains)
     calls = recorder.calls
     own = []

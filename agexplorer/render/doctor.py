@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import shlex
 
 from rich.console import Console
@@ -16,8 +17,22 @@ from agexplorer.render.cells import TextTable
 from agexplorer.render.terminal import display_path, seconds_text
 
 
+def _where(f: Finding) -> Text:
+    """A helper's finding: where it is and the call path that reached it."""
+    text = Text(f"in {f.function} ({display_path(f.file or '')})\n", style="dim")
+    text.append("reached: " + " → ".join(site.text() for site in f.call_path or ()) + "\n",
+                style="dim")
+    return text
+
+
+def _line_cell(f: Finding) -> str:
+    """The finding's line; a helper's with its file's name (the line is of that file)."""
+    return f"{os.path.basename(f.file)}:{f.line}" if f.file else str(f.line)
+
+
 def _finding_text(f: Finding, target: str | None) -> Text:
-    text = Text(f.message)
+    text = _where(f) if f.function else Text()
+    text.append(f.message)
     if f.basis == "static":
         text.append("  (from the source)", style="dim")
     text.append("\nwhy: ", style="bold")
@@ -43,7 +58,7 @@ def findings_table(findings: list[Finding], target: str | None = None, title: st
     table.add_column("code", max_width=16 if narrow else None, no_wrap=not narrow)
     table.add_column("finding", ratio=1)
     for f in findings:
-        table.add_row(str(f.line), Text(f"{f.code}\n{f.title}", style="bold yellow"),
+        table.add_row(_line_cell(f), Text(f"{f.code}\n{f.title}", style="bold yellow"),
                       _finding_text(f, target))
     return table
 

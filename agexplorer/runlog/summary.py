@@ -36,8 +36,13 @@ def summarise(log: Log) -> dict[str, Any]:
                 "file": key[0], "function": key[1], "line": key[2],
                 "user": bool(trace.get("user")), "traces": 0, "trace_s": 0.0, "op_count": 0,
                 "retraces": [], "signatures": [], "each_trace": [], "errors": [],
-                "statements": [], "retrace_causes": []}
+                "statements": [], "retrace_causes": [],
+                # a library's tf.function (Keras's train step, tf.data's map): the user's
+                # line that asked for it, and whether any trace reached the user's code
+                "called_from": _called_from(trace), "reaches_user": bool(trace.get("user"))}
         entry["traces"] += 1
+        entry["reaches_user"] = entry["reaches_user"] or bool(trace.get("reached")
+                                                              or trace.get("statements"))
         entry["trace_s"] += float(trace.get("trace_s") or 0.0)
         entry["op_count"] += int(trace.get("op_count") or 0)
         entry["signatures"].append(signature(trace))
@@ -73,6 +78,16 @@ def summarise(log: Log) -> dict[str, Any]:
             "functions": by_time, "notes": list(log.notes)}
 
 
+def _called_from(trace: dict) -> dict[str, Any] | None:
+    """The user's line a library's trace was asked for from: file, function, line, text."""
+    where = trace.get("called_from")
+    if not isinstance(where, dict) or not isinstance(where.get("file"), str) \
+            or not isinstance(where.get("line"), int):
+        return None
+    return {"file": where["file"], "function": str(where.get("function") or ""),
+            "line": where["line"], "text": str(where.get("text") or "")}
+
+
 def _own_numbers(traces: list[dict]) -> list[int]:
     """Each trace's number among its function's traces (``traces`` in the order they
     started); a log that records it (``number``) is taken at its word."""
@@ -97,7 +112,8 @@ _FIELDS: dict[str, dict[str, tuple[type, ...]]] = {
     "trace": {"trace": _WHOLE, "number": _WHOLE, "file": _TEXT, "function": _TEXT,
               "line": _WHOLE, "kind": _TEXT, "reason": _TEXT, "compared_with": _WHOLE,
               "arguments": _LIST, "trace_s": _NUMBER, "op_count": _WHOLE, "error": _TEXT,
-              "statements": _LIST, "reached": _LIST, "causes": _LIST},
+              "statements": _LIST, "reached": _LIST, "causes": _LIST,
+              "called_from": _OBJECT},
     "cause": {"name": _TEXT, "change": _TEXT},
     "argument": {"name": _TEXT, "kind": _TEXT, "text": _TEXT, "dtype": _TEXT, "shape": _LIST},
     "statement": {"file": _TEXT, "function": _TEXT, "line": _WHOLE, "kind": _TEXT,

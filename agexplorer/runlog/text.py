@@ -28,12 +28,17 @@ def text_lines(summary: dict[str, Any], *, limit: int | None = TOP, log: str | N
     lines = _header(summary)
     functions = summary["functions"]
     rows: list[str] = []
+    # A library's function that reached none of the user's code is left to --all.
+    hidden = [f for f in functions if not f["user"] and not f.get("reaches_user")]
     for f in functions:
-        mine = "" if f["user"] else " (library)"
+        if limit is not None and f in hidden:
+            continue
         rows.append(f"  {f['trace_s']:8.3f} s  {_count(f['traces'], 'trace')}  "
-                    f"{f['op_count']:>6} ops  {f['function']} ({_where(f['file'], f['line'])})"
-                    f"{mine}")
+                    f"{f['op_count']:>6} ops  {_name(f)}")
     lines += _section("functions by trace time:", rows, limit, more)
+    if limit is not None and hidden:
+        lines.append(f"  and {_count(len(hidden), 'library function')} that reached none of "
+                     f"your code ({more})")
     retraces = sum(len(f["retraces"]) for f in functions)
     if retraces:
         lines.append(f"retraces ({retraces}), by cause:")
@@ -53,6 +58,20 @@ def text_lines(summary: dict[str, Any], *, limit: int | None = TOP, log: str | N
     lines += _section("traces that failed:", failed, limit, more)
     lines.extend(f"note: {note}" for note in summary.get("notes", []))
     return [part for line in lines for part in _wrap(line, width)]
+
+
+def _name(function: dict[str, Any]) -> str:
+    """``train_step (train.py:12)``; a library's function after the user's line that asked
+    for it: ``model.fit(x, y) (train.py:30) → one_step_on_data (trainer.py:131, library)``."""
+    where = _where(function["file"], function["line"])
+    if function["user"]:
+        return f"{function['function']} ({where})"
+    name = function["function"].rpartition(".")[2] or function["function"]
+    caller = function.get("called_from")
+    if not caller:
+        return f"{function['function']} ({where}) (library)"
+    said = caller["text"] or caller["function"]
+    return f"{said} ({_where(caller['file'], caller['line'])}) → {name} ({where}, library)"
 
 
 def _header(summary: dict[str, Any]) -> list[str]:

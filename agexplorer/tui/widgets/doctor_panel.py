@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import textwrap
 
 from rich.console import Group
@@ -101,7 +102,7 @@ class DoctorPanel(Horizontal):
         width = max(16, (table.size.width or 80) - 18)
         for i, f in enumerate(self.findings):
             # The message quotes the user's code: Text, never markup.
-            table.add_row(str(f.line), Text(f.code, style="bold yellow"),
+            table.add_row(Text(_where(f)), Text(f.code, style="bold yellow"),
                           Text("\n".join(textwrap.wrap(f.message, width))), key=str(i),
                           height=None)
         if 0 < row < len(self.findings):
@@ -129,8 +130,11 @@ class DoctorPanel(Horizontal):
         f = self.findings[row]
         text = Text()
         text.append(f"{f.code} {f.title}", style="bold yellow")
-        text.append(f"  line {f.line}" + ("" if f.basis == "trace" else ", from the code alone"),
-                    style="dim")
+        text.append(f"  {'line ' if not f.file else ''}{_where(f)}"
+                    + ("" if f.basis == "trace" else ", from the code alone"), style="dim")
+        if f.file and f.call_path:
+            text.append("\nin a function the trace reached: "
+                        + " -> ".join(site.text() for site in f.call_path), style="dim")
         text.append(f"\n{f.message}\n\nwhy: ", style="")
         text.append(f.why)
         if f.fix:
@@ -149,7 +153,7 @@ class DoctorPanel(Horizontal):
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
         event.stop()
         finding = self.selected
-        if finding is not None:
+        if finding is not None and not finding.file:  # a helper's line is in another file
             self.post_message(self.Jump(finding.line))
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
@@ -179,3 +183,10 @@ class DoctorPanel(Horizontal):
                     if trial.rewrite.new_text is not None else
                     f"Apply puts the call {trial.rewrite.new_call} into the Run tab.", style="dim")
         self._detail(Group(*trial_renderables(trial), hint))
+
+
+def _where(finding) -> str:
+    """A finding's line: ``18``, or ``helpers.py:8`` for one in a function the trace reached."""
+    if finding.file:
+        return f"{os.path.basename(finding.file)}:{finding.line}"
+    return str(finding.line)

@@ -1,0 +1,59 @@
+"""`report FILE::Layer.call --call ARGS`: the layer is built (called once) before its call
+is traced, so weights made in build() exist and the call's loop is counted."""
+
+from __future__ import annotations
+
+import pytest
+
+from agexplorer.model.errors import AgxError
+from conftest import fixture
+
+POOL = fixture("doctor_tree/pool_layer.py")
+
+
+def _line(snippet: str) -> int:
+    with open(POOL, encoding="utf-8") as fh:
+        [line] = [i for i, text in enumerate(fh.read().splitlines(), 1) if snippet in text]
+    return line
+
+
+def test_unbuilt_layer_call_is_built_then_traced(report):
+    rep = report(f"{POOL}::AttentionPool.call", "tf.zeros([4, 20, 8])")
+    assert rep.error is None and rep.inventory is not None
+    [loop] = [v for v in rep.statements if v.kind == "for"]
+    assert (loop.line, loop.verdict, loop.iterations) == (_line("for t in range("), "python", 20)
+    body = _line("scores.append(")
+    made = sum(1 for op in rep.inventory.ops if op.line == body)
+    assert made >= 20  # one matmul (and its slice) per unrolled step
+
+
+def test_arguments_the_layer_cannot_take_are_one_sentence(tf):
+    from agexplorer.engine.load import load_target
+
+    with pytest.raises(AgxError) as raised:
+        load_target(f"{POOL}::AttentionPool.call", "tf.zeros([4])")
+    assert raised.value.kind == "build-failed" and raised.value.exit_code == 1
+    assert "building AttentionPool" in raised.value.message
+    assert "\n" not in raised.value.message
+
+
+def test_init_builds_the_instance_with_its_arguments(tf):
+    from agexplorer.engine.load import load_target
+
+    loaded = load_target(f"{POOL}::GatedSum.call", "tf.ones([2, 3])", init="steps=4")
+    layer = loaded.bound.__self__
+    assert layer.steps == 4 and layer.built and layer.gate.shape == (3,)
+
+
+@pytest.mark.parametrize(("target", "init", "kind", "words"), [
+    ("GatedSum.call", "steps=", "bad-call", '--init "steps="'),
+    ("GatedSum.call", "1, 2", "no-instance", "GatedSum(1, 2) raised TypeError"),
+    ("pooled", "steps=2", "bad-arguments", "pooled is not a method"),
+])
+def test_bad_init_is_one_sentence(tf, target, init, kind, words):
+    from agexplorer.engine.load import load_target
+
+    with pytest.raises(AgxError) as raised:
+        load_target(f"{POOL}::{target}", "tf.ones([2, 3])", init=init)
+    assert raised.value.kind == kind and words in raised.value.message
+    assert "\n" not in raised.value.message
