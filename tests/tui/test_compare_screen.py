@@ -140,7 +140,8 @@ async def test_the_screen_stacks_its_code_at_80x24(loop_file, worker):
         assert screen.failure is None, screen.failure
         assert screen.comparison.right.function == "fixed_loop"
         assert screen.query_one("#compare-code").styles.layout.name == "vertical"
-        assert screen.left.region.width > 60  # full width, one above the other
+        # full width, one above the other (once the screen's layout has run)
+        assert await wait_for(pilot, lambda: screen.left.region.width > 60, 5)
         await pilot.press("escape")
         assert await wait_for(pilot, lambda: app.screen is app.screen_stack[0], 5)
 
