@@ -99,7 +99,9 @@ class DoctorPanel(Horizontal):
         table.clear()
         # 18: the line and code columns, the cells' padding and the scrollbar. Narrow (80x24
         # puts the table in half the width) the message wraps shorter rather than being cut.
-        width = max(16, (table.size.width or 80) - 18)
+        # A helper's finding names its file in the line column (``decoder_steps.py:8``).
+        wider = max((len(_where(f)) for f in self.findings), default=4) - 4
+        width = max(16, (table.size.width or 80) - 18 - max(wider, 0))
         for i, f in enumerate(self.findings):
             # The message quotes the user's code: Text, never markup.
             table.add_row(Text(_where(f)), Text(f.code, style="bold yellow"),
