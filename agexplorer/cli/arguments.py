@@ -31,6 +31,10 @@ def add_debug(parser: argparse.ArgumentParser, default: Any = False) -> None:
     parser.add_argument("--debug", action="store_true", default=default, help=argparse.SUPPRESS)
 
 
+INIT_HELP = ("a method's instance: its class's constructor arguments (--init \"steps=6\"); "
+             "default: an instance the module holds, else the class's defaults")
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="agexplorer", description="Explore what TensorFlow AutoGraph "
                      "makes of your Python functions.")
@@ -45,6 +49,7 @@ def build_parser() -> argparse.ArgumentParser:
                         "(PATH alone) with --markdown or --html")
     report.add_argument("--call", metavar="ARGS", help='call arguments, a Python argument '
                         'list with tf, np and the module in scope: --call "tf.constant(5), n=3"')
+    report.add_argument("--init", metavar="ARGS", help=INIT_HELP)
     report.add_argument("--json", action="store_true", help="print one JSON object")
     report.add_argument("--no-run", action="store_true",
                         help="trace only; do not run eager, graph and XLA modes")
@@ -94,6 +99,7 @@ def build_parser() -> argparse.ArgumentParser:
     doctor.add_argument("target", metavar="PATH[::FUNC]")
     doctor.add_argument("--call", metavar="ARGS", help="call arguments (needs ::FUNC), as for "
                         "report")
+    doctor.add_argument("--init", metavar="ARGS", help=INIT_HELP)
     doctor.add_argument("--json", action="store_true", help="print one JSON object")
     doctor.add_argument("--timeout", type=positive, default=30.0, metavar="SECONDS",
                         help="give up on a function after this long (default 30)")

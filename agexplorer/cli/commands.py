@@ -80,7 +80,8 @@ def cmd_report(args: argparse.Namespace) -> int:
         from agexplorer.cli.svg import cmd_svg_report
         return cmd_svg_report(args)
     spec, _, target = checked(args.target)
-    request = ReportRequest(target, call=args.call, no_run=args.no_run, device=args.device,
+    request = ReportRequest(target, call=args.call, init=args.init, no_run=args.no_run,
+                            device=args.device,
                             budget=args.budget, fresh=not args.shared_module, hlo=args.hlo,
                             tensorboard=os.path.abspath(args.tensorboard)
                             if args.tensorboard else None,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 from typing import TYPE_CHECKING
 
 from agexplorer.cli.commands import checked, worker_json
@@ -18,9 +19,15 @@ def cmd_doctor(args: argparse.Namespace) -> int:
 
     from agexplorer.doctor.checks import doctor_targets, module_findings
     from agexplorer.model.doctor import DoctorReport
+    from agexplorer.runlog.log import is_log
     from agexplorer.worker.client import shared_worker
     from agexplorer.worker.protocol import DoctorRequest
 
+    if is_log(args.target.partition("::")[0]):
+        from agexplorer.cli.doctor_log import cmd_doctor_log
+
+        return cmd_doctor_log(args, os.path.abspath(args.target.partition("::")[0]))
+    _python_file(args.target.partition("::")[0])
     spec, text, target = checked(args.target, need_function=False)
     if args.apply and not args.try_fix:
         raise AgxError("bad-arguments", "--apply writes the rewrite that --try shows: add "
@@ -28,8 +35,9 @@ def cmd_doctor(args: argparse.Namespace) -> int:
     if args.try_fix and not re.fullmatch(r"(?i)AGX\d{3}(@\d+)?|\d+", args.try_fix):
         raise AgxError("bad-arguments", f"--try takes a finding's code (AGX004), its line "
                        f"number (38) or both (AGX004@38), not '{args.try_fix}'.")
-    if spec.qualname is None and (args.try_fix or args.call is not None):
-        option = "--try" if args.try_fix else "--call"
+    if spec.qualname is None and (args.try_fix or args.call is not None
+                                  or args.init is not None):
+        option = "--try" if args.try_fix else "--call" if args.call is not None else "--init"
         raise AgxError("bad-arguments", f"{option} needs one function: write "
                        f"{args.target}::FUNCTION.")
     worker = shared_worker(args.timeout, args.python)
@@ -40,7 +48,7 @@ def cmd_doctor(args: argparse.Namespace) -> int:
     for name in names:
         target = f"{spec.path}::{name}"
         try:
-            reports.append(worker.request(DoctorRequest(target, call=args.call),
+            reports.append(worker.request(DoctorRequest(target, call=args.call, init=args.init),
                                           what=f"diagnosing {name}", path=spec.path))
         except AgxError as exc:
             if spec.qualname:
@@ -58,6 +66,13 @@ def cmd_doctor(args: argparse.Namespace) -> int:
 
         render_doctor(reports, width=args.width, module=module)
     return 1 if module or any(r.findings for r in reports) else 0
+
+
+def _python_file(path: str) -> None:
+    """The doctor reads Python files and run logs; anything else is one sentence (exit 2)."""
+    if os.path.isfile(path) and not path.endswith((".py", ".pyw")):
+        raise AgxError("bad-argument", f"{path} is neither a Python file (.py) nor a run log "
+                       "written by `agexplorer record`; pass one of those.", exit_code=2)
 
 
 def _doctor_try(args: argparse.Namespace, worker: Worker, target: str) -> int:

@@ -117,7 +117,9 @@ def _analyse(worker: Worker, args: argparse.Namespace, path: str, name: str) -> 
 
     target = f"{path}::{name}"
     fp = FunctionPage(path, name)
-    request = ReportRequest(target, call=args.call, no_run=args.no_run, device=args.device,
+    init = getattr(args, "init", None)
+    request = ReportRequest(target, call=args.call, init=init, no_run=args.no_run,
+                            device=args.device,
                             budget=args.budget, fresh=not args.shared_module,
                             user_code=user_code_paths(args.user_code), depth=args.depth,
                             skip_xla=args.no_xla, mode_timeout=args.mode_timeout)
@@ -131,7 +133,8 @@ def _analyse(worker: Worker, args: argparse.Namespace, path: str, name: str) -> 
         fp.error = fp.report.error.message
         return fp
     try:  # the doctor reads the trace the report just made
-        fp.doctor = worker.request(DoctorRequest(target, call=args.call, reuse=True),
+        fp.doctor = worker.request(DoctorRequest(target, call=args.call, reuse=True,
+                                                 init=init),
                                    what=f"diagnosing {name}", path=path)
     except AgxError as exc:
         from agexplorer.model.doctor import DoctorReport

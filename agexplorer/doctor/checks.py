@@ -32,7 +32,7 @@ def module_findings(text: str) -> list[Finding]:
 
 def diagnose(target: str, call: str | None = None,
              progress: Callable[[str], None] | None = None, report: Any = None,
-             try_budget: float | None = TRY_BUDGET_S) -> DoctorReport:
+             try_budget: float | None = TRY_BUDGET_S, init: str | None = None) -> DoctorReport:
     """The findings for ``PATH::QUALNAME``: the static checks, cross-checked with its trace.
 
     ``report``: a :class:`~agexplorer.model.report.Report` already built for the
@@ -52,7 +52,7 @@ def diagnose(target: str, call: str | None = None,
     load_error: AgxError | None = None
     if report is None:
         try:
-            report = build_report(target, call, progress=progress)
+            report = build_report(target, call, progress=progress, init=init)
         except AgxError as exc:
             if exc.kind != "load-error":
                 raise

@@ -9,7 +9,7 @@ from agexplorer.model.errors import AgxError
 SAMPLE_CALLS = "AGX_CALLS"  # module-level dict: qualname -> argument string
 SAMPLE_SEQUENCES = "AGX_RETRACE"  # module-level dict: qualname -> list of argument strings
 # The size an input_signature's unknown dimension (None) is given; the call text says it.
-UNKNOWN_DIM = 2
+UNKNOWN_DIM = 1
 
 
 def _collect(*args: Any, **kwargs: Any) -> tuple[tuple[Any, ...], dict[str, Any]]:

@@ -20,7 +20,13 @@ from agexplorer.engine.recorder import Call, Frame
 from agexplorer.engine.statements import Statement, find_statements
 from agexplorer.engine.verdicts import build_verdicts
 from agexplorer.model.inventory import Inventory
-from agexplorer.model.report import CallSite, Conversion, ReachedFunction, Verdict
+from agexplorer.model.report import (
+    CallSite,
+    Conversion,
+    ReachedFunction,
+    Verdict,
+    keras3_words,
+)
 from agexplorer.source.files import read_source_file
 from agexplorer.source.targets import list_functions
 
@@ -146,12 +152,16 @@ def build_call_tree(root: Root, calls: list[Call], entries: dict[tuple[str, int]
                     inventory: Inventory | None, traced: bool, index: FileIndex,
                     chains: dict[tuple[tuple[str, int], ...], int] | None = None,
                     convert: Callable[[Any, str, int], Conversion] | None = None,
-                    depth: int | None = None) -> list[ReachedFunction]:
+                    depth: int | None = None,
+                    ran: dict[tuple[str, int], Reach] | None = None) -> list[ReachedFunction]:
     """One ReachedFunction per unit other than the root that the trace ran in, nearest
     first (then in file and line order); ``depth`` keeps those at most that many calls away.
 
     ``entries`` maps (file, def line) to how converted_call first entered a function;
-    ``chains`` counts ops by the user frames they were made under (for ops per statement).
+    ``chains`` counts ops by the user frames they were made under (for ops per statement);
+    ``ran``, where the trace watched every frame of the user's files (``UserLines``), maps
+    each unit whose own code ran as plain Python to how it was first entered: a unit that
+    made ops and is not among them ran converted.
     """
     reaches: dict[tuple[str, int], tuple[Unit, Reach, bool]] = {}
 
@@ -171,10 +181,15 @@ def build_call_tree(root: Root, calls: list[Call], entries: dict[tuple[str, int]
     for call in calls:
         if call.file is not None and call.line is not None:
             note(call.file, call.line, Reach(call.stack), True)
+    for (file, line), reach in (ran or {}).items():
+        note(file, line, reach, False)
     for chain in (chains or {}):
         if chain:  # outermost first: the path runs through its frames (the call's own line)
             file, line = chain[-1]
-            note(file, line, Reach(tuple(Frame(f, n, "") for f, n in chain)), False)
+            unit = index.unit_at(file, line)
+            unconverted = ran is None or (unit is not None
+                                          and (unit.file, unit.def_line) in ran)
+            note(file, line, Reach(tuple(Frame(f, n, "") for f, n in chain)), not unconverted)
 
     reached = []
     for unit, reach, converted in reaches.values():
@@ -207,14 +222,49 @@ def build_call_tree(root: Root, calls: list[Call], entries: dict[tuple[str, int]
     return reached
 
 
+def with_line_counts(reached: list[ReachedFunction], index: FileIndex,
+                     inventory: Inventory | None,
+                     lines_of: Callable[[str], Any]) -> list[ReachedFunction]:
+    """The functions AutoGraph did not convert, their verdicts made from the line counts
+    of a trace that counted them (``lines_of(file)``: line -> times run); the others as
+    they are. A Keras 3 layer's method says so once, in its note."""
+    from agexplorer.engine.fallback import fallback_verdicts
+
+    counted = []
+    for f in reached:
+        if f.converted:
+            counted.append(f)
+            continue
+        keras3 = _keras3_method(f.file, f.function)
+        if not f.statements:
+            counted.append(replace(f, note=keras3_words(f.function)) if keras3 else f)
+            continue
+        unit = index.unit_at(f.file, f.first_line)  # parsed once, by the call tree
+        statements = unit.statements if unit is not None else []
+        by_line = inventory.by_line(f.file) if inventory else {}
+        why = (f"Keras 3 runs {f.function} without AutoGraph" if keras3 else
+               "code AutoGraph does not convert, such as Keras, called it")
+        verdicts = fallback_verdicts(statements, lines_of(f.file), f.function, why, by_line,
+                                     True, refused=False)
+        note = keras3_words(f.function) if keras3 else f.note
+        counted.append(replace(f, note=note, statements=tuple(
+            replace(v, file=f.file, function=f.function, call_path=f.call_path,
+                    unconverted="keras3" if keras3 else None) for v in verdicts)))
+    return counted
+
+
+def _keras3_method(file: str, qualname: str) -> bool:
+    cls = owner_class(file, qualname)
+    return cls is not None and runs_unconverted(cls, qualname.rpartition(".")[2])
+
+
 def root_verdicts(root: Root, verdicts: list[Verdict]) -> list[Verdict]:
     """The explored function's verdicts, placed: its file, its name, itself as the path. A
     method Keras 3 runs without AutoGraph (a layer's ``call``) gets the fixes that apply
     there: tf.function converted it here, Keras does not."""
     site = (CallSite(root.qualname, root.file, root.def_line),)
     placed = [_with_place(v, root.file, root.qualname, site) for v in verdicts]
-    cls = owner_class(root.file, root.qualname)
-    if cls is not None and runs_unconverted(cls, root.qualname.rpartition(".")[2]):
+    if _keras3_method(root.file, root.qualname):
         placed = [_keras3(v, root.qualname) for v in placed]
     return placed
 

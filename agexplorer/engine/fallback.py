@@ -12,7 +12,7 @@ from __future__ import annotations
 import contextlib
 import sys
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from agexplorer.engine.hints import unconverted_hint
@@ -32,17 +32,21 @@ class LineCounter:
         self._decided: dict[Any, bool] = {}
 
     def _mine(self, code: Any) -> bool:
-        known = self._decided.get(code)
-        if known is None:
-            spans = self.spans.get(code.co_filename, ())
-            known = self._decided[code] = any(low <= code.co_firstlineno <= high
-                                              for low, high in spans)
-        return known
+        spans = self.spans.get(code.co_filename, ())
+        return any(low <= code.co_firstlineno <= high for low, high in spans)
 
     def _global(self, frame: Any, event: str, arg: Any) -> Any:
-        if event == "call" and self._mine(frame.f_code):
+        code = frame.f_code
+        mine = self._decided.get(code)
+        if mine is None:
+            mine = self._decided[code] = self._mine(code)
+        if mine and event == "call":
+            self._entered(frame)
             return self._local
         return None
+
+    def _entered(self, frame: Any) -> None:
+        """A frame of counted code starts (``UserLines`` notes each code's first one)."""
 
     def _local(self, frame: Any, event: str, arg: Any) -> Any:
         if event == "line":
@@ -62,6 +66,59 @@ class LineCounter:
             yield self
         finally:
             sys.settrace(previous)
+
+
+_GENERATED = "__autograph_generated_file"
+# What UserLines does with a code object: count its lines (the user's file: it runs
+# unconverted), note its first frame only (AutoGraph's conversion of a user's function:
+# its arguments), or nothing (library code).
+_COUNTED, _CONVERTED, _SKIPPED = 1, 2, 0
+
+
+class UserLines(LineCounter):
+    """The lines of every function of the user's code that runs as plain Python while a
+    trace is made (AutoGraph's converted code runs from its generated module, so a frame in
+    the user's own file is one AutoGraph did not convert: a Keras 3 layer's ``call``), and
+    each such code's first frame: where it was entered from and with which arguments.
+
+    ``on_entry(frame)`` is told of each code's first frame (once per code object), AutoGraph's
+    converted code's too (its lines are not counted: the recorder watches its operators)."""
+
+    def __init__(self, user_code: Any, on_entry: Callable[[Any], None]) -> None:
+        super().__init__([])
+        self.user_code = user_code  # supports ``filename in user_code``
+        self.on_entry = on_entry
+        self._entries: set[Any] = set()
+
+    def _mine(self, code: Any) -> bool:
+        return code.co_filename in self.user_code
+
+    def _global(self, frame: Any, event: str, arg: Any) -> Any:
+        code = frame.f_code
+        kind = self._decided.get(code)
+        if kind is None:
+            file = code.co_filename
+            kind = self._decided[code] = (_COUNTED if file in self.user_code else
+                                          _CONVERTED if _GENERATED in file else _SKIPPED)
+        if kind == _SKIPPED or event != "call":
+            return None
+        self._entered(frame)
+        return self._local if kind == _COUNTED else None
+
+    def _entered(self, frame: Any) -> None:
+        code = frame.f_code
+        if code not in self._entries:
+            self._entries.add(code)
+            self.on_entry(frame)
+
+    @staticmethod
+    def blocked() -> bool:
+        """Whether another tracer (a debugger, coverage) is on: counting would replace it,
+        so nothing is counted while it is (a ``UserLines`` of an enclosing trace is not
+        another tracer)."""
+        current = sys.gettrace()
+        return current is not None and not isinstance(getattr(current, "__self__", None),
+                                                       LineCounter)
 
 
 def fallback_verdicts(statements: list[Statement], counts: Counter[int], name: str,

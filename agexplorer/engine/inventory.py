@@ -124,7 +124,8 @@ def _format_output(tensor: Any) -> str:
 
 class _Walker:
     def __init__(self, root_file: str, root_span: tuple[int, int], user_code: Any,
-                 noted: OpChains | None = None) -> None:
+                 noted: OpChains | None = None, functions: bool = True) -> None:
+        self.functions = functions  # walk into called functions' graphs, not only bodies
         self.root_file = root_file
         self.root_span = root_span
         self.noted = noted
@@ -213,7 +214,8 @@ class _Walker:
                         fname = fname.decode()
                     if not fname:
                         continue
-                    sub = _find_graph(fname, graph, root)
+                    sub = _find_graph(fname, graph, root) \
+                        if self.functions or op.type in CONTROL_FLOW_OPS else None
                     label = _ROLES.get(attr, attr) + (f" {i}" if is_list else "")
                     if op.type in CONTROL_FLOW_OPS:
                         self.inventory.cf_bodies.setdefault((name, op.name), []).append(fname)
@@ -236,11 +238,14 @@ def _find_graph(name: str, graph: Any, root: Any) -> Any:
 
 
 def build_inventory(concrete: Any, root_file: str, root_span: tuple[int, int],
-                    user_code: Any, noted: OpChains | None = None) -> LiveInventory:
+                    user_code: Any, noted: OpChains | None = None,
+                    functions: bool = True) -> LiveInventory:
     """Walk ``concrete``'s graph and every body it calls; each op is charged to the innermost
     frame of the user's code (``root_file``, or a file ``in user_code``) under the traced
-    function (its lines ``root_span`` of ``root_file``)."""
-    walker = _Walker(root_file, root_span, user_code, noted)
+    function (its lines ``root_span`` of ``root_file``). ``functions`` False: the graphs of
+    the functions it calls (a tf.function called inside it, traced on its own) are left
+    out, only its control flow's bodies are walked (their ops are made in this trace)."""
+    walker = _Walker(root_file, root_span, user_code, noted, functions)
     graph = concrete.graph
     walker.walk(graph, concrete.name.decode() if isinstance(concrete.name, bytes)
                 else str(concrete.name), None, "outer", graph)

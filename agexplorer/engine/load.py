@@ -113,6 +113,8 @@ class Loaded:
     args: tuple[Any, ...] = ()
     kwargs: dict[str, Any] = field(default_factory=dict)
     args_error: AgxError | None = None  # no usable arguments (only when not required)
+    # A method's instance, in words: "Smoother(steps=6) (--init)", "model (the module's)"
+    instance: str | None = None
 
 
 def load_target(target: str, call: str | None = None, require_args: bool = True,
@@ -148,9 +150,10 @@ def load_target(target: str, call: str | None = None, require_args: bool = True,
         node = find_function_node(tree, pyfn.__qualname__)
     decorated = signature is not None or any(
         f.decorated for f in functions if f.qualname == spec.qualname)
+    bound, instance = _bind(module, spec.qualname, pyfn, init)
     loaded = Loaded(path=spec.path, qualname=spec.qualname, text=text, functions=functions,
                     node=node, module=module, pyfn=pyfn, signature=signature,
-                    bound=_bind(module, spec.qualname, pyfn, init), decorated=decorated)
+                    bound=bound, decorated=decorated, instance=instance)
     try:
         _arguments(loaded, call, progress or (lambda phase: None))
     except AgxError as exc:
@@ -201,33 +204,38 @@ def _constructed(module: Any, cls: type, init: str) -> Any:
                        f"{': ' + first if first else ''}; fix --init.") from None
 
 
-def _instance_for(module: Any, cls: type, qualname: str) -> Any:
-    for value in vars(module).values():
+def _instance_for(module: Any, cls: type, qualname: str) -> tuple[Any, str]:
+    """An instance the module holds (a model the program built), else ``cls()``; and which."""
+    for name, value in vars(module).items():
         if isinstance(value, cls):
-            return value
+            return value, f"{name} (the module's {cls.__name__}; --init builds another)"
     try:
-        return cls()
+        return cls(), f"{cls.__name__}() (its defaults; --init sets its arguments)"
     except Exception as exc:  # noqa: BLE001 - the class's constructor is user code
         raise AgxError("no-instance", f"{qualname} is a method and needs an instance of "
                        f"{cls.__name__}: {cls.__name__}() raised {type(exc).__name__}: {exc}; "
                        f"create one at module level (e.g. obj = {cls.__name__}(...)).") from None
 
 
-def _bind(module: Any, qualname: str, pyfn: Any, init: str | None = None) -> Any:
+def _bind(module: Any, qualname: str, pyfn: Any, init: str | None = None
+          ) -> tuple[Any, str | None]:
     """A method becomes bound to an instance (``Class(INIT)`` with ``init``, else a
-    module-level one, else ``Class()``)."""
+    module-level one, else ``Class()``); and that instance in words (None: no method)."""
     parent_name, _, attr = qualname.rpartition(".")
     if parent_name:
         parent = resolve(module, parent_name, [])
         if isinstance(parent, type) and not isinstance(
                 inspect.getattr_static(parent, attr, None), (staticmethod, classmethod)):
-            instance = _constructed(module, parent, init) if init is not None else \
-                _instance_for(module, parent, qualname)
-            return types.MethodType(pyfn, instance)
+            if init is not None:
+                instance = _constructed(module, parent, init)
+                words = f"{parent.__name__}({init}) (--init)"
+            else:
+                instance, words = _instance_for(module, parent, qualname)
+            return types.MethodType(pyfn, instance), words
     if init is not None:
         raise AgxError("bad-arguments", f"--init builds the instance of a method, and "
                        f"{qualname} is not a method of a class: drop --init.")
-    return pyfn
+    return pyfn, None
 
 
 def _arguments(loaded: Loaded, call: str | None, progress: Callable[[str], None]) -> None:

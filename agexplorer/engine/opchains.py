@@ -33,6 +33,7 @@ class OpChains:
         # TensorFlow's or Keras's, told apart here without reading their line numbers.
         self._kinds: dict[Any, int] = {}
         self._shared: dict[Chain, Chain] = {}
+        self.paused = 0  # >0 while a nested trace makes its own graph's ops (see Recorder)
 
     def _kind(self, code: Any) -> int:
         file = code.co_filename
@@ -47,6 +48,8 @@ class OpChains:
 
     def on_op(self, graph: Any, name: str) -> None:
         """Called as TensorFlow makes op ``name`` in ``graph``."""
+        if self.paused:
+            return
         mapping = tf_internals.source_map()
         kinds = self._kinds
         found = []

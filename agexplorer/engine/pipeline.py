@@ -5,10 +5,17 @@ from __future__ import annotations
 import contextlib
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
-from agexplorer.engine.calltree import FileIndex, Reach, Root, build_call_tree, root_verdicts
+from agexplorer.engine.calltree import (
+    FileIndex,
+    Reach,
+    Root,
+    build_call_tree,
+    root_verdicts,
+    with_line_counts,
+)
 from agexplorer.engine.convert import attempt_conversion, convert
 from agexplorer.engine.fallback import LineCounter, fallback_verdicts
 from agexplorer.engine.inventory import build_inventory
@@ -36,12 +43,14 @@ def list_file(path: str) -> list[FunctionInfo]:
 
 def build_report(target: str, call: str | None = None,
                  progress: Callable[[str], None] | None = None,
-                 user_code: Sequence[str] = (), depth: int | None = None) -> Report:
+                 user_code: Sequence[str] = (), depth: int | None = None,
+                 init: str | None = None) -> Report:
     """Run the whole engine for ``PATH::QUALNAME``, capturing what it prints (see :func:`_build`).
 
     ``user_code``: more folders whose files count as the user's code (beyond every file
     outside the Python installation); ``depth``: keep the functions reached at most that
-    many calls away from the explored one (None: all).
+    many calls away from the explored one (None: all); ``init``: a method's instance is
+    built with these constructor arguments (``--init``).
     """
     from agexplorer.engine.capture import capture_output
 
@@ -56,7 +65,7 @@ def build_report(target: str, call: str | None = None,
         failure: AgxError | None = None
         try:
             report = _build(target, call, progress or (lambda phase: None),
-                            Scope(tuple(user_code), depth))
+                            Scope(tuple(user_code), depth), init)
         except AgxError as exc:
             failure = exc
     if failure is not None:
@@ -81,7 +90,7 @@ class Scope:
 
 
 def _build(target: str, call: str | None, progress: Callable[[str], None],
-           scope: Scope = Scope()) -> Report:
+           scope: Scope = Scope(), init: str | None = None) -> Report:
     """Run the whole engine for ``PATH::QUALNAME``; errors land in ``report.error``.
 
     Bad input that stops everything (missing file, unknown function) raises
@@ -90,7 +99,7 @@ def _build(target: str, call: str | None, progress: Callable[[str], None],
     """
     t0 = time.perf_counter()
     progress(f"loading {target.partition('::')[0]}")
-    loaded = load_target(target, call, require_args=False, progress=progress)
+    loaded = load_target(target, call, require_args=False, progress=progress, init=init)
     return report_from_loaded(loaded, progress, scope, t0)
 
 
@@ -100,7 +109,8 @@ def report_from_loaded(loaded: Loaded, progress: Callable[[str], None] = lambda 
     engine/live.py); ``t0``: when loading began, for ``load_s``."""
     t0 = time.perf_counter() if t0 is None else t0
     report = Report(file=loaded.path, function=loaded.qualname, call=loaded.call,
-                    call_origin=loaded.call_origin, decorated=loaded.decorated)
+                    call_origin=loaded.call_origin, decorated=loaded.decorated,
+                    instance=loaded.instance)
     node = loaded.node
     if node is not None:
         first = min([node.lineno] + [d.lineno for d in node.decorator_list])
@@ -203,22 +213,7 @@ def _count_unconverted(tf: Any, loaded: Loaded, report: Report,
                         ).get_concrete_function(*loaded.args, **loaded.kwargs)
     except (Exception, SystemExit):  # noqa: BLE001 - it traced once: keep what that showed
         return report.reached
-    inventory = report.inventory
-    counted = []
-    for f in report.reached:
-        if f.converted or not f.statements:
-            counted.append(f)
-            continue
-        unit = index.unit_at(f.file, f.first_line)  # parsed once, by the call tree
-        statements = unit.statements if unit is not None else []
-        by_line = inventory.by_line(f.file) if inventory else {}
-        verdicts = fallback_verdicts(statements, lines.lines_of(f.file), f.function,
-                                     "code AutoGraph does not convert, such as Keras, called it",
-                                     by_line, True, refused=False)
-        counted.append(replace(f, statements=tuple(
-            replace(v, file=f.file, function=f.function, call_path=f.call_path)
-            for v in verdicts)))
-    return counted
+    return with_line_counts(report.reached, index, report.inventory, lines.lines_of)
 
 
 def trace_cause(exc: BaseException) -> ErrorCause | None:

@@ -66,7 +66,11 @@ class Recorder:
     function the trace reaches, and which user functions ``converted_call`` entered."""
 
     def __init__(self, root_file: str, root_span: tuple[int, int], user_code: Any,
-                 names_for: Callable[[str, int], tuple[str, ...]]) -> None:
+                 names_for: Callable[[str, int], tuple[str, ...]],
+                 own_graph: bool = False) -> None:
+        # own_graph: a tf.function called during the trace is a trace of its own (record
+        # writes one per trace), so its function is not one this trace entered.
+        self.own_graph = own_graph
         self.root_file = root_file
         self.root_span = root_span
         self.user_code = user_code  # supports ``filename in user_code``
@@ -79,6 +83,20 @@ class Recorder:
         self._codes: dict[Any, bool] = {}  # code object -> whether it is the user's
         # Which lines of the user's code made each op, noted as it is made (see opchains).
         self.op_chains = OpChains(root_file, user_code)
+        # While another trace is made inside this one (a tf.function called as this one
+        # traces), what runs is that trace's, in its own graph: this recorder looks away.
+        self.paused = 0
+
+    @contextlib.contextmanager
+    def pause(self) -> Iterator[None]:
+        """Within the block, nothing is recorded here (a nested trace's own recorder is)."""
+        self.paused += 1
+        self.op_chains.paused += 1
+        try:
+            yield
+        finally:
+            self.paused -= 1
+            self.op_chains.paused -= 1
 
     # -- helpers ----------------------------------------------------------------
     def _is_user(self, filename: str) -> bool:
@@ -138,12 +156,15 @@ class Recorder:
 
     def mark(self, path: str) -> None:
         """Called from the patched path functions: the innermost statement took ``path``."""
-        if self._stack and self._stack[-1].path is None:
+        if not self.paused and self._stack and self._stack[-1].path is None:
             self._stack[-1].path = path
 
     # -- the wrapped operators --------------------------------------------------
     def wrap_for(self, original: Callable[..., Any]) -> Callable[..., Any]:
         def for_stmt(iter_, extra_test, body, get_state, set_state, symbol_names, opts):
+            if self.paused:
+                return original(iter_, extra_test, body, get_state, set_state, symbol_names,
+                                opts)
             call = self._start("for", iter_)
             watch = LoopWatch(get_state, symbol_names, lambda: call.path == "staged",
                               call.file, call.line)
@@ -166,6 +187,8 @@ class Recorder:
 
     def wrap_while(self, original: Callable[..., Any]) -> Callable[..., Any]:
         def while_stmt(test, body, get_state, set_state, symbol_names, opts):
+            if self.paused:
+                return original(test, body, get_state, set_state, symbol_names, opts)
             call = self._start("while", None, describe_now=False)
             first = [True]
 
@@ -192,6 +215,8 @@ class Recorder:
 
     def wrap_if(self, original: Callable[..., Any]) -> Callable[..., Any]:
         def if_stmt(cond, body, orelse, get_state, set_state, symbol_names, nouts):
+            if self.paused:
+                return original(cond, body, orelse, get_state, set_state, symbol_names, nouts)
             if _generated_guard(sys._getframe(1), self):
                 # AutoGraph's own `if not do_return:` (or break_/continue_) around the code
                 # after an early return: no statement of the user's. Its marks go nowhere.
@@ -211,13 +236,16 @@ class Recorder:
         with the frames that led there): the call tree's functions without control flow."""
         def converted_call(f: Any, *args: Any, **kwargs: Any) -> Any:
             try:
-                self._entered(f)
+                if not self.paused:
+                    self._entered(f)
             except Exception:  # noqa: BLE001 - noting is never worth the user's call
                 pass
             return original(f, *args, **kwargs)
         return converted_call
 
     def _entered(self, f: Any) -> None:
+        if self.own_graph and getattr(f, "python_function", None) is not None:
+            return
         fn = getattr(f, "python_function", None) or getattr(f, "__func__", None) or f
         code = getattr(fn, "__code__", None)
         if code is None:

@@ -318,11 +318,13 @@ _TRACING = "tensorflow.python.eager.polymorphic_function.tracing_compilation"
 @contextlib.contextmanager
 def patched_tracing(on_trace: Callable[..., Any]) -> Iterator[None]:
     """Within the block, every new trace of any tf.function (or tf.data function) runs as
-    ``on_trace(trace, python_function, args, kwargs, scope, cache)``: ``trace()`` makes and
+    ``on_trace(trace, python_function, args, kwargs, scope, cache, relaxing)``: ``trace()`` makes and
     returns the concrete function; ``args``/``kwargs`` are the call's own values; ``scope``
     names the variable-creation scope ("VARIABLE_CREATION", "NO_VARIABLE_CREATION",
     "NO_SCOPE"); ``cache`` is the tf.function's trace cache (one per tf.function, None for
-    tf.data), which tells one tf.function from another of the same Python function."""
+    tf.data), which tells one tf.function from another of the same Python function;
+    ``relaxing``: the tf.function has ``reduce_retracing=True`` (a retrace for a new shape
+    is made for a shape with None where they differ)."""
     import threading
 
     from tensorflow.python.eager.polymorphic_function import tracing_compilation as tc
@@ -345,7 +347,8 @@ def patched_tracing(on_trace: Callable[..., Any]) -> Iterator[None]:
         scope = getattr(getattr(tracing_options, "scope_type", None), "name", "NO_SCOPE")
         return on_trace(lambda: create(function_type, type_context, func_graph, tracing_options),
                         getattr(tracing_options, "python_function", None), args, kwargs,
-                        scope, getattr(tracing_options, "function_cache", None))
+                        scope, getattr(tracing_options, "function_cache", None),
+                        bool(getattr(tracing_options, "reduce_retracing", False)))
 
     tc._maybe_define_function, tc._create_concrete_function = maybe_define, create_concrete
     try:

@@ -221,7 +221,8 @@ def run_lab(target: str, call: str | None = None, device: str | None = None,
             budget: float = 1.0, fresh_module: bool = True, hlo: bool = False,
             tensorboard: str | None = None, loaded: Loaded | None = None,
             progress: Callable[[str], None] | None = None, skip_xla: bool = False,
-            mode_timeout: float | None = None, inputs: Inputs | None = None) -> RunLab:
+            mode_timeout: float | None = None, inputs: Inputs | None = None,
+            init: str | None = None) -> RunLab:
     """Run the three modes of ``target`` and compare them.
 
     ``skip_xla``: XLA is not run (its compile can take minutes); ``mode_timeout``: each
@@ -248,7 +249,7 @@ def run_lab(target: str, call: str | None = None, device: str | None = None,
         with capture_output() as captured:
             if last is None or fresh_module:
                 seed_everything(LAB_SEED)
-                last = load_target(target, call)
+                last = load_target(target, call, init=init)
             own = (last.args, last.kwargs)
             inputs = own if inputs is None else shared(inputs, own)
             seed_everything(LAB_SEED)
@@ -293,13 +294,13 @@ def _hlo(lab: RunLab, loaded: Loaded) -> None:
 
 
 def hlo_only(target: str, call: str | None = None, device: str | None = None,
-             progress: Callable[[str], None] | None = None) -> RunLab:
+             progress: Callable[[str], None] | None = None, init: str | None = None) -> RunLab:
     """The HLO alone, without the runs (the explorer's HLO tab): a RunLab with no modes."""
     from agexplorer.engine.capture import capture_output
 
     lab = RunLab(device=resolve_device(device), budget_s=0.0)
     with capture_output():
-        loaded = load_target(target, call)
+        loaded = load_target(target, call, init=init)
         if progress is not None:
             progress(f"compiling {loaded.qualname} to HLO")
         _hlo(lab, loaded)

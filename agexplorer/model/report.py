@@ -65,6 +65,12 @@ Intended = Literal["variables"]
 Unconverted = Literal["keras3"]
 
 
+def keras3_words(function: str) -> str:
+    """What a method Keras 3 runs without AutoGraph is, once, in plain words."""
+    return (f"Keras 3 runs {function} without AutoGraph: its Python loops unroll and an `if` "
+            "on a tensor raises")
+
+
 @dataclass(frozen=True)
 class Verdict:
     """The report's ``statements`` entry for one statement, built whole by the engine."""
@@ -156,6 +162,7 @@ class Report:
     decorated: bool = False
     call: str | None = None
     call_origin: str | None = None
+    instance: str | None = None  # a method's instance, in words ("Smoother(steps=6) (--init)")
     conversion: Conversion | None = None
     conversion_note: str | None = None  # AutoGraph refused it, and what tf.function did then
     statements: list[Verdict] = field(default_factory=list)  # the explored function's own
@@ -176,7 +183,8 @@ class Report:
                        "decorated": self.decorated},
             "source": {"code": self.source, "first_line": self.first_line,
                        "end_line": self.end_line},
-            "call": {"args": self.call, "origin": self.call_origin},
+            "call": {"args": self.call, "origin": self.call_origin,
+                     "instance": self.instance},
             "converted": {"code": self.conversion.code if self.conversion else None,
                           "source_map": [list(p) for p in self.conversion.source_map]
                           if self.conversion else [], "note": self.conversion_note},

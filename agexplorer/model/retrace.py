@@ -18,10 +18,21 @@ class Argument:
     key: str  # what tracing compares: equal keys can share a trace
     dtype: str | None = None  # tensors
     shape: list[int | None] | None = None  # tensors; None for an unknown rank
+    # A structure's values, each named by where it sits (``data[0]``, ``batch['x']``),
+    # nested structures flattened: tracing compares them one by one.
+    parts: list[Argument] = field(default_factory=list)
 
     def to_dict(self) -> dict:
-        """The JSON form (``key`` is internal)."""
-        return {"kind": self.kind, "text": self.text, "dtype": self.dtype, "shape": self.shape}
+        """The JSON form (``key`` is internal; ``parts`` only for a structure)."""
+        data: dict = {"kind": self.kind, "text": self.text, "dtype": self.dtype,
+                      "shape": self.shape}
+        if self.parts:
+            data["parts"] = [{"name": p.name, **p.to_dict()} for p in self.parts]
+        return data
+
+    def leaves(self) -> list[Argument]:
+        """Itself, or a structure's values (see ``parts``)."""
+        return self.parts if self.kind == "structure" and self.parts else [self]
 
 
 @dataclass

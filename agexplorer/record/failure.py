@@ -69,4 +69,47 @@ def end_fields(exc: BaseException | None, user_code: UserCode | None = None) -> 
         file, line = user_line(exc, user_code) if user_code is not None else (None, None)
         fields.update(exception=type(exc).__name__, message=first_line(exc) or None,
                       file=file, line=line)
+        if file is not None and line is not None:
+            fields.update(unconverted_cause(exc, file, line))
     return fields
+
+
+# A tensor used as a Python bool (an if or while on it) or iterated over in graph code.
+_GRAPH_ERRORS = ("OperatorNotAllowedInGraphError",)
+
+
+def unconverted_cause(exc: BaseException, file: str, line: int) -> dict[str, Any]:
+    """Where an if/for/while on a tensor raised in a method Keras 3 runs without AutoGraph
+    (a layer's ``call``): that root cause and its fix (``cause``, ``fix``), not Keras's
+    wrapper text; {} elsewhere. The class is the frame's own ``self`` (the program's
+    module may be gone by now)."""
+    if type(exc).__name__ not in _GRAPH_ERRORS:
+        return {}
+    from agexplorer.engine.calltree import FileIndex
+    from agexplorer.engine.hints import unconverted_hint
+    from agexplorer.engine.keras_layers import owner_class, runs_unconverted
+    from agexplorer.model.report import keras3_words
+
+    unit = FileIndex().unit_at(file, line)
+    if unit is None:
+        return {}
+    cls = _frame_class(exc, file, line) or owner_class(file, unit.qualname)
+    if cls is None or not runs_unconverted(cls, unit.qualname.rpartition(".")[2]):
+        return {}
+    statement = next((s for s in reversed(unit.statements) if s.line <= line <= s.end_line
+                      and (s.line == line or s.kind != "if")), None)
+    kind = statement.kind if statement is not None and statement.line == line else "if"
+    return {"cause": keras3_words(unit.qualname), "fix": unconverted_hint(kind)}
+
+
+def _frame_class(exc: BaseException, file: str, line: int) -> type | None:
+    """The class of ``self`` in the traceback's frame at ``line`` of ``file``."""
+    tb = exc.__traceback__
+    found = None
+    while tb is not None:
+        code = tb.tb_frame.f_code
+        if os.path.abspath(code.co_filename) == file and tb.tb_lineno == line \
+                and code.co_argcount and code.co_varnames[0] == "self":
+            found = type(tb.tb_frame.f_locals.get("self"))
+        tb = tb.tb_next
+    return found

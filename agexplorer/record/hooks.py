@@ -9,21 +9,32 @@ so both see its statements, as the outer graph holds them too.
 
 from __future__ import annotations
 
+import contextlib
 import inspect
 import linecache
 import os
 import time
+import weakref
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from agexplorer.engine.calltree import FileIndex, Reach, Root, build_call_tree, root_verdicts
+from agexplorer.engine.calltree import (
+    FileIndex,
+    Reach,
+    Root,
+    build_call_tree,
+    root_verdicts,
+    with_line_counts,
+)
+from agexplorer.engine.fallback import UserLines
 from agexplorer.engine.inventory import build_inventory
 from agexplorer.engine.recorder import Recorder, recording
 from agexplorer.engine.usercode import UserCode
 from agexplorer.engine.verdicts import build_verdicts
 from agexplorer.model.retrace import Argument
 from agexplorer.record.failure import first_line
+from agexplorer.record.reached import CallTexts, Entry, entry_of
 from agexplorer.retrace.args import bind_arguments, changes, differences
 
 # Keras 3: model.build(shape) on a subclassed model without its own build() creates no
@@ -42,10 +53,15 @@ class _Earlier:
     """The traces one tf.function made so far: their arguments and scopes."""
 
     code: Any = None  # the traced function's code: an id reused by another tf.function
+    function: Callable[[], Any] | None = None  # a weak reference to the function it traces
     arguments: list[list[Argument]] = field(default_factory=list)
     scopes: list[str] = field(default_factory=list)
     numbers: list[int] = field(default_factory=list)  # their numbers in the log (the run's)
     own: list[int] = field(default_factory=list)  # their numbers among the function's traces
+
+    def traces(self, function: Any) -> bool:
+        """Whether ``function`` is the one this tf.function traced (where that can be told)."""
+        return self.function is None or self.function() is _unwrap(function)
 
     def remember(self, numbers: tuple[int, int], arguments: list[Argument], scope: str) -> None:
         """One more trace: its (log, own) numbers, arguments and variable-creation scope."""
@@ -65,67 +81,119 @@ class TraceRecorder:
         self.count = 0
         # (file, function, line) -> traces so far: a trace's number among its function's,
         # as the summary groups them (two tf.functions of one Python function count as one)
-        self._per_function: dict[tuple[str, str, int], int] = {}
+        self._per_function: dict[tuple[Any, ...], int] = {}
         # id(the tf.function's trace cache) -> its traces so far (the cache has __slots__
         # and no weak references; keeping it alive would keep every graph alive)
         self._earlier: dict[int, _Earlier] = {}
         self._analysis_s = 0.0  # time spent on records, taken out of enclosing traces' time
         self._open: list[int] = []  # the traces in progress, outermost first
+        self._recorders: list[Recorder] = []  # and their recorders
+        self._inner_s: list[float] = []  # and the seconds of the traces made inside each
+        self._calls = CallTexts()
         # The recording process: a copy the program forks traces unrecorded (its records,
         # numbered as the parent's are, would interleave with them in the one log).
         self._pid = os.getpid()
 
     def on_trace(self, trace: Callable[[], Any], python_function: Any, args: tuple, kwargs: dict,
-                 scope: str, cache: Any) -> Any:
-        """Run ``trace()`` under a fresh engine recorder, then write its record."""
+                 scope: str, cache: Any, relaxing: bool = False) -> Any:
+        """Run ``trace()`` under a fresh engine recorder, then write its record
+        (``relaxing``: the tf.function has reduce_retracing=True)."""
         if os.getpid() != self._pid:
             return trace()
         self.count += 1
         number = self.count
         place = _place(python_function, self.user_code, self.index)
-        key = (place.file, place.function, place.line)
+        root, unit = place.root, place.unit
+        anchor_unit = None
+        if not place.user:  # a library's tf.function (Keras's train step, tf.data's map)
+            root, anchor_unit = self._anchor() or (root, None)
+        anchored = place.user or root is not place.root
+        called = None if anchor_unit is None else {
+            "file": root.file, "function": anchor_unit, "line": root.def_line,
+            "call": root.qualname if root.qualname != anchor_unit else None,
+            "text": linecache.getline(root.file, root.def_line).strip()}
+        # As the summary counts them: a library's function per line of the user's that
+        # asked for it (each ds.map makes a tf.function of tf.data's one wrapped_fn).
+        key = (place.file, place.function, place.line) + (
+            (called["file"], called["line"], called["call"]) if called else ())
         own = self._per_function[key] = self._per_function.get(key, 0) + 1
         arguments = _arguments(python_function, args, kwargs)
-        root, unit = place.root, place.unit
-        if not place.user:  # a library's tf.function (Keras's train step, tf.data's map)
-            root = _anchor(self.user_code, self.index) or root
-        anchored = place.user or root is not place.root
         recorder = Recorder(root.file if anchored else "",
                             (root.first_line, root.end_line) if anchored else (0, -1),
-                            self.user_code, self.index.names_for)
+                            self.user_code, self.index.names_for, own_graph=True)
+        seen = _Seen(recorder, self.index)
+        lines = None if UserLines.blocked() else UserLines(self.user_code, seen.entered)
         parent = self._open[-1] if self._open else None
+        outer = self._recorders[-1] if self._recorders else None
         self._open.append(number)
+        self._recorders.append(recorder)
+        self._inner_s.append(0.0)
         before = self._analysis_s
         t0 = time.perf_counter()
         try:
-            with recording(recorder):
+            with recording(recorder), (outer.pause() if outer else contextlib.nullcontext()), \
+                    (lines.active() if lines else contextlib.nullcontext()):
                 concrete = trace()
         except BaseException as exc:
-            elapsed = time.perf_counter() - t0 - (self._analysis_s - before)
+            elapsed = self._own_time(t0, before)
             self._open.pop()
+            self._recorders.pop()
             failed = _one_line(exc)
-            self._safely(lambda: self.write(self._record(
-                (number, own), place, arguments, scope, cache, elapsed, parent,
-                error=failed)))
+            self._safely(lambda: self.write({**self._record(
+                (number, own), place, arguments, scope, (cache, python_function), elapsed,
+                parent, error=failed), **({"called_from": called} if called else {})}))
             raise
-        elapsed = time.perf_counter() - t0 - (self._analysis_s - before)
+        elapsed = self._own_time(t0, before)
         self._open.pop()
+        self._recorders.pop()
         t1 = time.perf_counter()
 
         def analyse() -> None:
-            record = self._record((number, own), place, arguments, scope, cache, elapsed,
-                                  parent)
+            traced = _traced_arguments(concrete, python_function) if relaxing else None
+            record = self._record((number, own), place, arguments, scope,
+                                  (cache, python_function), elapsed, parent, traced=traced)
             record.update(_verdicts(concrete, recorder, root, anchored, unit, self.user_code,
-                                    self.index))
-            if anchored and not place.user:
-                record["called_from"] = {
-                    "file": root.file, "function": root.qualname, "line": root.def_line,
-                    "text": linecache.getline(root.file, root.def_line).strip()}
+                                    self.index, seen, lines))
+            if lines is None:
+                record["uncounted"] = ("another tracer (a debugger or coverage) was on, so "
+                                       "the loops of code AutoGraph did not convert were not "
+                                       "counted")
+            if called is not None:
+                record["called_from"] = called
             self.write(record)
 
         self._safely(analyse)
         self._analysis_s += time.perf_counter() - t1
         return concrete
+
+    def _own_time(self, t0: float, analysis_before: float) -> float:
+        """The trace's own seconds since ``t0``: without the records made meanwhile, nor the
+        traces made inside it (each has its own), which count in the enclosing trace's."""
+        spent = time.perf_counter() - t0 - (self._analysis_s - analysis_before)
+        inner = self._inner_s.pop()
+        if self._inner_s:
+            self._inner_s[-1] += spent
+        return spent - inner
+
+    def _anchor(self) -> tuple[Root, str] | None:
+        """Where the user's code asked for a library's trace: its innermost frame on the
+        stack (``model.fit(...)``, ``dataset.map(fn)``), as a root of one line named by the
+        call on it (``model.fit``; the enclosing function where no call is recognised). The
+        trace's ops and paths start there, as a user tf.function's start at its own lines;
+        None when no user frame is on the stack. Also: the function holding that line."""
+        from agexplorer.engine import tf_internals
+
+        frames = list(tf_internals.tf_stack_frames())
+        mine = [i for i, f in enumerate(frames) if f.filename in self.user_code]
+        if not mine:
+            return None
+        at = frames[mine[-1]]
+        file, line = at.filename, at.lineno
+        unit = self.index.unit_at(file, line)
+        holder = unit.qualname if unit is not None else "<module>"
+        callees = [f.name for f in frames[mine[-1] + 1:]]
+        name = self._calls.text(file, line, callees) or holder
+        return Root(file, name, line, line, line), holder
 
     @property
     def analysis_s(self) -> float:
@@ -142,10 +210,13 @@ class TraceRecorder:
 
     def _record(self, numbers: tuple[int, int], place: _Place, arguments: list[Argument],
                 scope: str, cache: Any, trace_s: float, parent: int | None,
-                error: str | None = None) -> dict:
-        """``numbers``: the trace's number in the log, and among its function's traces."""
+                error: str | None = None, traced: list[Argument] | None = None) -> dict:
+        """``numbers``: the trace's number in the log, and among its function's traces;
+        ``traced``: the arguments the trace was made for, where reduce_retracing relaxed
+        them (None dimensions)."""
         number, own = numbers
-        kind, reason, compared, causes = self._why(numbers, arguments, scope, cache, place.code)
+        kind, reason, compared, causes = self._why(numbers, arguments, scope, cache, place.code,
+                                                   traced)
         return {"type": "trace", "trace": number, "number": own, "file": place.file,
                 "function": place.function, "line": place.line, "user": place.user,
                 "kind": kind, "reason": reason, "compared_with": compared, "causes": causes,
@@ -154,7 +225,8 @@ class TraceRecorder:
                 "trace_s": round(trace_s, 6), "error": error}
 
     def _why(self, numbers: tuple[int, int], arguments: list[Argument], scope: str, cache: Any,
-             code: Any) -> tuple[str, str | None, int | None, list[dict]]:
+             code: Any, traced: list[Argument] | None = None
+             ) -> tuple[str, str | None, int | None, list[dict]]:
         """("first" | "retrace", why it traced again, which earlier trace it is compared with
         (its number in the log, as ``trace`` is), what changed: ``causes``, one
         ``{"name", "change"}`` per argument, or one with no name when no argument changed).
@@ -174,9 +246,12 @@ class TraceRecorder:
             assert best is not None
             where, own, before, found = best
             if found:
-                reason = "; ".join(phrase.replace(f"call {own}", f"trace {own}")
-                                   for _, phrase in differences(arguments, before, own))
-                causes = [{"name": name, "change": change} for name, change in found]
+                relaxed = _relaxed(found, traced)
+                reason = "; ".join(phrase.replace(f"call {own}", f"trace {own}") for _, phrase
+                                   in differences(arguments, before, own, relaxed))
+                causes = [{"name": name, "change": change,
+                           **({"relaxed": relaxed[name]} if name in relaxed else {})}
+                          for name, change in found]
             elif scope == "NO_VARIABLE_CREATION" and "VARIABLE_CREATION" in earlier.scopes:
                 reason, causes = _VARIABLES, [{"name": None, "change": "variables"}]
             else:
@@ -186,12 +261,17 @@ class TraceRecorder:
         finally:
             earlier.remember(numbers, arguments, scope)
 
-    def _history(self, cache: Any, code: Any) -> _Earlier | None:
-        if cache is None:  # tf.data's functions: each is traced once, on its own
+    def _history(self, owner: tuple[Any, Any], code: Any) -> _Earlier | None:
+        """The earlier traces of the tf.function whose (trace cache, Python function) is
+        ``owner``. A cache's id is reused once it is gone (tf.data makes a tf.function per
+        ``map``, Keras one per ``make_train_function``), so the Python function it traces
+        must still be the one seen: a new one is a new tf.function, not a retrace."""
+        cache, function = owner
+        if cache is None:  # tf.data's functions on releases without a cache: traced once
             return None
         known = self._earlier.get(id(cache))
-        if known is None or known.code is not code:
-            known = self._earlier[id(cache)] = _Earlier(code)
+        if known is None or known.code is not code or not known.traces(function):
+            known = self._earlier[id(cache)] = _Earlier(code, _weak(_unwrap(function)))
         return known
 
 
@@ -206,6 +286,34 @@ class _Place:
     root: Root
     unit: Any = None
     code: Any = None
+
+
+def _traced_arguments(concrete: Any, python_function: Any) -> list[Argument] | None:
+    """The arguments ``concrete`` was traced for (its input signature: a None where
+    reduce_retracing relaxed a dimension), bound as the call's are."""
+    try:
+        args, kwargs = concrete.structured_input_signature
+    except (AttributeError, TypeError, ValueError):
+        return None
+    return _arguments(python_function, tuple(args), dict(kwargs))
+
+
+def _relaxed(found: list[tuple[str, str]], traced: list[Argument] | None) -> dict[str, str]:
+    """The changed shapes the trace was made relaxed for: name -> what it was traced for
+    (``float32[None, 4]``)."""
+    if not traced:
+        return {}
+    leaves = {leaf.name: leaf for a in traced for leaf in [a, *a.parts]}
+    return {name: leaves[name].text for name, change in found if change == "shape"
+            and name in leaves and leaves[name].shape is not None
+            and None in leaves[name].shape}
+
+
+def _weak(function: Any) -> Callable[[], Any] | None:
+    try:
+        return weakref.ref(function)
+    except TypeError:  # not weakly referable: the code object alone tells them apart
+        return None
 
 
 def _one_line(exc: BaseException) -> str:
@@ -264,37 +372,85 @@ def _spec_as_value(value: Any) -> Any:
     return value
 
 
-def _anchor(user_code: UserCode, index: FileIndex) -> Root | None:
-    """Where the user's code asked for a library's trace: its innermost frame on the stack
-    (``model.fit(...)``, ``dataset.map(fn)``), as a root of one line. The trace's ops and
-    paths start there, as a user tf.function's start at its own lines; None when no user
-    frame is on the stack."""
+class _Seen:
+    """The functions of the user's code a trace entered, each at its first call (UserLines
+    tells of every first frame): whether it ran as plain Python, from where, with what."""
+
+    def __init__(self, recorder: Recorder, index: FileIndex) -> None:
+        self.recorder = recorder
+        self.index = index
+        self.ran: dict[tuple[str, int], Reach] = {}  # units whose own code ran unconverted
+        self.entries: dict[tuple[str, int], Entry] = {}  # every unit's first call
+
+    def entered(self, frame: Any) -> None:
+        code = frame.f_code
+        file, line = code.co_filename, code.co_firstlineno
+        generated = _GENERATED in file
+        if generated:  # AutoGraph's conversion of a user's function: where it came from
+            file, line = _mapped_def(file, line)
+        unit = self.index.unit_at(file, line) if file else None
+        if unit is None:
+            return
+        key = (unit.file, unit.def_line)
+        own = line in (unit.first_line, unit.def_line)  # the unit itself, not a nested def
+        if own and key not in self.entries:
+            self.entries[key] = entry_of(frame)
+        if not generated and key not in self.ran:
+            self.ran[key] = Reach(self.recorder.user_frames())
+
+
+_GENERATED = "__autograph_generated_file"
+
+
+def _mapped_def(file: str, line: int) -> tuple[str, int]:
+    """The user's (file, def line) of AutoGraph's converted function starting at ``line``
+    of its generated ``file`` (("", 0) where the source map does not say)."""
     from agexplorer.engine import tf_internals
 
-    frames = [f for f in tf_internals.tf_stack_frames() if f.filename in user_code]
-    if not frames:
-        return None
-    file, line = frames[-1].filename, frames[-1].lineno
-    unit = index.unit_at(file, line)
-    return Root(file, unit.qualname if unit is not None else "<module>", line, line, line)
+    mapping = tf_internals.source_map()
+    for n in range(line, line + 3):
+        found = mapping.get((file, n))
+        if found is not None:
+            return found[0], found[1]
+    return "", 0
 
 
 def _verdicts(concrete: Any, recorder: Recorder, root: Root, anchored: bool, unit: Any,
-              user_code: UserCode, index: FileIndex) -> dict:
+              user_code: UserCode, index: FileIndex, seen: _Seen,
+              lines: UserLines | None) -> dict:
     """The trace's op count and every statement's verdict across the functions it reached;
     ``anchored``: ``root`` is in the user's code (the traced function, or the line that
-    asked a library to trace)."""
+    asked a library to trace). Ops are those of the trace's own graph and its control
+    flow's bodies: a tf.function it called made its own (its own record counts them)."""
     span = (root.first_line, root.end_line) if anchored else (0, -1)
     inventory = build_inventory(concrete, root.file if anchored else "", span, user_code,
-                                recorder.op_chains)
+                                recorder.op_chains, functions=False)
     calls = recorder.calls
     own = []
     if unit is not None:
         own = root_verdicts(root, build_verdicts(unit.statements, calls, inventory, True,
                                                  file=root.file, chains=inventory.chains))
     entries = {key: Reach(frames, fn) for key, (fn, frames) in recorder.entries.items()}
-    reached = build_call_tree(root, calls, entries, inventory, True, index, inventory.chains)
+    reached = build_call_tree(root, calls, entries, inventory, True, index, inventory.chains,
+                              ran=seen.ran if lines is not None else None)
+    if lines is not None:
+        reached = with_line_counts(reached, index, inventory, lines.lines_of)
     statements = [v.to_dict() for v in own] + [v.to_dict() for f in reached for v in f.statements]
     return {"op_count": len(inventory.ops), "statements": statements,
-            "reached": [{"file": f.file, "function": f.function, "line": f.first_line,
-                         "op_count": f.op_count, "converted": f.converted} for f in reached]}
+            "reached": [_reached(f, seen.entries.get((f.file, _def_line(f, index))))
+                        for f in reached]}
+
+
+def _def_line(function: Any, index: FileIndex) -> int:
+    unit = index.unit_at(function.file, function.first_line)
+    return unit.def_line if unit is not None else function.first_line
+
+
+def _reached(f: Any, entry: Entry | None) -> dict:
+    """A reached function as the record keeps it: where, its ops, how it ran, its first call."""
+    found = {"file": f.file, "function": f.function, "line": f.first_line,
+             "op_count": f.op_count, "converted": f.converted, "note": f.note,
+             "call_path": [site.to_dict() for site in f.call_path]}
+    if entry is not None:
+        found.update(entry.to_dict())
+    return found

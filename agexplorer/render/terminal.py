@@ -321,6 +321,8 @@ def render_report(report: Report, console: Console | None = None, width: int | N
     summary.append("  @tf.function" if report.decorated else "  plain function", style="cyan")
     call = report.call if report.call is not None else "?"
     summary.append(f"\ncall: {report.function.split('.')[-1]}({call})  [{report.call_origin}]")
+    if report.instance:
+        summary.append(f"\ninstance: {report.instance}")
     if inv:
         bodies = len(inv.bodies)
         summary.append(f"\n{len(inv.ops)} ops in {bodies} function bod{'ies' if bodies != 1 else 'y'};  ")

@@ -53,7 +53,7 @@ def describe_argument(name: str, value: Any) -> Argument:
     if isinstance(value, (bool, int, float, str, type(None))):
         return Argument(name, "python", describe(value), f"{type(value).__name__}:{value!r}")
     if isinstance(value, (list, tuple, dict)):
-        items = value.items() if isinstance(value, dict) else enumerate(value)
+        items = list(value.items() if isinstance(value, dict) else enumerate(value))
         parts = [(k, *_short(v)) for k, v in items]
         if isinstance(value, dict):
             inner = "{" + ", ".join(f"{k!r}: {t}" for k, t, _ in parts) + "}"
@@ -62,9 +62,30 @@ def describe_argument(name: str, value: Any) -> Argument:
         if len(inner) > 60:
             inner = inner[:57] + "...]"
         key = f"{type(value).__name__}(" + ",".join(f"{k!r}={kk}" for k, _, kk in parts) + ")"
-        return Argument(name, "structure", f"a Python {type(value).__name__} {inner}", key)
+        return Argument(name, "structure", f"a Python {type(value).__name__} {inner}", key,
+                        parts=_flattened(name, value))
     return Argument(name, "object", describe(value),
                     f"{type(value).__qualname__}@{id(value)}")
+
+
+_LEAVES = 64  # a structure's values compared one by one; beyond, as a whole
+
+
+def _flattened(name: str, value: Any) -> list[Argument]:
+    """The values of a list, tuple or dict, nested ones flattened, each named by its place
+    (``data[0]``, ``batch['x'][1]``); [] for one of more than ``_LEAVES`` values."""
+    found: list[Argument] = []
+
+    def visit(prefix: str, v: Any, depth: int) -> bool:
+        if isinstance(v, (list, tuple, dict)) and depth < 8:
+            items = v.items() if isinstance(v, dict) else enumerate(v)
+            return all(visit(f"{prefix}[{k!r}]", inner, depth + 1) for k, inner in items)
+        if len(found) >= _LEAVES:
+            return False
+        found.append(describe_argument(prefix, v))
+        return True
+
+    return found if visit(name, value, 0) else []
 
 
 def bind_arguments(parameters: inspect.Signature | None, args: tuple[Any, ...],
@@ -110,24 +131,57 @@ def change_kind(now: Argument, before: Argument) -> Change:
 
 
 def changes(now: list[Argument], before: list[Argument]) -> list[tuple[str, Change]]:
-    """(parameter, kind of change) for each argument that differs from an earlier call's."""
+    """(parameter, kind of change) for each argument that differs from an earlier call's; a
+    list, tuple or dict of the same make-up names the values in it that changed
+    (``data[0]``: its shape), as tracing compares them one by one."""
     earlier = {a.name: a for a in before}
-    return [(a.name, change_kind(a, earlier[a.name])) for a in now
-            if a.name in earlier and a.key != earlier[a.name].key]
+    found: list[tuple[str, Change]] = []
+    for a in now:
+        b = earlier.get(a.name)
+        if b is None or a.key == b.key:
+            continue
+        if _same_make_up(a, b):
+            found += [(x.name, change_kind(x, y)) for x, y in zip(a.parts, b.parts, strict=True)
+                      if x.key != y.key]
+        else:
+            found.append((a.name, change_kind(a, b)))
+    return found
 
 
-def differences(now: list[Argument], before: list[Argument], where: int
-                ) -> list[tuple[str, str]]:
-    """(parameter, phrase) for each argument that differs from an earlier call (number ``where``)."""
-    earlier = {a.name: a for a in before}
-    return [(name, _phrase(change, next(a for a in now if a.name == name), earlier[name], where))
+def _same_make_up(a: Argument, b: Argument) -> bool:
+    """Two structures of the same type holding values at the same places."""
+    return (a.kind == b.kind == "structure" and bool(a.parts) and
+            a.text.split(" ", 3)[:3] == b.text.split(" ", 3)[:3]
+            and [p.name for p in a.parts] == [p.name for p in b.parts])
+
+
+def _by_name(arguments: list[Argument]) -> dict[str, Argument]:
+    """Every argument by name, a structure's values too (``data[0]``)."""
+    found = {}
+    for a in arguments:
+        found[a.name] = a
+        found.update((p.name, p) for p in a.parts)
+    return found
+
+
+def differences(now: list[Argument], before: list[Argument], where: int,
+                relaxed: dict[str, str] | None = None) -> list[tuple[str, str]]:
+    """(parameter, phrase) for each argument that differs from an earlier call (number
+    ``where``); ``relaxed``: the shapes a reduce_retracing trace was made for, by name."""
+    mine, earlier = _by_name(now), _by_name(before)
+    return [(name, _phrase(change, mine[name], earlier[name], where,
+                           (relaxed or {}).get(name)))
             for name, change in changes(now, before)]
 
 
-def _phrase(change: Change, a: Argument, b: Argument, where: int) -> str:
-    """The sentence for one changed argument: what it is now, what it was, why it traced."""
+def _phrase(change: Change, a: Argument, b: Argument, where: int,
+            relaxed: str | None = None) -> str:
+    """The sentence for one changed argument: what it is now, what it was, why it traced
+    (``relaxed``: the shape reduce_retracing made this trace for, ``float32[None, 4]``)."""
     if change in ("dtype", "shape"):
         why = "a new dtype always needs a new trace" if change == "dtype" else (
+            f"a new shape needs a new trace; reduce_retracing made this one for {relaxed}, "
+            "which later calls of other sizes reuse" if relaxed else
             "a new shape needs a new trace; a None dimension in input_signature, or "
             "reduce_retracing=True, lets one trace serve both")
         return f"{a.name}: now {a.text}, before {b.text} (call {where}): {why}"

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import ast
 import re
 from collections.abc import Collection
 from dataclasses import dataclass, field
+
+from agexplorer.model.errors import AgxError
 
 # "the Python int 3", "the Python str 'abc'": the value after the type is its repr (a float
 # is written with %g, a str cut at 30 characters: the nearest the log keeps).
@@ -19,6 +22,10 @@ class RebuiltCall:
     text: str | None
     notes: list[str] = field(default_factory=list)  # approximations made (unknown dimensions)
     problem: str | None = None  # one sentence: the argument that cannot be rebuilt
+    # Where the call goes when it is not the traced function's own: a library's trace opens
+    # the function of the user's it reached, (file, qualname), built with ``init``.
+    target: tuple[str, str] | None = None
+    init: str | None = None
 
 
 def tensor_expression(argument: dict, notes: list[str]) -> str:
@@ -52,10 +59,11 @@ def python_expression(argument: dict) -> str | None:
 
 
 def rebuild_call(arguments: list[dict], keyword: Collection[str] = (),
-                 variadic: Collection[str] = ()) -> RebuiltCall:
+                 variadic: Collection[str] = (), advice: str = "type the call in the Run tab"
+                 ) -> RebuiltCall:
     """The call for ``arguments`` (a trace record's, in parameter order). ``keyword``: the
     keyword-only parameters, passed by name; ``variadic``: ``*args``/``**kwargs`` names,
-    left out when they were empty."""
+    left out when they were empty; ``advice``: what a problem's sentence ends with."""
     notes: list[str] = []
     parts: list[str] = []
     by_name = False  # from the first keyword-only parameter on
@@ -65,16 +73,37 @@ def rebuild_call(arguments: list[dict], keyword: Collection[str] = (),
             if argument.get("text") in _EMPTY:
                 continue
             return RebuiltCall(None, notes, f"{name} was recorded as {argument.get('text')}, "
-                               "which cannot be passed back as one argument; type the call in the "
-                               "Run tab")
+                               f"which cannot be passed back as one argument; {advice}")
         if argument.get("kind") == "tensor":
             value = tensor_expression(argument, notes)
         else:
             value = python_expression(argument)
         if value is None:
             return RebuiltCall(None, notes, f"the argument {name} was recorded only as "
-                               f"{argument.get('text')}, so the call cannot be rebuilt; type it "
-                               "in the Run tab")
+                               f"{argument.get('text')}, so the call cannot be rebuilt; {advice}")
         by_name = by_name or name in keyword
         parts.append(f"{name}={value}" if by_name else value)
     return RebuiltCall(", ".join(parts), notes)
+
+
+def parameter_kinds(path: str, qualname: str) -> tuple[set[str], set[str]] | None:
+    """(keyword-only, ``*args``/``**kwargs``) parameter names of ``qualname`` in ``path``
+    (a static parse); None where the file no longer holds such a function."""
+    from agexplorer.source.targets import parse_source, read_source
+
+    try:
+        body: list[ast.stmt] = parse_source(path, read_source(path)).body
+    except AgxError:
+        return None
+    node: ast.AST | None = None
+    for part in qualname.split("."):
+        node = next((n for n in body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef,
+                                                      ast.ClassDef)) and n.name == part), None)
+        if node is None:
+            return None
+        body = node.body
+    if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        return None
+    args = node.args
+    variadic = {a.arg for a in (args.vararg, args.kwarg) if a is not None}
+    return {a.arg for a in args.kwonlyargs}, variadic

@@ -35,15 +35,23 @@ def group_words(group: dict[str, Any], each_trace: list[dict[str, Any]]) -> str:
     traces = {t.get("trace"): t for t in each_trace}
     chosen = [traces[n] for n in group["traces"] if n in traces]
     parts = [_cause_words(c.get("name"), str(c.get("change")), group["count"],
-                          [_argument(t, c.get("name")) for t in chosen])
+                          [_argument(t, c.get("name")) for t in chosen],
+                          str(c["relaxed"]) if c.get("relaxed") else None)
              for c in group["causes"]]
     return "; ".join(parts)
 
 
-def group_fix(group: dict[str, Any]) -> str | None:
-    """What lets one trace serve the group's calls, where one thing does."""
+def group_fix(group: dict[str, Any], user: bool = True) -> str | None:
+    """What lets one trace serve the group's calls, where one thing does. A library's
+    tf.function (``user`` False: Keras's train step) takes no input_signature or argument
+    change from the user: only the variables' fix applies there. A shape that
+    reduce_retracing already relaxed needs no fix: later sizes reuse that trace."""
     names: dict[str, list[str]] = {}
     for cause in group["causes"]:
+        if cause.get("change") == "shape" and cause.get("relaxed"):
+            continue
+        if not user and cause.get("change") != "variables":
+            continue
         names.setdefault(str(cause.get("change")), []).append(str(cause.get("name")))
     fixes = []
     values = names.get("value", []) + names.get("type", [])
@@ -81,7 +89,17 @@ def trace_numbers(numbers: list[Any]) -> str:
 
 
 def _argument(trace: dict[str, Any], name: Any) -> dict[str, Any]:
-    return next((a for a in trace.get("arguments") or [] if a.get("name") == name), {})
+    """The argument ``name`` of a trace, or the value of a structure it names (``data[0]``)."""
+    for a in trace.get("arguments") or []:
+        if not isinstance(a, dict):
+            continue
+        if a.get("name") == name:
+            return a
+        found = next((p for p in a.get("parts") or [] if isinstance(p, dict)
+                      and p.get("name") == name), None)
+        if found is not None:
+            return found
+    return {}
 
 
 def _values(texts: list[str]) -> str:
@@ -95,7 +113,8 @@ def _values(texts: list[str]) -> str:
     return _and(shown)
 
 
-def _cause_words(name: Any, change: str, count: int, arguments: list[dict[str, Any]]) -> str:
+def _cause_words(name: Any, change: str, count: int, arguments: list[dict[str, Any]],
+                 relaxed_to: str | None = None) -> str:
     each = " each time" if count > 1 else ""
     texts = [str(a.get("text") or "") for a in arguments]
     if change == "value":
@@ -109,7 +128,9 @@ def _cause_words(name: Any, change: str, count: int, arguments: list[dict[str, A
         shapes = ["[unknown rank]" if a.get("shape") is None else
                   "[" + ", ".join("None" if d is None else str(d) for d in a["shape"]) + "]"
                   for a in arguments]
-        return f"{name}: a new shape{each} {_values(shapes)}"
+        relaxed = f"; reduce_retracing made it {relaxed_to}, which later sizes reuse" \
+            if relaxed_to else ""
+        return f"{name}: a new shape{each} {_values(shapes)}{relaxed}"
     if change == "dtype":
         return f"{name}: a new dtype{each} ({_values([str(a.get('dtype')) for a in arguments])})"
     if change == "tensor-python":

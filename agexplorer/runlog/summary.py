@@ -10,7 +10,7 @@ from agexplorer.runlog.log import Log
 
 _STATEMENT_KEYS = ("file", "function", "line", "kind", "verdict", "iterations", "branch",
                    "times", "ops_created", "header", "hint", "reason", "mixed", "graph_op",
-                   "intended")
+                   "intended", "unconverted", "call_path")
 # Each trace as the program view shows it: its signature, why it traced, its ops.
 _TRACE_KEYS = ("kind", "reason", "arguments", "op_count", "trace_s", "error", "reached",
                "causes")
@@ -24,12 +24,12 @@ def summarise(log: Log) -> dict[str, Any]:
     run's), and so are a retrace's ``compared_with`` and a statement row's ``trace``."""
     check_records(log)
     end = log.end or {}
-    functions: dict[tuple[str, str, int], dict[str, Any]] = {}
+    functions: dict[tuple[Any, ...], dict[str, Any]] = {}
     ordered = sorted(log.traces, key=lambda t: t.get("trace") or 0)  # as they started
     numbers = _own_numbers(ordered)
     own = {t.get("trace"): n for t, n in zip(ordered, numbers, strict=True)}
     for trace, number in zip(ordered, numbers, strict=True):
-        key = (trace.get("file", ""), trace.get("function", ""), trace.get("line", 0))
+        key = _key(trace)
         entry = functions.get(key)
         if entry is None:
             entry = functions[key] = {
@@ -74,8 +74,21 @@ def summarise(log: Log) -> dict[str, Any]:
                         "raised": bool(end.get("raised")),
                         "exception": end.get("exception"), "message": end.get("message"),
                         "file": end.get("file"), "line": end.get("line"),
+                        # a tensor's if in a Keras 3 layer: the root cause, and its fix
+                        "cause": end.get("cause"), "fix": end.get("fix"),
                         "tensorflow": log.start.get("tensorflow")},
             "functions": by_time, "notes": list(log.notes)}
+
+
+def _key(trace: dict) -> tuple[Any, ...]:
+    """What one summary row counts: a function of the user's; a library's function asked
+    for from one line of the user's code (each ``ds.map(fn)`` makes its own tf.function of
+    tf.data's one ``wrapped_fn``; each is a row, named by the user's call)."""
+    key = (trace.get("file", ""), trace.get("function", ""), trace.get("line", 0))
+    caller = None if trace.get("user") else _called_from(trace)
+    if caller is None:
+        return key
+    return (*key, caller["file"], caller["line"], caller["call"])
 
 
 def _called_from(trace: dict) -> dict[str, Any] | None:
@@ -85,16 +98,17 @@ def _called_from(trace: dict) -> dict[str, Any] | None:
             or not isinstance(where.get("line"), int):
         return None
     return {"file": where["file"], "function": str(where.get("function") or ""),
-            "line": where["line"], "text": str(where.get("text") or "")}
+            "line": where["line"], "text": str(where.get("text") or ""),
+            "call": str(where["call"]) if where.get("call") else None}
 
 
 def _own_numbers(traces: list[dict]) -> list[int]:
     """Each trace's number among its function's traces (``traces`` in the order they
     started); a log that records it (``number``) is taken at its word."""
-    counts: dict[tuple[Any, Any, Any], int] = {}
+    counts: dict[tuple[Any, ...], int] = {}
     numbers = []
     for trace in traces:
-        key = (trace.get("file", ""), trace.get("function", ""), trace.get("line", 0))
+        key = _key(trace)
         counts[key] = counts.get(key, 0) + 1
         number = trace.get("number")
         numbers.append(number if isinstance(number, int) else counts[key])
@@ -108,13 +122,14 @@ _LIST, _OBJECT = (list,), (dict,)
 _FIELDS: dict[str, dict[str, tuple[type, ...]]] = {
     "start": {"argv": _LIST, "tensorflow": _TEXT},
     "end": {"exit_code": _WHOLE, "wall_s": _NUMBER, "raised": _FLAG, "interrupted": _FLAG,
-            "exception": _TEXT, "message": _TEXT, "file": _TEXT, "line": _WHOLE},
+            "exception": _TEXT, "message": _TEXT, "file": _TEXT, "line": _WHOLE,
+            "cause": _TEXT, "fix": _TEXT},
     "trace": {"trace": _WHOLE, "number": _WHOLE, "file": _TEXT, "function": _TEXT,
               "line": _WHOLE, "kind": _TEXT, "reason": _TEXT, "compared_with": _WHOLE,
               "arguments": _LIST, "trace_s": _NUMBER, "op_count": _WHOLE, "error": _TEXT,
               "statements": _LIST, "reached": _LIST, "causes": _LIST,
               "called_from": _OBJECT},
-    "cause": {"name": _TEXT, "change": _TEXT},
+    "cause": {"name": _TEXT, "change": _TEXT, "relaxed": _TEXT},
     "argument": {"name": _TEXT, "kind": _TEXT, "text": _TEXT, "dtype": _TEXT, "shape": _LIST},
     "statement": {"file": _TEXT, "function": _TEXT, "line": _WHOLE, "kind": _TEXT,
                   "verdict": _TEXT, "iterations": _WHOLE, "branch": _TEXT, "times": _WHOLE,

@@ -7,6 +7,7 @@ import shutil
 import textwrap
 from typing import Any
 
+from agexplorer.model.report import keras3_words
 from agexplorer.runlog.causes import group_fix, group_words, trace_numbers
 from agexplorer.runlog.summary import intended_unrolls, unrolled
 
@@ -39,17 +40,24 @@ def text_lines(summary: dict[str, Any], *, limit: int | None = TOP, log: str | N
     if limit is not None and hidden:
         lines.append(f"  and {_count(len(hidden), 'library function')} that reached none of "
                      f"your code ({more})")
-    retraces = sum(len(f["retraces"]) for f in functions)
+    shown = functions if limit is None else [f for f in functions if f not in hidden]
+    retraces = sum(len(f["retraces"]) for f in shown)
     if retraces:
         lines.append(f"retraces ({retraces}), by cause:")
-        lines += _causes(functions, limit, more)
+        lines += _causes(shown, limit, more)
     loops = unrolled(summary)
     rows = []
+    said: set[str] = set()  # functions Keras 3 runs unconverted, said once
     for row in loops:
-        rows.append(f"  {row['function']} ({_where(row['file'], row['line'])}) {row['kind']}: "
+        why = ""
+        if row.get("unconverted") == "keras3" and row["function"] not in said:
+            said.add(row["function"])
+            why = f"\n    {keras3_words(row['function'])}"
+        rows.append(f"  {_loop_place(row)} {row['kind']}: "
                     f"unrolled {row['iterations']}x, {row['ops_created']} ops "
                     f"({row['share']:.0%} of its trace's ops, about {row['share_s']:.3f} s of "
-                    "its trace time)" + (f"\n    fix: {row['hint']}" if row.get("hint") else ""))
+                    "its trace time)" + why
+                    + (f"\n    fix: {row['hint']}" if row.get("hint") else ""))
     lines += _section("largest unrolled loops:", rows, limit, more)
     for over, count in intended_unrolls(summary).items():
         lines.append(f"{_count(count, 'loop')} over {over} unrolled as intended")
@@ -70,8 +78,19 @@ def _name(function: dict[str, Any]) -> str:
     caller = function.get("called_from")
     if not caller:
         return f"{function['function']} ({where}) (library)"
-    said = caller["text"] or caller["function"]
+    said = caller.get("call") or caller["text"] or caller["function"]
     return f"{said} ({_where(caller['file'], caller['line'])}) → {name} ({where}, library)"
+
+
+def _loop_place(row: dict[str, Any]) -> str:
+    """``Smoother.call (k3fit.py:17)``, after the calls that led there from the traced
+    function or the user's line that asked a library for the trace: ``model.fit
+    (train.py:30) → Smoother.call (train.py:17)``."""
+    here = f"{row['function']} ({_where(row['file'], row['line'])})"
+    path = row.get("call_path") or []
+    before = [f"{site.get('function')} ({_where(site.get('file') or '', site.get('line'))})"
+              for site in path[:-1] if isinstance(site, dict)]
+    return " → ".join([*before, here])
 
 
 def _header(summary: dict[str, Any]) -> list[str]:
@@ -91,7 +110,9 @@ def _header(summary: dict[str, Any]) -> list[str]:
             failed += f" at {_where(program['file'], program.get('line') or 0)}"
         if program.get("message"):
             failed += f": {_first_sentence(program['message'])}"
-        return [failed, f"before it failed: {counted}" if traces else
+        cause = [f"  {program['cause']}", f"  fix: {program['fix']}"] \
+            if program.get("cause") and program.get("fix") else []
+        return [failed, *cause, f"before it failed: {counted}" if traces else
                 "before it failed: no tf.function traced"]
     if status:
         return [f"agexplorer record: the program exited with status {status}; {counted}"]
@@ -113,7 +134,7 @@ def _causes(functions: list[dict[str, Any]], limit: int | None, more: str) -> li
         for group in groups[:room]:
             lines.append(f"    {group['count']} × {group_words(group, f['each_trace'])}; "
                          f"{trace_numbers(group['traces'])}")
-            fix = group_fix(group)
+            fix = group_fix(group, user=bool(f.get("user")))
             if fix:
                 lines.append(f"      fix: {fix}")
         shown += min(room, len(groups))

@@ -5,7 +5,9 @@ from __future__ import annotations
 from typing import Literal
 
 Target = tuple[str, str]  # (path, qualname)
-Box = Literal["run", "trace"]  # the Run tab's call, the Trace tab's calls (separated by ;)
+# The Run tab's call, the Trace tab's calls (separated by ;), the Run tab's init (a
+# method's constructor arguments).
+Box = Literal["run", "trace", "init"]
 
 
 class Calls:

@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-import ast
 import os
 from typing import TYPE_CHECKING, Any
 
-from agexplorer.model.errors import AgxError
-from agexplorer.runlog.calls import RebuiltCall, rebuild_call
+from agexplorer.runlog.calls import RebuiltCall, parameter_kinds, rebuild_call
 from agexplorer.runlog.log import read_log
 from agexplorer.runlog.summary import summarise
 
@@ -41,8 +39,11 @@ class Program:
         return self.summary["functions"]
 
     def user_files(self) -> list[str]:
-        """The files of the user's traced functions that still exist: the explorer's list."""
+        """The files of the user's traced functions, and of the user's functions a library's
+        trace reached (a Keras layer), that still exist: the explorer's list."""
         files = [f["file"] for f in self.functions if f.get("user") and f.get("file")]
+        files += [str(r.get("file")) for f in self.functions for t in f.get("each_trace") or []
+                  for r in t.get("reached") or [] if isinstance(r, dict) and r.get("file")]
         return [f for f in dict.fromkeys(files) if os.path.isfile(f)]
 
     def open(self, app: AgxApp) -> None:
@@ -55,22 +56,46 @@ class Program:
         app.push_screen(SCREEN)
 
     def rebuilt(self, function: dict[str, Any], trace: dict[str, Any]) -> RebuiltCall:
-        """The call of ``trace`` (one of ``function``'s) as the Run tab's arguments."""
+        """The call of ``trace`` (one of ``function``'s) as the Run tab's arguments; for a
+        library's trace (Keras's train step, a tf.data function), the call of the nearest
+        function of the user's it reached (the layer, the map function), and its instance's
+        constructor arguments in ``init``."""
         file, name = function["file"], function["function"]
         if not function.get("user"):
-            return RebuiltCall(None, problem=f"{name} is library code ({file}): the explorer "
-                               "opens your own functions; pick one of yours.")
+            return self._reached_call(function, trace)
+        return self._own_call(file, name, trace.get("arguments"), trace.get("trace"))
+
+    def _reached_call(self, function: dict[str, Any], trace: dict[str, Any]) -> RebuiltCall:
+        name = function["function"]
+        reached = [r for r in trace.get("reached") or [] if isinstance(r, dict)]
+        recorded = [r for r in reached if r.get("arguments") is not None]
+        if not recorded:
+            said = "reached none of your code" if not reached else \
+                "kept no call of the functions of yours it reached (a log of an older record)"
+            return RebuiltCall(None, problem=f"{name} is library code that {said}; pick one "
+                               "of your functions.")
+        first = recorded[0]
+        if first.get("init") is None and first.get("init_note"):
+            return RebuiltCall(None, problem=f"{first.get('function')}: {first['init_note']}; "
+                               "open it and type them in the Run tab's init box.")
+        call = self._own_call(str(first.get("file")), str(first.get("function")),
+                              first["arguments"], trace.get("trace"))
+        call.target = (os.path.abspath(str(first.get("file"))), str(first.get("function")))
+        call.init = first.get("init") or None
+        return call
+
+    def _own_call(self, file: str, name: str, arguments: Any, number: Any) -> RebuiltCall:
         if not os.path.isfile(file):
             return RebuiltCall(None, problem=f"{file} no longer exists, so {name} cannot be "
                                "opened; restore the file or record the run again.")
-        parameters = _parameters(file, name)
+        parameters = parameter_kinds(file, name)
         if parameters is None:
             return RebuiltCall(None, problem=f"{name} is not a function or method of "
                                f"{os.path.basename(file)} any more; record the run again.")
-        if trace.get("arguments") is None:
-            return RebuiltCall(None, problem=f"trace {trace.get('trace')} of {name} kept no "
+        if arguments is None:
+            return RebuiltCall(None, problem=f"trace {number} of {name} kept no "
                                "signature; pick another trace.")
-        return rebuild_call(trace["arguments"], *parameters)
+        return rebuild_call(arguments, *parameters)
 
     def explore(self, function: dict[str, Any], trace: dict[str, Any]) -> str | None:
         """Open ``function`` in the explorer with ``trace``'s call; the sentence why not, or None."""
@@ -80,13 +105,14 @@ class Program:
         call = self.rebuilt(function, trace)
         if call.problem or call.text is None:
             return call.problem or "the call cannot be rebuilt; type it in the Run tab."
-        target = (os.path.abspath(function["file"]), function["function"])
+        target = call.target or (os.path.abspath(function["file"]), function["function"])
         if app.target and app.target[0] != target[0] and app.source.dirty:
             return (f"save or undo the edits to {os.path.basename(app.target[0])} before "
                     "exploring another file (ctrl+s saves).")
         while len(app.screen_stack) > 1:  # the program view, and a reached function above it
             app.pop_screen()
         app.requests.set_call(target, call.text)  # that function's call: the analysis uses it
+        app.requests.set_call(target, call.init or "", "init")
         from agexplorer.tui.widgets.function_picker import FunctionPicker
 
         app.query_one(FunctionPicker).select_function(*target)
@@ -97,25 +123,3 @@ class Program:
         if call.notes:
             app.announce("explore this call: " + "; ".join(call.notes), error=False)
         return None
-
-
-def _parameters(path: str, qualname: str) -> tuple[set[str], set[str]] | None:
-    """(keyword-only, ``*args``/``**kwargs``) parameter names of ``qualname`` in ``path``."""
-    from agexplorer.source.targets import parse_source, read_source
-
-    try:
-        body: list[ast.stmt] = parse_source(path, read_source(path)).body
-    except AgxError:
-        return None
-    node: ast.AST | None = None
-    for part in qualname.split("."):
-        node = next((n for n in body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef,
-                                                      ast.ClassDef)) and n.name == part), None)
-        if node is None:
-            return None
-        body = node.body
-    if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-        return None
-    args = node.args
-    variadic = {a.arg for a in (args.vararg, args.kwarg) if a is not None}
-    return {a.arg for a in args.kwonlyargs}, variadic

@@ -30,7 +30,8 @@ class Requests:
     def boxes(self) -> dict[Box, Input]:
         """The boxes that hold a call of the function shown: the Run tab's, the Trace tab's."""
         app = self.app
-        return {"run": app.call_input, "trace": app.trace_tab.query_one("#trace-calls")}  # type: ignore[dict-item]
+        return {"run": app.call_input, "trace": app.trace_tab.query_one("#trace-calls"),  # type: ignore[dict-item]
+                "init": app.run_panel.init_input}
 
     def switch_call(self, old: Target | None, new: Target) -> None:
         """Another function: each box's text stays ``old``'s, and each box shows ``new``'s
@@ -40,6 +41,7 @@ class Requests:
                 self.calls.keep(old, box.value, name)
             box.value = self.calls.of(new, name)
         self.app.run_panel.show_ready(None)
+        self.app.run_panel.show_init("." in new[1])  # a method (Class.call): its instance
 
     def set_call(self, target: Target, text: str, box: Box = "run") -> None:
         """``text`` is now ``target``'s call in ``box`` (shown there when ``target`` is)."""
@@ -56,7 +58,7 @@ class Requests:
         source = app.source
         return BufferRequest(AnalysisKey(*app.target, app.generation),
                              app.call_input.value.strip() or None,
-                             source.text if source.dirty else None)
+                             source.text if source.dirty else None, app.run_panel.init)
 
     def analyse(self, run: bool, call: str | None) -> None:
         """Ask for the report of the current function (and its run when ``run``)."""
@@ -73,7 +75,8 @@ class Requests:
         panel = app.run_panel
         request = ReportRequest(f"{path}::{qualname}", call=call, no_run=not run, budget=0.5,
                                 source=source.text if source.dirty else None,
-                                device=panel.device, user_code=app.user_code)
+                                device=panel.device, user_code=app.user_code,
+                                init=panel.init)
         if run:
             panel.remember(call)
         what = f"running {qualname}" if run else f"tracing {qualname}"

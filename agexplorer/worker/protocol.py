@@ -19,7 +19,7 @@ if TYPE_CHECKING:  # the replies' records: only named here (the explorer's first
 
 # Raised whenever a request, a reply or an envelope changes shape: a worker started from
 # another install (agexplorer upgraded while the explorer runs) then says so in one sentence.
-VERSION = 4
+VERSION = 5
 
 T = TypeVar("T")
 
@@ -74,6 +74,7 @@ class ReportRequest(Request[ReportReply]):
     depth: int | None = None  # the call tree's depth (--depth; None: all of it)
     skip_xla: bool = False  # leave XLA out of the run lab (--no-xla)
     mode_timeout: float | None = None  # each mode's own time box, seconds (None: none)
+    init: str | None = None  # a method's instance: its constructor's arguments (--init)
 
 
 @dataclass(frozen=True)
@@ -97,6 +98,7 @@ class DoctorRequest(Request["DoctorReport"]):
     call: str | None = None
     source: str | None = None
     reuse: bool = False
+    init: str | None = None  # a method's instance: its constructor's arguments (--init)
 
 
 @dataclass(frozen=True)

@@ -79,7 +79,7 @@ class LastReport:
 
 
 def _report_key(req: ReportRequest | DoctorRequest | OpAttributesRequest) -> tuple:
-    return req.target, req.source, req.call
+    return req.target, req.source, req.call, getattr(req, "init", None)
 
 
 @dataclasses.dataclass
@@ -101,7 +101,8 @@ def handle_report(req: ReportRequest, ctx: Context) -> ReportReply:
     with shadowed(req.target, req.source) as (target, shadow):
         try:
             report = shadow.fix(build_report(target, req.call, progress=ctx.progress,
-                                             user_code=req.user_code, depth=req.depth))
+                                             user_code=req.user_code, depth=req.depth,
+                                             init=req.init))
             ctx.last.keep(req, report)
             lab = None
             no_arguments = report.error is not None and report.error.kind in ARGUMENT_ERRORS
@@ -110,10 +111,10 @@ def handle_report(req: ReportRequest, ctx: Context) -> ReportReply:
                     target, req.call, device=req.device, budget=req.budget,
                     fresh_module=req.fresh, hlo=req.hlo, tensorboard=req.tensorboard,
                     progress=ctx.progress, skip_xla=req.skip_xla,
-                    mode_timeout=req.mode_timeout))
+                    mode_timeout=req.mode_timeout, init=req.init))
             elif req.hlo and not no_arguments and report.error is None:  # the HLO tab
                 lab = shadow.fix(hlo_only(target, req.call, device=req.device,
-                                          progress=ctx.progress))
+                                          progress=ctx.progress, init=req.init))
         except AgxError as exc:
             raise shadow.fix_error(exc) from None
     return {"report": report, "lab": lab}
@@ -147,7 +148,7 @@ def handle_doctor(req: DoctorRequest, ctx: Context) -> DoctorReport:
 
     report = ctx.last.get(req) if req.reuse else None
     return _on_buffer(req, lambda target: diagnose(target, req.call, progress=ctx.progress,
-                                                   report=report))
+                                                   report=report, init=req.init))
 
 
 def handle_op_attributes(req: OpAttributesRequest, ctx: Context) -> list[tuple[str, str]]:

@@ -140,3 +140,43 @@ def test_a_garbage_log_is_one_sentence_and_exit_2(tmp_path):
     assert proc.returncode == 2 and proc.stdout == ""
     lines = proc.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("agexplorer: ") and "bad.agxlog" in lines[0]
+
+
+@pytest.fixture(scope="module")
+def keras_recorded(tmp_path_factory):
+    """The Keras fit/predict program recorded once: (log, its script)."""
+    folder = tmp_path_factory.mktemp("keras-program") / "record"
+    shutil.copytree(os.path.join(FIXTURES, "record"), folder)
+    log = str(folder / "keras.agxlog")
+    proc = subprocess.run([sys.executable, "-m", "agexplorer", "record", "-o", log,
+                           "keras_fit_predict.py"],
+                          capture_output=True, text=True, timeout=300, cwd=folder)
+    assert proc.returncode == 0, proc.stderr
+    return log, str(folder / "keras_fit_predict.py")
+
+
+@pytest.mark.tf
+async def test_e_on_keras_fit_opens_the_layer_with_its_recorded_input_and_instance(
+        keras_recorded, worker):
+    log, script = keras_recorded
+    app, program = program_app(log, worker)
+    assert program.user_files() == [script]  # no tf.function of the user's: the layer's file
+    async with app.run_test(size=(160, 45)) as pilot:
+        assert await wait_for(pilot, lambda: screen_of(app) is not None)
+        screen = screen_of(app)
+        assert await wait_for(pilot, lambda: screen.functions.row_count > 0)
+        names = [r[0].replace("\n", "") for r in cells(screen.functions)]
+        assert names[0] == "model.fit → one_step_on_data (library)"
+        (loop, _) = cells(screen.statements)
+        assert loop[:3] == ["keras_fit_predict.py:18", "for _ in range(self.steps):",
+                            "unrolled x6"]
+        assert "Smoother.call(tf.zeros([8, 4], tf.float32)) on Smoother(steps=6)" in \
+            str(screen.detail.render()).replace("\n", "")
+        await pilot.press("e")
+        assert await wait_for(pilot, lambda: app.report is not None, 120)
+        assert screen_of(app) is None and app.target == (script, "Smoother.call")
+        assert app.call_input.value == "tf.zeros([8, 4], tf.float32)"
+        assert app.run_panel.init_input.display and app.run_panel.init_input.value == "steps=6"
+        (loop, _) = app.report.statements
+        assert (loop.line, loop.verdict, loop.iterations) == (18, "python", 6)
+        assert loop.unconverted == "keras3"

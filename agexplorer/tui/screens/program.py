@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import textwrap
 from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any, ClassVar
@@ -47,6 +48,15 @@ def fold_name(name: str, width: int = NAME_WIDTH) -> str:
             lines.append("")
         lines[-1] += part
     return "\n".join(lines)
+
+
+def library_name(function: dict[str, Any]) -> str:
+    """A library's traced function after the user's call that asked for it:
+    ``model.fit → one_step_on_data (library)``."""
+    short = function["function"].rpartition(".")[2] or function["function"]
+    caller = function.get("called_from") or {}
+    said = caller.get("call") or caller.get("function")
+    return f"{said} → {short} (library)" if said else f"{function['function']} (library)"
 
 
 def badge(row: dict[str, Any]) -> Text:
@@ -104,14 +114,22 @@ class ProgramScreen(ModalScreen[None]):
         self.traces.add_columns("#", "signature", "ops", "trace s", "why it traced")
         self.statements.add_columns("where", "statement", "verdict", "why, and what to do")
         for i, f in enumerate(self.program.functions):
-            name = f["function"] + ("" if f.get("user") else " (library)")
+            if not f.get("user") and not f.get("reaches_user"):
+                continue  # a library's function that reached none of the user's code
+            name = f["function"] if f.get("user") else library_name(f)
             # Text cells: DataTable reads a str as markup, and names and files are the user's.
             self.functions.add_row(Text(fold_name(name)), Text(where(f["file"], f["line"])),
                                    str(f["traces"]), f"{f['trace_s']:.3f}", str(f["op_count"]),
                                    str(len(f["retraces"])), key=str(i), height=None)
-        notes = self.program.summary.get("notes") or []
+        notes = list(self.program.summary.get("notes") or [])
+        hidden = sum(1 for f in self.program.functions
+                     if not f.get("user") and not f.get("reaches_user"))
+        if hidden:
+            notes.append(f"{hidden} library function{'s' * (hidden != 1)} that reached none "
+                         f"of your code not listed (agexplorer summary "
+                         f"{os.path.basename(self.program.path)} --all)")
         if notes:
-            self.header.update(run_line(self.program.summary) + "\nnote: " + " ".join(notes))
+            self.header.update(run_line(self.program.summary) + "\nnote: " + "; ".join(notes))
         if not self.program.functions:
             self.detail.update("the run traced no tf.function")
         self.functions.focus()
@@ -196,7 +214,9 @@ class ProgramScreen(ModalScreen[None]):
         call = self.program.rebuilt(function, trace)
         if call.text is None:
             return f"{ops} · {call.problem}"
-        return f"{ops} · {function['function']}({call.text})"
+        name = call.target[1] if call.target else function["function"]
+        made = f" on {name.partition('.')[0]}({call.init})" if call.init else ""
+        return f"{ops} · {name}({call.text}){made}"
 
     # -- actions -------------------------------------------------------------------------
     def on_button_pressed(self, event: Button.Pressed) -> None:

@@ -15,6 +15,7 @@ class BufferRequest:
     key: AnalysisKey
     call: str | None
     source: str | None
+    init: str | None = None  # a method's constructor arguments (the Run tab's init box)
 
     @property
     def target(self) -> str:

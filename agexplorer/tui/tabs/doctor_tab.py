@@ -57,7 +57,8 @@ class DoctorTab(DoctorPanel):
         if request is None or key.generation != app.generation:
             return
         app.bridge.ask(key, DoctorRequest(request.target, call=request.call,
-                                          source=request.source, reuse=True),
+                                          source=request.source, reuse=True,
+                                          init=request.init),
                        key.path, "examining the pitfalls")
 
     def answer(self, message: EngineAnswer) -> None:

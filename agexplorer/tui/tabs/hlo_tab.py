@@ -60,6 +60,7 @@ class HloTab(AsksWhenShown, Vertical):
     def request_for(self, asked: Any) -> tuple[Request, str]:
         app = self.explorer
         return (ReportRequest(asked.target, call=asked.call, source=asked.source, no_run=True,
+                              init=asked.init,
                               hlo=True, device=app.run_panel.device, user_code=app.user_code),
                 f"compiling {asked.key.qualname} with XLA")
 

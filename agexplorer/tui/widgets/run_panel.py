@@ -32,11 +32,16 @@ class RunPanel(VerticalScroll):
             yield Input(placeholder=self.EXAMPLE, id="call")
             yield Select([], prompt="device: default", id="device", allow_blank=True)
             yield Button("Run  F5", id="run", variant="primary")
+        # A method's instance: its class's constructor arguments (shown for methods only).
+        init = Input(placeholder=self.INIT_EXAMPLE, id="init")
+        init.display = False
+        yield init
         # Not markup: the header quotes the call typed, a note the error (user text).
         yield Static("", id="run-origin", classes="origin", markup=False)
         yield Static(self.PROMPT, id="run-results", markup=False)
 
     EXAMPLE = "arguments, e.g. tf.ones([8, 4]), 3"
+    INIT_EXAMPLE = "init: constructor arguments, e.g. steps=6 (empty: the module's instance)"
     PROMPT = ("Press F5 (or r outside the editor) to run eagerly, as a graph and with XLA, "
               "with the arguments typed above (left empty: the function's ready inputs). "
               "5 again, or Tab, goes into the box; Esc leaves it.")
@@ -58,6 +63,21 @@ class RunPanel(VerticalScroll):
     def call_input(self) -> Input:
         """The call (its arguments) typed here."""
         return self.query_one("#call", Input)
+
+    @property
+    def init_input(self) -> Input:
+        """A method's instance: the constructor arguments typed here (``--init``)."""
+        return self.query_one("#init", Input)
+
+    @property
+    def init(self) -> str | None:
+        """The constructor arguments typed for a method (None: none typed, or not a method)."""
+        box = self.init_input
+        return (box.value.strip() or None) if box.display else None
+
+    def show_init(self, method: bool) -> None:
+        """The init box is for methods only."""
+        self.init_input.display = method
 
     def request_run(self) -> None:
         """Ask the app to run with the arguments typed here."""

@@ -1,0 +1,138 @@
+"""`agexplorer doctor RUN.agxlog`: the doctor on a recorded run, each function with its recorded call.
+
+Every function of the user's code the run traced (its own tf.functions) or reached (the layers
+and helpers Keras's and tf.data's tf.functions called) is examined once, with the call of the
+first trace that recorded its arguments: tensors as zeros of their recorded dtype and shape,
+Python values as recorded, a method's instance built with its recorded constructor
+arguments. Nothing is guessed: a function whose call or instance the log does not hold is
+listed as not examined, with why.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Any
+
+from agexplorer.cli.commands import worker_json
+from agexplorer.model.errors import AgxError
+
+if TYPE_CHECKING:
+    from agexplorer.model.doctor import DoctorReport
+
+
+@dataclass(frozen=True)
+class Examined:
+    """One function of the run to examine: its target, its recorded call and instance."""
+
+    file: str
+    function: str
+    arguments: list[dict]
+    init: str | None  # a method's constructor arguments ("" : its defaults); None: none known
+    instance: bool  # it was recorded with an instance (a method called on an object)
+    source: str  # where the call was recorded: "trace 2 of train_step"
+    init_note: str | None = None
+
+
+def targets(summary: dict[str, Any]) -> list[Examined]:
+    """The functions of the user's code in a summary, each once, first recorded call first."""
+    found: dict[tuple[str, str], Examined] = {}
+    for function in summary["functions"]:
+        label = _label(function)
+        for trace in function.get("each_trace") or []:
+            where = f"trace {trace.get('trace')} of {label}"
+            if function.get("user") and trace.get("arguments") is not None:
+                key = (function["file"], function["function"])
+                found.setdefault(key, Examined(function["file"], function["function"],
+                                               trace["arguments"], None, False, where))
+            for reached in trace.get("reached") or []:
+                if not isinstance(reached, dict) or "arguments" not in reached:
+                    continue
+                key = (str(reached.get("file")), str(reached.get("function")))
+                found.setdefault(key, Examined(
+                    key[0], key[1], list(reached.get("arguments") or []), reached.get("init"),
+                    "init" in reached and (reached.get("init") is not None
+                                           or reached.get("init_note") is not None),
+                    where, reached.get("init_note")))
+    return list(found.values())
+
+
+def _label(function: dict[str, Any]) -> str:
+    caller = function.get("called_from") or {}
+    return str(caller.get("call") or function["function"].rpartition(".")[2])
+
+
+def cmd_doctor_log(args: argparse.Namespace, path: str) -> int:
+    """Exit 1 when something was found, 0 when clean, 2 for a log that cannot be read."""
+    from agexplorer.model.doctor import DoctorReport
+    from agexplorer.runlog.calls import parameter_kinds, rebuild_call
+    from agexplorer.runlog.log import read_log
+    from agexplorer.runlog.summary import summarise
+    from agexplorer.worker.client import shared_worker
+    from agexplorer.worker.protocol import DoctorRequest
+
+    for option in ("call", "init", "try_fix"):
+        if getattr(args, option, None) is not None:
+            flag = "--try" if option == "try_fix" else f"--{option}"
+            raise AgxError("bad-arguments", f"a recorded run is examined with its recorded "
+                           f"calls: drop {flag} (or pass FILE::FUNC instead of the log).")
+    summary = summarise(read_log(path))
+    examined = targets(summary)
+    reports: list[DoctorReport] = []
+    skipped: list[dict[str, str]] = []
+    worker = shared_worker(args.timeout, args.python) if examined else None
+    for item in examined:
+        why = _why_not(item, parameter_kinds)
+        call = None
+        if why is None:
+            kinds = parameter_kinds(item.file, item.function)
+            assert kinds is not None
+            rebuilt = rebuild_call(item.arguments, *kinds,
+                                   advice="examine it with doctor FILE::FUNC --call ARGS")
+            why, call = rebuilt.problem, rebuilt.text
+        if why is not None or call is None or worker is None:
+            skipped.append({"file": item.file, "function": item.function,
+                            "why": why or "its call could not be rebuilt"})
+            continue
+        request = DoctorRequest(f"{item.file}::{item.function}", call=call,
+                                init=item.init if item.instance else None)
+        try:
+            report = worker.request(request, what=f"diagnosing {item.function}",
+                                    path=item.file)
+        except AgxError as exc:
+            report = DoctorReport(file=item.file, function=item.function, call=call,
+                                  error=exc)
+        reports.append(replace(report, call_origin=f"recorded: {item.source}"))
+    if args.json:
+        data = {"log": path, "functions": [r.to_dict() for r in reports],
+                "not_examined": skipped}
+        print(worker_json(data, worker) if worker is not None else _plain_json(data))
+    else:
+        from agexplorer.render.doctor import render_doctor
+
+        print(f"{os.path.basename(path)}: {len(reports)} function"
+              f"{'s' * (len(reports) != 1)} of your code examined with the calls the run "
+              "recorded")
+        render_doctor(reports, width=args.width)
+        for item in skipped:
+            print(f"not examined: {item['function']} ({os.path.basename(item['file'])}): "
+                  f"{item['why']}")
+    return 1 if any(r.findings for r in reports) else 0
+
+
+def _why_not(item: Examined, parameter_kinds: Any) -> str | None:
+    if not os.path.isfile(item.file):
+        return f"{item.file} no longer exists; restore it or record the run again"
+    if parameter_kinds(item.file, item.function) is None:
+        return (f"{os.path.basename(item.file)} holds no function {item.function} any more; "
+                "record the run again")
+    if item.instance and item.init is None:
+        return item.init_note or "its instance's constructor arguments were not recorded"
+    return None
+
+
+def _plain_json(data: dict) -> str:
+    import json
+
+    return json.dumps({**data, "warnings": []}, indent=2)

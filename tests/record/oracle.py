@@ -1,0 +1,53 @@
+"""An independent count for the record tests: run a program, keep every graph TensorFlow
+builds from Python (tf.function traces, tf.data functions, cond and loop bodies) and count
+each graph's ops by the innermost frame of the given files in the op's own traceback.
+
+``python -m tests.record.oracle SCRIPT FILE...`` prints one JSON list, a graph an item, in
+the order they were built: ``{"name", "ops", "lines": {"file.py:LINE": ops}}``. It shares
+no code with agexplorer: it is what the recorder's counts are checked against.
+"""
+
+from __future__ import annotations
+
+import collections
+import json
+import os
+import runpy
+import sys
+
+
+def main(script: str, files: list[str]) -> None:
+    from tensorflow.python.framework import func_graph
+
+    graphs = []
+    original = func_graph.func_graph_from_py_func
+
+    def capture(*args, **kwargs):
+        graph = original(*args, **kwargs)
+        graphs.append(graph)
+        return graph
+
+    func_graph.func_graph_from_py_func = capture
+    sys.argv = [script]
+    sys.path.insert(0, os.path.dirname(script))
+    stdout = sys.stdout
+    sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - the program's prints are not ours
+    try:
+        runpy.run_path(script, run_name="__main__")
+    finally:
+        sys.stdout = stdout
+    wanted = {os.path.abspath(f) for f in files}
+    found = []
+    for graph in graphs:
+        lines: collections.Counter[str] = collections.Counter()
+        for op in graph.get_operations():
+            frames = [f for f in op.traceback if os.path.abspath(f.filename) in wanted]
+            if frames:
+                lines[f"{os.path.basename(frames[-1].filename)}:{frames[-1].lineno}"] += 1
+        found.append({"name": graph.name, "ops": len(graph.get_operations()),
+                      "lines": dict(lines)})
+    print(json.dumps(found))
+
+
+if __name__ == "__main__":
+    main(os.path.abspath(sys.argv[1]), sys.argv[2:])
