@@ -159,9 +159,9 @@ def build_call_tree(root: Root, calls: list[Call], entries: dict[tuple[str, int]
 
     ``entries`` maps (file, def line) to how converted_call first entered a function;
     ``chains`` counts ops by the user frames they were made under (for ops per statement);
-    ``ran``, where the trace watched every frame of the user's files (``UserLines``), maps
-    each unit whose own code ran as plain Python to how it was first entered: a unit that
-    made ops and is not among them ran converted.
+    ``ran``, where the trace counted every function of the user's (engine/counters.py),
+    maps each unit whose own code ran as plain Python to how it was first entered: a unit
+    that made ops and is not among them ran converted.
     """
     reaches: dict[tuple[str, int], tuple[Unit, Reach, bool]] = {}
 

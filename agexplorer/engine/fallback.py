@@ -41,12 +41,8 @@ class LineCounter:
         if mine is None:
             mine = self._decided[code] = self._mine(code)
         if mine and event == "call":
-            self._entered(frame)
             return self._local
         return None
-
-    def _entered(self, frame: Any) -> None:
-        """A frame of counted code starts (``UserLines`` notes each code's first one)."""
 
     def _local(self, frame: Any, event: str, arg: Any) -> Any:
         if event == "line":
@@ -68,69 +64,34 @@ class LineCounter:
             sys.settrace(previous)
 
 
-_GENERATED = "__autograph_generated_file"
-# What UserLines does with a code object: count its lines (the user's file: it runs
-# unconverted), note its first frame only (AutoGraph's conversion of a user's function:
-# its arguments), or nothing (library code).
-_COUNTED, _CONVERTED, _SKIPPED = 1, 2, 0
+# How often a statement ran while tracing: (times reached, body runs: a loop's iterations,
+# an if's true branch). From line counts, or from counters compiled into the function.
+Tally = Callable[[Statement], tuple[int, int]]
 
 
-class UserLines(LineCounter):
-    """The lines of every function of the user's code that runs as plain Python while a
-    trace is made (AutoGraph's converted code runs from its generated module, so a frame in
-    the user's own file is one AutoGraph did not convert: a Keras 3 layer's ``call``), and
-    each such code's first frame: where it was entered from and with which arguments.
-
-    ``on_entry(frame)`` is told of each code's first frame (once per code object), AutoGraph's
-    converted code's too (its lines are not counted: the recorder watches its operators)."""
-
-    def __init__(self, user_code: Any, on_entry: Callable[[Any], None]) -> None:
-        super().__init__([])
-        self.user_code = user_code  # supports ``filename in user_code``
-        self.on_entry = on_entry
-        self._entries: set[Any] = set()
-
-    def _mine(self, code: Any) -> bool:
-        return code.co_filename in self.user_code
-
-    def _global(self, frame: Any, event: str, arg: Any) -> Any:
-        code = frame.f_code
-        kind = self._decided.get(code)
-        if kind is None:
-            file = code.co_filename
-            kind = self._decided[code] = (_COUNTED if file in self.user_code else
-                                          _CONVERTED if _GENERATED in file else _SKIPPED)
-        if kind == _SKIPPED or event != "call":
-            return None
-        self._entered(frame)
-        return self._local if kind == _COUNTED else None
-
-    def _entered(self, frame: Any) -> None:
-        code = frame.f_code
-        if code not in self._entries:
-            self._entries.add(code)
-            self.on_entry(frame)
-
-    @staticmethod
-    def blocked() -> bool:
-        """Whether another tracer (a debugger, coverage) is on: counting would replace it,
-        so nothing is counted while it is (a ``UserLines`` of an enclosing trace is not
-        another tracer)."""
-        current = sys.gettrace()
-        return current is not None and not isinstance(getattr(current, "__self__", None),
-                                                       LineCounter)
+def line_tally(counts: Counter[int]) -> Tally:
+    """A statement's counts from its lines' counts (a line tracer's): its body's first line
+    ran once per iteration (a loop) or per true branch (an if); a loop's header line once
+    more per loop than its body."""
+    def tally(stmt: Statement) -> tuple[int, int]:
+        header, body = counts.get(stmt.line, 0), counts.get(stmt.body_lines[0], 0)
+        if stmt.kind == "if" or not header:
+            return header, body
+        return max(header - body, 1), body
+    return tally
 
 
-def fallback_verdicts(statements: list[Statement], counts: Counter[int], name: str,
+def fallback_verdicts(statements: list[Statement], counts: Counter[int] | Tally, name: str,
                       why: str, ops_by_line: dict[int | None, int], traced: bool,
                       refused: bool = True) -> list[Verdict]:
     """One verdict per statement of a function that ran unconverted, from the line counts
-    of its trace: AutoGraph refused it (``why``: the construct), or, ``refused`` False, it
-    was called from code AutoGraph does not convert (``why``: by what)."""
+    (or a ``Tally``) of its trace: AutoGraph refused it (``why``: the construct), or,
+    ``refused`` False, it was called from code AutoGraph does not convert (``why``: by what)."""
+    tally = counts if callable(counts) else line_tally(counts)
     verdicts = []
     for stmt in statements:
         ops = sum(n for line, n in ops_by_line.items() if line is not None and stmt.spans(line))
-        header = counts.get(stmt.line, 0)
+        header, runs = tally(stmt)
         common = dict(kind=stmt.kind, line=stmt.line, header=stmt.header, graph_op=None,
                       ops_created=ops)
         if not header:
@@ -144,7 +105,7 @@ def fallback_verdicts(statements: list[Statement], counts: Counter[int], name: s
                   "written: " if refused else
                   f"AutoGraph did not convert {name} ({why}), so it ran as written: ")
         if stmt.kind == "if":
-            taken_true = counts.get(stmt.body_lines[0], 0)
+            taken_true = runs
             taken_false = header - taken_true
             branch = "true" if taken_true and not taken_false else \
                 "false" if taken_false and not taken_true else None
@@ -156,8 +117,7 @@ def fallback_verdicts(statements: list[Statement], counts: Counter[int], name: s
                                     reason=reason, hint=_hint(why, refused, stmt.kind), times=header,
                                     **common))
             continue
-        iterations = counts.get(stmt.body_lines[0], 0)
-        times = max(header - iterations, 1)
+        iterations, times = runs, header
         per = ops // iterations if iterations else 0
         copied = (f", and its {per} op{'s' if per != 1 else ''} were copied {iterations} times"
                   if per else "")

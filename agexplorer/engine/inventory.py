@@ -126,6 +126,7 @@ class _Walker:
     def __init__(self, root_file: str, root_span: tuple[int, int], user_code: Any,
                  noted: OpChains | None = None, functions: bool = True) -> None:
         self.functions = functions  # walk into called functions' graphs, not only bodies
+        self.outputs = True  # read each op's output dtypes and shapes
         self.root_file = root_file
         self.root_span = root_span
         self.noted = noted
@@ -200,7 +201,8 @@ class _Walker:
             file, line = self.where(op, graph)
             self.inventory.ops.append(OpInfo(
                 name=op.name, type=op.type, line=line, function=name,
-                device=op.device, outputs=[_format_output(t) for t in op.outputs],
+                device=op.device,
+                outputs=[_format_output(t) for t in op.outputs] if self.outputs else [],
                 parent=parent_op, file=file))
             for attr, is_list in self.func_attrs(op):
                 try:
@@ -239,13 +241,15 @@ def _find_graph(name: str, graph: Any, root: Any) -> Any:
 
 def build_inventory(concrete: Any, root_file: str, root_span: tuple[int, int],
                     user_code: Any, noted: OpChains | None = None,
-                    functions: bool = True) -> LiveInventory:
+                    functions: bool = True, outputs: bool = True) -> LiveInventory:
     """Walk ``concrete``'s graph and every body it calls; each op is charged to the innermost
     frame of the user's code (``root_file``, or a file ``in user_code``) under the traced
     function (its lines ``root_span`` of ``root_file``). ``functions`` False: the graphs of
     the functions it calls (a tf.function called inside it, traced on its own) are left
-    out, only its control flow's bodies are walked (their ops are made in this trace)."""
+    out, only its control flow's bodies are walked (their ops are made in this trace).
+    ``outputs`` False: the ops' output dtypes and shapes are not read (a record counts)."""
     walker = _Walker(root_file, root_span, user_code, noted, functions)
+    walker.outputs = outputs
     graph = concrete.graph
     walker.walk(graph, concrete.name.decode() if isinstance(concrete.name, bytes)
                 else str(concrete.name), None, "outer", graph)

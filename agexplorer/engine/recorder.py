@@ -78,6 +78,8 @@ class Recorder:
         self.calls: list[Call] = []
         # (file, def line) -> (the function, the user frames when it was first entered)
         self.entries: dict[tuple[str, int], tuple[Any, tuple[Frame, ...]]] = {}
+        # (file, def line) -> the (args, kwargs) converted_call first gave that function
+        self.first_calls: dict[tuple[str, int], tuple[Any, Any]] = {}
         self._stack: list[Call] = []
         self._described: dict[tuple[str | None, int | None], int] = {}
         self._codes: dict[Any, bool] = {}  # code object -> whether it is the user's
@@ -237,13 +239,13 @@ class Recorder:
         def converted_call(f: Any, *args: Any, **kwargs: Any) -> Any:
             try:
                 if not self.paused:
-                    self._entered(f)
+                    self._entered(f, args)
             except Exception:  # noqa: BLE001 - noting is never worth the user's call
                 pass
             return original(f, *args, **kwargs)
         return converted_call
 
-    def _entered(self, f: Any) -> None:
+    def _entered(self, f: Any, call: tuple[Any, ...] = ()) -> None:
         if self.own_graph and getattr(f, "python_function", None) is not None:
             return
         fn = getattr(f, "python_function", None) or getattr(f, "__func__", None) or f
@@ -258,6 +260,8 @@ class Recorder:
         key = (code.co_filename, code.co_firstlineno)
         if key not in self.entries:
             self.entries[key] = (fn, self.user_frames())
+            if call:  # converted_call(f, args, kwargs, ...): the call's own arguments
+                self.first_calls[key] = (getattr(f, "__self__", None), call[:2])
 
 
 # The control variables AutoGraph adds for return, break and continue inside control flow

@@ -59,9 +59,13 @@ def patched_autograph(wrappers: dict[str, Callable[[Callable[..., Any]], Callabl
                       mark: Callable[[str], None]) -> Iterator[None]:
     """Within the block, ``ag__.NAME`` is ``wrappers[NAME](original)`` and each path function
     calls ``mark("python" | "staged")`` before it runs; all is restored on exit."""
+    from tensorflow.python.autograph.impl import api
+
     ag, cf = autograph_modules()
     saved_ag = {name: getattr(ag, name) for name in wrappers}
     saved_cf = {name: getattr(cf, name) for name in PATH_FUNCTIONS}
+    # tf.data's functions (tf_convert) call the api module's own converted_call.
+    saved_api = api.converted_call if "converted_call" in wrappers else None
 
     def marking(original: Callable[..., Any], path: str) -> Callable[..., Any]:
         def marked(*args: Any, **kwargs: Any) -> Any:
@@ -73,9 +77,13 @@ def patched_autograph(wrappers: dict[str, Callable[[Callable[..., Any]], Callabl
         setattr(ag, name, wrap(saved_ag[name]))
     for name, path in PATH_FUNCTIONS.items():
         setattr(cf, name, marking(saved_cf[name], path))
+    if saved_api is not None:
+        api.converted_call = wrappers["converted_call"](saved_api)
     try:
         yield
     finally:
+        if saved_api is not None:
+            api.converted_call = saved_api
         for name, value in saved_ag.items():
             setattr(ag, name, value)
         for name, value in saved_cf.items():

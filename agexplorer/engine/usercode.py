@@ -72,6 +72,10 @@ class UserCode:
     def __init__(self, extra: Iterable[str] = ()) -> None:
         self.extra = [_real(p) for p in extra]
         self._libraries = _library_roots()
+        # The installation's folders as written (sys.prefix, site-packages): most files a
+        # trace's stack passes through are under one, told apart without resolving links.
+        self._plain_roots = [r for r in self._libraries if r.startswith(sys.prefix)
+                             or r.startswith(sys.base_prefix)] if not self.extra else []
         self._never = _package_dirs()
         self._cache: dict[str, bool] = {}
 
@@ -88,6 +92,8 @@ class UserCode:
             return False  # <string>, <stdin>, <frozen ...>, an unmapped generated module
         if not filename.endswith((".py", ".pyw")):
             return False
+        if any(_under(filename, root) for root in self._plain_roots):
+            return False  # library code, as written (no --user-code folder can claim it)
         path = _real(filename)
         if any(_under(path, d) for d in self._never):
             return False

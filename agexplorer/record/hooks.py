@@ -27,14 +27,14 @@ from agexplorer.engine.calltree import (
     root_verdicts,
     with_line_counts,
 )
-from agexplorer.engine.fallback import UserLines
+from agexplorer.engine.counters import Counters, Counts
 from agexplorer.engine.inventory import build_inventory
 from agexplorer.engine.recorder import Recorder, recording
 from agexplorer.engine.usercode import UserCode
 from agexplorer.engine.verdicts import build_verdicts
 from agexplorer.model.retrace import Argument
 from agexplorer.record.failure import first_line
-from agexplorer.record.reached import CallTexts, Entry, entry_of
+from agexplorer.record.reached import CallTexts, Entry, entry_of, entry_of_call
 from agexplorer.retrace.args import bind_arguments, changes, differences
 
 # Keras 3: model.build(shape) on a subclassed model without its own build() creates no
@@ -90,6 +90,9 @@ class TraceRecorder:
         self._recorders: list[Recorder] = []  # and their recorders
         self._inner_s: list[float] = []  # and the seconds of the traces made inside each
         self._calls = CallTexts()
+        # Counters compiled into the user's functions: how often each if/for/while of code
+        # AutoGraph never converted ran while a trace was made (see engine/counters.py).
+        self.counters = Counters(user_code)
         # The recording process: a copy the program forks traces unrecorded (its records,
         # numbered as the parent's are, would interleave with them in the one log).
         self._pid = os.getpid()
@@ -102,7 +105,9 @@ class TraceRecorder:
             return trace()
         self.count += 1
         number = self.count
+        self.counters.install()  # the user's functions defined since the last trace
         place = _place(python_function, self.user_code, self.index)
+        place.code = self.counters.original(place.code)
         root, unit = place.root, place.unit
         anchor_unit = None
         if not place.user:  # a library's tf.function (Keras's train step, tf.data's map)
@@ -122,7 +127,6 @@ class TraceRecorder:
                             (root.first_line, root.end_line) if anchored else (0, -1),
                             self.user_code, self.index.names_for, own_graph=True)
         seen = _Seen(recorder, self.index)
-        lines = None if UserLines.blocked() else UserLines(self.user_code, seen.entered)
         parent = self._open[-1] if self._open else None
         outer = self._recorders[-1] if self._recorders else None
         self._open.append(number)
@@ -132,7 +136,7 @@ class TraceRecorder:
         t0 = time.perf_counter()
         try:
             with recording(recorder), (outer.pause() if outer else contextlib.nullcontext()), \
-                    (lines.active() if lines else contextlib.nullcontext()):
+                    self.counters.counting(seen.entered) as counts:
                 concrete = trace()
         except BaseException as exc:
             elapsed = self._own_time(t0, before)
@@ -153,11 +157,7 @@ class TraceRecorder:
             record = self._record((number, own), place, arguments, scope,
                                   (cache, python_function), elapsed, parent, traced=traced)
             record.update(_verdicts(concrete, recorder, root, anchored, unit, self.user_code,
-                                    self.index, seen, lines))
-            if lines is None:
-                record["uncounted"] = ("another tracer (a debugger or coverage) was on, so "
-                                       "the loops of code AutoGraph did not convert were not "
-                                       "counted")
+                                    self.index, seen, counts, self.counters.slots))
             if called is not None:
                 record["called_from"] = called
             self.write(record)
@@ -373,58 +373,49 @@ def _spec_as_value(value: Any) -> Any:
 
 
 class _Seen:
-    """The functions of the user's code a trace entered, each at its first call (UserLines
-    tells of every first frame): whether it ran as plain Python, from where, with what."""
+    """The functions of the user's code that ran as plain Python while a trace was made,
+    each at its first call (the counters tell of each one's first frame): from where, with
+    what."""
 
     def __init__(self, recorder: Recorder, index: FileIndex) -> None:
         self.recorder = recorder
         self.index = index
         self.ran: dict[tuple[str, int], Reach] = {}  # units whose own code ran unconverted
-        self.entries: dict[tuple[str, int], Entry] = {}  # every unit's first call
+        self.entries: dict[tuple[str, int], Entry] = {}  # their first calls
 
     def entered(self, frame: Any) -> None:
         code = frame.f_code
-        file, line = code.co_filename, code.co_firstlineno
-        generated = _GENERATED in file
-        if generated:  # AutoGraph's conversion of a user's function: where it came from
-            file, line = _mapped_def(file, line)
-        unit = self.index.unit_at(file, line) if file else None
+        unit = self.index.unit_at(code.co_filename, code.co_firstlineno)
         if unit is None:
             return
         key = (unit.file, unit.def_line)
-        own = line in (unit.first_line, unit.def_line)  # the unit itself, not a nested def
-        if own and key not in self.entries:
-            self.entries[key] = entry_of(frame)
-        if not generated and key not in self.ran:
+        if key not in self.ran:
             self.ran[key] = Reach(self.recorder.user_frames())
+        if code.co_firstlineno in (unit.first_line, unit.def_line) and key not in self.entries:
+            self.entries[key] = entry_of(frame)  # the unit itself, not a function nested in it
 
-
-_GENERATED = "__autograph_generated_file"
-
-
-def _mapped_def(file: str, line: int) -> tuple[str, int]:
-    """The user's (file, def line) of AutoGraph's converted function starting at ``line``
-    of its generated ``file`` (("", 0) where the source map does not say)."""
-    from agexplorer.engine import tf_internals
-
-    mapping = tf_internals.source_map()
-    for n in range(line, line + 3):
-        found = mapping.get((file, n))
-        if found is not None:
-            return found[0], found[1]
-    return "", 0
+    def converted(self) -> dict[tuple[str, int], Entry]:
+        """The first calls of the functions AutoGraph converted (converted_call's)."""
+        found = {}
+        for (file, line), (owner, (args, kwargs)) in self.recorder.first_calls.items():
+            unit = self.index.unit_at(file, line)
+            fn = self.recorder.entries.get((file, line), (None,))[0]
+            if unit is None or fn is None:
+                continue
+            found[(unit.file, unit.def_line)] = entry_of_call(fn, owner, args, kwargs)
+        return found
 
 
 def _verdicts(concrete: Any, recorder: Recorder, root: Root, anchored: bool, unit: Any,
-              user_code: UserCode, index: FileIndex, seen: _Seen,
-              lines: UserLines | None) -> dict:
+              user_code: UserCode, index: FileIndex, seen: _Seen, counts: Counts,
+              slots: list[tuple[str, int, str]]) -> dict:
     """The trace's op count and every statement's verdict across the functions it reached;
     ``anchored``: ``root`` is in the user's code (the traced function, or the line that
     asked a library to trace). Ops are those of the trace's own graph and its control
     flow's bodies: a tf.function it called made its own (its own record counts them)."""
     span = (root.first_line, root.end_line) if anchored else (0, -1)
     inventory = build_inventory(concrete, root.file if anchored else "", span, user_code,
-                                recorder.op_chains, functions=False)
+                                recorder.op_chains, functions=False, outputs=False)
     calls = recorder.calls
     own = []
     if unit is not None:
@@ -432,12 +423,13 @@ def _verdicts(concrete: Any, recorder: Recorder, root: Root, anchored: bool, uni
                                                  file=root.file, chains=inventory.chains))
     entries = {key: Reach(frames, fn) for key, (fn, frames) in recorder.entries.items()}
     reached = build_call_tree(root, calls, entries, inventory, True, index, inventory.chains,
-                              ran=seen.ran if lines is not None else None)
-    if lines is not None:
-        reached = with_line_counts(reached, index, inventory, lines.lines_of)
+                              ran=seen.ran)
+    reached = with_line_counts(reached, index, inventory,
+                               lambda file: counts.tally(slots, file))
+    entries = {**seen.converted(), **seen.entries}
     statements = [v.to_dict() for v in own] + [v.to_dict() for f in reached for v in f.statements]
     return {"op_count": len(inventory.ops), "statements": statements,
-            "reached": [_reached(f, seen.entries.get((f.file, _def_line(f, index))))
+            "reached": [_reached(f, entries.get((f.file, _def_line(f, index))))
                         for f in reached]}
 
 

@@ -61,6 +61,26 @@ def entry_of(frame: Any) -> Entry:
     return entry
 
 
+def entry_of_call(fn: Any, owner: Any, args: Any, kwargs: Any) -> Entry:
+    """The arguments of a call ``fn(*args, **kwargs)`` (``owner``: the instance of a bound
+    method, whose constructor arguments are kept as ``init``)."""
+    from agexplorer.retrace.args import bind_arguments
+
+    args = tuple(args) if isinstance(args, (tuple, list)) else ()
+    kwargs = dict(kwargs) if isinstance(kwargs, dict) else {}
+    try:
+        parameters = inspect.signature(fn)
+    except (TypeError, ValueError):
+        parameters = None
+    entry = Entry()
+    if owner is not None and not isinstance(owner, type):
+        args = (owner, *args)
+        entry.init, entry.init_note = instance_init(owner)
+    bound = bind_arguments(parameters, args, kwargs)
+    entry.arguments = bound[1:] if owner is not None and bound else bound
+    return entry
+
+
 def instance_init(obj: Any) -> tuple[str | None, str | None]:
     """(the constructor arguments that build ``obj`` again, as Python source; why not).
 
@@ -144,12 +164,13 @@ class CallTexts:
             return None
         call = min(ranked, key=lambda pair: pair[0])[1]
         text = ast.unparse(call.func)
-        first = call.args[0] if call.args else None
-        if isinstance(first, ast.Lambda):
-            text += "(lambda)"
-        elif isinstance(first, (ast.Name, ast.Attribute)) and _names_function(
-                first, file, line):
-            text += f"({ast.unparse(first)})"
+        for arg in call.args:  # the function it was given (ds.scan(state, step): step)
+            if isinstance(arg, ast.Lambda):
+                text += "(lambda)"
+                break
+            if isinstance(arg, (ast.Name, ast.Attribute)) and _names_function(arg, file, line):
+                text += f"({ast.unparse(arg)})"
+                break
         return text if len(text) <= _LONGEST else text[:_LONGEST - 1] + "…"
 
     def _tree(self, file: str) -> ast.Module | None:

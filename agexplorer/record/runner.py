@@ -73,6 +73,8 @@ class Recording:
         if self._patch is not None:
             self._patch.__exit__(None, None, None)
             self._patch = None
+        if self._hooks is not None:  # the user's functions get their own code back
+            self._hooks.counters.restore()
         if self.exit_code is None and exc_type is not None:
             self.exit_code = exit_status(exc) if exc is not None else 1
         ended = exc if exc is not None else self.ended_by

@@ -25,11 +25,11 @@ def test_parse_call_errors_are_one_sentence(expr, needle):
     assert err.value.kind == "bad-call" and needle in err.value.message
 
 
-def test_signature_values_replace_none_with_two(tf):
+def test_signature_values_replace_none_with_one(tf):
     args, _ = signature_call([tf.TensorSpec([None, 3], tf.float32), tf.TensorSpec([], tf.int64),
                               tf.TensorSpec([2], tf.bool)])
-    assert args[0].shape == (2, 3) and args[0].dtype == tf.float32
-    assert args[0].numpy().ravel().tolist() == [1, 2, 3, 4, 5, 6]
+    assert args[0].shape == (1, 3) and args[0].dtype == tf.float32  # None: 1, said in the call
+    assert args[0].numpy().ravel().tolist() == [1, 2, 3]
     assert args[1].dtype == tf.int64 and args[2].numpy().tolist() == [True, False]
 
 

@@ -1,6 +1,6 @@
 """Keras's fit/predict, tf.data's functions and a Keras model in the user's tf.function,
 recorded as a user would run them; every count checked against an independent trace
-(tests/record/oracle.py: each graph's ops by their own tracebacks)."""
+(tests/record/graph_oracle.py: each graph's ops by their own tracebacks)."""
 
 from __future__ import annotations
 
@@ -35,7 +35,7 @@ def _run(script: str, tmp: str, env: dict[str, str] | None = None) -> tuple[list
 
 
 def _oracle(script: str, *files: str, env: dict[str, str] | None = None) -> list[dict]:
-    proc = subprocess.run([sys.executable, "-m", "tests.record.oracle", script, *files],
+    proc = subprocess.run([sys.executable, "-m", "tests.record.graph_oracle", script, *files],
                           capture_output=True, text=True, timeout=300, cwd=ROOT,
                           env={**os.environ, **(env or {})})
     assert proc.returncode == 0, proc.stderr
@@ -178,7 +178,7 @@ def test_each_tf_data_function_is_a_root_with_its_loop_counted_in_its_own_graph(
 def test_interleave_and_reduce_are_named_by_the_users_call(pipeline):
     traces, log, _ = pipeline
     calls = {(t.get("called_from") or {}).get("call") for t in traces}
-    assert {"kept.interleave(expand)", "energies.reduce"} <= calls
+    assert {"kept.interleave(expand)", "energies.reduce(lambda)"} <= calls
     text = _summary(log)
     assert "doubled.map(frame_energy) (data_pipeline.py:31) → frame_energy " \
         "(data_features.py:8) for: unrolled 4x" in text

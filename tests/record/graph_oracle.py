@@ -2,7 +2,7 @@
 builds from Python (tf.function traces, tf.data functions, cond and loop bodies) and count
 each graph's ops by the innermost frame of the given files in the op's own traceback.
 
-``python -m tests.record.oracle SCRIPT FILE...`` prints one JSON list, a graph an item, in
+``python -m tests.record.graph_oracle SCRIPT FILE...`` prints one JSON list, a graph an item, in
 the order they were built: ``{"name", "ops", "lines": {"file.py:LINE": ops}}``. It shares
 no code with agexplorer: it is what the recorder's counts are checked against.
 """
@@ -17,7 +17,7 @@ import sys
 
 
 def main(script: str, files: list[str]) -> None:
-    from tensorflow.python.framework import func_graph
+    from tensorflow.python.framework import func_graph  # noqa: TID251 - the oracle stands alone
 
     graphs = []
     original = func_graph.func_graph_from_py_func
@@ -31,7 +31,7 @@ def main(script: str, files: list[str]) -> None:
     sys.argv = [script]
     sys.path.insert(0, os.path.dirname(script))
     stdout = sys.stdout
-    sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - the program's prints are not ours
+    sys.stdout = open(os.devnull, "w")  # the program's prints are not ours
     try:
         runpy.run_path(script, run_name="__main__")
     finally:

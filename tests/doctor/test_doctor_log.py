@@ -1,0 +1,71 @@
+"""`agexplorer doctor RUN.agxlog`: the doctor on a recorded run, each function of the user's
+code (its own tf.functions and what Keras's and tf.data's reached) with its recorded call."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+from tests.conftest import FIXTURES, ROOT, run_cli
+
+
+@pytest.fixture(scope="module")
+def keras_log(tmp_path_factory):
+    log = str(tmp_path_factory.mktemp("doctor-log") / "keras.agxlog")
+    proc = subprocess.run([sys.executable, "-m", "agexplorer", "record", "-o", log,
+                           os.path.join(FIXTURES, "record", "keras_fit_predict.py")],
+                          capture_output=True, text=True, timeout=300, cwd=ROOT)
+    assert proc.returncode == 0, proc.stderr
+    return log
+
+
+@pytest.mark.tf
+def test_a_recorded_keras_run_is_examined_with_the_recorded_call_and_instance(keras_log):
+    proc = run_cli("doctor", keras_log, "--json")
+    assert proc.returncode == 1, proc.stderr  # something was found, as a linter says
+    data = json.loads(proc.stdout)
+    (layer,) = data["functions"]
+    assert layer["function"] == "Smoother.call" and data["not_examined"] == []
+    assert layer["call"] == {"args": "tf.zeros([8, 4], tf.float32)",
+                             "origin": "recorded: trace 1 of model.fit"}
+    (finding,) = [f for f in layer["findings"] if f["code"] == "AGX004"]
+    assert "unrolled 6 times" in finding["message"]  # the recorded instance: steps=6
+    assert "tf.while_loop" in finding["fix"]
+
+
+@pytest.mark.tf
+def test_the_text_says_how_many_functions_were_examined(keras_log):
+    proc = run_cli("doctor", keras_log)
+    assert proc.returncode == 1, proc.stderr
+    assert proc.stdout.startswith("keras.agxlog: 1 function of your code examined with the "
+                                  "calls the run recorded")
+    assert "[recorded: trace 1 of model.fit]" in proc.stdout
+
+
+def test_a_log_takes_no_call_of_its_own(tmp_path):
+    log = tmp_path / "run.agxlog"
+    log.write_text('{"type": "start", "format": "agexplorer-record/1", "argv": []}\n')
+    proc = run_cli("doctor", str(log), "--call", "tf.ones([2])")
+    assert proc.returncode == 2
+    assert "a recorded run is examined with its recorded calls: drop --call" in proc.stderr
+
+
+def test_a_file_that_is_neither_python_nor_a_log_is_one_sentence(tmp_path):
+    notes = tmp_path / "notes.txt"
+    notes.write_text("hello\n")
+    proc = run_cli("doctor", str(notes))
+    assert proc.returncode == 2 and proc.stdout == ""
+    assert proc.stderr.strip() == (f"agexplorer: {notes} is neither a Python file (.py) nor a "
+                                   "run log written by `agexplorer record`; pass one of those.")
+
+
+def test_a_garbage_log_is_one_sentence(tmp_path):
+    log = tmp_path / "run.agxlog"
+    log.write_text("not json at all\n")
+    proc = run_cli("doctor", str(log))
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr
+    assert len(proc.stderr.strip().splitlines()) == 1
