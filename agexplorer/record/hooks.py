@@ -28,6 +28,7 @@ from agexplorer.engine.calltree import (
     with_line_counts,
 )
 from agexplorer.engine.counters import Counters, Counts
+from agexplorer.engine.fallback import fallback_verdicts
 from agexplorer.engine.inventory import build_inventory
 from agexplorer.engine.recorder import Recorder, recording
 from agexplorer.engine.usercode import UserCode
@@ -418,7 +419,15 @@ def _verdicts(concrete: Any, recorder: Recorder, root: Root, anchored: bool, uni
                                 recorder.op_chains, functions=False, outputs=False)
     calls = recorder.calls
     own = []
-    if unit is not None:
+    if unit is not None and (unit.file, unit.def_line) in seen.ran and not any(
+            root.holds(c.file or "", c.line or 0) for c in calls):
+        # The traced function itself ran as written (tf.function(autograph=False), or
+        # marked do_not_convert): its own counters tell its statements.
+        own = root_verdicts(root, fallback_verdicts(
+            unit.statements, counts.tally(slots, unit.file), unit.qualname,
+            "its tf.function was made with autograph=False, or it is marked do_not_convert",
+            inventory.by_line(unit.file), True, refused=False))
+    elif unit is not None:
         own = root_verdicts(root, build_verdicts(unit.statements, calls, inventory, True,
                                                  file=root.file, chains=inventory.chains))
     entries = {key: Reach(frames, fn) for key, (fn, frames) in recorder.entries.items()}

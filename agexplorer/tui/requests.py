@@ -83,7 +83,10 @@ class Requests:
         app.status.let_go()  # a notice is kept until the request under way is done
         app.set_status(what + "…")
         if run:
-            app.provenance.set("run", Made(app.target, source.text, call_label(qualname, call)))
+            label = call_label(qualname, call)
+            if panel.init is not None:  # the instance the method is called on
+                label += f" on {qualname.rpartition('.')[0]}({panel.init})"
+            app.provenance.set("run", Made(app.target, source.text, label))
             panel.note(f"{what}…")
             app.provenance.show("run")
         app.last_request = (app.generation, request)

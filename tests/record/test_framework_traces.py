@@ -221,3 +221,16 @@ def test_a_tensor_if_in_a_keras3_layer_is_explained_by_its_root_cause(tmp_path):
     assert "fix: AutoGraph does not convert this code, so an if on a tensor raises here: " \
         "write it with tf.cond or keras.ops.cond" in text
     assert "Exception encountered" not in text and "Could not automatically infer" not in text
+
+
+@pytest.mark.tf
+def test_a_function_traced_without_autograph_counts_its_own_loop(tmp_path):
+    script = os.path.join(RECORD, "no_autograph.py")
+    traces, _ = _run(script, str(tmp_path))
+    (graph,) = _graphs(_oracle(script, script), "step")
+    (step,) = traces
+    loop, branch = step["statements"]
+    assert (loop["line"], loop["verdict"], loop["iterations"]) == (8, "python", 3)
+    assert loop["ops_created"] == _ops(graph, script, 9) > 0
+    assert (branch["line"], branch["branch"]) == (10, "true")
+    assert "autograph=False" in loop["reason"]

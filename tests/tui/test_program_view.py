@@ -165,7 +165,7 @@ async def test_e_on_keras_fit_opens_the_layer_with_its_recorded_input_and_instan
         assert await wait_for(pilot, lambda: screen_of(app) is not None)
         screen = screen_of(app)
         assert await wait_for(pilot, lambda: screen.functions.row_count > 0)
-        names = [r[0].replace("\n", "") for r in cells(screen.functions)]
+        names = [r[0].replace("\n", " ") for r in cells(screen.functions)]
         assert names[0] == "model.fit → one_step_on_data (library)"
         (loop, _) = cells(screen.statements)
         assert loop[:3] == ["keras_fit_predict.py:18", "for _ in range(self.steps):",

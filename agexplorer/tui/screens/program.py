@@ -56,7 +56,10 @@ def library_name(function: dict[str, Any]) -> str:
     short = function["function"].rpartition(".")[2] or function["function"]
     caller = function.get("called_from") or {}
     said = caller.get("call") or caller.get("function")
-    return f"{said} → {short} (library)" if said else f"{function['function']} (library)"
+    if not said:
+        return f"{function['function']} (library)"
+    joined = f"{said} → {short} (library)"
+    return joined if len(joined) <= NAME_WIDTH else f"{said}\n→ {short} (library)"
 
 
 def badge(row: dict[str, Any]) -> Text:
@@ -118,7 +121,8 @@ class ProgramScreen(ModalScreen[None]):
                 continue  # a library's function that reached none of the user's code
             name = f["function"] if f.get("user") else library_name(f)
             # Text cells: DataTable reads a str as markup, and names and files are the user's.
-            self.functions.add_row(Text(fold_name(name)), Text(where(f["file"], f["line"])),
+            folded = "\n".join(fold_name(part) for part in name.split("\n"))
+            self.functions.add_row(Text(folded), Text(where(f["file"], f["line"])),
                                    str(f["traces"]), f"{f['trace_s']:.3f}", str(f["op_count"]),
                                    str(len(f["retraces"])), key=str(i), height=None)
         notes = list(self.program.summary.get("notes") or [])

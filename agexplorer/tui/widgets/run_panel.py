@@ -41,7 +41,7 @@ class RunPanel(VerticalScroll):
         yield Static(self.PROMPT, id="run-results", markup=False)
 
     EXAMPLE = "arguments, e.g. tf.ones([8, 4]), 3"
-    INIT_EXAMPLE = "init: constructor arguments, e.g. steps=6 (empty: the module's instance)"
+    INIT_EXAMPLE = "init: constructor arguments, e.g. steps=6 (empty: module's instance or defaults)"
     PROMPT = ("Press F5 (or r outside the editor) to run eagerly, as a graph and with XLA, "
               "with the arguments typed above (left empty: the function's ready inputs). "
               "5 again, or Tab, goes into the box; Esc leaves it.")
