@@ -129,8 +129,7 @@ def _causes(functions: list[dict[str, Any]], limit: int | None, more: str) -> li
             continue
         room = len(groups) if limit is None else max(0, limit - shown)
         if room:
-            lines.append(f"  {f['function']} ({_where(f['file'], f['line'])}): "
-                         f"{_count(len(f['retraces']), 'retrace')}")
+            lines.append(f"  {_name(f)}: {_count(len(f['retraces']), 'retrace')}")
         for group in groups[:room]:
             lines.append(f"    {group['count']} × {group_words(group, f['each_trace'])}; "
                          f"{trace_numbers(group['traces'])}")
