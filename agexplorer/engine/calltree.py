@@ -276,8 +276,11 @@ def _keras3(verdict: Verdict, name: str) -> Verdict:
     said = f" Keras 3 runs {name} without AutoGraph"
     said += (", so called by Keras this is not staged (a tensor here raises)."
              if verdict.verdict in ("staged", "mixed") else ".")
+    # An if on a Python value runs the same called by Keras: nothing to fix there.
+    python_if = verdict.kind == "if" and verdict.verdict == "python"
     return replace(verdict, reason=verdict.reason + said, unconverted="keras3",
-                   hint=None if verdict.intended else unconverted_hint(verdict.kind))
+                   hint=None if verdict.intended or python_if else
+                   unconverted_hint(verdict.kind))
 
 
 def _placed(verdict: Verdict, unit: Unit, path: tuple[CallSite, ...]) -> Verdict:

@@ -32,15 +32,15 @@ class LineCounter:
         self._decided: dict[Any, bool] = {}
 
     def _mine(self, code: Any) -> bool:
-        spans = self.spans.get(code.co_filename, ())
-        return any(low <= code.co_firstlineno <= high for low, high in spans)
+        known = self._decided.get(code)
+        if known is None:
+            spans = self.spans.get(code.co_filename, ())
+            known = self._decided[code] = any(low <= code.co_firstlineno <= high
+                                              for low, high in spans)
+        return known
 
     def _global(self, frame: Any, event: str, arg: Any) -> Any:
-        code = frame.f_code
-        mine = self._decided.get(code)
-        if mine is None:
-            mine = self._decided[code] = self._mine(code)
-        if mine and event == "call":
+        if event == "call" and self._mine(frame.f_code):
             return self._local
         return None
 
@@ -113,9 +113,11 @@ def fallback_verdicts(statements: list[Statement], counts: Counter[int] | Tally,
                     f"Python took the true branch {taken_true} times and the false branch "
                     f"{taken_false} times")
             reason = f"{before}`{stmt.expr}` was evaluated in Python while tracing and {took}."
+            # Called as written, an if that ran had a Python condition: nothing to fix (on a
+            # tensor it would have raised). One AutoGraph refused keeps the refusal's fix.
+            hint = _hint(why, refused, stmt.kind) if refused else None
             verdicts.append(Verdict(verdict="python", iterations=None, branch=branch,
-                                    reason=reason, hint=_hint(why, refused, stmt.kind), times=header,
-                                    **common))
+                                    reason=reason, hint=hint, times=header, **common))
             continue
         iterations, times = runs, header
         per = ops // iterations if iterations else 0

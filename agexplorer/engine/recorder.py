@@ -78,7 +78,8 @@ class Recorder:
         self.calls: list[Call] = []
         # (file, def line) -> (the function, the user frames when it was first entered)
         self.entries: dict[tuple[str, int], tuple[Any, tuple[Frame, ...]]] = {}
-        # (file, def line) -> the (args, kwargs) converted_call first gave that function
+        # (file, def line) -> (the bound instance or None, the (args, kwargs) converted_call
+        # first gave that function)
         self.first_calls: dict[tuple[str, int], tuple[Any, Any]] = {}
         self._stack: list[Call] = []
         self._described: dict[tuple[str | None, int | None], int] = {}

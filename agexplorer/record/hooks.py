@@ -35,7 +35,7 @@ from agexplorer.engine.usercode import UserCode
 from agexplorer.engine.verdicts import build_verdicts
 from agexplorer.model.retrace import Argument
 from agexplorer.record.failure import first_line
-from agexplorer.record.reached import CallTexts, Entry, entry_of, entry_of_call
+from agexplorer.record.reached import CallTexts, Entry, Reached
 from agexplorer.retrace.args import bind_arguments, changes, differences
 
 # Keras 3: model.build(shape) on a subclassed model without its own build() creates no
@@ -127,7 +127,7 @@ class TraceRecorder:
         recorder = Recorder(root.file if anchored else "",
                             (root.first_line, root.end_line) if anchored else (0, -1),
                             self.user_code, self.index.names_for, own_graph=True)
-        seen = _Seen(recorder, self.index)
+        seen = Reached(recorder, self.index)
         parent = self._open[-1] if self._open else None
         outer = self._recorders[-1] if self._recorders else None
         self._open.append(number)
@@ -373,42 +373,8 @@ def _spec_as_value(value: Any) -> Any:
     return value
 
 
-class _Seen:
-    """The functions of the user's code that ran as plain Python while a trace was made,
-    each at its first call (the counters tell of each one's first frame): from where, with
-    what."""
-
-    def __init__(self, recorder: Recorder, index: FileIndex) -> None:
-        self.recorder = recorder
-        self.index = index
-        self.ran: dict[tuple[str, int], Reach] = {}  # units whose own code ran unconverted
-        self.entries: dict[tuple[str, int], Entry] = {}  # their first calls
-
-    def entered(self, frame: Any) -> None:
-        code = frame.f_code
-        unit = self.index.unit_at(code.co_filename, code.co_firstlineno)
-        if unit is None:
-            return
-        key = (unit.file, unit.def_line)
-        if key not in self.ran:
-            self.ran[key] = Reach(self.recorder.user_frames())
-        if code.co_firstlineno in (unit.first_line, unit.def_line) and key not in self.entries:
-            self.entries[key] = entry_of(frame)  # the unit itself, not a function nested in it
-
-    def converted(self) -> dict[tuple[str, int], Entry]:
-        """The first calls of the functions AutoGraph converted (converted_call's)."""
-        found = {}
-        for (file, line), (owner, (args, kwargs)) in self.recorder.first_calls.items():
-            unit = self.index.unit_at(file, line)
-            fn = self.recorder.entries.get((file, line), (None,))[0]
-            if unit is None or fn is None:
-                continue
-            found[(unit.file, unit.def_line)] = entry_of_call(fn, owner, args, kwargs)
-        return found
-
-
 def _verdicts(concrete: Any, recorder: Recorder, root: Root, anchored: bool, unit: Any,
-              user_code: UserCode, index: FileIndex, seen: _Seen, counts: Counts,
+              user_code: UserCode, index: FileIndex, seen: Reached, counts: Counts,
               slots: list[tuple[str, int, str]]) -> dict:
     """The trace's op count and every statement's verdict across the functions it reached;
     ``anchored``: ``root`` is in the user's code (the traced function, or the line that

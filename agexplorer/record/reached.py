@@ -18,10 +18,46 @@ import sys
 from dataclasses import dataclass, field
 from typing import Any
 
+from agexplorer.engine.calltree import FileIndex, Reach
+from agexplorer.engine.recorder import Recorder
 from agexplorer.model.retrace import Argument
 from agexplorer.retrace.args import describe_argument
 
 _LONGEST = 60  # characters of a call's text before it is cut
+
+
+class Reached:
+    """The functions of the user's code that ran as plain Python while a trace was made,
+    each at its first call (the counters tell of each one's first frame): from where, with
+    what."""
+
+    def __init__(self, recorder: Recorder, index: FileIndex) -> None:
+        self.recorder = recorder
+        self.index = index
+        self.ran: dict[tuple[str, int], Reach] = {}  # units whose own code ran unconverted
+        self.entries: dict[tuple[str, int], Entry] = {}  # their first calls
+
+    def entered(self, frame: Any) -> None:
+        code = frame.f_code
+        unit = self.index.unit_at(code.co_filename, code.co_firstlineno)
+        if unit is None:
+            return
+        key = (unit.file, unit.def_line)
+        if key not in self.ran:
+            self.ran[key] = Reach(self.recorder.user_frames())
+        if code.co_firstlineno in (unit.first_line, unit.def_line) and key not in self.entries:
+            self.entries[key] = entry_of(frame)  # the unit itself, not a function nested in it
+
+    def converted(self) -> dict[tuple[str, int], Entry]:
+        """The first calls of the functions AutoGraph converted (converted_call's)."""
+        found = {}
+        for (file, line), (owner, (args, kwargs)) in self.recorder.first_calls.items():
+            unit = self.index.unit_at(file, line)
+            fn = self.recorder.entries.get((file, line), (None,))[0]
+            if unit is None or fn is None:
+                continue
+            found[(unit.file, unit.def_line)] = entry_of_call(fn, owner, args, kwargs)
+        return found
 
 
 @dataclass
