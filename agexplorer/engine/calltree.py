@@ -225,9 +225,10 @@ def build_call_tree(root: Root, calls: list[Call], entries: dict[tuple[str, int]
 def with_line_counts(reached: list[ReachedFunction], index: FileIndex,
                      inventory: Inventory | None,
                      lines_of: Callable[[str], Any]) -> list[ReachedFunction]:
-    """The functions AutoGraph did not convert, their verdicts made from the line counts
-    of a trace that counted them (``lines_of(file)``: line -> times run); the others as
-    they are. A Keras 3 layer's method says so once, in its note."""
+    """The functions AutoGraph did not convert, their verdicts made from the counts of a
+    trace that counted them (``lines_of(file)``: that file's line counts, line -> times
+    run, or a ``fallback.Tally`` of its statements); the others as they are. A Keras 3
+    layer's method says so once, in its note."""
     from agexplorer.engine.fallback import fallback_verdicts
 
     counted = []
