@@ -29,6 +29,7 @@ from agexplorer.render.run_page import (
     largest_loops,
     more_loops,
 )
+from agexplorer.runlog.summary import display_name, loop_path
 
 # Light by default, dark where the reader's system asks for it; verdict colours readable on both
 # (the Okabe-Ito hues the terminal report uses, as tints behind the text).
@@ -250,12 +251,12 @@ def summary_html(summary: dict[str, Any]) -> str:
     if functions:
         body.append('<section id="functions"><h2>Functions by trace time</h2>\n' + _table(
             ["function", "where", "traces", "trace time", "ops", "your code"],
-            [[f"<code>{_e(f['function'])}</code>", _e(where(f["file"], f["line"])),
+            [[f"<code>{_e(display_name(f))}</code>", _e(where(f["file"], f["line"])),
               _num(f["traces"]), _num(f"{f['trace_s']:.3f} s"), _num(f["op_count"]),
               "yes" if f["user"] else "no"] for f in functions]) + "</section>\n")
     causes = cause_rows(summary)
     if causes:
-        n = sum(len(f["retraces"]) for f in functions)
+        n = sum(row.count for row in causes)
         body.append(f'<section id="retraces"><h2>Retraces</h2>\n<p>{n} '
                     f"retrace{'s' * (n != 1)}, grouped by what changed.</p>\n" + _table(
                         ["function", "where", "retraces", "what changed", "traces", "fix"],
@@ -268,7 +269,7 @@ def summary_html(summary: dict[str, Any]) -> str:
         body.append('<section id="loops"><h2>Largest unrolled loops</h2>\n' + (_table(
             ["function", "where", "loop", "iterations", "ops made", "share of its trace's ops",
              "about"],
-            [[f"<code>{_e(row['function'])}</code>", _e(where(row["file"], row["line"])),
+            [[f"<code>{_e(loop_path(row))}</code>", _e(where(row["file"], row["line"])),
               f'<span class="verdict v-{_e(row["verdict"])}"><code>'
               f'{_e(row.get("header") or row["kind"])}</code></span>',
               _num(row["iterations"]), _num(row["ops_created"]), _num(f"{row['share']:.0%}"),

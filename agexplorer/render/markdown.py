@@ -27,6 +27,7 @@ from agexplorer.render.run_page import (
     largest_loops,
     more_loops,
 )
+from agexplorer.runlog.summary import display_name, loop_path
 
 
 def cell(text: object) -> str:
@@ -192,7 +193,7 @@ def summary_markdown(summary: dict[str, Any]) -> str:
     if functions:
         out += ["## Functions by trace time", ""]
         out += table(["function", "where", "traces", "trace time", "ops", "your code"],
-                     [[code(f["function"]), cell(where(f["file"], f["line"])), str(f["traces"]),
+                     [[code(display_name(f)), cell(where(f["file"], f["line"])), str(f["traces"]),
                        f"{f['trace_s']:.3f} s", str(f["op_count"]), "yes" if f["user"] else "no"]
                       for f in functions])
     out += _retraces(summary)
@@ -212,7 +213,7 @@ def _retraces(summary: dict[str, Any]) -> list[str]:
     rows = cause_rows(summary)
     if not rows:
         return []
-    n = sum(len(f["retraces"]) for f in summary["functions"])
+    n = sum(r.count for r in rows)
     return ["## Retraces", "", f"{n} retrace{'s' * (n != 1)}, grouped by what changed.", "",
             *table(["function", "where", "retraces", "what changed", "traces", "fix"],
                    [[code(row.function), cell(row.where), str(row.count), cell(row.what),
@@ -229,7 +230,7 @@ def _loops(summary: dict[str, Any]) -> list[str]:
     if loops:
         out += table(["function", "where", "loop", "iterations", "ops made",
                       "share of its trace's ops", "about"],
-                     [[code(row["function"]), cell(where(row["file"], row["line"])),
+                     [[code(loop_path(row)), cell(where(row["file"], row["line"])),
                        code(row.get("header") or row["kind"]), str(row["iterations"]),
                        str(row["ops_created"]), f"{row['share']:.0%}",
                        f"{row['share_s']:.3f} s"] for row in loops])

@@ -9,7 +9,12 @@ from typing import Any
 
 from agexplorer.render.page import where
 from agexplorer.runlog.causes import group_causes, group_fix, group_words, trace_numbers
-from agexplorer.runlog.summary import intended_unrolls, unrolled
+from agexplorer.runlog.summary import (
+    display_name,
+    intended_unrolls,
+    reaches_nothing,
+    unrolled,
+)
 
 TOP_LOOPS = 10  # unrolled loops a page lists; the rest are counted
 
@@ -27,16 +32,22 @@ class CauseRow:
 
 
 def cause_rows(summary: dict[str, Any]) -> list[CauseRow]:
-    """Every function's retraces, a row per cause, the largest group of each function first."""
+    """Every function's retraces, a row per cause, the largest group of each function first;
+    a library's function is named after the user's call that asked for it (``model.fit →
+    one_step_on_data``), gets only the fixes a user can make, and one that reached none of
+    the user's code is left out, as in the text summary."""
     rows = []
     for f in summary["functions"]:
+        if reaches_nothing(f):
+            continue
         groups = f.get("retrace_causes")
         if groups is None:  # a summary made before causes were grouped
             groups = group_causes(f["retraces"])
         for group in groups:
-            rows.append(CauseRow(f["function"], where(f["file"], f["line"]), group["count"],
+            rows.append(CauseRow(display_name(f), where(f["file"], f["line"]), group["count"],
                                  group_words(group, f.get("each_trace") or []),
-                                 trace_numbers(group["traces"]), group_fix(group)))
+                                 trace_numbers(group["traces"]),
+                                 group_fix(group, user=bool(f.get("user")))))
     return rows
 
 

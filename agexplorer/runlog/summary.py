@@ -80,6 +80,42 @@ def summarise(log: Log) -> dict[str, Any]:
             "functions": by_time, "notes": list(log.notes)}
 
 
+def reaches_nothing(function: dict[str, Any]) -> bool:
+    """A library's function (a summary entry) none of whose traces reached the user's code:
+    left out of the summary's lists (``--all`` lists it)."""
+    return not function.get("user") and not function.get("reaches_user")
+
+
+def asked_by(function: dict[str, Any]) -> str | None:
+    """What the user wrote that asked for a library's function: the call on that line
+    (``model.fit``), else the line, else the function holding it; None for the user's own
+    function or one no line of the user's asked for."""
+    caller = function.get("called_from") or {}
+    if function.get("user") or not caller:
+        return None
+    return caller.get("call") or caller.get("text") or caller.get("function") or None
+
+
+def loop_path(row: dict[str, Any]) -> str:
+    """An unrolled loop's function after the calls that led there from the traced function
+    or the user's call that asked a library for the trace: ``model.fit → Smoother.call``."""
+    path = [str(site.get("function")) for site in row.get("call_path") or []
+            if isinstance(site, dict)]
+    return " → ".join([*path[:-1], row["function"]])
+
+
+def display_name(function: dict[str, Any]) -> str:
+    """A function as a page names it: the user's by its name, a library's after the user's
+    call that asked for it (``model.fit → one_step_on_data``)."""
+    said = asked_by(function)
+    return f"{said} → {short_name(function)}" if said else function["function"]
+
+
+def short_name(function: dict[str, Any]) -> str:
+    """A library function's last name (``one_step_on_data``)."""
+    return function["function"].rpartition(".")[2] or function["function"]
+
+
 def _key(trace: dict) -> tuple[Any, ...]:
     """What one summary row counts: a function of the user's; a library's function asked
     for from one line of the user's code (each ``ds.map(fn)`` makes its own tf.function of

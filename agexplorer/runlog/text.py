@@ -9,7 +9,13 @@ from typing import Any
 
 from agexplorer.model.report import keras3_words
 from agexplorer.runlog.causes import group_fix, group_words, trace_numbers
-from agexplorer.runlog.summary import intended_unrolls, unrolled
+from agexplorer.runlog.summary import (
+    asked_by,
+    intended_unrolls,
+    reaches_nothing,
+    short_name,
+    unrolled,
+)
 
 TOP = 5  # rows per section, unless --all
 _MESSAGE = 120  # a longer first line of an exception's message is cut to its first sentence
@@ -30,7 +36,7 @@ def text_lines(summary: dict[str, Any], *, limit: int | None = TOP, log: str | N
     functions = summary["functions"]
     rows: list[str] = []
     # A library's function that reached none of the user's code is left to --all.
-    hidden = [f for f in functions if not f["user"] and not f.get("reaches_user")]
+    hidden = [f for f in functions if reaches_nothing(f)]
     for f in functions:
         if limit is not None and f in hidden:
             continue
@@ -74,12 +80,12 @@ def _name(function: dict[str, Any]) -> str:
     where = _where(function["file"], function["line"])
     if function["user"]:
         return f"{function['function']} ({where})"
-    name = function["function"].rpartition(".")[2] or function["function"]
-    caller = function.get("called_from")
-    if not caller:
+    said = asked_by(function)
+    if said is None:
         return f"{function['function']} ({where}) (library)"
-    said = caller.get("call") or caller["text"] or caller["function"]
-    return f"{said} ({_where(caller['file'], caller['line'])}) → {name} ({where}, library)"
+    caller = function["called_from"]
+    return (f"{said} ({_where(caller['file'], caller['line'])}) → {short_name(function)} "
+            f"({where}, library)")
 
 
 def _loop_place(row: dict[str, Any]) -> str:

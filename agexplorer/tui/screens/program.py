@@ -15,6 +15,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, DataTable, Footer, Static
 
 from agexplorer.render.badges import VERDICT_STYLE, verdict_badge
+from agexplorer.runlog.summary import asked_by, reaches_nothing, short_name
 from agexplorer.tui.program import where
 
 if TYPE_CHECKING:
@@ -53,13 +54,11 @@ def fold_name(name: str, width: int = NAME_WIDTH) -> str:
 def library_name(function: dict[str, Any]) -> str:
     """A library's traced function after the user's call that asked for it:
     ``model.fit → one_step_on_data (library)``."""
-    short = function["function"].rpartition(".")[2] or function["function"]
-    caller = function.get("called_from") or {}
-    said = caller.get("call") or caller.get("function")
-    if not said:
+    said = asked_by(function)
+    if said is None:
         return f"{function['function']} (library)"
-    joined = f"{said} → {short} (library)"
-    return joined if len(joined) <= NAME_WIDTH else f"{said}\n→ {short} (library)"
+    joined = f"{said} → {short_name(function)} (library)"
+    return joined if len(joined) <= NAME_WIDTH else f"{said}\n→ {short_name(function)} (library)"
 
 
 def badge(row: dict[str, Any]) -> Text:
@@ -117,7 +116,7 @@ class ProgramScreen(ModalScreen[None]):
         self.traces.add_columns("#", "signature", "ops", "trace s", "why it traced")
         self.statements.add_columns("where", "statement", "verdict", "why, and what to do")
         for i, f in enumerate(self.program.functions):
-            if not f.get("user") and not f.get("reaches_user"):
+            if reaches_nothing(f):
                 continue  # a library's function that reached none of the user's code
             name = f["function"] if f.get("user") else library_name(f)
             # Text cells: DataTable reads a str as markup, and names and files are the user's.
@@ -126,8 +125,7 @@ class ProgramScreen(ModalScreen[None]):
                                    str(f["traces"]), f"{f['trace_s']:.3f}", str(f["op_count"]),
                                    str(len(f["retraces"])), key=str(i), height=None)
         notes = list(self.program.summary.get("notes") or [])
-        hidden = sum(1 for f in self.program.functions
-                     if not f.get("user") and not f.get("reaches_user"))
+        hidden = sum(1 for f in self.program.functions if reaches_nothing(f))
         if hidden:
             notes.append(f"{hidden} library function{'s' * (hidden != 1)} that reached none "
                          f"of your code not listed (agexplorer summary "
