@@ -24,13 +24,26 @@ def gone(pid: int) -> bool:
         return True
 
 
+def settled(pid: int) -> bool:
+    """``pid`` runs ``sleep`` by now: past the fork and the exec (``setsid`` execs too), whose
+    middle can read as an empty environment under load."""
+    try:
+        with open(f"/proc/{pid}/comm") as fh:
+            return fh.read().strip() == "sleep"
+    except OSError:
+        return True  # gone: nothing left to settle
+
+
 def shell(script: str, count: int, env: dict | None = None) -> tuple[subprocess.Popen, list[int]]:
     """``sh -c SCRIPT`` in a session of its own, as a worker is started; SCRIPT prints ``count``
-    pids, one a line, which are returned once printed."""
+    pids of ``sleep`` processes, one a line, which are returned once each runs ``sleep``."""
     proc = subprocess.Popen(["sh", "-c", script], stdout=subprocess.PIPE, text=True,
                             start_new_session=True, env=env)
     assert proc.stdout is not None
     pids = [int(proc.stdout.readline()) for _ in range(count)]
+    deadline = time.monotonic() + 10
+    while not all(settled(pid) for pid in pids) and time.monotonic() < deadline:
+        time.sleep(0.01)
     return proc, pids
 
 
