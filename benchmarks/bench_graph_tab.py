@@ -39,7 +39,7 @@ from textual.app import App, ComposeResult  # noqa: E402
 from textual.widgets import Tree  # noqa: E402
 
 from agexplorer.model.inventory import BodyInfo, Inventory, OpInfo  # noqa: E402
-from agexplorer.tui.widgets.op_tree import OpTree  # noqa: E402
+from agexplorer.tui.graph.op_tree import OpTree  # noqa: E402
 
 GOAL_S = 1.0
 FILE = "/lesson/unrolled.py"

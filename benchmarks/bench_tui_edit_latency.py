@@ -328,7 +328,7 @@ def main(argv: list[str] | None = None) -> int:
     edits = repeats_from_args(__doc__, argv, full=3, quick=1)
     private_state_home()
     started = time.perf_counter()
-    from agexplorer.tui.editing import EDIT_PAUSE
+    from agexplorer.tui.code.editing import EDIT_PAUSE
 
     listed = sample_functions()
     functions = [(path, qualname) for path, qualname, reason in listed if not reason]

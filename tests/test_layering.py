@@ -6,8 +6,9 @@ import sys
 
 from conftest import ROOT
 
-# The packages that run in the worker, beside TensorFlow, and those below them.
-ENGINE_SIDE = ("model", "source", "engine", "lab", "retrace", "doctor")
+# The packages that run in the worker, beside TensorFlow, those below them, and the state
+# folder that the command line and the explorer share.
+ENGINE_SIDE = ("model", "source", "engine", "lab", "retrace", "doctor", "state")
 
 
 def loaded_after(statement: str) -> set[str]:
@@ -45,7 +46,7 @@ def test_the_tui_imports_no_tensorflow():
     # The widgets mounted after the first frame, and the results the UI unpickles.
     loaded = loaded_after("import agexplorer.tui.app, agexplorer.worker.client, "
                           "agexplorer.worker.protocol, "
-                          "agexplorer.tui.widgets.workspace, agexplorer.model.report, "
+                          "agexplorer.tui.workspace, agexplorer.model.report, "
                           "agexplorer.model.lab, agexplorer.model.retrace, "
                           "agexplorer.model.doctor, agexplorer.render.terminal, "
                           "agexplorer.render.retrace, agexplorer.render.doctor")

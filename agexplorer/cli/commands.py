@@ -18,7 +18,7 @@ if TYPE_CHECKING:
 
 def samples_dir() -> str:
     """The bundled samples: inside the package when installed, else the checkout's samples/."""
-    from agexplorer.tui.scratch import bundled_samples  # the tour finds them there too
+    from agexplorer.state.scratch import bundled_samples  # the tour finds them there too
 
     return bundled_samples()
 
@@ -186,7 +186,7 @@ def cmd_samples(args: argparse.Namespace | None = None) -> int:
 
     folder = samples_dir()
     if args is not None and args.copy is not None:
-        from agexplorer.tui.scratch import copy_lesson
+        from agexplorer.state.scratch import copy_lesson
 
         written = copy_lesson(folder, os.path.abspath(os.path.expanduser(args.copy)))
         print(f"wrote {len(written)} samples to {args.copy}; `agexplorer {args.copy}` opens "

@@ -14,7 +14,7 @@ from agexplorer.model.errors import AgxError
 from agexplorer.runlog.log import is_log
 
 if TYPE_CHECKING:
-    from agexplorer.tui.session import ServedSession
+    from agexplorer.state.session import ServedSession
 
 
 def open_tui(argv: list[str]) -> int:
@@ -22,11 +22,11 @@ def open_tui(argv: list[str]) -> int:
     file, on every Python file of a folder, on a recorded run (a LOG of `agexplorer record`:
     its program view), or on scratch copies of the bundled samples (`agexplorer tour`: with
     the lesson tour open). ``--served`` (what `agexplorer serve` runs for each browser tab):
-    the same in a private session folder of its own, removed when it ends (tui/session.py)."""
+    the same in a private session folder of its own, removed when it ends (state/session.py)."""
     served = "--served" in argv
     if not served:
         return _open_tui(argv, None)
-    from agexplorer.tui.session import start_served
+    from agexplorer.state.session import start_served
 
     session = start_served()
     try:
@@ -37,8 +37,8 @@ def open_tui(argv: list[str]) -> int:
 
 def _open_tui(argv: list[str], session: ServedSession | None) -> int:
     from agexplorer.source.targets import check_target, parse_source, parse_spec, read_source
-    from agexplorer.tui.scratch import python_files, scratch_copies
-    from agexplorer.tui.tour import Opening
+    from agexplorer.state.scratch import python_files, scratch_copies
+    from agexplorer.tui.tour.tour import Opening
     from agexplorer.worker.interpreter import resolve
 
     timeout, argv = tui_timeout(argv)
@@ -64,7 +64,7 @@ def _open_tui(argv: list[str], session: ServedSession | None) -> int:
     if argv and os.path.isdir(argv[0]):  # every Python file of the folder
         paths, function = python_files(os.path.abspath(os.path.expanduser(argv[0]))), None
     elif argv and is_log(argv[0]):  # a recorded run: the program view (a bad log: one sentence)
-        from agexplorer.tui.program import load_program
+        from agexplorer.tui.program.actions import load_program
 
         program = load_program(argv[0])
         paths, function = program.user_files(), None
@@ -100,7 +100,7 @@ def _open_tui(argv: list[str], session: ServedSession | None) -> int:
 def _with_recovery_copy(exc: AgxError, path: str) -> AgxError:
     """A missing file whose unsaved edits the explorer kept (the file was deleted while it
     held them, then the explorer ended): the error says where they are."""
-    from agexplorer.tui.recovery import copy_path, load_copy
+    from agexplorer.state.recovery import copy_path, load_copy
 
     found = load_copy(path)
     if found is None:

@@ -1,6 +1,6 @@
 """`agexplorer serve [PATH] [--host H] [--port N] [--no-token]`: the explorer in a browser, one
 per tab, for the browser the user opened only (serve_access.py); each tab's explorer runs with
-``--served``, in a private session of its own (tui/session.py)."""
+``--served``, in a private session of its own (state/session.py)."""
 
 from __future__ import annotations
 

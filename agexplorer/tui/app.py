@@ -14,34 +14,34 @@ from textual.reactive import var
 from textual.widget import MountError
 from textual.widgets import Footer
 
+from agexplorer.state.recovery import RecoveryKeeper
 from agexplorer.tui import keys
 from agexplorer.tui.bridge import EngineBridge
+from agexplorer.tui.buffer.disk import DiskWatch
+from agexplorer.tui.buffer.safety import SafetyNet
+from agexplorer.tui.code.editing import Editing
+from agexplorer.tui.code.linking import Linking
+from agexplorer.tui.code.made import Provenance
 from agexplorer.tui.commands import ExplorerCommands
-from agexplorer.tui.compare_actions import CompareActions
-from agexplorer.tui.disk import DiskWatch
-from agexplorer.tui.editing import Editing
+from agexplorer.tui.compare.actions import CompareActions
+from agexplorer.tui.functions.navigation import Navigation
+from agexplorer.tui.functions.picker import FunctionPicker
+from agexplorer.tui.graph.op_detail import OpDetail
 from agexplorer.tui.guards import while_mounted
 from agexplorer.tui.keys import KeyActions
 from agexplorer.tui.layout import LayoutApp, fit_controls
-from agexplorer.tui.linking import Linking
-from agexplorer.tui.made import Provenance
 from agexplorer.tui.messages import (
     AnalysisFailed,
     AnalysisReady,
+    BufferRequest,
     EngineAnswer,
     EngineStatus,
     WorkerNotice,
 )
-from agexplorer.tui.navigation import Navigation
-from agexplorer.tui.op_detail import OpDetail
-from agexplorer.tui.recovery import RecoveryKeeper
 from agexplorer.tui.requests import Requests
 from agexplorer.tui.results import Results
-from agexplorer.tui.safety import SafetyNet
 from agexplorer.tui.status import StatusReporter
-from agexplorer.tui.tabs import BufferRequest
-from agexplorer.tui.widgets.function_picker import FunctionPicker
-from agexplorer.tui.widgets.status_line import StatusLine
+from agexplorer.tui.status_line import StatusLine
 from agexplorer.worker.client import Worker
 from agexplorer.worker.protocol import ReportRequest
 
@@ -50,14 +50,14 @@ if TYPE_CHECKING:
 
     from agexplorer.model.lab import RunLab
     from agexplorer.model.report import Report
-    from agexplorer.tui.tabs.doctor_tab import DoctorTab
-    from agexplorer.tui.tabs.trace_tab import TraceTab
-    from agexplorer.tui.widgets.run_panel import RunPanel
-    from agexplorer.tui.widgets.source_pane import SourcePane
-    from agexplorer.tui.widgets.workspace import Workspace
+    from agexplorer.tui.code.source_pane import SourcePane
+    from agexplorer.tui.doctor.tab import DoctorTab
+    from agexplorer.tui.run.panel import RunPanel
+    from agexplorer.tui.trace.tab import TraceTab
+    from agexplorer.tui.workspace import Workspace
     from agexplorer.worker.interpreter import Interpreter
 
-# The code panes and panels (agexplorer.tui.widgets.workspace) are imported and mounted
+# The code panes and panels (agexplorer.tui.workspace) are imported and mounted
 # after the first frame, so their handlers below are named (on_input_changed, ...)
 # rather than decorated with their classes, and the typed lookups import them late.
 
@@ -116,7 +116,7 @@ class AgxApp(KeyActions, CompareActions, LayoutApp):
     @property
     def panes(self) -> Workspace:
         """Every pane and panel, as typed attributes (mounted after the first frame)."""
-        from agexplorer.tui.widgets.workspace import Workspace
+        from agexplorer.tui.workspace import Workspace
         return self.query_one(Workspace)
 
     # Shorthands for the panes the parts use most.
@@ -156,7 +156,7 @@ class AgxApp(KeyActions, CompareActions, LayoutApp):
         self.call_after_refresh(self._mount_workspace)
 
     async def _mount_workspace(self) -> None:
-        from agexplorer.tui.widgets.workspace import Workspace
+        from agexplorer.tui.workspace import Workspace
 
         if self.exiting or not self.is_running:
             return  # quit before the first frame's layout was complete
@@ -278,12 +278,12 @@ class AgxApp(KeyActions, CompareActions, LayoutApp):
 
     # (Told apart by class: these can arrive while the workspace is being torn down.)
     def on_data_table_row_highlighted(self, event: Any) -> None:
-        from agexplorer.tui.widgets.verdict_table import VerdictTable
+        from agexplorer.tui.code.verdict_table import VerdictTable
         if isinstance(event.data_table, VerdictTable) and event.data_table.has_focus:
             self.linking.line(int(event.row_key.value), "verdicts")
 
     def on_input_changed(self, event: Any) -> None:
-        from agexplorer.tui.widgets.op_tree import OpFilter
+        from agexplorer.tui.graph.op_tree import OpFilter
         if isinstance(event.input, OpFilter):
             ops = self.panes.ops
             ops.show(ops.inventory, event.value)
@@ -297,7 +297,7 @@ class AgxApp(KeyActions, CompareActions, LayoutApp):
 
     @while_mounted
     def on_tree_node_highlighted(self, event: Any) -> None:
-        from agexplorer.tui.widgets.op_tree import OpTree
+        from agexplorer.tui.graph.op_tree import OpTree
         if isinstance(event.control, FunctionPicker):  # opens after a pause in the moving
             self.navigation.highlighted(event.node.data)
         elif isinstance(event.control, OpTree) and event.node.data is not None:

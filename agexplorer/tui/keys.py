@@ -12,8 +12,8 @@ from agexplorer.tui.guards import while_mounted
 from agexplorer.tui.layout import BINDINGS as LAYOUT_BINDINGS
 
 if TYPE_CHECKING:
-    from agexplorer.tui.find import Finder
-    from agexplorer.tui.sweep_view import SweepView
+    from agexplorer.tui.code.find import Finder
+    from agexplorer.tui.sweep.view import SweepView
 
 # The tabs (digits 1-9) and the panes (alt+digits), in screen order.
 TABS: tuple[tuple[str, str], ...] = (
@@ -112,14 +112,14 @@ class KeyActions:
     def finder(self) -> Finder:
         """Find in a pane (ctrl+f): the find bar and its matches (made when first asked:
         the first frame does without it)."""
-        from agexplorer.tui.find import Finder
+        from agexplorer.tui.code.find import Finder
 
         return Finder(self)
 
     @cached_property
     def sweeps(self) -> SweepView:
         """The Control flow tab's unroll cost curve (u)."""
-        from agexplorer.tui.sweep_view import SweepView
+        from agexplorer.tui.sweep.view import SweepView
 
         return SweepView(self)
 
@@ -303,7 +303,7 @@ class KeyActions:
 
     def action_help(self: Any) -> None:
         """The help screen: every binding of the focused context."""
-        from agexplorer.tui.screens.help import HelpScreen, context_bindings
+        from agexplorer.tui.dialogs.help import HelpScreen, context_bindings
 
         if not isinstance(self.screen, HelpScreen):
             self.push_screen(HelpScreen(context_bindings(self)))

@@ -140,7 +140,7 @@ def fit_controls(app: App) -> None:
             widget.compact = small
     for footer in screen.query(Footer):
         footer.compact = width < COMPACT_BELOW[0]
-    from agexplorer.tui.widgets.verdict_gutter import VerdictGutter
+    from agexplorer.tui.code.gutter import VerdictGutter
 
     for gutter in screen.query(VerdictGutter):  # short marks leave the columns to the code
         gutter.set_compact(width < WIDE)
@@ -240,7 +240,7 @@ def present_next(app: AgxApp, screen: Screen) -> None:
     """In presentation mode, open the next function (across the open files) and run it."""
     if not screen.has_class(PRESENTING) or not app.workspace_ready:
         return
-    from agexplorer.tui.widgets.function_picker import FunctionPicker
+    from agexplorer.tui.functions.picker import FunctionPicker
 
     picker = app.query_one(FunctionPicker)
     functions = picker.functions()

@@ -4,10 +4,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from agexplorer.tui.calls import Box, Calls, Target
-from agexplorer.tui.made import Made, call_label
-from agexplorer.tui.messages import AnalysisKey, EngineAnswer
-from agexplorer.tui.tabs import BufferRequest
+from agexplorer.tui.code.made import Made, call_label
+from agexplorer.tui.messages import AnalysisKey, BufferRequest, EngineAnswer
+from agexplorer.tui.run.calls import Box, Calls, Target
 from agexplorer.worker.protocol import CompareRequest, OpAttributesRequest, ReportRequest
 
 if TYPE_CHECKING:

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from agexplorer.tui.made import Made, answer_label, ready_placeholder
+from agexplorer.tui.code.made import Made, answer_label, ready_placeholder
+from agexplorer.tui.functions.picker import FunctionPicker
 from agexplorer.tui.messages import AnalysisFailed, AnalysisReady
-from agexplorer.tui.widgets.function_picker import FunctionPicker
 
 if TYPE_CHECKING:
     from agexplorer.model.report import Report
@@ -46,7 +46,7 @@ class Results:
 
     def ready(self, message: AnalysisReady) -> None:
         """A report (and, after a run, its run lab) for the analysis under way."""
-        from agexplorer.tui.widgets.verdict_table import flow_summary  # loaded with the panes
+        from agexplorer.tui.code.verdict_table import flow_summary  # loaded with the panes
 
         app = self.app
         first = app.report is None  # a function just opened: link its cursor line, once

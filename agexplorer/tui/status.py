@@ -63,7 +63,7 @@ class StatusReporter:
     def log(self, text: str | None = None) -> None:
         """Append to the Log panel, under a header naming the function and call analysed
         (written once per analysis that logs something; ``text`` None: only the header)."""
-        from agexplorer.tui.made import call_label
+        from agexplorer.tui.code.made import call_label
 
         app = self.app
         log = app.panes.log_view

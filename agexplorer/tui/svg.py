@@ -12,7 +12,7 @@ import os
 import re
 from typing import Any
 
-from agexplorer.tui.session import served, state_home
+from agexplorer.state.session import served, state_dir
 
 
 def svg_folder() -> str:
@@ -20,7 +20,7 @@ def svg_folder() -> str:
     here = os.getcwd()
     if os.access(here, os.W_OK):
         return here
-    return os.path.join(state_home(), "svg")
+    return state_dir("svg")
 
 
 def svg_name(app: Any) -> str:

@@ -108,7 +108,7 @@ async def test_the_worker_killed_during_a_run_keeps_the_buffer(faults_file, work
 
 
 async def test_unsaved_edits_are_kept_restored_and_dropped_once_saved(faults_file, worker):
-    from agexplorer.tui import recovery
+    from agexplorer.state import recovery
 
     disk = faults_file.read_text()
     app = explorer(faults_file, worker, "plain")
@@ -141,7 +141,7 @@ async def test_unsaved_edits_are_kept_restored_and_dropped_once_saved(faults_fil
 
 
 async def test_undo_to_the_disk_text_and_quit_without_saving_drop_the_copy(faults_file, worker):
-    from agexplorer.tui import recovery
+    from agexplorer.state import recovery
 
     app = explorer(faults_file, worker, "plain")
     async with app.run_test(size=(140, 40)) as pilot:
@@ -165,7 +165,7 @@ async def test_undo_to_the_disk_text_and_quit_without_saving_drop_the_copy(fault
 
 async def test_an_unexpected_exception_keeps_the_unsaved_buffer(faults_file, worker):
     """Textual ends the app on an exception no handler caught: the buffer is written first."""
-    from agexplorer.tui import recovery
+    from agexplorer.state import recovery
 
     app = explorer(faults_file, worker, "plain")
     with pytest.raises(RuntimeError, match="a bug"):
@@ -186,7 +186,7 @@ async def test_an_unexpected_exception_keeps_the_unsaved_buffer(faults_file, wor
 
 async def test_sigterm_keeps_the_unsaved_buffer_and_ends_the_explorer(faults_file, worker):
     """SIGTERM (and SIGHUP, the terminal closing) to the explorer's own process."""
-    from agexplorer.tui import recovery
+    from agexplorer.state import recovery
 
     before = signal.getsignal(signal.SIGTERM)  # SIG_DFL, or one an earlier test installed
     app = explorer(faults_file, worker, "plain")

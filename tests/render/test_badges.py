@@ -7,7 +7,7 @@ from dataclasses import replace
 from agexplorer.model.compare import verdict_text
 from agexplorer.model.report import Verdict
 from agexplorer.render.badges import compact_badge, verdict_badge
-from agexplorer.tui.screens.program import badge
+from agexplorer.tui.program.screen import badge
 
 
 def verdict(kind: str, verdict: str, **kw) -> Verdict:
@@ -46,7 +46,7 @@ def test_the_program_views_badge_reads_the_summarys_rows():
 
 
 def test_a_long_function_name_folds_after_its_dots():
-    from agexplorer.tui.screens.program import fold_name
+    from agexplorer.tui.program.screen import fold_name
 
     name = "Function._initialize_uninitialized_variables.<locals>.initialize_variables"
     lines = fold_name(name, 36).split("\n")

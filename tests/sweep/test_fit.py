@@ -154,7 +154,7 @@ def test_two_values_grow_only_past_a_traces_jitter():
 
 def test_the_explorers_sentence_says_within_noise_too():
     from agexplorer.model.sweep import Sweep
-    from agexplorer.tui.widgets.sweep_chart import fit_sentence
+    from agexplorer.tui.sweep.chart import fit_sentence
 
     points = tuple(_timed([5.2e-3, 5.1e-3, 4.85e-3]))
     sentence = fit_sentence(Sweep("f.py", "range_loop", "n", points, fit_points(points)))

@@ -8,7 +8,7 @@ import pytest
 
 from agexplorer.model.errors import AgxError
 from agexplorer.model.report import Report
-from agexplorer.tui.tabs.call_tree_tab import summary
+from agexplorer.tui.calltree.tab import summary
 from conftest import FIXTURES, explorer, wait_for
 
 # The line of step's call to normalize, in the fixture.
@@ -39,7 +39,7 @@ def labels(tree) -> dict[str, tuple[str, str | None]]:
 
 async def open_view(app, pilot, function: str):
     """Put the Calls tab's cursor on ``function`` and press Enter: its view."""
-    from agexplorer.tui.screens.reached import ReachedScreen
+    from agexplorer.tui.program.reached import ReachedScreen
 
     calls = app.panes.calls
     app.panes.panels.active = "tab-calls"

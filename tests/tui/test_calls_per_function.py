@@ -8,11 +8,11 @@ from types import SimpleNamespace
 import pytest
 from textual.app import App
 
-from agexplorer.tui.calls import Calls
-from agexplorer.tui.made import call_label, ready_placeholder
-from agexplorer.tui.widgets.function_picker import FunctionPicker
-from agexplorer.tui.widgets.run_panel import RunPanel
-from agexplorer.tui.widgets.verdict_table import flow_summary
+from agexplorer.tui.code.made import call_label, ready_placeholder
+from agexplorer.tui.code.verdict_table import flow_summary
+from agexplorer.tui.functions.picker import FunctionPicker
+from agexplorer.tui.run.calls import Calls
+from agexplorer.tui.run.panel import RunPanel
 from conftest import explorer, wait_for
 
 

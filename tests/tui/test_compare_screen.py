@@ -43,7 +43,7 @@ def shown(widget) -> str:
 
 
 def _compare_screen(app):
-    from agexplorer.tui.screens.compare import CompareScreen
+    from agexplorer.tui.compare.screen import CompareScreen
 
     return app.screen if isinstance(app.screen, CompareScreen) else None
 
@@ -60,7 +60,7 @@ async def test_another_function_from_the_palette_shows_the_changed_verdict(loop_
     async with app.run_test(size=(160, 45)) as pilot:
         await _ready(app, pilot)
         await _palette(pilot, "Compare with another function")
-        from agexplorer.tui.screens.compare_choice import CompareChoice
+        from agexplorer.tui.compare.choice import CompareChoice
 
         assert await wait_for(pilot, lambda: isinstance(app.screen, CompareChoice), 10)
         options = app.screen.query_one("OptionList")
@@ -132,7 +132,7 @@ async def test_the_screen_stacks_its_code_at_80x24(loop_file, worker):
     async with app.run_test(size=(80, 24)) as pilot:
         await _ready(app, pilot)
         app.action_compare_function()
-        from agexplorer.tui.screens.compare_choice import CompareChoice
+        from agexplorer.tui.compare.choice import CompareChoice
 
         assert await wait_for(pilot, lambda: isinstance(app.screen, CompareChoice), 10)
         await pilot.press("enter")  # the first other function: fixed_loop
@@ -170,7 +170,7 @@ async def test_before_the_fix_after_the_doctors_apply_with_the_c_key(loop_file, 
         assert await wait_for(pilot, lambda: "c compares it" in str(app.status_line.render()),
                               30)
         await pilot.press("c")  # the chooser: the disk, before the fix, the functions
-        from agexplorer.tui.screens.compare_choice import CompareChoice
+        from agexplorer.tui.compare.choice import CompareChoice
 
         assert await wait_for(pilot, lambda: isinstance(app.screen, CompareChoice), 10)
         options = app.screen.query_one("OptionList")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from types import SimpleNamespace
 
-from agexplorer.tui.widgets.verdict_table import flow_summary
+from agexplorer.tui.code.verdict_table import flow_summary
 
 
 def verdict(kind: str) -> SimpleNamespace:

@@ -7,8 +7,8 @@ from textual import events
 from textual.widgets import Input
 
 from agexplorer.tui.commands import ExplorerCommands, entries
+from agexplorer.tui.dialogs.help import HelpScreen
 from agexplorer.tui.keys import TABS
-from agexplorer.tui.screens.help import HelpScreen
 from conftest import explorer, wait_for
 
 pytestmark = pytest.mark.tf  # the worker imports TensorFlow

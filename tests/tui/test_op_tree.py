@@ -5,8 +5,8 @@ from __future__ import annotations
 from textual.app import App, ComposeResult
 
 from agexplorer.model.inventory import BodyInfo, Inventory, OpInfo
-from agexplorer.tui.widgets.op_groups import GraphIndex, OpGroup
-from agexplorer.tui.widgets.op_tree import SHOWN_AT_ONCE, OpTree
+from agexplorer.tui.graph.op_groups import GraphIndex, OpGroup
+from agexplorer.tui.graph.op_tree import SHOWN_AT_ONCE, OpTree
 
 FILE, HELPER = "/lesson/step.py", "/lesson/helpers.py"
 

@@ -13,7 +13,7 @@ import pytest
 from agexplorer.runlog.calls import rebuild_call
 from agexplorer.runlog.log import FORMAT, is_log
 from agexplorer.tui.app import AgxApp
-from agexplorer.tui.program import Program, load_program
+from agexplorer.tui.program.actions import Program, load_program
 from conftest import FIXTURES, run_cli, wait_for
 
 
@@ -35,7 +35,7 @@ def program_app(log: str, worker) -> tuple[AgxApp, Program]:
 
 
 def screen_of(app: AgxApp):
-    from agexplorer.tui.screens.program import ProgramScreen
+    from agexplorer.tui.program.screen import ProgramScreen
 
     return app.screen if isinstance(app.screen, ProgramScreen) else None
 

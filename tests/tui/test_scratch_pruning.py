@@ -8,8 +8,8 @@ import time
 
 import pytest
 
-from agexplorer.tui.recovery import save_copy
-from agexplorer.tui.scratch import MARKER, prune_sessions, scratch_copies, scratch_root
+from agexplorer.state.recovery import save_copy
+from agexplorer.state.scratch import MARKER, prune_sessions, scratch_copies, scratch_root
 from conftest import SAMPLES
 
 

@@ -10,11 +10,11 @@ import subprocess
 import pytest
 
 from agexplorer.cli.explorer import open_tui
-from agexplorer.tui import session as session_module
+from agexplorer.state import session as session_module
+from agexplorer.state.recovery import recovery_dir
+from agexplorer.state.scratch import scratch_root
+from agexplorer.state.session import SESSION_PREFIX, start_served, state_home, sweep_sessions
 from agexplorer.tui.app import AgxApp
-from agexplorer.tui.recovery import recovery_dir
-from agexplorer.tui.scratch import scratch_root
-from agexplorer.tui.session import SESSION_PREFIX, start_served, state_home, sweep_sessions
 from agexplorer.tui.svg import analysis_shown
 from conftest import explorer, wait_for
 

@@ -13,9 +13,8 @@ from agexplorer.model.errors import AgxError
 from agexplorer.model.lab import RunLab
 from agexplorer.model.report import Report, Verdict
 from agexplorer.tui import messages
-from agexplorer.tui.messages import AnalysisFailed, AnalysisKey
+from agexplorer.tui.messages import AnalysisFailed, AnalysisKey, BufferRequest
 from agexplorer.tui.results import badge
-from agexplorer.tui.tabs import BufferRequest
 from agexplorer.worker.protocol import Request
 
 TUI = pathlib.Path(agexplorer.tui.__file__).parent

@@ -7,8 +7,8 @@ from textual.app import App, ComposeResult
 from textual.geometry import Region
 
 from agexplorer.model.sweep import Extrapolation, Fit, StagedSweep, Sweep, SweepPoint
-from agexplorer.tui.sweep_view import extrapolate_to, values_for
-from agexplorer.tui.widgets.sweep_chart import SweepChart
+from agexplorer.tui.sweep.chart import SweepChart
+from agexplorer.tui.sweep.view import extrapolate_to, values_for
 from conftest import explorer, sample, wait_for
 
 LIMITS = {"INEFFICIENT_UNROLL_MIN_ITERATIONS": 50_000, "INEFFICIENT_UNROLL_MIN_OPS": 1,

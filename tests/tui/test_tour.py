@@ -8,10 +8,10 @@ import os
 import pytest
 
 from agexplorer.cli import samples_dir
+from agexplorer.state.scratch import scratch_copies
 from agexplorer.tui.app import AgxApp
-from agexplorer.tui.scratch import scratch_copies
-from agexplorer.tui.tour import Opening
-from agexplorer.tui.tour_steps import STEPS
+from agexplorer.tui.tour.steps import STEPS
+from agexplorer.tui.tour.tour import Opening
 from conftest import SAMPLES, wait_for
 
 pytestmark = pytest.mark.tf  # the worker imports TensorFlow

@@ -6,7 +6,7 @@ from textual.app import App, ComposeResult
 
 from agexplorer.model.loopvars import LoopVar, VarState
 from agexplorer.model.report import Verdict
-from agexplorer.tui.widgets.verdict_table import VerdictTable
+from agexplorer.tui.code.verdict_table import VerdictTable
 
 GROWS = LoopVar("x", VarState("float32", (1,)), VarState("float32", (2,)), True)
 COUNTER = LoopVar("i", VarState(python_type="int", value="0"),

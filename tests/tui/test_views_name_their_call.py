@@ -28,7 +28,7 @@ def table_lines(table: DataTable) -> list[str]:
 
 
 async def test_the_calls_tab_graph_and_a_comparison_name_their_calls(bad_loop_file, worker):
-    from agexplorer.tui.screens.compare import CompareScreen
+    from agexplorer.tui.compare.screen import CompareScreen
 
     path = str(bad_loop_file)
     app = explorer(bad_loop_file, worker, "range_loop")

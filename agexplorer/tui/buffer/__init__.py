@@ -1,0 +1,1 @@
+"""The buffer's safety: the disk watch, and unsaved edits kept through crashes and signals."""

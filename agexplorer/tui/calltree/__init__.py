@@ -1,0 +1,1 @@
+"""The Call tree tab: the user's functions a trace reached."""

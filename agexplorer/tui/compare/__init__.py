@@ -1,0 +1,1 @@
+"""Compare: two variants side by side (the disk, before the fix, another function)."""

@@ -1,0 +1,1 @@
+"""The Doctor tab: pitfalls, why they bite, fixes tried and applied."""

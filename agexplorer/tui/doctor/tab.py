@@ -1,0 +1,141 @@
+"""DoctorTab: the Doctor panel that asks for findings, tries fixes and applies them."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, ClassVar
+
+from textual.binding import Binding
+
+from agexplorer.tui.code.made import Made, answer_label
+from agexplorer.tui.doctor.panel import DoctorPanel
+from agexplorer.tui.messages import AnalysisKey, EngineAnswer
+from agexplorer.worker.protocol import DoctorRequest, ReportRequest, Request, TryFixRequest
+
+if TYPE_CHECKING:
+    from agexplorer.tui.app import AgxApp
+
+
+class DoctorTab(DoctorPanel):
+    """Doctor findings after each analysis; fix trials and their rewrites on request."""
+
+    ANSWERS: ClassVar[tuple[type[Request], ...]] = (DoctorRequest, TryFixRequest)
+    # One key, two bindings: only the one for what x would do now is on, so the footer and
+    # the help screen say it ("skip XLA" while trials run it, "use XLA" while they skip it).
+    BINDINGS: ClassVar = [Binding("x", "set_skip_xla(True)", "Trials: skip XLA"),
+                          Binding("x", "set_skip_xla(False)", "Trials: use XLA")]
+    skip_xla: bool = False  # fix trials leave XLA out (its compile can take minutes)
+    # (function, the buffer before, the fix's code) of the last fix applied: "Compare with
+    # before the fix" (tui/compare/actions.py) compares that text with the buffer now.
+    before_fix: tuple[tuple[str, str], str, str] | None = None
+    generation: int | None = None  # the analysis the findings shown are of
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "set_skip_xla":
+            return parameters[0] != self.skip_xla
+        return True
+
+    def action_set_skip_xla(self, skip: bool) -> None:
+        """Fix trials without XLA (``skip``) or with it: the x key."""
+        self.skip_xla = skip
+        self.refresh_bindings()
+        self.explorer.set_status("fix trials now " + ("skip XLA" if skip else "run XLA too")
+                                 + " (x toggles it)")
+
+    def action_toggle_xla(self) -> None:
+        """Fix trials with XLA or without."""
+        self.action_set_skip_xla(not self.skip_xla)
+
+    @property
+    def explorer(self) -> AgxApp:
+        """The app, typed (its bridge, its current function and its status line)."""
+        return self.app  # type: ignore[return-value]
+
+    def ask(self, key: AnalysisKey, request: ReportRequest | None) -> None:
+        """The doctor's findings for the analysis ``key`` (same target, buffer and call, so
+        the worker reuses that trace); skipped when a newer analysis has started."""
+        app = self.explorer
+        if request is None or key.generation != app.generation:
+            return
+        app.bridge.ask(key, DoctorRequest(request.target, call=request.call,
+                                          source=request.source, reuse=True,
+                                          init=request.init),
+                       key.path, "examining the pitfalls")
+
+    def answer(self, message: EngineAnswer) -> None:
+        """The worker's findings, or the outcome of a fix trial."""
+        if message.kind is TryFixRequest:
+            self.show_trial(message.value, message.error)
+            return
+        app = self.explorer
+        if message.key.generation != app.generation:
+            return  # an older buffer's findings
+        self.show(message.value)
+        self.generation = message.key.generation
+        self.remove_class("stale")
+        if message.value is not None:  # the call the worker examined, as it says
+            app.provenance.set("doctor", Made(message.key.target, app.analysed_text,
+                                              answer_label(message.value)))
+        else:
+            app.provenance.forget("doctor")
+        app.provenance.show("doctor")
+        count = len(message.value.findings) if message.value is not None else 0
+        self._label(f"Doctor ({count})" if count else "Doctor")
+
+    def reset(self) -> None:
+        """Another function: no findings yet."""
+        self.show(None)
+        self.generation = None
+        self.set_origin("")
+        self.remove_class("stale")
+        self._label("Doctor")
+
+    def _label(self, text: str) -> None:
+        self.explorer.panes.panels.get_tab("tab-doctor").label = text
+
+    def apply_tried(self) -> None:
+        """The `a` key: apply the fix last tried."""
+        if self.trial is None:
+            self.explorer.set_status("no fix tried yet: pick a finding in the Doctor tab and "
+                                     "press f", error=True)
+            return
+        self.on_doctor_panel_apply_fix(self.ApplyFix(self.trial))
+
+    def on_doctor_panel_try_fix(self, message: DoctorPanel.TryFix) -> None:
+        app = self.explorer
+        asked = app.buffer_request()
+        if asked is None:
+            return
+        finding = message.finding
+        request = TryFixRequest(asked.target, fix=f"{finding.code}@{finding.line}",
+                                call=asked.call, source=asked.source, budget=0.3,
+                                device=app.run_panel.device, skip_xla=self.skip_xla,
+                                # six modes and two traces share the request's timeout, so
+                                # ctrl+t (double the timeout) widens each mode's box too
+                                mode_timeout=app.bridge.worker.timeout / 10)
+        app.bridge.ask(asked.key, request, asked.key.path, f"trying the {finding.code} rewrite")
+
+    def on_doctor_panel_apply_fix(self, message: DoctorPanel.ApplyFix) -> None:
+        app = self.explorer
+        rewrite = message.trial.rewrite
+        if rewrite.new_text is None:  # the fix is to the call (a tensor instead of a Python int)
+            if app.target is None:
+                return
+            # This function's call only: the others keep their own (issue 22).
+            app.requests.set_call(app.target, rewrite.new_call)
+            app.set_status(f"{app.target[1]}'s call is now {rewrite.new_call}; F5 runs it")
+            app.analyse(call=rewrite.new_call)
+            return
+        source = app.source
+        if not rewrite.made_from(source.text):
+            app.set_status("the buffer changed since the fix was tried; press f to try it "
+                           "again", error=True)
+            return
+        if app.target is not None:
+            self.before_fix = (app.target, source.text, rewrite.code)
+        source.replace_changed_lines(rewrite.new_text)
+        # Re-trace now (the edit's own handler then finds the buffer analysed), and say what
+        # happened as a notice: it outlasts that trace's "tracing…" and comes back for its
+        # "ready", so the hint is still there when the new verdicts are.
+        app.analyse()
+        app.announce(f"{rewrite.code} applied to the buffer (ctrl+z undoes it, ctrl+s saves "
+                     "it, c compares it with before)", error=False)

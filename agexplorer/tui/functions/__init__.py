@@ -1,0 +1,1 @@
+"""The function list and moving between functions."""

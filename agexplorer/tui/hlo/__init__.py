@@ -1,0 +1,1 @@
+"""The HLO tab: what XLA compiles, beside the source lines."""

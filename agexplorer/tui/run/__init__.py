@@ -1,0 +1,1 @@
+"""The Run tab: call arguments, eager/graph/XLA runs and their timings."""

@@ -1,0 +1,122 @@
+"""RunPanel: call arguments, run eager/graph/XLA, and the results, timings and bar chart."""
+
+from __future__ import annotations
+
+from rich.console import Group
+from textual.app import ComposeResult
+from textual.containers import Horizontal, VerticalScroll
+from textual.message import Message
+from textual.suggester import SuggestFromList
+from textual.widgets import Button, Input, Select, Static
+
+from agexplorer.tui.code.made import show_origin
+
+
+class RunPanel(VerticalScroll):
+    """Arguments and the latest run lab."""
+
+    class RunRequested(Message):
+        """Run with ``call`` (None: the function's ready inputs)."""
+
+        def __init__(self, call: str | None) -> None:
+            super().__init__()
+            self.call = call
+
+    def __init__(self, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.history: list[str] = []
+
+    def compose(self) -> ComposeResult:
+        with Horizontal(id="run-controls"):
+            # Short enough for the room it has at 80 columns; the prompt below says the rest.
+            yield Input(placeholder=self.EXAMPLE, id="call")
+            yield Select([], prompt="device: default", id="device", allow_blank=True)
+            yield Button("Run  F5", id="run", variant="primary")
+        # A method's instance: its class's constructor arguments (shown for methods only).
+        init = Input(placeholder=self.INIT_EXAMPLE, id="init")
+        init.display = False
+        yield init
+        # Not markup: the header quotes the call typed, a note the error (user text).
+        yield Static("", id="run-origin", classes="origin", markup=False)
+        yield Static(self.PROMPT, id="run-results", markup=False)
+
+    EXAMPLE = "arguments, e.g. tf.ones([8, 4]), 3"
+    INIT_EXAMPLE = "init: constructor arguments, e.g. steps=6 (empty: module's instance or defaults)"
+    PROMPT = ("Press F5 (or r outside the editor) to run eagerly, as a graph and with XLA, "
+              "with the arguments typed above (left empty: the function's ready inputs). "
+              "5 again, or Tab, goes into the box; Esc leaves it.")
+
+    def show_ready(self, placeholder: str | None) -> None:
+        """What the empty box stands for: the function's ready inputs once the worker has
+        named them, else (None) an example of what to type."""
+        self.call_input.placeholder = placeholder or self.EXAMPLE
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        self.request_run()
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        self.request_run()
+
+    @property
+    def call_input(self) -> Input:
+        """The call (its arguments) typed here."""
+        return self.query_one("#call", Input)
+
+    @property
+    def init_input(self) -> Input:
+        """A method's instance: the constructor arguments typed here (``--init``)."""
+        return self.query_one("#init", Input)
+
+    @property
+    def init(self) -> str | None:
+        """The constructor arguments typed for a method (None: none typed, or not a method)."""
+        box = self.init_input
+        return (box.value.strip() or None) if box.display else None
+
+    def show_init(self, method: bool) -> None:
+        """The init box is for methods only."""
+        self.init_input.display = method
+
+    def request_run(self) -> None:
+        """Ask the app to run with the arguments typed here."""
+        text = self.call_input.value.strip()
+        self.post_message(self.RunRequested(text or None))
+
+    def remember(self, call: str | None) -> None:
+        """Keep ``call`` in the history the input suggests from (most recent first)."""
+        if call:
+            self.history = [call, *[c for c in self.history if c != call][:19]]
+            self.query_one("#call", Input).suggester = SuggestFromList(self.history)
+
+    def set_devices(self, names: list[str]) -> None:
+        """Offer TensorFlow's logical devices."""
+        self.query_one("#device", Select).set_options(
+            [(n.split("device:")[-1], n) for n in names])
+
+    @property
+    def device(self) -> str | None:
+        """The chosen device, or None for the default (first GPU, else CPU:0)."""
+        value = self.query_one("#device", Select).value
+        return value if isinstance(value, str) else None
+
+    def show(self, lab) -> None:
+        """Show a run lab."""
+        from agexplorer.render.terminal import lab_renderables  # rich tables: only when shown
+
+        self.query_one("#run-results", Static).update(Group(*lab_renderables(lab)))
+
+    def note(self, text: str) -> None:
+        """Show a one-line state (running…, failed)."""
+        self.query_one("#run-results", Static).update(text)
+
+    def set_origin(self, header: str, stale: bool = False) -> None:
+        """Name the function and call the results are from; ``stale``: made from a buffer
+        edited since (the results are dimmed)."""
+        show_origin(self, header, stale, "#run-origin", "#run-results")
+
+    def clear(self) -> None:
+        """Another function: no results yet (the call history stays)."""
+        self.set_origin("")
+        self.note(self.PROMPT)

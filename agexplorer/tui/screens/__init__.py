@@ -1,1 +1,0 @@
-"""Modal screens the explorer pushes over its main layout."""

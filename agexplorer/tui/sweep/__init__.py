@@ -1,0 +1,1 @@
+"""The unroll cost curve: the sweep of a loop and its chart."""

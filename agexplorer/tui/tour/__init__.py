@@ -1,0 +1,1 @@
+"""The lesson tour: its steps as data, the panel, and each step's result."""

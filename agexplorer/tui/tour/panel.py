@@ -1,0 +1,99 @@
+"""TourPanel: the lesson tour beside the explorer, one section at a time."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, ClassVar
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import VerticalScroll
+from textual.widgets import Static
+
+if TYPE_CHECKING:
+    from agexplorer.tui.tour.steps import TourStep
+    from agexplorer.tui.tour.tour import Tour
+
+DOES = {"run": "enter runs it: eager, graph and XLA",
+        "trace": "enter traces it: which calls traced anew, and why",
+        "doctor": "enter opens the Doctor on it",
+        "none": "enter shows the result of its analysis"}
+
+
+class TourPanel(VerticalScroll, can_focus=True):
+    """The current section: the lesson's heading, a short explanation, the action that shows
+    the point, and its result once the worker has answered."""
+
+    # Not scoped: the pane that holds a step's result is outlined while the step shows.
+    SCOPED_CSS = False
+    DEFAULT_CSS = """
+    TourPanel { width: 44; min-width: 30; border: round $accent; padding: 0 1; }
+    /* At 80 columns 44 left the code 28: the text wraps more instead. */
+    Screen.-narrow TourPanel { width: 34; }
+    TourPanel:focus { border: double $accent; }
+    TourPanel > .tour-heading { text-style: bold; color: $accent; margin-bottom: 1; }
+    TourPanel > .tour-text { margin-bottom: 1; }
+    TourPanel > .tour-action { color: $text-muted; margin-bottom: 1; }
+    TourPanel > #tour-result { background: $warning 20%; text-style: bold; display: none; }
+    TourPanel > #tour-result.shown { display: block; }
+    .tour-highlight { outline: heavy $warning; }
+    """
+    BINDINGS: ClassVar[list[Binding]] = [
+        Binding("right,n", "step(1)", "Next section"),
+        Binding("left,p", "step(-1)", "Previous section"),
+        Binding("enter,space", "act", "Do it"),
+        Binding("escape", "close", "Close tour"),
+    ]
+
+    def __init__(self, tour: Tour, *, id: str | None = "tour") -> None:
+        super().__init__(id=id)
+        self.tour = tour
+        self.border_title = "lesson tour"
+        self.heading = Static("", classes="tour-heading")
+        self.text = Static("", classes="tour-text")
+        self.action_line = Static("", classes="tour-action")
+        self.look = Static("", classes="tour-text")
+        self.result = Static("", id="tour-result")
+        self.made_from: str | None = None  # the call the result shown was made from
+
+    def compose(self) -> ComposeResult:
+        yield self.heading
+        yield self.text
+        yield self.action_line
+        yield self.look
+        yield self.result
+
+    def show_step(self, step: TourStep, index: int, count: int) -> None:
+        """Section ``index`` of ``count``: its words, no result yet."""
+        self.border_subtitle = f"{index + 1} of {count} · ←/→ · enter · esc"
+        self.heading.update(Text(f"{step.heading_zh}\n{step.title_en}"))
+        self.text.update(Text(step.text))
+        called = ("its calls: the file's AGX_RETRACE" if step.action == "trace" else
+                  f"called with {step.call or 'its ready inputs'}")
+        self.action_line.update(Text(f"{step.target}\n{called}\n{DOES[step.action]}"))
+        self.look.update(Text(f"Look at: {step.look}"))
+        self.show_result(None)
+
+    def show_result(self, text: str | None, made_from: str | None = None) -> None:
+        """The action's answer, highlighted, and the call it was made from (None: not asked
+        yet)."""
+        shown = Text(text or "")
+        if text and made_from:
+            shown.append(f"\nfrom {made_from}", style="not bold dim")
+        self.result.update(shown)
+        self.result.set_class(bool(text), "shown")
+        self.made_from = made_from if text else None
+
+    @property
+    def result_text(self) -> str:
+        """The result shown, as plain text ("" before the action has answered)."""
+        return str(self.result.render()) if self.result.has_class("shown") else ""
+
+    def action_step(self, step: int) -> None:
+        self.tour.go(self.tour.index + step)
+
+    def action_act(self) -> None:
+        self.tour.act()
+
+    def action_close(self) -> None:
+        self.tour.close()

@@ -1,0 +1,211 @@
+"""The lesson tour: each section's sample opened, its one action done, its result highlighted;
+and the explorer's opening (scratch copies, the tour open) that hands over to it."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from functools import partial
+from typing import TYPE_CHECKING, Any
+
+from textual.command import Hit, Hits, Provider
+
+from agexplorer.state.scratch import NOTE, bundled_samples, scratch_copies
+from agexplorer.tui.code.made import answer_label
+from agexplorer.tui.functions.picker import FunctionPicker
+from agexplorer.tui.tour.steps import STEPS, TourStep
+
+if TYPE_CHECKING:
+    from textual.timer import Timer
+
+    from agexplorer.tui.app import AgxApp
+
+TABS = {"run": "tab-run", "trace": "tab-trace", "doctor": "tab-doctor", "flow": "tab-flow",
+        "graph": "tab-graph"}
+# The tabs whose header names the call of their own request (the others: the analysis's).
+PROVENANCE = {"run": "run", "trace": "trace", "doctor": "doctor"}
+SCRATCH_MARK = "scratch copies (ctrl+s saves the copy)"
+POLL_S = 0.2  # how often a step looks for its answer in the panes
+
+
+@dataclass
+class Opening:
+    """How the explorer opened (the app's first-open hook, as a recorded run's program view
+    is): the first function, the scratch-copy note, the tour when asked for."""
+
+    scratch: bool = False
+    tour: bool = False
+
+    def open(self, app: AgxApp) -> None:
+        """Open the first function as the explorer always does, then say it is a scratch
+        copy, then open the tour."""
+        app.COMMANDS = app.COMMANDS | {TourCommands}  # the tour from the palette
+        app.program = None  # handed over: the explorer opens its first function as always
+        app.navigation.open_first()
+        if self.scratch:  # said now, and kept under the function list
+            app.announce(NOTE, error=False)
+            app.query_one(FunctionPicker).border_subtitle = SCRATCH_MARK
+            app.title = f"agexplorer: {SCRATCH_MARK}"
+        if self.tour:
+            start_tour(app)
+
+
+class TourCommands(Provider):
+    """The palette's way into the tour."""
+
+    async def search(self, query: str) -> Hits:
+        name = "tour: walk the lesson section by section, each sample live"
+        score = self.matcher(query).match(name)
+        if score > 0:
+            yield Hit(score, self.matcher(query).highlight(name),
+                      partial(self.app.call_after_refresh, start_tour, self.app),
+                      help="eager vs graph, tracing, AutoGraph, the pitfalls, the homework")
+
+
+RESULT = "-tour-result"  # the screen's class while a step's answer is shown (app.tcss)
+
+
+def start_tour(app: AgxApp) -> Tour | None:
+    """Open the tour beside the explorer (or focus it when open already)."""
+    from agexplorer.tui.tour.panel import TourPanel
+
+    found = app.query(TourPanel)
+    if found:
+        found.first().focus()
+        return found.first().tour
+    tour = Tour(app, sample_paths(app))
+    panel = TourPanel(tour)
+    app.query_one("#main").mount(panel)
+    tour.panel = panel
+    tour.go(0)
+    return tour
+
+
+def sample_paths(app: AgxApp) -> dict[str, str]:
+    """Each sample's file name -> the copy the tour opens: those in the function list, else
+    scratch copies added to it (never the package's own files)."""
+    picker = app.query_one(FunctionPicker)
+    listed = {os.path.basename(path): path for path, _ in picker.functions()}
+    wanted = {step.file for step in STEPS}
+    if wanted <= listed.keys():
+        return listed
+    copies = {os.path.basename(p): p for p in scratch_copies(bundled_samples())}
+    for name in sorted(wanted):
+        picker.add_file(copies[name])
+    return copies
+
+
+class Tour:
+    """The tour's state: the current step, and the answer it waits for."""
+
+    def __init__(self, app: AgxApp, paths: dict[str, str]) -> None:
+        self.app = app
+        self.paths = paths
+        self.index = 0
+        self.panel: Any = None  # the TourPanel, once mounted
+        self.results: dict[int, str] = {}  # step -> its result, once answered
+        self._timer: Timer | None = None
+        self._before: Any = None  # the pane's state before the action: a change is the answer
+        self._highlighted: Any = None
+
+    @property
+    def step(self) -> TourStep:
+        return STEPS[self.index]
+
+    def target(self, step: TourStep) -> tuple[str, str]:
+        return (self.paths[step.file], step.function)
+
+    def go(self, index: int) -> None:
+        """Show section ``index`` (clamped) and open its sample beside it."""
+        app = self.app
+        self.index = max(0, min(index, len(STEPS) - 1))
+        self._stop()
+        self.panel.show_step(self.step, self.index, len(STEPS))
+        wanted = self.target(self.step)
+        # The step's own calls, never ones typed before: its call (None: its ready inputs),
+        # and in the Trace tab the file's AGX_RETRACE.
+        own = self.step.call or ""
+        if app.target != wanted:
+            requests = app.requests  # the boxes show them once the function opens
+            requests.set_call(wanted, own)
+            requests.set_call(wanted, "", "trace")
+            app.query_one(FunctionPicker).select_function(*wanted)
+            app.post_message(FunctionPicker.Picked(*wanted))  # a dirty buffer is kept: one sentence
+        elif app.workspace_ready:
+            app.requests.set_call(wanted, "", "trace")
+            if app.call_input.value.strip() != own:  # analysed with another call: again
+                app.requests.set_call(wanted, own)
+                app.analyse()
+        if app.workspace_ready:
+            app.panes.panels.active = TABS[self.step.tab]
+        # After the function opens (which can move the focus): the tour's keys stay live.
+        app.call_after_refresh(self.panel.focus)
+
+    def act(self) -> None:
+        """Do the step's one action, then wait for its answer and highlight it."""
+        app, step = self.app, self.step
+        if app.target != self.target(step):
+            app.set_status(f"the tour's sample {step.target} is not open: save or undo the "
+                           "edits to the open file first", error=True)
+            return
+        self._stop()
+        self.panel.show_result(None)
+        self._before = self._state(step)
+        if step.action == "run":
+            app.action_run()
+        elif step.action == "trace":
+            app.action_trace()
+        else:
+            app.panes.panels.active = TABS[step.tab]
+        self._timer = self.panel.set_interval(POLL_S, self._poll)
+        self._poll()
+
+    def close(self) -> None:
+        """Close the tour; the explorer stays on the last sample."""
+        self._stop()
+        if self.panel is not None:
+            self.panel.remove()
+            self.panel = None
+        self.app.source.focus()
+
+    def _stop(self) -> None:
+        if self._timer is not None:
+            self._timer.stop()
+            self._timer = None
+        if self._highlighted is not None:
+            self._highlighted.remove_class("tour-highlight")
+            self._highlighted = None
+        if self.app.screen_stack:
+            self.app.screen_stack[0].remove_class(RESULT)
+
+    def _state(self, step: TourStep) -> Any:
+        """What changes when the step's answer arrives."""
+        app = self.app
+        if step.action == "run":
+            return app.lab
+        if step.action == "trace":
+            return app.trace_tab.report
+        return None
+
+    def _poll(self) -> None:
+        from agexplorer.tui.tour.results import result_of
+
+        app, step = self.app, self.step
+        if self.panel is None or app.target != self.target(step):
+            return self._stop()
+        report = app.report
+        if (report is None or report.function != step.function
+                or app.results.generation != app.generation):
+            return None  # the analysis of the opened function (with its call) has not answered
+        found = result_of(app, step, self._before)
+        if found is None:
+            return None
+        text, pane = found
+        self._stop()
+        self.results[self.index] = text
+        made = app.provenance.made.get(PROVENANCE.get(step.tab, ""))
+        self.panel.show_result(text, made.label if made else answer_label(report))
+        pane.add_class("tour-highlight")
+        self._highlighted = pane
+        app.screen_stack[0].add_class(RESULT)  # on a short screen, the tab gets the room
+        return None

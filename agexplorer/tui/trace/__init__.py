@@ -1,0 +1,1 @@
+"""The Trace tab: why the function traced again."""

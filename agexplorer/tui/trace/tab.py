@@ -1,0 +1,54 @@
+"""TraceTab: the Trace panel that asks the worker why the function traced again."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, ClassVar
+
+from agexplorer.tui.code.made import Made
+from agexplorer.tui.messages import EngineAnswer
+from agexplorer.tui.trace.panel import TracePanel
+from agexplorer.worker.protocol import Request, RetraceRequest
+
+if TYPE_CHECKING:
+    from agexplorer.tui.app import AgxApp
+
+
+class TraceTab(TracePanel):
+    """The retrace explainer on request (t, or the Explain button)."""
+
+    ANSWERS: ClassVar[tuple[type[Request], ...]] = (RetraceRequest,)
+
+    @property
+    def explorer(self) -> AgxApp:
+        """The app, typed (its bridge, its current function and its status line)."""
+        return self.app  # type: ignore[return-value]
+
+    def on_trace_panel_explain_requested(self, message: TracePanel.ExplainRequested) -> None:
+        app = self.explorer
+        asked = app.buffer_request()
+        if asked is None:
+            return
+        qualname = asked.key.qualname
+        calls = tuple(message.calls) if message.calls is not None else None
+        request = RetraceRequest(asked.target, calls=calls, source=asked.source)
+        what = f"explaining the retraces of {qualname}"
+        named = "; ".join(message.calls) if message.calls else "the file's AGX_RETRACE"
+        app.provenance.set("trace", Made(asked.key.target, app.source.text,
+                                         f"{qualname}, calls {named}"))
+        self.note(what + "… (each call runs, then two replays)")
+        app.provenance.show("trace")
+        app.bridge.ask(asked.key, request, asked.key.path, what)
+
+    def answer(self, message: EngineAnswer) -> None:
+        """The explanation, or the sentence saying why there is none."""
+        if message.error is not None:
+            text = message.error.message
+            if message.error.kind == "needs-arguments":  # the TUI's way, not --call
+                text = (message.error.what + ": type the calls in the Trace tab's box, "
+                        "separated by ;, e.g. tf.ones([8, 4]); tf.ones([16, 4]), and press "
+                        "Enter.")
+            self.note(text)
+            self.explorer.set_status(text, error=True)
+        else:
+            self.show(message.value)
+        self.explorer.provenance.show("trace")

@@ -1,1 +1,0 @@
-"""The explorer's widgets, one public class per module."""

@@ -1,0 +1,97 @@
+"""Workspace: the code panes and the panels, mounted just after the first frame.
+
+The first frame holds only the function list, the status line and the footer: that is
+what a user reads first, and Textual paints it in about half the time the whole layout
+takes (the editors, the tables and the tabs each add styling, layout and rendering). The
+app mounts this container right after that frame (see ``AgxApp.on_ready``); importing it
+also brings in the heavier widget modules (TextArea with tree-sitter, DataTable, Select).
+"""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.containers import Horizontal, Vertical
+from textual.widgets import RichLog, Static, TabbedContent, TabPane
+
+from agexplorer.tui.calltree.tab import CallTreeTab
+from agexplorer.tui.code.converted_pane import ConvertedPane
+from agexplorer.tui.code.gutter import LineRefGutter, VerdictGutter
+from agexplorer.tui.code.source_pane import SourcePane
+from agexplorer.tui.code.verdict_table import VerdictTable
+from agexplorer.tui.doctor.tab import DoctorTab
+from agexplorer.tui.graph.op_tree import OpFilter, OpTree
+from agexplorer.tui.hlo.tab import HloTab
+from agexplorer.tui.passes.tab import PassesTab
+from agexplorer.tui.run.panel import RunPanel
+from agexplorer.tui.status_line import StatusLine
+from agexplorer.tui.sweep.chart import SweepChart
+from agexplorer.tui.trace.tab import TraceTab
+
+
+class Workspace(Vertical):
+    """Source beside converted code (with their gutters), and the Control flow, Calls,
+    Doctor, Graph, Run, Trace and Log tabs. The app's parts reach each pane through the typed
+    attributes below (made once, here), never by an id string."""
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.verdict_gutter = VerdictGutter(id="gutter")
+        # Titles set before mounting (not queried in on_mount, which a quit during
+        # start-up can reach after the children are gone).
+        self.source = SourcePane(id="source")
+        self.source.border_title = "source"
+        self.refs = LineRefGutter(id="refs")
+        self.converted = ConvertedPane(id="converted")
+        self.converted.border_title = "AutoGraph (to_code)"
+        self.panels = TabbedContent(id="panels")
+        self.flow_summary = StatusLine("", wrap=True, id="flow-summary")
+        self.verdicts = VerdictTable(id="verdicts")
+        self.sweep_chart = SweepChart(id="sweep-chart")  # the unroll cost curve (u)
+        self.doctor = DoctorTab(id="doctor-panel")
+        self.op_filter = OpFilter(placeholder="filter ops by type (e.g. While, MatMul)",
+                                  id="op-filter")
+        self.ops = OpTree(id="ops")
+        # Not markup: an op's attributes hold the user's values (a Const's b'[/b]').
+        self.op_detail = Static("", id="op-detail", markup=False)
+        self.run_panel = RunPanel(id="run-panel")
+        self.trace = TraceTab(id="trace-panel")
+        self.calls = CallTreeTab(id="calls-panel")
+        self.log_view = RichLog(id="log", wrap=True, markup=False)
+        self.passes = PassesTab(id="passes-panel")
+        self.hlo = HloTab(id="hlo-panel")
+
+    def compose(self) -> ComposeResult:
+        with Horizontal(id="code"):
+            yield self.verdict_gutter
+            yield self.source
+            yield self.refs
+            yield self.converted
+        with self.panels:
+            with TabPane("Control flow", id="tab-flow"):
+                yield self.flow_summary
+                yield self.verdicts
+                yield self.sweep_chart
+            with TabPane("Calls", id="tab-calls"):
+                yield self.calls
+            with TabPane("Doctor", id="tab-doctor"):
+                yield self.doctor
+            with TabPane("Graph", id="tab-graph"):
+                yield self.op_filter
+                yield self.ops
+                yield self.op_detail
+            with TabPane("Run", id="tab-run"):
+                yield self.run_panel
+            with TabPane("Trace", id="tab-trace"):
+                yield self.trace
+            with TabPane("Log", id="tab-log"):
+                yield self.log_view
+            with TabPane("Passes", id="tab-passes"):
+                yield self.passes
+            with TabPane("HLO", id="tab-hlo"):
+                yield self.hlo
+
+    @property
+    def stale_panes(self) -> tuple:
+        """The code and verdict panes, dimmed while out of date."""
+        return (self.converted, self.verdicts, self.ops, self.verdict_gutter, self.refs,
+                self.calls)
