@@ -10,12 +10,11 @@ from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.css.query import NoMatches
-from textual.reactive import var
 from textual.widget import MountError
 from textual.widgets import Footer
 
 from agexplorer.state.recovery import RecoveryKeeper
-from agexplorer.tui import keys
+from agexplorer.tui import keys, textual_patches
 from agexplorer.tui.bridge import EngineBridge
 from agexplorer.tui.buffer.disk import DiskWatch
 from agexplorer.tui.buffer.safety import SafetyNet
@@ -40,6 +39,7 @@ from agexplorer.tui.messages import (
 )
 from agexplorer.tui.requests import Requests
 from agexplorer.tui.results import Results
+from agexplorer.tui.state import ExplorerState, Target
 from agexplorer.tui.status import StatusReporter
 from agexplorer.tui.status_line import StatusLine
 from agexplorer.worker.client import Worker
@@ -70,8 +70,6 @@ class AgxApp(KeyActions, CompareActions, LayoutApp):
     COMMANDS = App.COMMANDS | {ExplorerCommands}
     BINDINGS: ClassVar[list[Binding]] = keys.BINDINGS  # the keys and their actions: keys.py
 
-    target: var[tuple[str, str] | None] = var(None)
-
     def __init__(self, paths: list[str], function: str | None = None,
                  worker: Worker | None = None, timeout: float = 30.0,
                  colorblind: bool = False, python: Interpreter | None = None,
@@ -81,15 +79,11 @@ class AgxApp(KeyActions, CompareActions, LayoutApp):
         self.first_function, self.program = function, program  # opens first: Program, Opening
         self.user_code = user_code  # --user-code folders, sent with every report request
         self.bridge = EngineBridge(self, worker, timeout, python)  # python: --python's choice
-        self.report: Report | None = None
-        self.lab: RunLab | None = None
+        self.state = ExplorerState()  # the function shown, its analyses and their answers
         self.engine_ready = False
         self.colorblind = colorblind
         self.workspace_ready = False
         self.exiting = False  # racing handlers (timers, answers) stand down
-        self.generation = 0  # one per report request: older answers are dropped
-        self.last_request: tuple[int, ReportRequest] | None = None  # (generation, request)
-        self.report_text = ""  # the buffer self.report was made from
         self.exit_note: str | None = None  # printed by the command line after the app ends
         self.safety = SafetyNet(self)
         self.disk = DiskWatch(self)
@@ -101,11 +95,41 @@ class AgxApp(KeyActions, CompareActions, LayoutApp):
         self.navigation = Navigation(self)
         self.editing = Editing(self)
         self.requests = Requests(self)
-        self.analysed_text = ""  # the buffer of the request under way
         self._mounting = False  # the workspace is being mounted (just after the first frame)
         self._deferred_exit: tuple[tuple, dict] | None = None
         self._early_status: list[EngineStatus] = []
         self.status_line = StatusLine("loading TensorFlow…", id="status")
+
+    # -- the state, read here (it changes through its own methods) ------------------------
+    @property
+    def target(self) -> Target | None:
+        """The function shown: (path, qualname)."""
+        return self.state.target
+
+    @property
+    def generation(self) -> int:
+        return self.state.generation
+
+    @property
+    def report(self) -> Report | None:
+        """The report shown (the last analysis that answered)."""
+        return self.state.report
+
+    @property
+    def lab(self) -> RunLab | None:
+        return self.state.lab
+
+    @property
+    def analysed_text(self) -> str:
+        return self.state.analysed_text
+
+    @property
+    def report_text(self) -> str:
+        return self.state.report_text
+
+    @property
+    def last_request(self) -> tuple[int, ReportRequest] | None:
+        return self.state.last_request
 
     # -- the panes, found by type (imported with the workspace, after the first frame) ----
     @property
@@ -244,12 +268,12 @@ class AgxApp(KeyActions, CompareActions, LayoutApp):
 
     @on(AnalysisReady)
     def _analysis_ready(self, message: AnalysisReady) -> None:
-        if message.key.generation == self.generation and self.is_running:
+        if self.is_running and self.state.answer(message.key, message.report, message.lab):
             self.results.ready(message)
 
     @on(AnalysisFailed)
     def _analysis_failed(self, message: AnalysisFailed) -> None:
-        if message.key.generation == self.generation and self.is_running:
+        if self.is_running and self.state.fail(message.key, message.error):
             self.results.failed(message)
 
     @on(EngineAnswer)
@@ -258,10 +282,6 @@ class AgxApp(KeyActions, CompareActions, LayoutApp):
         self.requests.answered(message)
 
     # -- the current function ----------------------------------------------------------
-    def watch_target(self, old: tuple[str, str] | None, new: tuple[str, str] | None) -> None:
-        if new is not None:
-            self.navigation.open(old, new)
-
     @while_mounted
     def relabel_functions(self, path: str) -> None:
         """The picker follows the analysed buffer (run after the answer's frame)."""
@@ -287,6 +307,8 @@ class AgxApp(KeyActions, CompareActions, LayoutApp):
         if isinstance(event.input, OpFilter):
             ops = self.panes.ops
             ops.show(ops.inventory, event.value)
+        elif event.input.id == "call" and self.workspace_ready and event.input is self.call_input:
+            self.state.call_changed()
 
     def on_verdict_table_jump(self, message: Any) -> None:
         source = self.source
@@ -326,12 +348,6 @@ class AgxApp(KeyActions, CompareActions, LayoutApp):
         self.safety.release_signals()
         self.bridge.close()
 
-    def _handle_exception(self, error: Exception) -> None:
-        """Textual's path for an unexpected exception (the app ends): the unsaved buffer
-        goes to its recovery copy first."""
-        self.safety.keep_unsaved()
-        super()._handle_exception(error)
-
     def run(self, *args: Any, **kwargs: Any) -> Any:
         """Textual's run; a last-resort exit timer set by a signal ends with it."""
         try:
@@ -339,3 +355,7 @@ class AgxApp(KeyActions, CompareActions, LayoutApp):
         finally:
             self.safety.ended()
 
+
+# Textual's path for an unexpected exception (the app ends): the unsaved buffer goes to its
+# recovery copy first.
+textual_patches.install_crash_hook(AgxApp, lambda app: app.safety.keep_unsaved())  # type: ignore[attr-defined]

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from agexplorer.tui.state import AnalysisStarted, CallChanged, TargetChanged
+
 if TYPE_CHECKING:
     from textual.timer import Timer
 
@@ -11,18 +13,21 @@ if TYPE_CHECKING:
     from agexplorer.tui.messages import EngineAnswer
     from agexplorer.worker.protocol import Request
 
+TYPING_PAUSE = 0.5  # seconds a call being typed in the Run tab rests before it is asked for
+
 
 class AsksWhenShown:
-    """Mixed into a tab widget (the Passes and HLO tabs): when the tab is shown, and every
-    half second while it is, it asks again if the function, the buffer's analysis or (with
-    ``WITH_CALL``) the Run tab's call changed since it last asked. A subclass gives the
-    request (:meth:`request_for`), shows the wait (:meth:`waiting`) and calls
-    :meth:`start_following` from its ``on_mount``. While the tab is hidden its timer rests:
-    switching tabs costs it one check when shown, nothing else."""
+    """Mixed into a tab widget (the Passes and HLO tabs): when the tab is shown, and while it
+    is, it asks again when the function, the buffer's analysis or (with ``WITH_CALL``) the
+    Run tab's call changed since it last asked, as the explorer's state tells it
+    (:class:`~agexplorer.tui.state.ExplorerState`). A subclass gives the request
+    (:meth:`request_for`), shows the wait (:meth:`waiting`) and calls
+    :meth:`start_following` from its ``on_mount``. A hidden tab asks nothing: switching
+    tabs costs it one check when shown."""
 
     WITH_CALL: ClassVar[bool] = False
     asked: tuple[Any, ...] | None = None  # (target, generation, call) last asked for
-    following: Timer | None = None  # the half-second check, paused while the tab is hidden
+    _typing: Timer | None = None  # a call being typed is asked for once the keys rest
 
     @property
     def explorer(self) -> AgxApp:
@@ -38,17 +43,23 @@ class AsksWhenShown:
         raise NotImplementedError
 
     def start_following(self) -> None:
-        self.following = self.set_interval(  # type: ignore[attr-defined]
-            0.5, self._follow, pause=not self.is_on_screen)  # type: ignore[attr-defined]
+        self.explorer.state.subscribe(self)  # type: ignore[arg-type]
 
     def on_show(self) -> None:
-        if self.following is not None:
-            self.following.resume()
         self._follow()
 
-    def on_hide(self) -> None:
-        if self.following is not None:
-            self.following.pause()
+    def on_target_changed(self, _: TargetChanged) -> None:
+        self._follow()
+
+    def on_analysis_started(self, _: AnalysisStarted) -> None:
+        self._follow()
+
+    def on_call_changed(self, _: CallChanged) -> None:
+        if not self.WITH_CALL:
+            return
+        if self._typing is not None:
+            self._typing.stop()
+        self._typing = self.set_timer(TYPING_PAUSE, self._follow)  # type: ignore[attr-defined]
 
     def _follow(self) -> None:
         app = self.explorer
@@ -63,7 +74,11 @@ class AsksWhenShown:
         self.asked = key
         request, what = self.request_for(asked)
         self.waiting(what + "…")
-        app.bridge.ask(asked.key, request, asked.key.path, what)
+        app.bridge.ask(asked.key, request, asked.key.path, what, self.answer)
+
+    def answer(self, message: EngineAnswer) -> None:
+        """The worker's answer to :meth:`request_for`'s request."""
+        raise NotImplementedError
 
     def is_current(self, message: EngineAnswer) -> bool:
         """Whether ``message`` answers what was asked last (not an older buffer's)."""

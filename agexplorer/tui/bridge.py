@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 from typing import Any
 
 from textual.app import App
@@ -175,33 +176,36 @@ class EngineBridge:
         self._notice()
         self.app.post_message(EngineStatus("ready", ready=True))
 
-    def ask(self, key: AnalysisKey, request: Request, path: str, what: str) -> None:
-        """Any other request (retrace, try_fix) in the background; answers ``EngineAnswer``
-        (whose ``kind`` is the request's class)."""
-        kind = type(request)
+    def ask(self, key: AnalysisKey, request: Request, path: str, what: str,
+            reply: Callable[[EngineAnswer], None], tells_failures: bool = False) -> None:
+        """Any other request (retrace, try_fix) in the background; its ``EngineAnswer``
+        (whose ``kind`` is the request's class) goes to ``reply``, through the app, which
+        drops it when another function is shown by then. ``tells_failures``: ``reply``
+        shows the worker's own failures itself."""
+        def answer(value: Any = None, error: AgxError | None = None) -> EngineAnswer:
+            return EngineAnswer(type(request), key, reply, value, error, tells_failures)
 
         def run() -> None:
             progress = _Phases(self.app)
             try:
-                self._answer(key, request, path, what, progress)
+                self._answer(request, path, what, progress, answer)
             finally:
                 progress.close()
             self._notice()
             self.app.post_message(EngineStatus("ready", ready=True))
 
-        self.app.run_worker(self._guarded(run, lambda e: EngineAnswer(kind, key, error=e)),
+        self.app.run_worker(self._guarded(run, lambda e: answer(error=e)),
                             thread=True, group=f"engine-{request.label}", exclusive=True)
 
-    def _answer(self, key: AnalysisKey, request: Request, path: str, what: str,
-                progress: Any) -> None:
-        kind = type(request)
+    def _answer(self, request: Request, path: str, what: str, progress: Any,
+                answer: Callable[..., EngineAnswer]) -> None:
         try:
             value = self.worker.request(request, what=what, path=path, on_progress=progress)
         except AgxError as exc:
-            self.app.post_message(EngineAnswer(kind, key, error=exc))
+            self.app.post_message(answer(error=exc))
             return
         if not get_current_worker().is_cancelled:
-            self.app.post_message(EngineAnswer(kind, key, value))
+            self.app.post_message(answer(value))
 
     def close(self) -> None:
         """End the worker (when this bridge started it) for good, with whatever it started:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -76,12 +77,16 @@ class AnalysisFailed(Message):
 @dataclass
 class EngineAnswer(Message):
     """The worker's answer to a request other than the report (doctor, retrace, try_fix;
-    ``kind`` is the request's class): ``value``, or ``error`` when it failed."""
+    ``kind`` is the request's class): ``value``, or ``error`` when it failed. It goes to
+    ``reply``, the handler of the part that asked."""
 
     kind: type[Request]
     key: AnalysisKey
+    reply: Callable[[EngineAnswer], None]
     value: Any = None  # the reply record of ``kind`` (its type depends on the request)
     error: AgxError | None = field(default=None)
+    # The asker shows the worker's own failures (died, hung) itself: the status line need not.
+    tells_failures: bool = False
 
 
 @dataclass

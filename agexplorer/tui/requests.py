@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 from agexplorer.tui.code.made import Made, call_label
 from agexplorer.tui.messages import AnalysisKey, BufferRequest, EngineAnswer
 from agexplorer.tui.run.calls import Box, Calls, Target
-from agexplorer.worker.protocol import CompareRequest, OpAttributesRequest, ReportRequest
+from agexplorer.worker.protocol import ReportRequest
 
 if TYPE_CHECKING:
     from textual.widgets import Input
@@ -68,14 +68,12 @@ class Requests:
             call = app.call_input.value.strip() or None
         path, qualname = app.target
         source = app.source
-        app.analysed_text = source.text
-        app.generation += 1
-        key = AnalysisKey(path, qualname, app.generation)
         panel = app.run_panel
         request = ReportRequest(f"{path}::{qualname}", call=call, no_run=not run, budget=0.5,
                                 source=source.text if source.dirty else None,
                                 device=panel.device, user_code=app.user_code,
                                 init=panel.init)
+        key = app.state.start(request, source.text)
         if run:
             panel.remember(call)
         what = f"running {qualname}" if run else f"tracing {qualname}"
@@ -88,33 +86,17 @@ class Requests:
             app.provenance.set("run", Made(app.target, source.text, label))
             panel.note(f"{what}…")
             app.provenance.show("run")
-        app.last_request = (app.generation, request)
         app.bridge.analyse(key, request, path, what)
 
     def answered(self, message: EngineAnswer) -> None:
-        """An answer other than the report goes to the tab that asked."""
+        """An answer other than the report goes to the part that asked."""
         app = self.app
         if message.key.target != app.target:
             return  # about the function shown before (its panels were cleared)
         error = message.error
-        trace, doctor = app.trace_tab, app.doctor_tab
-        if (error is not None and error.kind in ENGINE_FAILURES
-                and message.kind not in trace.ANSWERS):
+        if error is not None and error.kind in ENGINE_FAILURES and not message.tells_failures:
             # The worker died, hung or failed while reading the trace: say so where every
             # other death is said (the panel shows it too).
             app.set_status(error.message, error=True)
             app.log_line(error.message)
-        if message.kind is OpAttributesRequest:
-            app.op_detail.answer(message)
-        elif message.kind in trace.ANSWERS:
-            trace.answer(message)
-        elif message.kind in doctor.ANSWERS:
-            doctor.answer(message)
-        elif message.kind in app.panes.passes.ANSWERS:
-            app.panes.passes.answer(message)
-        elif message.kind in app.panes.hlo.ANSWERS:
-            app.panes.hlo.answer(message)
-        elif message.kind is CompareRequest:
-            app.compare_answer(message)
-        elif message.kind in app.sweeps.ANSWERS:
-            app.sweeps.answer(message)
+        message.reply(message)

@@ -18,7 +18,7 @@ class Results:
 
     def __init__(self, app: AgxApp) -> None:
         self.app = app
-        self.generation: int | None = None  # the analysis app.report answered
+        self.first = True  # the function shown has had no answer yet
 
     def dim(self, stale: bool = True) -> None:
         """The code and verdict panes are (or are no longer) out of date."""
@@ -49,13 +49,12 @@ class Results:
         from agexplorer.tui.code.verdict_table import flow_summary  # loaded with the panes
 
         app = self.app
-        first = app.report is None  # a function just opened: link its cursor line, once
-        report = app.report = message.report
-        self.generation = message.key.generation
-        app.report_text = app.analysed_text
+        # A function just opened: link its cursor line, once (its first answer).
+        first = self.first
+        self.first = False
+        report = message.report
         # The doctor reads the trace the worker just made, once these panes are painted.
-        sent = app.last_request
-        asked = sent[1] if sent and sent[0] == message.key.generation else None
+        asked = app.state.asked(message.key)
         app.call_after_refresh(app.doctor_tab.ask, message.key, asked)
         app.call_after_refresh(app.relabel_functions, report.file)
         if first:
@@ -90,7 +89,6 @@ class Results:
             if asked is not None and not asked.no_run and message.lab is None:
                 app.run_panel.note(text)  # the run asked for: why it did not happen
         if message.lab is not None:
-            app.lab = message.lab
             app.run_panel.show(message.lab)
             if asked is not None:  # what was run: this buffer, this call
                 app.provenance.set("run", Made(message.key.target, app.analysed_text,
@@ -106,8 +104,8 @@ class Results:
         app.sweeps.waiting = None  # a u that waited for this analysis: its sentence is here
         app.set_status(error.message, error=True)
         app.log_line(error.message)
-        sent = app.last_request
-        if sent and sent[0] == message.key.generation and not sent[1].no_run:
+        asked = app.state.asked(message.key)
+        if asked is not None and not asked.no_run:
             app.run_panel.note(error.message)  # the run it was asked for
         if error.kind != "syntax-error" and app.target:
             app.query_one(FunctionPicker).set_badge(*app.target, "[red]failed[/]")
@@ -117,7 +115,7 @@ class Results:
         """Another function: the Run, Trace, Calls, Log, Graph detail and Doctor panels held
         the last one's results, so they start empty."""
         app = self.app
-        self.generation = None
+        self.first = True
         app.provenance.clear()
         app.run_panel.clear()
         app.trace_tab.clear()

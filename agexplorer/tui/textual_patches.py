@@ -19,15 +19,64 @@ A widget focused in a ``TabbedContent``'s pane makes it show that pane, through 
 that reach it later, each pane's on its own queue: in a burst of tab keys a late one showed
 an older tab while the focus was in the newer one. :func:`install_tab_focus` drops such a
 message once the focus has left its pane.
+
+Each of these reaches into Textual's private names, as :func:`install_crash_hook` does
+(``App._handle_exception``, to keep an unsaved buffer before Textual ends the app). They are
+all named in ``PRIVATE`` and checked by :func:`probe` (tests/tui/test_textual_patches.py runs
+it): a Textual that renamed one skips that patch and keeps working, unpatched, instead of
+failing at start. pyproject.toml bounds textual to the major version they were written for.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from textual.app import App
     from textual.dom import DOMNode
     from textual.widgets import Footer, TabbedContent, TabPane
+
+# The private names the patches use: (module, attribute path), each probed before use.
+PRIVATE: tuple[tuple[str, str], ...] = (
+    ("textual.document._syntax_aware_document", "SyntaxAwareDocument.prepare_query"),
+    ("textual.widgets._footer", "FooterKey"),
+    ("textual.widgets", "Footer.recompose"),
+    ("textual.widgets", "TabbedContent._on_tab_pane_focused"),
+    ("textual.app", "App._handle_exception"),
+)
+
+
+def missing() -> list[str]:
+    """The names of ``PRIVATE`` this Textual lacks (``module:attribute``)."""
+    import importlib
+
+    gone = []
+    for module, path in PRIVATE:
+        try:
+            found: Any = importlib.import_module(module)
+            for part in path.split("."):
+                found = getattr(found, part)
+        except (ImportError, AttributeError):
+            gone.append(f"{module}:{path}")
+    return gone
+
+
+def probe(module: str, path: str) -> bool:
+    """Whether ``module``'s ``path`` (one of ``PRIVATE``) is there to patch."""
+    assert (module, path) in PRIVATE, "name every private Textual name in PRIVATE"
+    return f"{module}:{path}" not in missing_once()
+
+
+_missing: list[str] | None = None
+
+
+def missing_once() -> list[str]:
+    global _missing
+    if _missing is None:
+        _missing = missing()
+    return _missing
+
 
 # (id(language), query text) -> (language, compiled query); the language is kept so that
 # its id cannot be reused by another object while the entry lives.
@@ -40,12 +89,11 @@ _tab_focus_installed = False
 def install() -> None:
     """Make ``SyntaxAwareDocument.prepare_query`` reuse compiled queries (idempotent)."""
     global _installed
-    if _installed:
-        return
-    try:
-        from textual.document._syntax_aware_document import SyntaxAwareDocument
-    except ImportError:  # Textual without tree-sitter: plain text, nothing to cache
-        return
+    if _installed or not probe("textual.document._syntax_aware_document",
+                               "SyntaxAwareDocument.prepare_query"):
+        return  # also: Textual without tree-sitter (plain text, nothing to cache)
+    from textual.document._syntax_aware_document import SyntaxAwareDocument
+
     compile_query = SyntaxAwareDocument.prepare_query
 
     def prepare_query(self: Any, query: str) -> Any:
@@ -83,7 +131,8 @@ def install_footer() -> None:
     """Make every ``Footer`` recompose only when its keys change, and forget the keys it
     removed (idempotent; before the first footer mounts)."""
     global _footer_installed
-    if _footer_installed:
+    if _footer_installed or not (probe("textual.widgets._footer", "FooterKey")
+                                 and probe("textual.widgets", "Footer.recompose")):
         return
     from textual.widgets import Footer
     from textual.widgets._footer import FooterKey
@@ -119,7 +168,7 @@ def install_tab_focus() -> None:
     """Make a ``TabbedContent`` show the pane of a focused widget only while the focus is
     still in that pane (idempotent)."""
     global _tab_focus_installed
-    if _tab_focus_installed:
+    if _tab_focus_installed or not probe("textual.widgets", "TabbedContent._on_tab_pane_focused"):
         return
     from textual.widgets import TabbedContent
 
@@ -134,3 +183,17 @@ def install_tab_focus() -> None:
 
     TabbedContent._on_tab_pane_focused = on_pane_focused_now  # type: ignore[method-assign]
     _tab_focus_installed = True
+
+
+def install_crash_hook(app_class: type[App], before: Callable[[App], None]) -> None:
+    """Call ``before(app)`` first on Textual's path for an unexpected exception (which then
+    ends the app): e.g. keep the unsaved buffer."""
+    if not probe("textual.app", "App._handle_exception"):
+        return
+    handle = app_class._handle_exception
+
+    def handle_exception(self: App, error: Exception) -> None:
+        before(self)
+        handle(self, error)
+
+    app_class._handle_exception = handle_exception  # type: ignore[method-assign]

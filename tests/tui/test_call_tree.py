@@ -90,7 +90,7 @@ async def test_the_calls_tab_nests_the_functions_reached_with_their_badges(proje
             "run in Python")
 
         # Another function: the tab follows it, nested by call path (chained -> helper -> clip).
-        app.target = (str(project / "train.py"), "chained")
+        app.navigation.go((str(project / "train.py"), "chained"))
         assert await wait_for(pilot, lambda: app.report is not None
                               and app.report.function == "chained")
         assert await wait_for(pilot, lambda: "no_control_flow" in labels(tree))

@@ -25,11 +25,11 @@ async def test_x_toggles_xla_in_the_next_fix_trial_and_the_footer_says_so(
         tried: list[TryFixRequest] = []
         real_ask = app.bridge.ask
 
-        def ask(key, request, path, what):  # trials are recorded, not run (minutes of XLA)
+        def ask(key, request, path, what, *args, **kwargs):  # trials recorded, not run (XLA)
             if isinstance(request, TryFixRequest):
                 tried.append(request)
             else:
-                real_ask(key, request, path, what)
+                real_ask(key, request, path, what, *args, **kwargs)
 
         monkeypatch.setattr(app.bridge, "ask", ask)
         app.panes.panels.active = "tab-doctor"

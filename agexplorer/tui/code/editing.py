@@ -26,6 +26,7 @@ class Editing:
 
     def edited(self) -> None:
         """The buffer changed: re-convert once the typing pauses."""
+        self.app.state.edited()
         if self._timer is not None:
             self._timer.cancel()
         # The event loop's own timer calls back on time; a Textual timer posts a message

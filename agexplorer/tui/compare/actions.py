@@ -6,14 +6,13 @@ import os
 from typing import Any
 
 from agexplorer.tui.guards import while_mounted
-from agexplorer.tui.messages import AnalysisKey, EngineAnswer
+from agexplorer.tui.messages import AnalysisKey
 from agexplorer.worker.protocol import CompareRequest
 
 
 class CompareActions:
     """Mixed into AgxApp: the ``c`` key and the palette's "Compare with ..." entries. Each
-    opens a CompareScreen, which asks the worker; its answer comes back through
-    ``compare_answer`` (tui/requests.py routes it)."""
+    opens a CompareScreen, which asks the worker and takes its answer."""
 
     def action_compare(self: Any) -> None:
         """``c``: choose what to compare the current function with."""
@@ -70,15 +69,6 @@ class CompareActions:
                                           **self._compare_options()),
                            f"{self.target[1]}: before {code} (left) and after it (right)",
                            ("before the fix", f"after {code}"))
-
-    def compare_answer(self: Any, message: EngineAnswer) -> None:
-        """The worker's comparison, to the screen waiting for it."""
-        from agexplorer.tui.compare.screen import CompareScreen
-
-        for screen in reversed(self.screen_stack):
-            if isinstance(screen, CompareScreen) and screen.pending:
-                screen.answer(message)
-                return
 
     # -- the parts ---------------------------------------------------------------------
     def _compare_ready(self: Any) -> bool:

@@ -119,7 +119,7 @@ class CompareScreen(ModalScreen[None]):
                         style="italic"))
         self.query_one("#compare-body").focus()
         request, key = self.request, self.key
-        self.explorer.bridge.ask(key, request, key.path, what)
+        self.explorer.bridge.ask(key, request, key.path, what, self.answer)
 
     def _head(self, status: Text | None = None) -> None:
         lines: list[Text] = [Text(self.title_text, style="bold")]
@@ -132,6 +132,8 @@ class CompareScreen(ModalScreen[None]):
 
     def answer(self, message: EngineAnswer) -> None:
         """The worker's comparison, or the sentence saying why there is none."""
+        if not self.pending or self not in self.app.screen_stack:
+            return  # closed meanwhile
         self.pending = False
         if message.error is not None:
             self.failure = message.error.message

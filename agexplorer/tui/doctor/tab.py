@@ -9,7 +9,7 @@ from textual.binding import Binding
 from agexplorer.tui.code.made import Made, answer_label
 from agexplorer.tui.doctor.panel import DoctorPanel
 from agexplorer.tui.messages import AnalysisKey, EngineAnswer
-from agexplorer.worker.protocol import DoctorRequest, ReportRequest, Request, TryFixRequest
+from agexplorer.worker.protocol import DoctorRequest, ReportRequest, TryFixRequest
 
 if TYPE_CHECKING:
     from agexplorer.tui.app import AgxApp
@@ -18,7 +18,6 @@ if TYPE_CHECKING:
 class DoctorTab(DoctorPanel):
     """Doctor findings after each analysis; fix trials and their rewrites on request."""
 
-    ANSWERS: ClassVar[tuple[type[Request], ...]] = (DoctorRequest, TryFixRequest)
     # One key, two bindings: only the one for what x would do now is on, so the footer and
     # the help screen say it ("skip XLA" while trials run it, "use XLA" while they skip it).
     BINDINGS: ClassVar = [Binding("x", "set_skip_xla(True)", "Trials: skip XLA"),
@@ -59,7 +58,7 @@ class DoctorTab(DoctorPanel):
         app.bridge.ask(key, DoctorRequest(request.target, call=request.call,
                                           source=request.source, reuse=True,
                                           init=request.init),
-                       key.path, "examining the pitfalls")
+                       key.path, "examining the pitfalls", self.answer)
 
     def answer(self, message: EngineAnswer) -> None:
         """The worker's findings, or the outcome of a fix trial."""
@@ -80,6 +79,7 @@ class DoctorTab(DoctorPanel):
         app.provenance.show("doctor")
         count = len(message.value.findings) if message.value is not None else 0
         self._label(f"Doctor ({count})" if count else "Doctor")
+        app.state.pane_answered("doctor", message.key)
 
     def reset(self) -> None:
         """Another function: no findings yet."""
@@ -112,7 +112,8 @@ class DoctorTab(DoctorPanel):
                                 # six modes and two traces share the request's timeout, so
                                 # ctrl+t (double the timeout) widens each mode's box too
                                 mode_timeout=app.bridge.worker.timeout / 10)
-        app.bridge.ask(asked.key, request, asked.key.path, f"trying the {finding.code} rewrite")
+        app.bridge.ask(asked.key, request, asked.key.path, f"trying the {finding.code} rewrite",
+                       self.answer)
 
     def on_doctor_panel_apply_fix(self, message: DoctorPanel.ApplyFix) -> None:
         app = self.explorer

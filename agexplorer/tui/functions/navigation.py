@@ -31,6 +31,11 @@ class Navigation:
         self._pause: Timer | None = None  # opens the function under the list's cursor
         self._rest: Timer | None = None  # analyses the function shown once the keys rest
 
+    def go(self, new: tuple[str, str]) -> None:
+        """Show function ``new`` (nothing to do when it is shown already)."""
+        if new != self.app.target:
+            self.open(self.app.state.open(new), new)
+
     def open(self, old: tuple[str, str] | None, new: tuple[str, str]) -> None:
         """Show function ``new`` (loading its file when ``old`` was in another one)."""
         app = self.app
@@ -48,7 +53,6 @@ class Navigation:
             restored = app.safety.restore(new[0], read.text)
         # Text: a str title is read as markup ("we[ird]<b>.py" showed as "we<b>.py").
         source.border_title = Text(f"{os.path.basename(new[0])} :: {new[1]}")
-        app.report = None
         if old is not None:  # the last function's code and verdicts, dimmed until replaced
             app.results.dim()
         app.results.clear()
@@ -106,7 +110,7 @@ class Navigation:
             app.set_status(f"save or undo the edits to {os.path.basename(app.target[0])} "
                            "before opening another file (ctrl+s saves)", error=True)
             return
-        app.target = (message.path, message.qualname)
+        self.go((message.path, message.qualname))
 
     def step(self, step: int) -> None:
         """The next (1) or previous (-1) function in the list, wrapping around."""
@@ -135,7 +139,7 @@ class Navigation:
             return
         wanted = next((f for f in functions if f[1] == app.first_function), functions[0])
         picker.select_function(*wanted)
-        app.target = wanted
+        self.go(wanted)
         app.replay_keys()
 
     def highlighted(self, key: tuple[str, str] | None) -> None:

@@ -43,7 +43,7 @@ class OpDetail:
             key = AnalysisKey(*app.target, generation, op=(op.function, op.name))
             app.bridge.ask(key, OpAttributesRequest(made.target, op.function, op.name,
                                                     call=made.call, source=made.source),
-                           key.path, f"reading {op.name}")
+                           key.path, f"reading {op.name}", self.answer)
 
     def answer(self, message: EngineAnswer) -> None:
         """The worker's answer for the highlighted op (ignored if another op is highlighted)."""

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -39,7 +39,6 @@ class HloTab(AsksWhenShown, Vertical):
     HloTab #hlo-head { height: auto; max-height: 4; padding: 0 1; }
     HloTab #hlo-lines { height: 1fr; }
     """
-    ANSWERS: ClassVar[tuple[type[Request], ...]] = (ReportRequest,)
     WITH_CALL = True  # the HLO is compiled for the Run tab's call
 
     def __init__(self, *, id: str | None = None) -> None:

@@ -58,7 +58,6 @@ class PassesTab(AsksWhenShown, Horizontal):
     PassesTab #passes-note { height: auto; max-height: 4; padding: 0 1; }
     PassesTab #passes-code { height: 1fr; }
     """
-    ANSWERS: ClassVar[tuple[type[Request], ...]] = (PassesRequest,)
     BINDINGS: ClassVar = [Binding("left_square_bracket", "step(-1)", "Prev pass"),
                           Binding("right_square_bracket", "step(1)", "Next pass")]
 

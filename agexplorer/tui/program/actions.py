@@ -114,7 +114,7 @@ class Program:
         if app.target == target:
             app.analyse()
         else:
-            app.target = target
+            app.navigation.go(target)
         if call.notes:
             app.announce("explore this call: " + "; ".join(call.notes), error=False)
         return None

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any
 
 from textual.css.query import NoMatches
 
 from agexplorer.tui.code.made import call_label
 from agexplorer.tui.guards import while_mounted
-from agexplorer.worker.protocol import Request, SweepRequest
+from agexplorer.tui.state import BufferEdited, CallChanged, StateChanged, TargetChanged
+from agexplorer.worker.protocol import SweepRequest
 
 if TYPE_CHECKING:
     from agexplorer.model.sweep import Sweep
@@ -61,7 +62,6 @@ class SweepView:
     worker (once per function, call and buffer) and shows the chart under the table; ``u``
     or Esc hides it."""
 
-    ANSWERS: ClassVar[tuple[type[Request], ...]] = (SweepRequest,)
 
     def __init__(self, app: Any) -> None:
         self.app = app
@@ -69,7 +69,6 @@ class SweepView:
         self.cache: dict[tuple[tuple[str, str], int], tuple[CacheKey, Sweep]] = {}
         self.pending: tuple[AnalysisKey, CacheKey, int] | None = None
         self.shown_key: CacheKey | None = None
-        self._timer: Any = None
         # The function whose u waits for the verdicts of an edit (its rows' lines were the
         # buffer's before the edit: the loop may have moved).
         self.waiting: tuple[str, str] | None = None
@@ -142,8 +141,7 @@ class SweepView:
         panes.flow_summary.add_class("-curve")
         self.chart.focus()
         self.shown_key = key
-        if self._timer is None:
-            self._timer = app.set_interval(0.5, self._follow)
+        app.state.subscribe(self)
         cached = self.cache.get((key[0], verdict.line))
         if cached is not None and cached[0] == key:
             self._show(cached[1], verdict.line)
@@ -171,7 +169,7 @@ class SweepView:
         self.pending = (asked.key, key, verdict.line)
         self.chart.say(f"{what}: one fresh trace per value of the argument that drives it…",
                        style="dim")
-        app.bridge.ask(asked.key, request, asked.key.path, what)
+        app.bridge.ask(asked.key, request, asked.key.path, what, self.answer)
 
     def answer(self, message: EngineAnswer) -> None:
         """The sweep (cached for its buffer), or the sentence saying why there is none."""
@@ -206,6 +204,14 @@ class SweepView:
         if line is not None and sweep.loop_line not in (None, line):
             self.app.set_status(f"The sweep varies {sweep.vary}, which drives the largest "
                                 f"unrolled loop: the one at line {sweep.loop_line}.")
+
+    def post_message(self, message: StateChanged) -> bool:
+        """The explorer's state changed. This part is no widget: it handles the change once
+        the app's current message is done, as a widget would (an edit is told as it
+        starts, before the buffer holds it)."""
+        if isinstance(message, (TargetChanged, BufferEdited, CallChanged)):
+            self.app.call_later(self._follow)
+        return True
 
     @while_mounted
     def _follow(self) -> None:

@@ -13,11 +13,10 @@ from textual.command import Hit, Hits, Provider
 from agexplorer.state.scratch import NOTE, bundled_samples, scratch_copies
 from agexplorer.tui.code.made import answer_label
 from agexplorer.tui.functions.picker import FunctionPicker
+from agexplorer.tui.state import PaneAnswered, ReportChanged, StateChanged
 from agexplorer.tui.tour.steps import STEPS, TourStep
 
 if TYPE_CHECKING:
-    from textual.timer import Timer
-
     from agexplorer.tui.app import AgxApp
 
 TABS = {"run": "tab-run", "trace": "tab-trace", "doctor": "tab-doctor", "flow": "tab-flow",
@@ -25,7 +24,6 @@ TABS = {"run": "tab-run", "trace": "tab-trace", "doctor": "tab-doctor", "flow": 
 # The tabs whose header names the call of their own request (the others: the analysis's).
 PROVENANCE = {"run": "run", "trace": "trace", "doctor": "doctor"}
 SCRATCH_MARK = "scratch copies (ctrl+s saves the copy)"
-POLL_S = 0.2  # how often a step looks for its answer in the panes
 
 
 @dataclass
@@ -104,7 +102,7 @@ class Tour:
         self.index = 0
         self.panel: Any = None  # the TourPanel, once mounted
         self.results: dict[int, str] = {}  # step -> its result, once answered
-        self._timer: Timer | None = None
+        self._waiting = False  # for the answer to the step's action
         self._before: Any = None  # the pane's state before the action: a change is the answer
         self._highlighted: Any = None
 
@@ -157,8 +155,9 @@ class Tour:
             app.action_trace()
         else:
             app.panes.panels.active = TABS[step.tab]
-        self._timer = self.panel.set_interval(POLL_S, self._poll)
-        self._poll()
+        self._waiting = True
+        app.state.subscribe(self)
+        self._look()
 
     def close(self) -> None:
         """Close the tour; the explorer stays on the last sample."""
@@ -168,10 +167,14 @@ class Tour:
             self.panel = None
         self.app.source.focus()
 
+    def post_message(self, message: StateChanged) -> bool:
+        """The explorer's state changed: an answer may be in (looked for once it is painted)."""
+        if self._waiting and isinstance(message, (ReportChanged, PaneAnswered)):
+            self.app.call_after_refresh(self._look)
+        return True
+
     def _stop(self) -> None:
-        if self._timer is not None:
-            self._timer.stop()
-            self._timer = None
+        self._waiting = False
         if self._highlighted is not None:
             self._highlighted.remove_class("tour-highlight")
             self._highlighted = None
@@ -187,7 +190,7 @@ class Tour:
             return app.trace_tab.report
         return None
 
-    def _poll(self) -> None:
+    def _look(self) -> None:
         from agexplorer.tui.tour.results import result_of
 
         app, step = self.app, self.step
@@ -195,7 +198,7 @@ class Tour:
             return self._stop()
         report = app.report
         if (report is None or report.function != step.function
-                or app.results.generation != app.generation):
+                or app.state.answered != app.generation):
             return None  # the analysis of the opened function (with its call) has not answered
         found = result_of(app, step, self._before)
         if found is None:

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING
 
 from agexplorer.tui.code.made import Made
 from agexplorer.tui.messages import EngineAnswer
 from agexplorer.tui.trace.panel import TracePanel
-from agexplorer.worker.protocol import Request, RetraceRequest
+from agexplorer.worker.protocol import RetraceRequest
 
 if TYPE_CHECKING:
     from agexplorer.tui.app import AgxApp
@@ -16,7 +16,6 @@ if TYPE_CHECKING:
 class TraceTab(TracePanel):
     """The retrace explainer on request (t, or the Explain button)."""
 
-    ANSWERS: ClassVar[tuple[type[Request], ...]] = (RetraceRequest,)
 
     @property
     def explorer(self) -> AgxApp:
@@ -37,7 +36,8 @@ class TraceTab(TracePanel):
                                          f"{qualname}, calls {named}"))
         self.note(what + "… (each call runs, then two replays)")
         app.provenance.show("trace")
-        app.bridge.ask(asked.key, request, asked.key.path, what)
+        app.bridge.ask(asked.key, request, asked.key.path, what, self.answer,
+                       tells_failures=True)
 
     def answer(self, message: EngineAnswer) -> None:
         """The explanation, or the sentence saying why there is none."""
@@ -51,4 +51,5 @@ class TraceTab(TracePanel):
             self.explorer.set_status(text, error=True)
         else:
             self.show(message.value)
+            self.explorer.state.pane_answered("trace", message.key)
         self.explorer.provenance.show("trace")

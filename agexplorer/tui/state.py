@@ -1,0 +1,186 @@
+"""ExplorerState: the function shown, its analyses and their answers, changed only through its
+methods, each of which tells the panes that subscribed with a typed message."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Literal, Protocol
+
+from textual.message import Message
+
+from agexplorer.tui.messages import AnalysisKey
+
+if TYPE_CHECKING:
+    from agexplorer.model.errors import AgxError
+    from agexplorer.model.lab import RunLab
+    from agexplorer.model.report import Report
+    from agexplorer.worker.protocol import ReportRequest
+
+Target = tuple[str, str]  # (path, qualname)
+# The panes whose own answers a step of the tour (or any other part) may wait for.
+Pane = Literal["trace", "doctor"]
+
+
+class Subscriber(Protocol):
+    """What the state tells: a Textual widget or app (anything with ``post_message``)."""
+
+    def post_message(self, message: Message) -> bool: ...
+
+
+class StateChanged(Message, bubble=False):
+    """The base of the state's messages: each goes to its subscriber only (no bubbling,
+    so a pane and the app above it are told once each)."""
+
+    def __init_subclass__(cls, bubble: bool | None = False, **kwargs: Any) -> None:
+        super().__init_subclass__(bubble=bubble, **kwargs)  # Textual's default is to bubble
+
+
+@dataclass
+class TargetChanged(StateChanged):
+    """Another function is shown (``old`` is None for the first)."""
+
+    old: Target | None
+    new: Target
+
+
+@dataclass
+class AnalysisStarted(StateChanged):
+    """A report was asked for the buffer: a new generation of it."""
+
+    key: AnalysisKey
+    request: ReportRequest
+
+
+@dataclass
+class ReportChanged(StateChanged):
+    """The analysis under way answered: its report, and after a run its run lab."""
+
+    key: AnalysisKey
+    report: Report
+    lab: RunLab | None
+
+
+@dataclass
+class ReportFailed(StateChanged):
+    """The analysis under way failed: the last good report stays (dimmed)."""
+
+    key: AnalysisKey
+    error: AgxError
+
+
+@dataclass
+class BufferEdited(StateChanged):
+    """The buffer of the function shown was edited (it is analysed after a pause)."""
+
+    target: Target
+
+
+@dataclass
+class CallChanged(StateChanged):
+    """The Run tab's call of the function shown was typed or set."""
+
+    target: Target
+
+
+@dataclass
+class PaneAnswered(StateChanged):
+    """A tab showed the answer it asked for (the tour waits for these)."""
+
+    pane: Pane
+    key: AnalysisKey
+
+
+class ExplorerState:
+    """The explorer's one state. Its fields are read freely and changed only here, and each
+    change is told to every live subscriber as a fresh message of its own."""
+
+    def __init__(self) -> None:
+        self.target: Target | None = None
+        self.generation = 0  # one per report request: older answers are dropped
+        self.analysed_text = ""  # the buffer of the request under way
+        self.last_request: tuple[int, ReportRequest] | None = None  # (generation, request)
+        self.report: Report | None = None
+        self.report_text = ""  # the buffer ``report`` was made from
+        self.answered: int | None = None  # the generation ``report`` answered
+        self.lab: RunLab | None = None
+        self._subscribers: list[Subscriber] = []
+
+    def subscribe(self, subscriber: Subscriber) -> None:
+        """Tell ``subscriber`` each change from now on (until it is detached)."""
+        if subscriber not in self._subscribers:
+            self._subscribers.append(subscriber)
+
+    def unsubscribe(self, subscriber: Subscriber) -> None:
+        if subscriber in self._subscribers:
+            self._subscribers.remove(subscriber)
+
+    def _tell(self, make: Callable[[], StateChanged]) -> None:
+        # A message is posted once (Textual marks it handled): one each. A widget that was
+        # removed refuses it (post_message returns False) and is dropped.
+        for subscriber in list(self._subscribers):
+            if not subscriber.post_message(make()):
+                self.unsubscribe(subscriber)
+
+    # -- the changes ----------------------------------------------------------------------
+    def open(self, new: Target) -> Target | None:
+        """Show ``new``; returns the function shown before. Its report is the last one's no
+        more (it stays on screen, dimmed, until the new one's answer)."""
+        old = self.target
+        self.target, self.report, self.answered = new, None, None
+        self._tell(lambda: TargetChanged(old, new))
+        return old
+
+    def start(self, request: ReportRequest, text: str) -> AnalysisKey:
+        """A report asked for the function shown, whose buffer is ``text``."""
+        assert self.target is not None, "an analysis is of the function shown"
+        self.generation += 1
+        self.analysed_text = text
+        self.last_request = (self.generation, request)
+        key = AnalysisKey(*self.target, self.generation)
+        self._tell(lambda: AnalysisStarted(key, request))
+        return key
+
+    def is_current(self, key: AnalysisKey) -> bool:
+        """Whether ``key`` answers the analysis under way (not an older one's)."""
+        return key.generation == self.generation and key.target == self.target
+
+    def asked(self, key: AnalysisKey) -> ReportRequest | None:
+        """The request that ``key``'s analysis sent (None: not the last one sent)."""
+        sent = self.last_request
+        return sent[1] if sent and sent[0] == key.generation else None
+
+    def answer(self, key: AnalysisKey, report: Report, lab: RunLab | None) -> bool:
+        """The analysis ``key`` answered; False (and nothing changes) when it is not the one
+        under way."""
+        if not self.is_current(key):
+            return False
+        self.report, self.report_text, self.answered = report, self.analysed_text, key.generation
+        if lab is not None:
+            self.lab = lab
+        self._tell(lambda: ReportChanged(key, report, lab))
+        return True
+
+    def fail(self, key: AnalysisKey, error: AgxError) -> bool:
+        """The analysis ``key`` failed; False when it is not the one under way."""
+        if not self.is_current(key):
+            return False
+        self._tell(lambda: ReportFailed(key, error))
+        return True
+
+    def edited(self) -> None:
+        """The buffer of the function shown changes (told as the edit starts: a subscriber
+        handling it later, as a widget does, reads the edited buffer)."""
+        if self.target is not None:
+            target = self.target
+            self._tell(lambda: BufferEdited(target))
+
+    def call_changed(self) -> None:
+        """The Run tab's call of the function shown changed."""
+        if self.target is not None:
+            target = self.target
+            self._tell(lambda: CallChanged(target))
+
+    def pane_answered(self, pane: Pane, key: AnalysisKey) -> None:
+        """``pane`` shows the answer for ``key``."""
+        self._tell(lambda: PaneAnswered(pane, key))

@@ -1,0 +1,131 @@
+"""The explorer's state changes only through its methods, and tells each subscriber every change
+with a message of its own (no TensorFlow, no app)."""
+
+from types import SimpleNamespace
+
+from agexplorer.model.errors import AgxError
+from agexplorer.tui.messages import AnalysisKey
+from agexplorer.tui.state import (
+    AnalysisStarted,
+    BufferEdited,
+    CallChanged,
+    ExplorerState,
+    PaneAnswered,
+    ReportChanged,
+    ReportFailed,
+    TargetChanged,
+)
+from agexplorer.worker.protocol import ReportRequest
+
+F, G = ("/p/a.py", "f"), ("/p/a.py", "g")
+
+
+class Listener:
+    """A subscriber that keeps what it is told (``alive=False``: a widget since removed)."""
+
+    def __init__(self, alive: bool = True) -> None:
+        self.told: list = []
+        self.alive = alive
+
+    def post_message(self, message) -> bool:
+        if self.alive:
+            self.told.append(message)
+        return self.alive
+
+
+def request(target=F) -> ReportRequest:
+    return ReportRequest(f"{target[0]}::{target[1]}", call=None, no_run=True)
+
+
+def test_opening_a_function_tells_the_old_and_the_new_and_forgets_the_report():
+    state, seen = ExplorerState(), Listener()
+    state.subscribe(seen)
+    assert state.open(F) is None
+    key = state.start(request(), "text")
+    assert state.answer(key, SimpleNamespace(name="report"), None)
+    assert state.open(G) == F
+    assert (state.target, state.report, state.answered) == (G, None, None)
+    assert [type(m) for m in seen.told] == [TargetChanged, AnalysisStarted, ReportChanged,
+                                            TargetChanged]
+    assert (seen.told[-1].old, seen.told[-1].new) == (F, G)
+
+
+def test_each_request_is_a_new_generation_and_only_its_answer_counts():
+    state, seen = ExplorerState(), Listener()
+    state.subscribe(seen)
+    state.open(F)
+    first = state.start(request(), "one")
+    second = state.start(request(), "two")
+    assert (first.generation, second.generation) == (1, 2)
+    assert state.asked(first) is None and state.asked(second) == request()
+    report, lab = SimpleNamespace(name="report"), SimpleNamespace(name="lab")
+    assert not state.answer(first, report, lab)  # an older buffer's: dropped
+    assert state.report is None and state.lab is None
+    assert state.answer(second, report, lab)
+    assert (state.report, state.lab, state.report_text, state.answered) == (report, lab, "two", 2)
+    assert [m.key for m in seen.told if isinstance(m, ReportChanged)] == [second]
+
+
+def test_an_answer_for_the_function_shown_before_is_dropped():
+    state = ExplorerState()
+    state.open(F)
+    key = state.start(request(), "text")
+    state.open(G)
+    assert not state.answer(key, SimpleNamespace(), None)
+    assert not state.fail(key, AgxError("timeout", "it hung"))
+    assert state.report is None
+
+
+def test_a_report_without_a_run_keeps_the_last_run():
+    state = ExplorerState()
+    state.open(F)
+    lab = SimpleNamespace(name="lab")
+    state.answer(state.start(request(), "a"), SimpleNamespace(), lab)
+    state.answer(state.start(request(), "b"), SimpleNamespace(), None)
+    assert state.lab is lab
+
+
+def test_a_failure_tells_its_error_and_keeps_the_report():
+    state, seen = ExplorerState(), Listener()
+    state.open(F)
+    report = SimpleNamespace()
+    state.answer(state.start(request(), "a"), report, None)
+    state.subscribe(seen)
+    key = state.start(request(), "b")
+    error = AgxError("syntax-error", "line 3: invalid syntax")
+    assert state.fail(key, error)
+    assert state.report is report
+    assert isinstance(seen.told[-1], ReportFailed) and seen.told[-1].error is error
+
+
+def test_edits_calls_and_answers_of_the_panes_are_told_for_the_function_shown():
+    state, seen = ExplorerState(), Listener()
+    state.subscribe(seen)
+    state.edited()  # nothing shown yet: nothing to tell
+    state.call_changed()
+    assert seen.told == []
+    state.open(F)
+    state.edited()
+    state.call_changed()
+    key = AnalysisKey(*F, 0)
+    state.pane_answered("trace", key)
+    told = seen.told[1:]
+    assert [type(m) for m in told] == [BufferEdited, CallChanged, PaneAnswered]
+    assert told[0].target == F and (told[2].pane, told[2].key) == ("trace", key)
+
+
+def test_every_subscriber_gets_a_message_of_its_own_and_a_removed_one_is_dropped():
+    state, one, two, gone = ExplorerState(), Listener(), Listener(), Listener(alive=False)
+    for listener in (one, two, gone, one):  # subscribing twice tells once
+        state.subscribe(listener)
+    state.open(F)
+    assert len(one.told) == len(two.told) == 1 and one.told[0] is not two.told[0]
+    gone.alive = True
+    state.open(G)
+    assert gone.told == []  # refused once: no longer told
+    assert len(one.told) == 2
+
+
+def test_the_messages_do_not_bubble_to_the_app_above_a_pane():
+    assert not TargetChanged(None, F).bubble
+    assert not ReportChanged(AnalysisKey(*F, 1), SimpleNamespace(), None).bubble
