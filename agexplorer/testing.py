@@ -16,12 +16,13 @@ import os
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
+from agexplorer.model.report import IN_PYTHON
+
 if TYPE_CHECKING:
     from agexplorer.model.report import Report, Verdict
 
 __all__ = ["assert_no_unrolled", "assert_staged", "assert_traces"]
 
-_IN_PYTHON = ("python", "mixed")
 
 
 def assert_staged(fn: Any, *args: Any, line: int | None = None, **kwargs: Any) -> None:
@@ -38,7 +39,7 @@ def assert_staged(fn: Any, *args: Any, line: int | None = None, **kwargs: Any) -
             raise AssertionError(_no_statement(report, verdicts, line))
         bad = [v for v in here if v.verdict != "staged"]
     else:
-        bad = [v for v in verdicts if v.verdict in _IN_PYTHON]
+        bad = [v for v in verdicts if v.verdict in IN_PYTHON]
     if bad:
         raise AssertionError(_failure(f"of {report.function} {_were(bad)} not staged", bad))
 
@@ -52,7 +53,7 @@ def assert_no_unrolled(fn: Any, *args: Any, max_iterations: int = 0, **kwargs: A
         raise TypeError(f"max_iterations must be an int of 0 or more, got {max_iterations!r}.")
     report = _report(fn, args, kwargs)
     bad = [v for v in _verdicts(report) if v.kind in ("for", "while")
-           and v.verdict in _IN_PYTHON and (v.iterations or 0) > max_iterations]
+           and v.verdict in IN_PYTHON and (v.iterations or 0) > max_iterations]
     if bad:
         allowed = f" (at most {max_iterations} allowed)" if max_iterations else ""
         raise AssertionError(_failure(f"of {report.function} {_were(bad)} unrolled{allowed}",

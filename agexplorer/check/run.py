@@ -40,7 +40,7 @@ def find_targets(paths: list[str], call: str | None = None) -> list[Target]:
     targets: list[Target] = []
     for spec, given in zip(specs, paths, strict=True):
         if not os.path.exists(spec.path):
-            raise AgxError("no-such-file", f"{given}: no such file or folder; pass Python "
+            raise AgxError("missing-file", f"{given}: no such file or folder; pass Python "
                            "files, folders of them, or PATH::FUNC.")
         if spec.qualname is not None:
             targets.append(Target(spec.path, spec.qualname, _line_of(spec.path, spec.qualname)))

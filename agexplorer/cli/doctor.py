@@ -71,7 +71,7 @@ def cmd_doctor(args: argparse.Namespace) -> int:
 def _python_file(path: str) -> None:
     """The doctor reads Python files and run logs; anything else is one sentence (exit 2)."""
     if os.path.isfile(path) and not path.endswith((".py", ".pyw")):
-        raise AgxError("bad-argument", f"{path} is neither a Python file (.py) nor a run log "
+        raise AgxError("bad-arguments", f"{path} is neither a Python file (.py) nor a run log "
                        "written by `agexplorer record`; pass one of those.", exit_code=2)
 
 

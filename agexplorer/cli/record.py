@@ -82,7 +82,7 @@ def cmd_record(args: argparse.Namespace) -> int:
     from agexplorer.record.runner import default_log, run_program
 
     if (args.script is None) == (args.module is None):
-        raise AgxError("bad-argument", "record needs a script or -m MODULE (one of them), "
+        raise AgxError("bad-arguments", "record needs a script or -m MODULE (one of them), "
                        "e.g. `agexplorer record train.py --epochs 3`.", exit_code=2)
     # Absolute before the program runs (it may os.chdir), and never over the script or a
     # file that is not a log: a refusal comes before the program starts.

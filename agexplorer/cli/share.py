@@ -31,10 +31,10 @@ def page_format(args: argparse.Namespace) -> str | None:
     chosen = "markdown" if getattr(args, "markdown", False) else \
         "html" if getattr(args, "html", False) else None
     if chosen is None and getattr(args, "output", None):
-        raise AgxError("bad-argument", "-o writes a page: add --markdown or --html.",
+        raise AgxError("bad-arguments", "-o writes a page: add --markdown or --html.",
                        exit_code=2)
     if chosen is not None and getattr(args, "json", False):
-        raise AgxError("bad-argument", f"--json and --{chosen} are two outputs: pick one.",
+        raise AgxError("bad-arguments", f"--json and --{chosen} are two outputs: pick one.",
                        exit_code=2)
     return chosen
 
@@ -50,7 +50,7 @@ def write_page(text: str, output: str | None) -> None:
     try:
         write_source(os.path.abspath(os.path.expanduser(output)), text)
     except AgxError as exc:
-        raise AgxError("bad-argument", f"cannot write {output}: {exc.message} Pass -o a file "
+        raise AgxError("bad-arguments", f"cannot write {output}: {exc.message} Pass -o a file "
                        "in a folder you can write to.", exit_code=2) from None
     print(f"wrote {output}", file=sys.stderr)
 
@@ -72,7 +72,7 @@ def cmd_share_report(args: argparse.Namespace) -> int:
                     "a page")
     spec, text, _ = checked(args.target, need_function=False)
     if spec.qualname is None and args.call is not None:
-        raise AgxError("bad-argument", f"--call needs one function: write "
+        raise AgxError("bad-arguments", f"--call needs one function: write "
                        f"{args.target}::FUNCTION.", exit_code=2)
     page = FilePage(spec.path)
     if spec.qualname:

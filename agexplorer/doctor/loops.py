@@ -8,6 +8,7 @@ import gast
 
 from agexplorer.doctor.examined import ExaminedFunction
 from agexplorer.doctor.parse import LOOP_NODES, dotted_name
+from agexplorer.model.report import IN_PYTHON
 from agexplorer.model.values import PYTHON_SCALARS, ValueKind
 
 # A Python loop over these runs a count of times (not once per item of a container).
@@ -31,7 +32,7 @@ def _loop_mode(exam: ExaminedFunction, loop: Any) -> str:
     v = exam.verdict(loop)
     if v is not None and v.verdict == "staged":
         return "staged"
-    if v is not None and v.verdict in ("python", "mixed"):  # mixed: Python ran some copies
+    if v is not None and v.verdict in IN_PYTHON:  # mixed: Python ran some copies
         if v.intended:
             return "container"  # one step per variable: unrolling is the point
         if isinstance(loop, gast.While) or v.value_kind in _COUNTED:

@@ -12,6 +12,70 @@ from typing import Literal
 # explorer then ask the user for arguments.
 ARGUMENT_ERRORS = frozenset({"needs-arguments", "bad-call"})
 
+# Every kind of AgxError, the JSON contract of every command's "error": "kind", with what it
+# means (docs/errors.md lists them; tests/test_error_kinds.py checks both against the code).
+KINDS: dict[str, str] = {
+    # the command line and its arguments
+    "bad-arguments": "an option or argument that cannot be used as given",
+    "bad-call": "the --call (or a typed call) does not evaluate",
+    "bad-golden": "a golden file that is not one agexplorer wrote",
+    "bad-log": "a run log that is not one agexplorer wrote",
+    "bad-python": "the --python interpreter cannot host the worker",
+    "bad-target": "PATH::FUNC is not written that way",
+    "bad-vary": "the sweep's --vary names no argument of the call",
+    "missing-dependency": "an optional package the command needs is not installed",
+    "no-function": "the command needs a function (PATH::FUNC) and got a file",
+    "no-targets": "nothing to check was given",
+    "output-is-input": "the output file is one of the inputs",
+    "output-not-a-file": "the output path is a folder or a device",
+    "output-other-kind": "the output file holds another kind of content than the one asked",
+    "svg-timeout": "the explorer did not finish its screen for --svg in time",
+    # files
+    "file-changed": "the file changed on disk since the fix was made",
+    "file-exists": "a file is where a folder was asked",
+    "missing-file": "no such file or folder",
+    "no-golden": "no golden file for this target yet",
+    "not-a-regular-file": "a FIFO, a device or another non-file",
+    "not-python": "not a Python file (.py)",
+    "read-only": "the file cannot be written",
+    "too-big": "the file is larger than agexplorer reads",
+    "unencodable": "the text cannot be written in the file's encoding",
+    "unreadable": "the file cannot be read or decoded",
+    "write-failed": "writing the file failed",
+    # the user's code
+    "build-failed": "building the layer with the call's inputs raised",
+    "call-failed": "a call of the retrace explanation raised",
+    "conversion-failed": "AutoGraph could not convert the function",
+    "eager-failed": "the eager run raised",
+    "graph-failed": "the graph run raised",
+    "load-error": "loading the file as a module raised",
+    "needs-arguments": "the function needs arguments and none were given",
+    "no-instance": "the method's instance could not be made",
+    "not-a-function": "the name is not a function or method",
+    "syntax-error": "the file does not parse",
+    "trace-failed": "tracing the function raised",
+    "unknown-function": "the file has no such function",
+    "xla-failed": "the XLA run raised",
+    # what agexplorer could do with it
+    "call-only": "the fix changes the call, not the file",
+    "fix-failed": "the fix could not be applied",
+    "no-driver": "no Python int argument drives the loop",
+    "no-rewrite": "no finding with a mechanical rewrite matches",
+    "no-unrolled-loop": "the function has no loop unrolled in Python",
+    "sweep-failed": "the sweep traced nothing",
+    "tf-unsupported": "this TensorFlow is outside the range agexplorer supports",
+    "unknown-device": "no such TensorFlow device",
+    # the worker
+    "bad-request": "the worker does not know the request",
+    "internal-error": "agexplorer itself failed (a bug: please report it)",
+    "protocol-mismatch": "the worker is of another agexplorer install",
+    "stale": "the trace asked about is no longer in the worker",
+    "timeout": "the request took longer than the timeout",
+    "worker-closed": "the worker was closed",
+    "worker-died": "the worker process died",
+    "worker-start": "the worker could not start",
+}
+
 # Why tracing failed, where the doctor tells causes apart (None: any other failure).
 ErrorCause = Literal["variable-created", "numpy-in-graph"]
 

@@ -71,6 +71,18 @@ def keras3_words(function: str) -> str:
             "on a tensor raises")
 
 
+# The verdicts of a statement that Python ran while tracing: all its copies ("python"), or
+# some of them ("mixed": staged on other calls or traces).
+IN_PYTHON = frozenset({"python", "mixed"})
+
+
+def is_unrolled(kind: str, verdict: str, iterations: int | None) -> bool:
+    """The one test of "this loop unrolled": a for or while that Python ran at least once
+    while tracing, on every trace ("python") or on some ("mixed"), each time copying its
+    body's ops into the graph."""
+    return kind in ("for", "while") and verdict in IN_PYTHON and (iterations or 0) > 0
+
+
 @dataclass(frozen=True)
 class Verdict:
     """The report's ``statements`` entry for one statement, built whole by the engine."""
@@ -98,6 +110,11 @@ class Verdict:
     loop_vars: tuple[LoopVar, ...] = ()  # a loop's variables (ifs: none), see model.loopvars
     intended: Intended | None = None  # a Python loop that unrolls on purpose (no hint)
     unconverted: Unconverted | None = None  # in use, the function runs without AutoGraph
+
+    @property
+    def unrolled(self) -> bool:
+        """A loop unrolled while tracing (see :func:`is_unrolled`)."""
+        return is_unrolled(self.kind, self.verdict, self.iterations)
 
     def to_dict(self) -> dict:
         """JSON form (``names`` as ``[name, words]`` pairs; the kinds stay out)."""

@@ -118,8 +118,7 @@ def unrolled_loops(fp: FunctionPage) -> list[LoopRow]:
                     v.iterations or 0, v.ops_created,
                     v.ops_created / total if total else None, v.hint)
             for v in fp.statements
-            if v.kind in ("for", "while") and v.verdict in ("python", "mixed")
-            and (v.iterations or 0) > 0]
+            if v.unrolled]
     return sorted(rows, key=lambda r: (-r.ops, -r.iterations, r.line))
 
 

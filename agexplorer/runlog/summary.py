@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from agexplorer.model.errors import AgxError
+from agexplorer.model.report import is_unrolled
 from agexplorer.runlog.causes import group_causes
 from agexplorer.runlog.log import Log
 
@@ -254,8 +255,7 @@ def intended_unrolls(summary: dict[str, Any]) -> dict[str, int]:
 
 
 def _unrolled(row: dict[str, Any]) -> bool:
-    return row["kind"] in ("for", "while") and row["verdict"] in ("python", "mixed") \
-        and (row["iterations"] or 0) > 0
+    return is_unrolled(row["kind"], row["verdict"], row["iterations"])
 
 
 def _one_per_loop(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:

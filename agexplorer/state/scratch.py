@@ -175,7 +175,7 @@ def copy_lesson(samples: str, dest: str) -> list[str]:
     is never overwritten: nothing is written and one sentence names it."""
     names = sorted(n for n in os.listdir(samples) if n.endswith(".py") and n != "__init__.py")
     if os.path.exists(dest) and not os.path.isdir(dest):
-        raise AgxError("bad-argument", f"--copy {dest}: that is a file; give a folder "
+        raise AgxError("bad-arguments", f"--copy {dest}: that is a file; give a folder "
                        "(it is made when missing).", exit_code=2)
     taken = [n for n in names if os.path.lexists(os.path.join(dest, n))]
     if taken:

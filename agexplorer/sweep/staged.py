@@ -70,8 +70,7 @@ def staged_sweep(target: str, loaded: Any, bound: inspect.BoundArguments, vary: 
                 return None, "No staged alternative: the call's text could not be rewritten."
             say(f"tracing {loaded.qualname} with {vary}={min(values)} for the doctor")
             report = build_report(target, small)
-            loops = [v for v in report.statements if v.kind in ("for", "while")
-                     and v.verdict in ("python", "mixed") and v.iterations]
+            loops = [v for v in report.statements if v.unrolled]
             loop_line = max(loops, key=lambda v: v.iterations).line if loops else None
         say(f"asking the doctor for a staged rewrite of {loaded.qualname}")
         doctor = diagnose(target, report.call, report=report)

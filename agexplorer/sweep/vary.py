@@ -96,9 +96,7 @@ def pick(statements: Sequence[Any], bound: inspect.BoundArguments, fn: Any,
     the loop's header reads; failing that, a Python int argument the header reads (a loop
     over ``range(2 * n)`` counts 2n).
     """
-    loops = [v for v in statements if v.kind in ("for", "while")
-             and v.verdict in ("python", "mixed") and v.iterations
-             and (line is None or v.line == line)]
+    loops = [v for v in statements if v.unrolled and (line is None or v.line == line)]
     if not loops and line is not None:
         raise AgxError("no-unrolled-loop", f"the trace unrolled no loop at line {line}; "
                        "sweep a loop that ran in Python (its verdict says unrolled).")

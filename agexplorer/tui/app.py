@@ -171,7 +171,9 @@ class AgxApp(KeyActions, CompareActions, LayoutApp):
         yield Footer()
 
     def on_mount(self) -> None:
-        self.query_one(FunctionPicker).border_title = "functions"
+        picker = self.query_one(FunctionPicker)
+        picker.border_title = "functions"
+        self.state.subscribe(picker)  # its badges follow the answers
         self.bridge.warm_up()  # TensorFlow starts loading in the worker now
         self.safety.catch_signals()
 
@@ -202,7 +204,13 @@ class AgxApp(KeyActions, CompareActions, LayoutApp):
         for message in self._early_status:
             self._engine_status(message)
         self._early_status.clear()
-        source, converted = self.source, self.panes.converted
+        panes = self.panes
+        # The panes that show an answer themselves (the Passes and HLO tabs subscribed as
+        # they mounted).
+        for pane in (panes.converted, panes.verdicts, panes.calls, panes.run_panel,
+                     panes.doctor):
+            self.state.subscribe(pane)
+        source, converted = self.source, panes.converted
         source.on_edit = self.editing.edited
         self.watch(source, "scroll_y", lambda _: self.sync_gutter(), init=False)
         self.watch(converted, "scroll_y", lambda _: self.sync_gutter(), init=False)

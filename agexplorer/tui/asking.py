@@ -48,11 +48,13 @@ class AsksWhenShown:
     def on_show(self) -> None:
         self._follow()
 
+    # Told inside the change: the tab asks once the app's own request is sent (the worker
+    # answers in order: the report first).
     def on_target_changed(self, _: TargetChanged) -> None:
-        self._follow()
+        self.call_later(self._follow)  # type: ignore[attr-defined]
 
     def on_analysis_started(self, _: AnalysisStarted) -> None:
-        self._follow()
+        self.call_later(self._follow)  # type: ignore[attr-defined]
 
     def on_call_changed(self, _: CallChanged) -> None:
         if not self.WITH_CALL:

@@ -1,20 +1,23 @@
-"""The panes after an answer: a report painted everywhere, or a failure dimming the last one."""
+"""The app's own part of an answer: the status line, the Log, the lines' colours, the dimming.
+
+The panes show an answer themselves: each subscribed to the explorer's state (the converted
+code, the verdicts, the calls, the run, the doctor and the function list's badge react to
+``ReportChanged`` and ``ReportFailed``); this part does what is the app's, after them."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from agexplorer.tui.code.made import Made, answer_label, ready_placeholder
-from agexplorer.tui.functions.picker import FunctionPicker
+from agexplorer.tui.code.made import Made, answer_label
 from agexplorer.tui.messages import AnalysisFailed, AnalysisReady
 
 if TYPE_CHECKING:
-    from agexplorer.model.report import Report
     from agexplorer.tui.app import AgxApp
 
 
 class Results:
-    """Owned by the app, which hands it the answers for the current analysis."""
+    """Owned by the app, which hands it the answers for the current analysis (once the
+    state has told the panes)."""
 
     def __init__(self, app: AgxApp) -> None:
         self.app = app
@@ -53,26 +56,17 @@ class Results:
         first = self.first
         self.first = False
         report = message.report
-        # The doctor reads the trace the worker just made, once these panes are painted.
         asked = app.state.asked(message.key)
-        app.call_after_refresh(app.doctor_tab.ask, message.key, asked)
         app.call_after_refresh(app.relabel_functions, report.file)
         if first:
             app.call_after_refresh(app.linking.from_source)
-        app.call_after_refresh(app.sweeps.analysed)  # a u pressed while this was traced
         self.dim(False)
-        app.panes.converted.show_code(report.conversion.code if report.conversion else "")
-        app.panes.verdicts.show(report.statements)
         # Named by the call the worker used (typed, AGX_CALLS, input_signature...): a
         # verdict holds for that call only.
         label = answer_label(report) if report.call is not None else None
         app.panes.flow_summary.update(flow_summary(report.function, report.statements,
                                                    report.error is not None, label))
-        if not app.call_input.value.strip():  # the box is empty: say what that stood for
-            app.run_panel.show_ready(ready_placeholder(report.call, report.call_origin))
         self.paint_lines()
-        app.panes.calls.show(report, app.report_text)
-        app.query_one(FunctionPicker).set_badge(report.file, report.function, badge(report))
         if report.output:
             app.log_line(f"printed while tracing {report.function}:\n{report.output.rstrip()}")
         if report.log:
@@ -89,7 +83,6 @@ class Results:
             if asked is not None and not asked.no_run and message.lab is None:
                 app.run_panel.note(text)  # the run asked for: why it did not happen
         if message.lab is not None:
-            app.run_panel.show(message.lab)
             if asked is not None:  # what was run: this buffer, this call
                 app.provenance.set("run", Made(message.key.target, app.analysed_text,
                                                answer_label(report)))
@@ -100,15 +93,12 @@ class Results:
         app = self.app
         error = message.error
         self.dim()
-        app.panes.doctor.add_class("stale")
-        app.sweeps.waiting = None  # a u that waited for this analysis: its sentence is here
         app.set_status(error.message, error=True)
         app.log_line(error.message)
         asked = app.state.asked(message.key)
         if asked is not None and not asked.no_run:
             app.run_panel.note(error.message)  # the run it was asked for
         if error.kind != "syntax-error" and app.target:
-            app.query_one(FunctionPicker).set_badge(*app.target, "[red]failed[/]")
             app.call_after_refresh(app.relabel_functions, app.target[0])  # e.g. renamed
 
     def clear(self) -> None:
@@ -124,14 +114,3 @@ class Results:
         app.panes.op_detail.update("")
         app.doctor_tab.reset()
 
-
-def badge(report: Report) -> str:
-    """The picker's mark beside a function: failed, unrolled (how many times) or staged."""
-    if report.error is not None:
-        return "[red]failed[/]"
-    unrolled = [v for v in report.statements if v.verdict == "python" and v.kind != "if"]
-    if unrolled:
-        return f"[yellow]unrolled x{max(v.iterations or 0 for v in unrolled)}[/]"
-    if any(v.verdict == "staged" for v in report.statements):
-        return "[green]staged[/]"
-    return ""

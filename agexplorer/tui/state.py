@@ -1,11 +1,16 @@
 """ExplorerState: the function shown, its analyses and their answers, changed only through its
-methods, each of which tells the panes that subscribed with a typed message."""
+methods, each of which tells the panes that subscribed with a typed message.
+
+A subscriber's handler of a message (``on_report_changed`` for ``ReportChanged``, Textual's
+naming) runs at once, inside the change: every pane shows an answer in the same frame, as
+one, and a reader of the state after the change sees the panes agree with it. A handler
+that must wait for the rest of the app (an edit is told as it starts) defers itself
+(``call_later``)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Literal, Protocol
+from typing import TYPE_CHECKING, Any, Literal
 
 from textual.message import Message
 
@@ -20,12 +25,6 @@ if TYPE_CHECKING:
 Target = tuple[str, str]  # (path, qualname)
 # The panes whose own answers a step of the tour (or any other part) may wait for.
 Pane = Literal["trace", "doctor"]
-
-
-class Subscriber(Protocol):
-    """What the state tells: a Textual widget or app (anything with ``post_message``)."""
-
-    def post_message(self, message: Message) -> bool: ...
 
 
 class StateChanged(Message, bubble=False):
@@ -59,6 +58,8 @@ class ReportChanged(StateChanged):
     key: AnalysisKey
     report: Report
     lab: RunLab | None
+    text: str  # the buffer the report was made from
+    request: ReportRequest | None  # what the analysis asked (None: not the last request sent)
 
 
 @dataclass
@@ -93,7 +94,7 @@ class PaneAnswered(StateChanged):
 
 class ExplorerState:
     """The explorer's one state. Its fields are read freely and changed only here, and each
-    change is told to every live subscriber as a fresh message of its own."""
+    change is told to every subscriber still mounted, in the order they subscribed."""
 
     def __init__(self) -> None:
         self.target: Target | None = None
@@ -104,23 +105,26 @@ class ExplorerState:
         self.report_text = ""  # the buffer ``report`` was made from
         self.answered: int | None = None  # the generation ``report`` answered
         self.lab: RunLab | None = None
-        self._subscribers: list[Subscriber] = []
+        self._subscribers: list[Any] = []  # widgets and parts, each with handlers it wants
 
-    def subscribe(self, subscriber: Subscriber) -> None:
-        """Tell ``subscriber`` each change from now on (until it is detached)."""
+    def subscribe(self, subscriber: Any) -> None:
+        """Tell ``subscriber`` each change from now on, through its ``on_<message>``
+        handlers (until it is removed from the app, when it is a widget)."""
         if subscriber not in self._subscribers:
             self._subscribers.append(subscriber)
 
-    def unsubscribe(self, subscriber: Subscriber) -> None:
+    def unsubscribe(self, subscriber: Any) -> None:
         if subscriber in self._subscribers:
             self._subscribers.remove(subscriber)
 
-    def _tell(self, make: Callable[[], StateChanged]) -> None:
-        # A message is posted once (Textual marks it handled): one each. A widget that was
-        # removed refuses it (post_message returns False) and is dropped.
+    def _tell(self, message: StateChanged) -> None:
         for subscriber in list(self._subscribers):
-            if not subscriber.post_message(make()):
+            if not getattr(subscriber, "is_attached", True):  # a widget removed from the app
                 self.unsubscribe(subscriber)
+                continue
+            handler = getattr(subscriber, message.handler_name, None)
+            if handler is not None:
+                handler(message)
 
     # -- the changes ----------------------------------------------------------------------
     def open(self, new: Target) -> Target | None:
@@ -128,7 +132,7 @@ class ExplorerState:
         more (it stays on screen, dimmed, until the new one's answer)."""
         old = self.target
         self.target, self.report, self.answered = new, None, None
-        self._tell(lambda: TargetChanged(old, new))
+        self._tell(TargetChanged(old, new))
         return old
 
     def start(self, request: ReportRequest, text: str) -> AnalysisKey:
@@ -138,7 +142,7 @@ class ExplorerState:
         self.analysed_text = text
         self.last_request = (self.generation, request)
         key = AnalysisKey(*self.target, self.generation)
-        self._tell(lambda: AnalysisStarted(key, request))
+        self._tell(AnalysisStarted(key, request))
         return key
 
     def is_current(self, key: AnalysisKey) -> bool:
@@ -158,29 +162,27 @@ class ExplorerState:
         self.report, self.report_text, self.answered = report, self.analysed_text, key.generation
         if lab is not None:
             self.lab = lab
-        self._tell(lambda: ReportChanged(key, report, lab))
+        self._tell(ReportChanged(key, report, lab, self.report_text, self.asked(key)))
         return True
 
     def fail(self, key: AnalysisKey, error: AgxError) -> bool:
         """The analysis ``key`` failed; False when it is not the one under way."""
         if not self.is_current(key):
             return False
-        self._tell(lambda: ReportFailed(key, error))
+        self._tell(ReportFailed(key, error))
         return True
 
     def edited(self) -> None:
         """The buffer of the function shown changes (told as the edit starts: a subscriber
         handling it later, as a widget does, reads the edited buffer)."""
         if self.target is not None:
-            target = self.target
-            self._tell(lambda: BufferEdited(target))
+            self._tell(BufferEdited(self.target))
 
     def call_changed(self) -> None:
         """The Run tab's call of the function shown changed."""
         if self.target is not None:
-            target = self.target
-            self._tell(lambda: CallChanged(target))
+            self._tell(CallChanged(self.target))
 
     def pane_answered(self, pane: Pane, key: AnalysisKey) -> None:
         """``pane`` shows the answer for ``key``."""
-        self._tell(lambda: PaneAnswered(pane, key))
+        self._tell(PaneAnswered(pane, key))

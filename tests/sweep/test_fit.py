@@ -91,6 +91,7 @@ def test_pick_takes_the_loop_at_the_line_asked_for_not_the_largest():
     import pytest
 
     from agexplorer.model.errors import AgxError
+    from agexplorer.model.report import is_unrolled
     from agexplorer.sweep.vary import pick
 
     def fn(n, m):
@@ -98,7 +99,8 @@ def test_pick_takes_the_loop_at_the_line_asked_for_not_the_largest():
 
     def loop(line, iterations, name):
         return SimpleNamespace(kind="for", verdict="python", iterations=iterations, line=line,
-                               names=[SimpleNamespace(name=name)])
+                               names=[SimpleNamespace(name=name)],
+                               unrolled=is_unrolled("for", "python", iterations))
 
     loops = [loop(3, 50, "n"), loop(7, 4, "m")]
     bound = inspect.signature(fn).bind(50, 4)

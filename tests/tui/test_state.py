@@ -1,5 +1,5 @@
 """The explorer's state changes only through its methods, and tells each subscriber every change
-with a message of its own (no TensorFlow, no app)."""
+through its handlers, at once (no TensorFlow, no app)."""
 
 from types import SimpleNamespace
 
@@ -21,16 +21,32 @@ F, G = ("/p/a.py", "f"), ("/p/a.py", "g")
 
 
 class Listener:
-    """A subscriber that keeps what it is told (``alive=False``: a widget since removed)."""
+    """A subscriber that keeps what each of its handlers is told, in order, with what the
+    state held then (``is_attached`` False: a widget since removed from the app)."""
 
-    def __init__(self, alive: bool = True) -> None:
+    def __init__(self, state: ExplorerState | None = None) -> None:
         self.told: list = []
-        self.alive = alive
+        self.seen: list = []  # (target, report) of the state as each handler ran
+        self.is_attached = True
+        self.state = state
 
-    def post_message(self, message) -> bool:
-        if self.alive:
-            self.told.append(message)
-        return self.alive
+    def _keep(self, message) -> None:
+        self.told.append(message)
+        if self.state is not None:
+            self.seen.append((self.state.target, self.state.report))
+
+    on_target_changed = on_analysis_started = on_report_changed = on_report_failed = _keep
+    on_buffer_edited = on_call_changed = on_pane_answered = _keep
+
+
+class OnlyReports:
+    """A subscriber with one handler: told nothing else."""
+
+    def __init__(self) -> None:
+        self.reports: list = []
+
+    def on_report_changed(self, message) -> None:
+        self.reports.append(message.report)
 
 
 def request(target=F) -> ReportRequest:
@@ -114,18 +130,39 @@ def test_edits_calls_and_answers_of_the_panes_are_told_for_the_function_shown():
     assert told[0].target == F and (told[2].pane, told[2].key) == ("trace", key)
 
 
-def test_every_subscriber_gets_a_message_of_its_own_and_a_removed_one_is_dropped():
-    state, one, two, gone = ExplorerState(), Listener(), Listener(), Listener(alive=False)
-    for listener in (one, two, gone, one):  # subscribing twice tells once
+def test_handlers_run_inside_the_change_in_the_order_of_subscription():
+    state = ExplorerState()
+    first, second = Listener(state), Listener(state)
+    order: list = []
+    first.on_target_changed = lambda m: order.append("first")
+    second.on_target_changed = lambda m: order.append("second")
+    for listener in (first, second, first):  # subscribing twice tells once
         state.subscribe(listener)
     state.open(F)
-    assert len(one.told) == len(two.told) == 1 and one.told[0] is not two.told[0]
-    gone.alive = True
+    assert order == ["first", "second"]
+    key = state.start(request(), "text")
+    report = SimpleNamespace()
+    state.answer(key, report, None)
+    # The handler saw the state already changed: a pane reads what it is told of.
+    assert first.seen[-1] == (F, report)
+    assert first.told[-1].text == "text" and first.told[-1].request == request()
+
+
+def test_a_subscriber_is_told_only_what_it_handles_and_a_removed_widget_is_dropped():
+    state, reports, gone = ExplorerState(), OnlyReports(), Listener()
+    state.subscribe(reports)
+    state.subscribe(gone)
+    gone.is_attached = False
+    state.open(F)
+    report = SimpleNamespace()
+    state.answer(state.start(request(), "a"), report, None)
+    assert reports.reports == [report]
+    assert gone.told == []
+    gone.is_attached = True  # dropped for good
     state.open(G)
-    assert gone.told == []  # refused once: no longer told
-    assert len(one.told) == 2
+    assert gone.told == []
 
 
 def test_the_messages_do_not_bubble_to_the_app_above_a_pane():
     assert not TargetChanged(None, F).bubble
-    assert not ReportChanged(AnalysisKey(*F, 1), SimpleNamespace(), None).bubble
+    assert not ReportChanged(AnalysisKey(*F, 1), SimpleNamespace(), None, "", None).bubble

@@ -13,8 +13,8 @@ from agexplorer.model.errors import AgxError
 from agexplorer.model.lab import RunLab
 from agexplorer.model.report import Report, Verdict
 from agexplorer.tui import messages
+from agexplorer.tui.functions.picker import badge
 from agexplorer.tui.messages import AnalysisFailed, AnalysisKey, BufferRequest
-from agexplorer.tui.results import badge
 from agexplorer.worker.protocol import Request
 
 TUI = pathlib.Path(agexplorer.tui.__file__).parent
@@ -74,3 +74,31 @@ def _verdict(verdict: str, kind: str = "for", iterations: int | None = None) -> 
 def test_the_picker_badge_says_failed_unrolled_or_staged(statements, error, expected):
     report = Report(file="m.py", function="f", statements=statements, error=error)
     assert badge(report) == expected
+
+
+@pytest.mark.parametrize(("kind", "verdict", "iterations", "unrolled"), [
+    ("for", "python", 5, True),
+    ("while", "mixed", 2, True),  # unrolled on some traces: unrolled there
+    ("for", "python", 0, False),  # never entered: nothing copied
+    ("for", "python", None, False),  # no count (a layer Keras 3 runs unconverted)
+    ("for", "staged", 5, False),
+    ("if", "python", 1, False),
+    ("while", "unreached", None, False),
+])
+def test_one_definition_of_an_unrolled_loop(kind, verdict, iterations, unrolled):
+    v = Verdict(kind=kind, line=3, header=f"{kind} ...", verdict=verdict, graph_op=None,
+                iterations=iterations, branch=None, ops_created=4, reason="", hint=None)
+    assert v.unrolled is unrolled
+
+
+def test_the_function_lists_badge_counts_a_mixed_loop_as_unrolled():
+    def verdict(kind, what, iterations):
+        return Verdict(kind=kind, line=3, header="", verdict=what, graph_op=None,
+                       iterations=iterations, branch=None, ops_created=4, reason="", hint=None)
+
+    report = Report.__new__(Report)
+    report.error = None
+    report.statements = [verdict("for", "mixed", 7), verdict("while", "staged", None)]
+    assert badge(report) == "[yellow]unrolled x7[/]"
+    report.statements = [verdict("if", "python", None), verdict("while", "staged", None)]
+    assert badge(report) == "[green]staged[/]"

@@ -11,7 +11,7 @@ from textual.containers import Vertical
 from textual.widgets import Tree
 from textual.widgets.tree import TreeNode
 
-from agexplorer.model.report import ReachedFunction, Report
+from agexplorer.model.report import IN_PYTHON, ReachedFunction, Report
 from agexplorer.render.badges import VERDICT_STYLE, verdict_badge
 from agexplorer.tui.code.made import traced_with
 from agexplorer.tui.status_line import StatusLine
@@ -19,6 +19,7 @@ from agexplorer.tui.status_line import StatusLine
 if TYPE_CHECKING:
     from agexplorer.tui.app import AgxApp
     from agexplorer.tui.program.reached import ReachedScreen
+    from agexplorer.tui.state import ReportChanged
 
 Key = tuple[tuple[str, str], ...]  # a call path as (function, file) steps
 MAX_BADGES = 3  # more would push a deep node's label off a narrow tab
@@ -63,7 +64,7 @@ def summary(report: Report | None) -> str:
     if not report.reached:
         return (f"{name} reached no other function of your code while tracing (TensorFlow, "
                 "Keras and installed packages are not your code)")
-    unrolled = sum(any(v.verdict in ("python", "mixed") for v in f.statements)
+    unrolled = sum(any(v.verdict in IN_PYTHON for v in f.statements)
                    for f in report.reached)
     noun = "function" if len(report.reached) == 1 else "functions"
     return (f"{len(report.reached)} {noun} reached from {name}, {unrolled} with control flow "
@@ -99,6 +100,9 @@ class CallTreeTab(Vertical):
     def compose(self) -> ComposeResult:
         yield self.summary_line
         yield self.call_tree
+
+    def on_report_changed(self, message: ReportChanged) -> None:
+        self.show(message.report, message.text)
 
     def show(self, report: Report, made_text: str) -> None:
         """A new report: the tree of what its trace reached (an open view follows it)."""

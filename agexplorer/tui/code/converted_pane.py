@@ -13,6 +13,8 @@ textual_patches.install()
 if TYPE_CHECKING:
     from typing_extensions import Self
 
+    from agexplorer.tui.state import ReportChanged
+
 
 class ConvertedPane(TextArea):
     """The converted code; ``show_lines`` selects the lines a source line produced."""
@@ -29,6 +31,10 @@ class ConvertedPane(TextArea):
         # The language is set with the first code: compiling its highlight query costs ~20 ms,
         # better spent after the first paint.
         super().__init__("", read_only=True, show_line_numbers=True, soft_wrap=False, **kwargs)
+
+    def on_report_changed(self, message: ReportChanged) -> None:
+        conversion = message.report.conversion
+        self.show_code(conversion.code if conversion else "")
 
     def show_code(self, code: str) -> None:
         """Replace the code; an unchanged text keeps its document (re-highlighting costs ~20 ms)."""

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import textwrap
+from typing import TYPE_CHECKING
 
 from rich.text import Text
 from textual.message import Message
@@ -10,6 +11,9 @@ from textual.widgets import DataTable
 
 from agexplorer.render.badges import VERDICT_STYLE, verdict_badge
 from agexplorer.render.loopvars import loop_var_lines
+
+if TYPE_CHECKING:
+    from agexplorer.tui.state import ReportChanged
 
 
 def flow_summary(function: str, verdicts: list, failed: bool, label: str | None = None) -> str:
@@ -45,6 +49,9 @@ class VerdictTable(DataTable):
         self.verdicts: list = []
         self.cursor_type = "row"
         self.add_columns(*self.COLUMNS)
+
+    def on_report_changed(self, message: ReportChanged) -> None:
+        self.show(message.report.statements)
 
     def show(self, verdicts: list) -> None:
         """Fill the table from a report's verdicts."""

@@ -13,6 +13,7 @@ from agexplorer.worker.protocol import DoctorRequest, ReportRequest, TryFixReque
 
 if TYPE_CHECKING:
     from agexplorer.tui.app import AgxApp
+    from agexplorer.tui.state import ReportChanged, ReportFailed
 
 
 class DoctorTab(DoctorPanel):
@@ -48,6 +49,13 @@ class DoctorTab(DoctorPanel):
     def explorer(self) -> AgxApp:
         """The app, typed (its bridge, its current function and its status line)."""
         return self.app  # type: ignore[return-value]
+
+    def on_report_changed(self, message: ReportChanged) -> None:
+        # The doctor reads the trace the worker just made, once the panes are painted.
+        self.call_after_refresh(self.ask, message.key, message.request)
+
+    def on_report_failed(self, _: ReportFailed) -> None:
+        self.add_class("stale")
 
     def ask(self, key: AnalysisKey, request: ReportRequest | None) -> None:
         """The doctor's findings for the analysis ``key`` (same target, buffer and call, so

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from typing import TYPE_CHECKING
 
 from rich.text import Text
 from textual.message import Message
@@ -12,6 +13,10 @@ from textual.widgets.tree import TreeNode
 from agexplorer.model.errors import AgxError
 from agexplorer.source.targets import FunctionInfo, list_functions, parse_source, read_source
 from agexplorer.tui.layout import fold_after_pick
+
+if TYPE_CHECKING:
+    from agexplorer.model.report import Report
+    from agexplorer.tui.state import ReportChanged, ReportFailed
 
 
 class FunctionPicker(Tree[tuple[str, str] | None]):
@@ -93,6 +98,14 @@ class FunctionPicker(Tree[tuple[str, str] | None]):
         """Every (path, qualname), in display order."""
         return list(self._fn_nodes)
 
+    def on_report_changed(self, message: ReportChanged) -> None:
+        report = message.report
+        self.set_badge(report.file, report.function, badge(report))
+
+    def on_report_failed(self, message: ReportFailed) -> None:
+        if message.error.kind != "syntax-error":  # a syntax error is the buffer's, not its
+            self.set_badge(*message.key.target, FAILED)
+
     def set_badge(self, path: str, qualname: str, badge: str) -> None:
         """Show what the analysis found ("unrolled x5", "failed")."""
         key = (path, qualname)
@@ -139,3 +152,18 @@ class FunctionPicker(Tree[tuple[str, str] | None]):
         if event.node.data:
             self.post_message(self.Picked(*event.node.data))
             fold_after_pick(self.screen)  # at 80 columns the list folds once it has served
+
+
+FAILED = "[red]failed[/]"  # the badge of a function whose analysis failed
+
+
+def badge(report: Report) -> str:
+    """The picker's mark beside a function: failed, unrolled (how many times) or staged."""
+    if report.error is not None:
+        return FAILED
+    unrolled = [v for v in report.statements if v.unrolled]
+    if unrolled:
+        return f"[yellow]unrolled x{max(v.iterations or 0 for v in unrolled)}[/]"
+    if any(v.verdict == "staged" for v in report.statements):
+        return "[green]staged[/]"
+    return ""

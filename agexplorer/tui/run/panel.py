@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from rich.console import Group
 from textual.app import ComposeResult
 from textual.containers import Horizontal, VerticalScroll
@@ -10,6 +12,9 @@ from textual.suggester import SuggestFromList
 from textual.widgets import Button, Input, Select, Static
 
 from agexplorer.tui.code.made import show_origin
+
+if TYPE_CHECKING:
+    from agexplorer.tui.state import ReportChanged
 
 
 class RunPanel(VerticalScroll):
@@ -45,6 +50,15 @@ class RunPanel(VerticalScroll):
     PROMPT = ("Press F5 (or r outside the editor) to run eagerly, as a graph and with XLA, "
               "with the arguments typed above (left empty: the function's ready inputs). "
               "5 again, or Tab, goes into the box; Esc leaves it.")
+
+    def on_report_changed(self, message: ReportChanged) -> None:
+        from agexplorer.tui.code.made import ready_placeholder
+
+        report = message.report
+        if not self.call_input.value.strip():  # the box is empty: say what that stood for
+            self.show_ready(ready_placeholder(report.call, report.call_origin))
+        if message.lab is not None:
+            self.show(message.lab)
 
     def show_ready(self, placeholder: str | None) -> None:
         """What the empty box stands for: the function's ready inputs once the worker has

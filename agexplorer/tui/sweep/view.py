@@ -6,9 +6,16 @@ from typing import TYPE_CHECKING, Any
 
 from textual.css.query import NoMatches
 
+from agexplorer.model.report import IN_PYTHON
 from agexplorer.tui.code.made import call_label
 from agexplorer.tui.guards import while_mounted
-from agexplorer.tui.state import BufferEdited, CallChanged, StateChanged, TargetChanged
+from agexplorer.tui.state import (
+    BufferEdited,
+    CallChanged,
+    ReportChanged,
+    ReportFailed,
+    TargetChanged,
+)
 from agexplorer.worker.protocol import SweepRequest
 
 if TYPE_CHECKING:
@@ -23,7 +30,6 @@ CacheKey = tuple[tuple[str, str], "str | None", str]
 # with what it traced, before the client gives up on it.
 SWEEP_SHARE = 0.8
 SHORT_LOOP = 100  # iterations: below it the sweep traces 10, 100 and 1,000 (values_for)
-UNROLLED = ("python", "mixed")  # verdicts of a loop run in Python while tracing
 
 
 def extrapolate_to(iterations: int | None) -> int:
@@ -44,7 +50,7 @@ def nothing_to_sweep(verdict: Any) -> str | None:
     """The one sentence when ``verdict``'s statement is no loop unrolled in Python; else None."""
     if verdict is None:
         return "Nothing to sweep: the Control flow tab lists no statement for this function."
-    if verdict.kind in ("for", "while") and verdict.verdict in UNROLLED:
+    if verdict.kind in ("for", "while") and verdict.verdict in IN_PYTHON:
         return None
     what = {"staged": f"staged in the graph{f' ({verdict.graph_op})' if verdict.graph_op else ''}",
             "unreached": "never reached by the trace",
@@ -72,6 +78,7 @@ class SweepView:
         # The function whose u waits for the verdicts of an edit (its rows' lines were the
         # buffer's before the edit: the loop may have moved).
         self.waiting: tuple[str, str] | None = None
+        app.state.subscribe(self)
 
     @property
     def chart(self) -> SweepChart:
@@ -141,7 +148,6 @@ class SweepView:
         panes.flow_summary.add_class("-curve")
         self.chart.focus()
         self.shown_key = key
-        app.state.subscribe(self)
         cached = self.cache.get((key[0], verdict.line))
         if cached is not None and cached[0] == key:
             self._show(cached[1], verdict.line)
@@ -205,13 +211,22 @@ class SweepView:
             self.app.set_status(f"The sweep varies {sweep.vary}, which drives the largest "
                                 f"unrolled loop: the one at line {sweep.loop_line}.")
 
-    def post_message(self, message: StateChanged) -> bool:
-        """The explorer's state changed. This part is no widget: it handles the change once
-        the app's current message is done, as a widget would (an edit is told as it
-        starts, before the buffer holds it)."""
-        if isinstance(message, (TargetChanged, BufferEdited, CallChanged)):
-            self.app.call_later(self._follow)
-        return True
+    # Another function, an edit or another call: the chart shown is followed once the change
+    # is done (an edit is told as it starts, before the buffer holds it).
+    def on_target_changed(self, _: TargetChanged) -> None:
+        self.app.call_later(self._follow)
+
+    def on_buffer_edited(self, _: BufferEdited) -> None:
+        self.app.call_later(self._follow)
+
+    def on_call_changed(self, _: CallChanged) -> None:
+        self.app.call_later(self._follow)
+
+    def on_report_changed(self, _: ReportChanged) -> None:
+        self.app.call_after_refresh(self.analysed)  # a u pressed while this was traced
+
+    def on_report_failed(self, _: ReportFailed) -> None:
+        self.waiting = None  # a u that waited for this analysis: its sentence is said
 
     @while_mounted
     def _follow(self) -> None:

@@ -13,7 +13,7 @@ from textual.command import Hit, Hits, Provider
 from agexplorer.state.scratch import NOTE, bundled_samples, scratch_copies
 from agexplorer.tui.code.made import answer_label
 from agexplorer.tui.functions.picker import FunctionPicker
-from agexplorer.tui.state import PaneAnswered, ReportChanged, StateChanged
+from agexplorer.tui.state import PaneAnswered, ReportChanged
 from agexplorer.tui.tour.steps import STEPS, TourStep
 
 if TYPE_CHECKING:
@@ -167,11 +167,14 @@ class Tour:
             self.panel = None
         self.app.source.focus()
 
-    def post_message(self, message: StateChanged) -> bool:
-        """The explorer's state changed: an answer may be in (looked for once it is painted)."""
-        if self._waiting and isinstance(message, (ReportChanged, PaneAnswered)):
+    # An answer may be in: looked for once it is painted.
+    def on_report_changed(self, _: ReportChanged) -> None:
+        if self._waiting:
             self.app.call_after_refresh(self._look)
-        return True
+
+    def on_pane_answered(self, _: PaneAnswered) -> None:
+        if self._waiting:
+            self.app.call_after_refresh(self._look)
 
     def _stop(self) -> None:
         self._waiting = False
