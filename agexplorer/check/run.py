@@ -40,7 +40,7 @@ def find_targets(paths: list[str], call: str | None = None) -> list[Target]:
     targets: list[Target] = []
     for spec, given in zip(specs, paths, strict=True):
         if not os.path.exists(spec.path):
-            raise AgxError("missing-file", f"{given}: no such file or folder; pass Python "
+            raise AgxError("missing-file", f"{given}: no such file or folder", advice="pass Python "
                            "files, folders of them, or PATH::FUNC.")
         if spec.qualname is not None:
             targets.append(Target(spec.path, spec.qualname, _line_of(spec.path, spec.qualname)))
@@ -131,5 +131,5 @@ def read_golden(path: str) -> Any:
         return json.loads(data.decode("utf-8"))
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise AgxError("bad-golden", f"could not read the golden file {path} "
-                       f"({type(exc).__name__}: {exc}); fix it or write it again with "
+                       f"({type(exc).__name__}: {exc})", advice="fix it or write it again with "
                        "--update.") from None

@@ -139,5 +139,5 @@ def _main(argv: Sequence[str] | None) -> int:
         if args.debug:
             raise
         return _fail(AgxError("internal-error", f"agexplorer itself failed ({type(exc).__name__}: "
-                              f"{exc}); rerun with --debug and report it with the command "
+                              f"{exc})", advice="rerun with --debug and report it with the command "
                               "you ran.", exit_code=3), as_json)

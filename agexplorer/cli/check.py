@@ -73,8 +73,8 @@ def cmd_check(args: argparse.Namespace) -> int:
     if not args.update or os.path.lexists(golden_path):
         golden = _golden(golden_path, args.update)
     if not targets:
-        raise AgxError("no-targets", f"no function with a ready call in {' '.join(args.paths)}; "
-                       "give one AGX_CALLS, an input_signature or defaults, or check "
+        raise AgxError("no-targets", f"no function with a ready call in {' '.join(args.paths)}",
+                       advice="give one AGX_CALLS, an input_signature or defaults, or check "
                        "PATH::FUNC --call ARGS.")
     worker = shared_worker(args.timeout, args.python)
     analysed = [_analyse(worker, t, golden_path, args.call) for t in targets]
@@ -103,7 +103,7 @@ def _golden(path: str, update: bool) -> Snapshot | None:
         data = read_golden(path)
         if update and not (isinstance(data, dict) and "targets" in data):
             raise AgxError("output-other-kind", f"--golden {path} holds JSON that is not a "
-                           "golden file; --update never overwrites another kind of file, so "
+                           "golden file", advice="--update never overwrites another kind of file, so "
                            "name a new file for the golden file.")
         return _load(path, data)
     except AgxError as exc:
@@ -120,8 +120,8 @@ def _load(path: str, data: Any) -> Snapshot:
     try:
         return Snapshot.from_dict(data)  # anything but a golden file's object: ValueError
     except ValueError as exc:
-        raise AgxError("bad-golden", f"{path} cannot be used as the golden file: {exc}; "
-                       "write it again with --update.") from None
+        raise AgxError("bad-golden", f"{path} cannot be used as the golden file: {exc}",
+                       advice="write it again with --update.") from None
 
 
 def _analyse(worker: Worker, target: Target, golden: str, call: str | None) -> TargetSnap:

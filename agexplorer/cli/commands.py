@@ -62,7 +62,7 @@ def user_code_paths(paths: list[str]) -> tuple[str, ...]:
     for path in paths:
         full = os.path.abspath(os.path.expanduser(path))
         if not os.path.exists(full):
-            raise AgxError("bad-arguments", f"--user-code {path}: no such file or folder; pass "
+            raise AgxError("bad-arguments", f"--user-code {path}: no such file or folder", advice="pass "
                            "a folder (or file) of your project's code.", exit_code=2)
         found.append(full)
     return tuple(found)

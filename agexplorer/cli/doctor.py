@@ -72,7 +72,7 @@ def _python_file(path: str) -> None:
     """The doctor reads Python files and run logs; anything else is one sentence (exit 2)."""
     if os.path.isfile(path) and not path.endswith((".py", ".pyw")):
         raise AgxError("bad-arguments", f"{path} is neither a Python file (.py) nor a run log "
-                       "written by `agexplorer record`; pass one of those.", exit_code=2)
+                       "written by `agexplorer record`", advice="pass one of those.", exit_code=2)
 
 
 def _doctor_try(args: argparse.Namespace, worker: Worker, target: str) -> int:

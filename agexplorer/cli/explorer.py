@@ -106,7 +106,7 @@ def _with_recovery_copy(exc: AgxError, path: str) -> AgxError:
     if found is None:
         return exc
     return AgxError(exc.kind, f"{path}: no such file, but the explorer kept your unsaved edits "
-                    f"to it from {found.when} in {copy_path(path)}; copy that file to {path} "
+                    f"to it from {found.when} in {copy_path(path)}", advice=f"copy that file to {path} "
                     "and open it again.", exit_code=exc.exit_code)
 
 
@@ -121,7 +121,7 @@ def tui_timeout(argv: list[str]) -> tuple[float, list[str]]:
             try:
                 timeout = positive(value)
             except argparse.ArgumentTypeError as exc:
-                raise AgxError("bad-arguments", f"--timeout: {exc}; give the seconds an "
+                raise AgxError("bad-arguments", f"--timeout: {exc}", advice="give the seconds an "
                                "analysis may take, e.g. --timeout 60.") from None
             break
     return timeout, rest

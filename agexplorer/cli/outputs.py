@@ -31,11 +31,11 @@ def check_output(option: str, output: str, inputs: Iterable[str]) -> os.stat_res
         if real == os.path.realpath(source) or (info is not None and _same_inode(info, source)):
             via = "" if full == source else " (the same file, through a link)"
             raise AgxError("output-is-input", f"{option} {output} would overwrite the input "
-                           f"{given}{via}; name another file for the output.")
+                           f"{given}{via}", advice="name another file for the output.")
     what = kind_of(info.st_mode) if info is not None else None
     if what is not None:
         raise AgxError("output-not-a-file", f"{option} {output} is a {what}, not a regular "
-                       "file; name a regular file (or a new one) for the output.")
+                       "file", advice="name a regular file (or a new one) for the output.")
     return info
 
 
@@ -57,8 +57,8 @@ def page_output(option: str, output: str, inputs: Iterable[str], made: str) -> s
         kind = ("a Python file" if full.endswith(_PYTHON) or real.endswith(_PYTHON)
                 else "an agexplorer record log" if starts_as_log(real) else None)
         if kind is not None:
-            raise AgxError("output-other-kind", f"{option} {output} is {kind}, not {made}; "
-                           "agexplorer never overwrites another kind of file, so name a new "
+            raise AgxError("output-other-kind", f"{option} {output} is {kind}, not {made}",
+                           advice="agexplorer never overwrites another kind of file, so name a new "
                            "file for the output.")
     return full
 
@@ -70,6 +70,6 @@ def log_output(option: str, output: str, inputs: Iterable[str]) -> str:
     info = check_output(option, output, inputs)
     if info is not None and info.st_size > 0 and not starts_as_log(full):
         raise AgxError("output-other-kind", f"{option} {output} exists and is not an "
-                       "agexplorer record log; record never overwrites another file, so name "
+                       "agexplorer record log", advice="record never overwrites another file, so name "
                        "a new file or an older log.")
     return full

@@ -95,7 +95,7 @@ def check_listen(host: str, port: int) -> list[str]:
     try:
         infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
     except socket.gaierror:
-        raise AgxError("bad-arguments", f"--host {host}: no such address; give an address of "
+        raise AgxError("bad-arguments", f"--host {host}: no such address", advice="give an address of "
                        "this machine, e.g. --host 127.0.0.1.") from None
     family, kind, proto, _, address = infos[0]
     with socket.socket(family, kind, proto) as probe:
@@ -110,10 +110,10 @@ def check_listen(host: str, port: int) -> list[str]:
 
 def _listen_error(host: str, port: int, exc: OSError) -> AgxError:
     if exc.errno == errno.EADDRINUSE:
-        return AgxError("bad-arguments", f"port {port} on {host} is already in use; stop what "
+        return AgxError("bad-arguments", f"port {port} on {host} is already in use", advice="stop what "
                         f"uses it or give another, e.g. --port {port % 65535 + 1}.")
     if exc.errno == errno.EACCES:
-        return AgxError("bad-arguments", f"port {port} needs administrator rights here; give "
+        return AgxError("bad-arguments", f"port {port} needs administrator rights here", advice="give "
                         "one above 1023, e.g. --port 8000.")
     return AgxError("bad-arguments", f"cannot listen on {host} port {port} ({exc.strerror or exc});"
                     " give an address of this machine, e.g. --host 127.0.0.1.")
@@ -125,14 +125,14 @@ def cmd_serve(args: argparse.Namespace) -> int:
     if args.path:
         path = args.path.partition("::")[0]
         if not os.path.exists(path):
-            raise AgxError("missing-file", f"{path}: no such file or folder; give the PATH the "
+            raise AgxError("missing-file", f"{path}: no such file or folder", advice="give the PATH the "
                            "explorer should open, or none for the lesson's samples.")
     addresses = check_listen(args.host, args.port)
     try:
         server_class = _server_class()
     except ImportError:
-        raise AgxError("missing-dependency", "serving needs the textual-serve package; "
-                       "install it with `pip install textual-serve`.") from None
+        raise AgxError("missing-dependency", "serving needs the textual-serve package",
+                       advice="install it with `pip install textual-serve`.") from None
     token = None if args.no_token else secrets.token_urlsafe(32)
     warning = exposure_warning(args.host, args.port, addresses, token is not None)
     if warning:

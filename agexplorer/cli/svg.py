@@ -39,7 +39,7 @@ def cmd_svg_report(args: argparse.Namespace) -> int:
     from agexplorer.worker.interpreter import resolve
 
     if args.json or getattr(args, "markdown", False) or getattr(args, "html", False):
-        raise AgxError("bad-arguments", "--svg saves a picture of the explorer; leave out "
+        raise AgxError("bad-arguments", "--svg saves a picture of the explorer", advice="leave out "
                        "--json, --markdown and --html.", exit_code=2)
     from agexplorer.cli.outputs import page_output
     from agexplorer.source.targets import parse_spec
@@ -49,7 +49,7 @@ def cmd_svg_report(args: argparse.Namespace) -> int:
                       "an SVG")
     folder = os.path.dirname(out)
     if not os.path.isdir(folder) or not os.access(folder, os.W_OK):
-        raise AgxError("bad-arguments", f"--svg {args.svg}: cannot write in {folder}; give a "
+        raise AgxError("bad-arguments", f"--svg {args.svg}: cannot write in {folder}", advice="give a "
                        "file in an existing, writable folder.", exit_code=2)
     spec, _, _ = checked(args.target)
     from agexplorer.tui.app import AgxApp
@@ -62,7 +62,7 @@ def cmd_svg_report(args: argparse.Namespace) -> int:
     svg = asyncio.run(_screenshot(app, spec.qualname or "", args.size, wait))
     if svg is None:
         raise AgxError("svg-timeout", f"{spec.path}: the explorer did not finish showing "
-                       f"{spec.qualname} within {wait:.0f} seconds; try a larger --timeout.",
+                       f"{spec.qualname} within {wait:.0f} seconds", advice="try a larger --timeout.",
                        exit_code=1)
     from agexplorer.source.files import write_source
 

@@ -71,7 +71,7 @@ def compare_apart(request: Any, ask: Callable[[Any, Callable[[str], None]], Any]
     except AgxError as exc:
         if exc.kind != "worker-died":
             raise
-        ended = AgxError(exc.kind, f"{exc.what.rstrip('.')}; the other side was analysed "
+        ended = AgxError(exc.kind, exc.what.rstrip('.'), advice="the other side was analysed "
                          "alone in a fresh worker.", line=exc.line, exit_code=exc.exit_code)
     left, right = request.sides()
     dead = left if reached[0] == "left" else right

@@ -26,9 +26,9 @@ def pick_finding(findings: list[Finding], choice: str) -> Finding:
     if match:
         return match[0]
     offered = ", ".join(f"{f.code} at line {f.line} ({f.rewrite})" for f in ready)
-    raise AgxError("no-rewrite", f"no finding with a mechanical rewrite matches '{choice}'; "
-                   + (f"these have one: {offered}." if offered else
-                      "no finding of this function has one (see the fix text instead)."))
+    raise AgxError("no-rewrite", f"no finding with a mechanical rewrite matches '{choice}'",
+                   advice=f"these have one: {offered}." if offered else
+                   "no finding of this function has one (see the fix text instead).")
 
 
 def _side(report: Any, lab: Any) -> TrialSide:
@@ -158,6 +158,6 @@ def apply_fix(path: str, made: Rewrite) -> str:
                        f'call the function with --call "{made.new_call}".')
     current = read_source_file(path)
     if not made.made_from(current.text):
-        raise AgxError("file-changed", f"{path} changed on disk since the fix was made; "
-                       "run the doctor again and retry.")
+        raise AgxError("file-changed", f"{path} changed on disk since the fix was made",
+                       advice="run the doctor again and retry.")
     return write_source(path, made.new_text, like=current)

@@ -7,6 +7,7 @@ doctor's time for them is spent; the ones left say so.
 
 from __future__ import annotations
 
+import re
 import time
 from dataclasses import replace
 from typing import Any
@@ -31,6 +32,29 @@ _INSTEAD: dict[str, str] = {
     "AGX009": "the function needs a Python value here (a shape, a count): keep it a Python "
               "number and expect one trace per value, or give it fewer distinct values.",
 }
+
+
+# TensorFlow's words for a staged loop's value that changes from one step to the next.
+_CHANGES = re.compile(r"'(?P<name>[^']+)' has (?P<what>shape|dtype) (?P<before>\S+(?: \S+)*?) "
+                      r"before the loop, but (?:shape|dtype) (?P<after>.+?) after one iteration")
+
+
+def _instead(code: str, error: str) -> str:
+    """What to do where the rewrite of ``code`` failed with ``error``: TensorFlow's own
+    reason where it names one the user can act on, else the finding's general advice."""
+    if code == "AGX004":
+        changed = _CHANGES.search(error)
+        if changed:
+            name, what, after = changed["name"], changed["what"], changed["after"]
+            return (f"a staged loop keeps each value's {what} from step to step, and "
+                    f"`{name}` changes {what} ({changed['before']} before the loop, {after} "
+                    f"after one step): start `{name}` as a tensor of {what} {after} before "
+                    "the loop, or keep the loop unrolled if its count is small and fixed.")
+        if "InaccessibleTensorError" in error:
+            return ("the body fills a Python list, which a staged loop cannot: collect the "
+                    "values in a tf.TensorArray as well (AGX003), or keep the loop unrolled "
+                    "if its count is small and fixed.")
+    return _INSTEAD.get(code, "")
 
 
 def try_rewrites(target: str, text: str, findings: list[Finding], report: Any,
@@ -86,9 +110,7 @@ def _trial(target: str, text: str, finding: Finding, traced_call: str | None,
 
 def _failed(error: AgxError) -> Tried:
     """What tracing raised, without the temporary copy's path: ``TypeError: ...``."""
-    _, said, raised = error.message.partition(" raised ")
-    return Tried("fails", error=(raised if said else error.what).rstrip("."),
-                 error_line=error.line)
+    return Tried("fails", error=(error.raised or error.what).rstrip("."), error_line=error.line)
 
 
 def _with_trial(finding: Finding, tried: Tried) -> Finding:
@@ -96,6 +118,6 @@ def _with_trial(finding: Finding, tried: Tried) -> Finding:
     sentence = tried.text()
     said = sentence[0].upper() + sentence[1:] + "."
     if tried.outcome == "fails":
-        instead = _INSTEAD.get(finding.code, "")
+        instead = _instead(finding.code, tried.error or "")
         return replace(finding, tried=tried, rewrite=None, fix=f"{instead} {said}".strip())
     return replace(finding, tried=tried, fix=f"{finding.fix} {said}" if finding.fix else said)

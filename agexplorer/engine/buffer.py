@@ -27,7 +27,9 @@ class Shadow:
 
     def fix_error(self, error: Any) -> Any:
         """Rewrite an AgxError's message and details in place; returns it."""
-        error.message = self.fix_text(error.message)
+        error.what, error.advice, error.raised = (self.fix_text(error.what),
+                                                  self.fix_text(error.advice),
+                                                  self.fix_text(error.raised))
         error.details = [self.fix_text(d) for d in error.details]
         return error
 

@@ -24,7 +24,7 @@ def parse_call(expr: str, namespace: dict[str, Any], origin: str = "--call"
         code = compile(source, f"<{origin}>", "eval")
     except SyntaxError as exc:
         raise AgxError("bad-call", f'{origin} "{expr}" is not a valid Python argument list '
-                       f"({exc.msg}); write it as inside f(...), e.g. "
+                       f"({exc.msg})", advice="write it as inside f(...), e.g. "
                        '--call "tf.constant([1, 2]), n=3".') from None
     scope = dict(namespace)
     scope["__agx_collect__"] = _collect
@@ -32,7 +32,7 @@ def parse_call(expr: str, namespace: dict[str, Any], origin: str = "--call"
         return eval(code, scope)
     except Exception as exc:  # noqa: BLE001 - the user's expression may raise anything
         raise AgxError("bad-call", f'evaluating {origin} "{expr}" raised '
-                       f"{type(exc).__name__}: {exc}; it sees tf, np and the module's "
+                       f"{type(exc).__name__}: {exc}", advice="it sees tf, np and the module's "
                        "globals.") from None
 
 

@@ -95,4 +95,4 @@ def conversion_error(exc: BaseException, path: str, def_line: int, name: str) ->
         hint = "rewrite that construct or mark the function with @tf.autograph.experimental.do_not_convert."
     where = f"{path}:{line}" if line else path
     return AgxError("conversion-failed", f"{where}: AutoGraph could not transform "
-                    f"{name}: {cause}; {hint}", line=line or None, exit_code=1)
+                    f"{name}: {cause}", advice=hint, line=line or None, exit_code=1)

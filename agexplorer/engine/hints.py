@@ -43,6 +43,25 @@ def loop_hint(stmt: Statement, described: Described | None,
     """How to make the Python ``for`` at ``stmt`` a graph loop (it iterated ``described``;
     ``names``: the values its header read); None where no rewrite applies (a list of layers,
     of mixed things: unrolling is the point)."""
+    hint = _for_hint(stmt, described, names)
+    return hint + carried_note(stmt) if hint and hint != _GENERAL_FOR else hint
+
+
+def carried_note(stmt: Statement) -> str:
+    """What a staged loop asks of the values it carries that start as Python numbers
+    (``acc = 0.0`` before ``acc = acc + x[:, t] @ w``): "" where there are none."""
+    if not stmt.numbers_carried:
+        return ""
+    named = " and ".join(f"`{n}`" for n, _ in stmt.numbers_carried)
+    started = ", ".join(f"{n} = {v}" for n, v in stmt.numbers_carried)
+    return (f" {named} {'starts' if len(stmt.numbers_carried) == 1 else 'start'} as a "
+            f"Python number ({started}): a staged loop keeps each value's shape and dtype "
+            "from step to step, so if a step changes them, start it as a tensor of the "
+            "shape and dtype it has after one step.")
+
+
+def _for_hint(stmt: Statement, described: Described | None,
+              names: list[NamedValue] | tuple[NamedValue, ...]) -> str | None:
     kind = described.kind if described else None
     node = _parse(stmt.expr)
     if described is not None and kind == "range":

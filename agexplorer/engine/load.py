@@ -17,7 +17,7 @@ from typing import Any
 
 from agexplorer.engine import callargs
 from agexplorer.engine.usercode import UserCode
-from agexplorer.model.errors import AgxError, user_frames_message
+from agexplorer.model.errors import AgxError, user_code_error, user_frames_message
 from agexplorer.source.targets import (
     FunctionInfo,
     find_function_node,
@@ -51,6 +51,11 @@ def forget_user_modules(user: UserCode | None = None) -> list[str]:
     return gone
 
 
+# A load runs the file's module-level code: a program run there runs at every load.
+_LOAD_ADVICE = ("fix it: agexplorer runs the file's module-level code to find its functions "
+                "(code that runs the program belongs under `if __name__ == \"__main__\":`).")
+
+
 def load_module(path: str, text: str) -> ModuleType:
     """Run the file as a module (its ``if __name__ == "__main__"`` block does not run), after
     the user's modules of earlier loads are forgotten, with its folder first on the path (its
@@ -74,11 +79,8 @@ def load_module(path: str, text: str) -> ModuleType:
         sys.modules.pop(name, None)
         if isinstance(exc, KeyboardInterrupt):
             raise
-        message, line = user_frames_message(exc, path)
-        where = f"{path}:{line}" if line else path
-        raise AgxError("load-error", f"{where}: loading the file as a module raised {message}; "
-                       "fix the module-level code (agexplorer runs the file to find its "
-                       "functions).", line=line, exit_code=1) from None
+        raise user_code_error(exc, path, "loading the file as a module", kind="load-error",
+                              advice=_LOAD_ADVICE) from None
     return module
 
 
@@ -89,7 +91,7 @@ def resolve(module: ModuleType, qualname: str, available: list[FunctionInfo]) ->
         if not hasattr(obj, part):
             names = name_list([f.qualname for f in available], str(module.__file__))
             raise AgxError("unknown-function", f"{module.__file__} has no function "
-                           f"'{qualname}'; available: {names}.")
+                           f"'{qualname}'", advice=f"available: {names}.")
         obj = getattr(obj, part)
     return obj
 
@@ -144,7 +146,7 @@ def load_target(target: str, call: str | None = None, require_args: bool = True,
         signature = callargs.wrapping_signature(module, pyfn)
     if not callable(pyfn) or not hasattr(pyfn, "__code__"):
         raise AgxError("not-a-function", f"{spec.qualname} in {spec.path} is a "
-                       f"{type(obj).__name__}, not a function; pick one from "
+                       f"{type(obj).__name__}, not a function", advice="pick one from "
                        f"`agexplorer list {spec.path}`.")
     if node is None:  # e.g. `f2 = tf.function(f)`: use the definition it wraps
         node = find_function_node(tree, pyfn.__qualname__)
@@ -201,7 +203,7 @@ def _constructed(module: Any, cls: type, init: str) -> Any:
     except Exception as exc:  # noqa: BLE001 - the class's constructor is user code
         first = (str(exc).strip().splitlines() or [""])[0]
         raise AgxError("no-instance", f"{cls.__name__}({init}) raised {type(exc).__name__}"
-                       f"{': ' + first if first else ''}; fix --init.") from None
+                       f"{': ' + first if first else ''}", advice="fix --init.") from None
 
 
 def _instance_for(module: Any, cls: type, qualname: str) -> tuple[Any, str]:
@@ -213,8 +215,8 @@ def _instance_for(module: Any, cls: type, qualname: str) -> tuple[Any, str]:
         return cls(), f"{cls.__name__}() (its defaults; --init sets its arguments)"
     except Exception as exc:  # noqa: BLE001 - the class's constructor is user code
         raise AgxError("no-instance", f"{qualname} is a method and needs an instance of "
-                       f"{cls.__name__}: {cls.__name__}() raised {type(exc).__name__}: {exc}; "
-                       f"create one at module level (e.g. obj = {cls.__name__}(...)).") from None
+                       f"{cls.__name__}: {cls.__name__}() raised {type(exc).__name__}: {exc}",
+                       advice=f"create one at module level (e.g. obj = {cls.__name__}(...)).") from None
 
 
 def _bind(module: Any, qualname: str, pyfn: Any, init: str | None = None
@@ -263,6 +265,6 @@ def _arguments(loaded: Loaded, call: str | None, progress: Callable[[str], None]
               if p.default is p.empty and p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)]
     if params:
         names = ", ".join(p.name for p in params)
-        raise AgxError("needs-arguments", f"{qualname} takes arguments ({names}); pass them "
-                       f'with --call, e.g. --call "tf.constant([1.0, 2.0])".')
+        raise AgxError("needs-arguments", f"{qualname} takes arguments ({names})", advice="pass them "
+                       'with --call, e.g. --call "tf.constant([1.0, 2.0])".')
     loaded.call, loaded.call_origin = "", "no arguments"

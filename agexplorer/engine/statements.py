@@ -27,6 +27,9 @@ class Statement:
     orelse_lines: tuple[int, int] | None = None
     children: list[int] = field(default_factory=list)
     function_lines: tuple[int, int] = (0, 0)  # the lines of the function that holds it
+    # A loop's: the names its body assigns that were a Python number just before it
+    # (``acc = 0.0``), with that number's text; a staged loop keeps each value's shape.
+    numbers_carried: tuple[tuple[str, str], ...] = ()
 
     def spans(self, line: int) -> bool:
         """Whether ``line`` lies inside this statement."""
@@ -57,6 +60,34 @@ def _lines(body: list[ast.stmt]) -> tuple[int, int]:
     return body[0].lineno, body[-1].end_lineno or body[-1].lineno
 
 
+def _assigned(nodes: list[ast.stmt]) -> list[tuple[int, str, ast.expr | None]]:
+    """(line, name, value) of every plain-name assignment in ``nodes`` (value None for an
+    augmented one), in line order."""
+    found = []
+    for stmt in nodes:
+        for node in ast.walk(stmt):
+            if isinstance(node, ast.Assign):
+                found += [(node.lineno, t.id, node.value) for t in node.targets
+                          if isinstance(t, ast.Name)]
+            elif isinstance(node, (ast.AugAssign, ast.AnnAssign)) \
+                    and isinstance(node.target, ast.Name):
+                value = node.value if isinstance(node, ast.AnnAssign) else None
+                found.append((node.lineno, node.target.id, value))
+    return sorted(found, key=lambda f: f[0])
+
+
+def _numbers_carried(func: ast.AST, loop: ast.For | ast.While) -> tuple[tuple[str, str], ...]:
+    """The names ``loop``'s body assigns whose last assignment before it was a number."""
+    before: dict[str, ast.expr | None] = {}
+    for line, name, value in _assigned(getattr(func, "body", [])):
+        if line < loop.lineno:
+            before[name] = value
+    inside = {name for _, name, _ in _assigned(loop.body)}
+    return tuple((name, ast.unparse(value)) for name, value in before.items()
+                 if name in inside and isinstance(value, ast.Constant)
+                 and type(value.value) in (int, float))
+
+
 def find_statements(func: ast.FunctionDef | ast.AsyncFunctionDef) -> list[Statement]:
     """Every if/for/while inside ``func`` (nested ones too), in source order."""
     found: list[Statement] = []
@@ -76,7 +107,9 @@ def find_statements(func: ast.FunctionDef | ast.AsyncFunctionDef) -> list[Statem
                                  end_line=node.end_lineno or node.lineno, header=header,
                                  expr=ast.unparse(expr), names=_names(expr), parent=parent,
                                  part=part, body_lines=_lines(node.body),
-                                 orelse_lines=_lines(node.orelse) if node.orelse else None)
+                                 orelse_lines=_lines(node.orelse) if node.orelse else None,
+                                 numbers_carried=_numbers_carried(func, node)
+                                 if isinstance(node, (ast.For, ast.While)) else ())
                 index = len(found)
                 found.append(stmt)
                 if parent is not None:

@@ -6,7 +6,7 @@ from collections import Counter
 from dataclasses import dataclass, replace
 from typing import NamedTuple
 
-from agexplorer.engine.hints import intended, loop_hint, while_hint
+from agexplorer.engine.hints import carried_note, intended, loop_hint, while_hint
 from agexplorer.engine.inventory import CONTROL_FLOW_OPS
 from agexplorer.engine.recorder import Call
 from agexplorer.engine.statements import Statement
@@ -297,7 +297,7 @@ def _python_loop(seen: _Seen, python: list[Call], statements: list[Statement]) -
         reason = (f"the condition `{stmt.expr}` was {_with_names(value, names)} when "
                   f"the loop started, not a tensor, so AutoGraph ran the loop in "
                   f"Python: {ran}.{again}")
-        hint = while_hint(stmt, python)
+        hint = while_hint(stmt, python) + carried_note(stmt)
     return _verdict(seen, "python", reason, iterations=iterations, hint=hint)
 
 

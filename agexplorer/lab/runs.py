@@ -133,7 +133,7 @@ def resolve_device(name: str | None) -> str:
     for d in devices:
         if d.upper().endswith("/DEVICE:" + wanted) or d.upper().endswith(wanted):
             return d
-    raise AgxError("unknown-device", f"no device '{name}' here; available: "
+    raise AgxError("unknown-device", f"no device '{name}' here", advice="available: "
                    f"{', '.join(d.split('device:')[-1] for d in devices)} "
                    "(see `agexplorer devices`).")
 

@@ -86,25 +86,29 @@ class AgxError(Exception):
     ``kind`` is a stable machine-readable tag (used in JSON output), ``line`` the
     1-based line of the user's file when one is known, and ``exit_code`` what
     the command line exits with (2 for bad input, 1 for user code that failed).
-    ``cause`` says what went wrong where a reader acts on it (not in the JSON).
+    ``what`` says what happened, ``advice`` how to act on it from the command line (a front
+    end with its own way to act shows ``what`` alone), ``raised`` the user code's own
+    ``Type: message`` where user code raised it. ``cause`` says what went wrong where a
+    reader acts on it (not in the JSON).
     """
 
-    def __init__(self, kind: str, message: str, *, line: int | None = None,
-                 exit_code: int = 2, details: list[str] | None = None,
-                 cause: ErrorCause | None = None) -> None:
-        super().__init__(message)
+    def __init__(self, kind: str, what: str, *, advice: str | None = None,
+                 raised: str | None = None, line: int | None = None, exit_code: int = 2,
+                 details: list[str] | None = None, cause: ErrorCause | None = None) -> None:
+        super().__init__(f"{what}; {advice}" if advice else what)
+        self.what = what
+        self.advice = advice
         self.kind = kind
-        self.message = message
+        self.raised = raised
         self.line = line
         self.exit_code = exit_code
         self.details = details or []
         self.cause = cause
 
     @property
-    def what(self) -> str:
-        """The message without the advice after its first ";" (the command line's way to
-        act on it), for a front end that gives its own: "f takes arguments (x, n)"."""
-        return self.message.split(";", 1)[0]
+    def message(self) -> str:
+        """The whole sentence: what happened, then the advice after a ";"."""
+        return f"{self.what}; {self.advice}" if self.advice else self.what
 
     def to_dict(self) -> dict:
         """The JSON form: ``{"kind", "message", "line", "details"}``."""
@@ -112,13 +116,14 @@ class AgxError(Exception):
                 "details": self.details}
 
     def __reduce__(self):  # keyword-only arguments: pickle (to and from the worker) by fields
-        return (_rebuild, (self.kind, self.message, self.line, self.exit_code, self.details,
-                           self.cause))
+        return (_rebuild, (self.kind, self.what, self.advice, self.raised, self.line,
+                           self.exit_code, self.details, self.cause))
 
 
-def _rebuild(kind: str, message: str, line: int | None, exit_code: int,
-             details: list[str], cause: ErrorCause | None = None) -> AgxError:
-    return AgxError(kind, message, line=line, exit_code=exit_code, details=details, cause=cause)
+def _rebuild(kind: str, what: str, advice: str | None, raised: str | None, line: int | None,
+             exit_code: int, details: list[str], cause: ErrorCause | None = None) -> AgxError:
+    return AgxError(kind, what, advice=advice, raised=raised, line=line, exit_code=exit_code,
+                    details=details, cause=cause)
 
 
 def user_frames_message(exc: BaseException, path: str) -> tuple[str, int | None]:
@@ -143,8 +148,8 @@ def raised_line(exc: BaseException) -> str:
 
 
 def user_code_error(exc: BaseException, path: str, doing: str, kind: str = "trace-failed",
-                    cause: ErrorCause | None = None) -> AgxError:
-    """An exception from the user's code as one sentence at the user's line.
+                    cause: ErrorCause | None = None, advice: str | None = None) -> AgxError:
+    """An exception from the user's code as one sentence at the user's (deepest) line.
 
     ``doing`` names what was happening ("tracing f", "running f eagerly"). For AutoGraph
     errors, the frames come from its "in user code" list; otherwise from the traceback.
@@ -161,7 +166,7 @@ def user_code_error(exc: BaseException, path: str, doing: str, kind: str = "trac
     message = raised_line(exc)
     where = f"{path}:{line}" if line else path
     details = collapse_repeats([f'File "{f}", line {n}, in {fn}' for f, n, fn in frames])
-    return AgxError(kind, f"{where}: {doing} raised {message}",
+    return AgxError(kind, f"{where}: {doing} raised {message}", advice=advice, raised=message,
                     line=line, exit_code=1, details=details, cause=cause)
 
 

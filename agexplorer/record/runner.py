@@ -134,12 +134,12 @@ def check_program(target: str, module: bool) -> str:
             sys.path.pop(0)
         if found is None:
             raise AgxError("bad-arguments", f"no module named {target} (looked in "
-                           f"{os.getcwd()} and the installed packages); pass -m with an "
+                           f"{os.getcwd()} and the installed packages)", advice="pass -m with an "
                            "importable module.", exit_code=2)
         return target
     path = os.path.abspath(target)
     if not os.path.isfile(path):
-        raise AgxError("bad-arguments", f"no script at {target}; pass the path of the Python "
+        raise AgxError("bad-arguments", f"no script at {target}", advice="pass the path of the Python "
                        "file your program runs as.", exit_code=2)
     return path
 

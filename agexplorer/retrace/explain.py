@@ -121,7 +121,7 @@ def _sequence(loaded: Loaded, calls: list[str] | None) -> tuple[list[_Call], str
         return [_Call(c, *callargs.parse_call(c, namespace, origin=f"{where}[{i}]"))
                 for i, c in enumerate(entry)], callargs.SAMPLE_SEQUENCES
     if loaded.args_error is not None:
-        raise AgxError("needs-arguments", f"{loaded.qualname} takes arguments; pass a sequence "
+        raise AgxError("needs-arguments", f"{loaded.qualname} takes arguments", advice="pass a sequence "
                        'of calls with --call, e.g. --call "tf.constant(1)" --call "tf.constant(2.0)".')
     return [_Call(loaded.call or "", loaded.args, loaded.kwargs)], loaded.call_origin or ""
 

@@ -31,7 +31,7 @@ class LogWriter:
         try:
             self._new: Replacement | None = begin_replacement(self.path)
         except AgxError as exc:
-            raise AgxError(exc.kind, f"{exc.what}; pass -o with a path in a folder you can "
+            raise AgxError(exc.kind, exc.what, advice="pass -o with a path in a folder you can "
                            "write to.", exit_code=2) from None
         self._file: TextIO | None = os.fdopen(self._new.fd, "w", encoding="utf-8")
 

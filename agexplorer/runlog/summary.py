@@ -208,7 +208,7 @@ def _malformed(log: Log, where: str, key: str, wanted: str, value: Any) -> AgxEr
     found = {str: "a string", bool: "true/false", int: "a number", float: "a number",
              list: "a list", dict: "an object"}.get(type(value), type(value).__name__)
     return AgxError("bad-log", f"{log.path}: the {where} is malformed: its \"{key}\" is "
-                    f"{found} where {wanted} belongs; pass a log written by `agexplorer "
+                    f"{found} where {wanted} belongs", advice="pass a log written by `agexplorer "
                     "record`.", exit_code=2)
 
 

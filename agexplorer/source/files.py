@@ -97,22 +97,22 @@ def kind_of(mode: int) -> str | None:
 def _not_regular(path: str, what: str, kind: Readable = SOURCE) -> AgxError:
     if what == "folder":
         return AgxError(kind.folder_kind, f"{path} is a folder, {kind.folder}.")
-    return AgxError("not-a-regular-file", f"{path} is a {what}, not a regular file; "
-                    f"{kind.regular_only}.")
+    return AgxError("not-a-regular-file", f"{path} is a {what}, not a regular file",
+                    advice=f"{kind.regular_only}.")
 
 
 def _open_error(path: str, exc: OSError, kind: Readable) -> AgxError:
     if exc.errno in (errno.ENOENT, errno.ENOTDIR):
-        return AgxError("missing-file", f"{path}: no such file; {kind.missing}.")
+        return AgxError("missing-file", f"{path}: no such file", advice=f"{kind.missing}.")
     if isinstance(exc, PermissionError):
-        return AgxError("unreadable", f"{path} cannot be read (permission denied); "
-                        "give yourself read permission (chmod u+r) or copy the file.")
+        return AgxError("unreadable", f"{path} cannot be read (permission denied)",
+                        advice="give yourself read permission (chmod u+r) or copy the file.")
     if exc.errno == errno.ENXIO:  # opening a Unix socket
         return _not_regular(path, "socket", kind)
     if exc.errno == errno.EISDIR:
         return _not_regular(path, "folder", kind)
-    return AgxError("unreadable", f"{path} cannot be read ({exc.strerror or exc}); "
-                    "check the path and the file.")
+    return AgxError("unreadable", f"{path} cannot be read ({exc.strerror or exc})",
+                    advice="check the path and the file.")
 
 
 def read_bounded(path: str, kind: Readable = SOURCE, head: int | None = None) -> bytes:
@@ -155,12 +155,12 @@ def read_bounded(path: str, kind: Readable = SOURCE, head: int | None = None) ->
 
 
 def _too_big(path: str, size: int, kind: Readable) -> AgxError:
-    return AgxError("too-big", f"{path} is {_size(size)}; agexplorer reads {kind.noun}s up to "
+    return AgxError("too-big", f"{path} is {_size(size)}", advice=f"agexplorer reads {kind.noun}s up to "
                     f"{kind.limit // (1024 * 1024)} MB.")
 
 
 def _not_python(path: str, why: str) -> AgxError:
-    return AgxError("not-python", f"{path} is not a Python source file ({why}); open a .py file.")
+    return AgxError("not-python", f"{path} is not a Python source file ({why})", advice="open a .py file.")
 
 
 def decode_source(path: str, data: bytes) -> SourceFile:
@@ -208,13 +208,13 @@ def encode_source(text: str, encoding: str = "utf-8", bom: bool = False) -> byte
         codec = codecs.lookup(encoding).name
     except LookupError:
         raise AgxError("unencodable", f"the coding line names '{encoding}', which Python does not "
-                       "know; fix the coding line.") from None
+                       "know", advice="fix the coding line.") from None
     try:
         data = text.encode(codec)
     except UnicodeEncodeError as exc:
         line = text.count("\n", 0, exc.start) + 1
         raise AgxError("unencodable", f"{text[exc.start]!r} on line {line} cannot be written in "
-                       f"{encoding} (the file's encoding); change the character or the coding line.",
+                       f"{encoding} (the file's encoding)", advice="change the character or the coding line.",
                        line=line) from None
     if bom and codec == "utf-8" and not data.startswith(_BOM):
         data = _BOM + data
@@ -233,8 +233,9 @@ def _write_error(path: str, exc: OSError, doing: str = "write") -> AgxError:
     if exc.errno == errno.EPERM or exc.errno == errno.EROFS:
         hint = (" (the file or its folder may be immutable: see lsattr)" if exc.errno == errno.EPERM
                 else " (the file system is mounted read-only)")
-        return AgxError("read-only", f"could not {doing} {path}: {reason}{hint}; the file is unchanged.")
-    return AgxError("write-failed", f"could not {doing} {path}: {reason}; the file is unchanged.")
+        return AgxError("read-only", f"could not {doing} {path}: {reason}{hint}",
+                        advice="the file is unchanged.")
+    return AgxError("write-failed", f"could not {doing} {path}: {reason}", advice="the file is unchanged.")
 
 
 def write_source(path: str, text: str, like: SourceFile | None = None) -> str:
@@ -260,7 +261,7 @@ def write_source(path: str, text: str, like: SourceFile | None = None) -> str:
     try:
         data = encode_source(text, encoding, bom)
     except AgxError as exc:
-        raise AgxError("write-failed", f"could not write {real}: {exc.message[:-1]}; the file is "
+        raise AgxError("write-failed", f"could not write {real}: {exc.message[:-1]}", advice="the file is "
                        "unchanged.", line=exc.line) from None
     new = _begin(real, info)
     try:
@@ -299,16 +300,16 @@ def _writable(path: str) -> tuple[str, os.stat_result | None]:
         what = kind_of(info.st_mode)
         if what is not None:
             raise AgxError("write-failed", f"could not write {real}: it is a {what}, not a regular "
-                           "file; the file is unchanged.")
+                           "file", advice="the file is unchanged.")
         if not info.st_mode & _WRITE_BITS:
             raise AgxError("read-only", f"{real} is read-only (mode {stat.S_IMODE(info.st_mode):o}), so "
-                           "it was not overwritten; make it writable (chmod u+w) and try again.")
+                           "it was not overwritten", advice="make it writable (chmod u+w) and try again.")
     folder = os.path.dirname(real)
     with contextlib.suppress(OSError):  # a folder that cannot be stat'ed: mkstemp says why
         mode = os.stat(folder).st_mode
         if not mode & _WRITE_BITS:
             raise AgxError("read-only", f"{folder} is read-only (mode {stat.S_IMODE(mode):o}), so "
-                           f"{real} was not written; make the folder writable (chmod u+w) and "
+                           f"{real} was not written", advice="make the folder writable (chmod u+w) and "
                            "try again.")
     return real, info
 

@@ -72,13 +72,13 @@ def parse_source(path: str, text: str) -> ast.Module:
         line = exc.lineno or 0
         if not path.endswith(".py"):
             raise AgxError("not-python", f"{path} does not look like Python source "
-                           f"(it fails to parse at line {line}); open a .py file.",
+                           f"(it fails to parse at line {line})", advice="open a .py file.",
                            line=line) from None
         shown = (exc.text or "").strip()
         where = f"{path}:{line}"
         raise AgxError("syntax-error", f"{where}: syntax error: {exc.msg}"
-                       + (f" in `{shown}`" if shown else "")
-                       + "; fix the line and try again.", line=line) from None
+                       + (f" in `{shown}`" if shown else ""),
+                       advice="fix the line and try again.", line=line) from None
 
 
 def _decorator_name(node: ast.expr) -> str:
@@ -251,8 +251,8 @@ def check_target(target: str, tree: ast.Module, need_function: bool = True) -> N
         return  # module attributes the loader sets (__name__, __file__...)
     bound = _bound_names(tree)
     if bound is not None and (first not in bound or _missing_on_function(tree, qualname)):
-        raise AgxError("unknown-function", f"{spec.path} has no function '{qualname}'; "
-                       f"available: {name_list(functions, spec.path)}.")
+        raise AgxError("unknown-function", f"{spec.path} has no function '{qualname}'",
+                       advice=f"available: {name_list(functions, spec.path)}.")
 
 
 def _missing_on_function(tree: ast.Module, qualname: str) -> bool:
@@ -305,5 +305,5 @@ def check_call(call: str, origin: str = "--call") -> None:
         why = "it nests too deeply to compile"
     else:
         return
-    raise AgxError("bad-call", f'{origin} "{call}" is not a valid Python argument list ({why}); '
-                   'write it as inside f(...), e.g. --call "tf.constant([1, 2]), n=3".')
+    raise AgxError("bad-call", f'{origin} "{call}" is not a valid Python argument list ({why})',
+                   advice='write it as inside f(...), e.g. --call "tf.constant([1, 2]), n=3".')

@@ -49,10 +49,10 @@ def python_files(folder: str) -> list[str]:
     left out), sorted; none, or too many, is one sentence."""
     found = python_files_under(folder, limit=MAX_FILES)
     if len(found) > MAX_FILES:
-        raise AgxError("bad-target", f"{folder} holds more than {MAX_FILES} Python files; "
-                       "open the folder of the code you mean to explore.", exit_code=2)
+        raise AgxError("bad-target", f"{folder} holds more than {MAX_FILES} Python files",
+                       advice="open the folder of the code you mean to explore.", exit_code=2)
     if not found:
-        raise AgxError("missing-file", f"{folder}: no Python files in this folder; open a "
+        raise AgxError("missing-file", f"{folder}: no Python files in this folder", advice="open a "
                        "folder of .py files, or one file.", exit_code=2)
     return found
 
@@ -175,13 +175,13 @@ def copy_lesson(samples: str, dest: str) -> list[str]:
     is never overwritten: nothing is written and one sentence names it."""
     names = sorted(n for n in os.listdir(samples) if n.endswith(".py") and n != "__init__.py")
     if os.path.exists(dest) and not os.path.isdir(dest):
-        raise AgxError("bad-arguments", f"--copy {dest}: that is a file; give a folder "
+        raise AgxError("bad-arguments", f"--copy {dest}: that is a file", advice="give a folder "
                        "(it is made when missing).", exit_code=2)
     taken = [n for n in names if os.path.lexists(os.path.join(dest, n))]
     if taken:
         more = f" (and {len(taken) - 1} more)" if len(taken) > 1 else ""
-        raise AgxError("file-exists", f"{os.path.join(dest, taken[0])} already exists{more}; "
-                       "agexplorer does not overwrite files, so nothing was written: give a "
+        raise AgxError("file-exists", f"{os.path.join(dest, taken[0])} already exists{more}",
+                       advice="agexplorer does not overwrite files, so nothing was written: give a "
                        "new or empty folder.", exit_code=2)
     written: list[str] = []
     try:

@@ -25,7 +25,7 @@ def parse_vary(text: str) -> tuple[str, tuple[int, ...]]:
         raise AgxError("bad-vary", f"--vary {name}= takes whole numbers separated by commas "
                        f"({_EXAMPLE}), not '{rest}'.") from None
     if not values:
-        raise AgxError("bad-vary", f"--vary {name}= names no values; list them: {_EXAMPLE}.")
+        raise AgxError("bad-vary", f"--vary {name}= names no values", advice=f"list them: {_EXAMPLE}.")
     if any(v < 0 for v in values):
         raise AgxError("bad-vary", f"--vary {name}= takes counts of 0 or more, not "
                        f"{min(values)}.")
@@ -60,7 +60,7 @@ def check_vary(fn: Any, bound: inspect.BoundArguments, name: str, function: str)
     if not is_python_count(current):
         raise AgxError("bad-vary", f"--vary {name}: the call passes {name} a "
                        f"{type(current).__name__}, not a Python int, so its value does not "
-                       "change the trace; vary a Python int argument (one a loop counts "
+                       "change the trace", advice="vary a Python int argument (one a loop counts "
                        "to).")
 
 
@@ -98,10 +98,10 @@ def pick(statements: Sequence[Any], bound: inspect.BoundArguments, fn: Any,
     """
     loops = [v for v in statements if v.unrolled and (line is None or v.line == line)]
     if not loops and line is not None:
-        raise AgxError("no-unrolled-loop", f"the trace unrolled no loop at line {line}; "
-                       "sweep a loop that ran in Python (its verdict says unrolled).")
+        raise AgxError("no-unrolled-loop", f"the trace unrolled no loop at line {line}",
+                       advice="sweep a loop that ran in Python (its verdict says unrolled).")
     if not loops:
-        raise AgxError("no-unrolled-loop", "the trace unrolled no loop; name the Python "
+        raise AgxError("no-unrolled-loop", "the trace unrolled no loop", advice="name the Python "
                        f"argument to vary and its values with --vary NAME=V1,V2,... "
                        f"({_EXAMPLE}).")
     loop = max(loops, key=lambda v: (v.iterations, -v.line))
@@ -121,7 +121,7 @@ def pick(statements: Sequence[Any], bound: inspect.BoundArguments, fn: Any,
                f"Python int argument {name}={ints[name]}")
     else:
         raise AgxError("no-driver", f"no Python int argument of the call drives the loop at "
-                       f"line {loop.line} ({loop.iterations} iterations); name the one to "
+                       f"line {loop.line} ({loop.iterations} iterations)", advice="name the one to "
                        f"vary with --vary NAME=V1,V2,... ({_EXAMPLE}).")
     return name, ints[name], loop.line, how
 

@@ -222,5 +222,5 @@ class EngineBridge:
 def unexpected(exc: BaseException) -> AgxError:
     """An exception no request should raise, as the one sentence the status line shows."""
     return AgxError("internal-error", f"the request to the TensorFlow worker failed "
-                    f"({type(exc).__name__}: {str(exc).strip() or 'no details'}); your buffer "
+                    f"({type(exc).__name__}: {str(exc).strip() or 'no details'})", advice="your buffer "
                     "is kept, and the next edit tries again.", exit_code=3)

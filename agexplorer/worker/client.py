@@ -124,7 +124,7 @@ class Worker:
             ours.close()
             self._discard(graceful=False)
             raise AgxError("worker-start", f"the TensorFlow worker could not be started "
-                           f"({exc.strerror or exc}); check the memory and process limits.",
+                           f"({exc.strerror or exc})", advice="check the memory and process limits.",
                            exit_code=1) from None
         finally:
             theirs.close()
@@ -143,7 +143,7 @@ class Worker:
         except TimeoutError:
             self._discard(graceful=False)
             raise AgxError("worker-start", "the TensorFlow worker did not start within "
-                           f"{START_TIMEOUT:g} s; check that `{self._python_shown} -c \"import "
+                           f"{START_TIMEOUT:g} s", advice=f"check that `{self._python_shown} -c \"import "
                            "tensorflow\"` works.", exit_code=1) from None
         except (EOFError, OSError):
             raise self._death("starting") from None
@@ -243,7 +243,7 @@ class Worker:
                 if self._final:
                     raise self._closed() from None
                 raise AgxError("internal-error", f"talking to the TensorFlow worker failed "
-                               f"({type(exc).__name__}: {exc}); {self._then(False)}.",
+                               f"({type(exc).__name__}: {exc})", advice=f"{self._then(False)}.",
                                exit_code=3) from None
             except BaseException:  # Ctrl-C mid-request: its answer must not be the next one's
                 self._discard(graceful=False)
@@ -270,7 +270,7 @@ class Worker:
             again = self._send(data, limit, path)
             if again is not None:
                 raise AgxError("worker-died", f"the TensorFlow worker {again} before it could "
-                               f"take the request; check that `{self._python_shown} -c \"import "
+                               "take the request", advice=f"check that `{self._python_shown} -c \"import "
                                "tensorflow\"` works.", exit_code=1)
         deadline = time.monotonic() + limit
         assert self._sock is not None
@@ -340,7 +340,7 @@ class Worker:
         self._discard(graceful=False)
         then = "restarted" if self._restart() else "stopped"
         where = f" at {path}:{line}" if line and path else ""
-        return AgxError("timeout", f"timed out after {limit:g} s while {phase}{where}; the "
+        return AgxError("timeout", f"timed out after {limit:g} s while {phase}{where}", advice="the "
                         f"TensorFlow worker was {then} ({self.timeout_hint}).", line=line,
                         exit_code=1)
 

@@ -70,7 +70,7 @@ class Interpreter:
                 and f"{os.sep}agexplorer{os.sep}" in line]
         tail = lines[ours[-1] + 2:] if ours else lines
         return AgxError("worker-start", f"the TensorFlow worker under {self.shown} {ended} "
-                        f"while starting{last}; check that `{self.executable} -c \"import "
+                        f"while starting{last}", advice=f"check that `{self.executable} -c \"import "
                         "tensorflow\"` works (the end of its log follows).", exit_code=1,
                         details=tail[-15:])
 
@@ -120,7 +120,7 @@ def probe(path: str, source: str = "--python",
         real = os.path.realpath(path)
         mtime = os.stat(real).st_mtime
     except OSError:
-        raise AgxError("bad-python", f"{shown}: no such file; pass the path of a Python "
+        raise AgxError("bad-python", f"{shown}: no such file", advice="pass the path of a Python "
                        f"interpreter, {_WANTED}.", exit_code=2) from None
     # A venv's python is a link to the base one: the same real file, another site-packages.
     key = (path, real, mtime)
@@ -135,18 +135,18 @@ def probe(path: str, source: str = "--python",
 
 def _ask(path: str, shown: str, environ: Mapping[str, str] | None) -> dict:
     if not os.access(path, os.X_OK) or os.path.isdir(path):
-        raise AgxError("bad-python", f"{shown} is not an executable file; pass the path of a "
+        raise AgxError("bad-python", f"{shown} is not an executable file", advice="pass the path of a "
                        f"Python interpreter, {_WANTED}.", exit_code=2)
     try:
         done = subprocess.run([path, "-c", _PROBE], capture_output=True, timeout=PROBE_TIMEOUT,
                               stdin=subprocess.DEVNULL, check=False,
                               env=dict(os.environ if environ is None else environ))
     except subprocess.TimeoutExpired:
-        raise AgxError("bad-python", f"{shown} did not answer within {PROBE_TIMEOUT:g} s; "
-                       f"check that it runs, or pass another interpreter, {_WANTED}.",
+        raise AgxError("bad-python", f"{shown} did not answer within {PROBE_TIMEOUT:g} s",
+                       advice=f"check that it runs, or pass another interpreter, {_WANTED}.",
                        exit_code=2) from None
     except OSError as exc:
-        raise AgxError("bad-python", f"{shown} could not be run ({exc.strerror or exc}); pass "
+        raise AgxError("bad-python", f"{shown} could not be run ({exc.strerror or exc})", advice="pass "
                        f"the path of a Python interpreter, {_WANTED}.", exit_code=2) from None
     try:
         answer = json.loads(done.stdout.decode("utf-8", "replace").strip().splitlines()[-1])
@@ -154,7 +154,7 @@ def _ask(path: str, shown: str, environ: Mapping[str, str] | None) -> dict:
             raise ValueError(answer)
     except (ValueError, IndexError):
         raise AgxError("bad-python", f"{shown} did not answer as a Python interpreter does "
-                       f"(exit status {done.returncode}); pass the path of a Python "
+                       f"(exit status {done.returncode})", advice="pass the path of a Python "
                        f"interpreter, {_WANTED}.", exit_code=2) from None
     return answer
 
@@ -165,16 +165,16 @@ def _checked(answer: dict, path: str, source: str, shown: str) -> Interpreter:
     info = tuple(answer.get("info") or ())
     if implementation != "CPython" or info < PYTHON_OLDEST:
         name = "Python" if implementation == "CPython" else implementation
-        raise AgxError("bad-python", f"{shown} is {name} {version}; agexplorer's worker needs "
+        raise AgxError("bad-python", f"{shown} is {name} {version}", advice="agexplorer's worker needs "
                        f"C{_WANTED}: pass another interpreter.", exit_code=2)
     tf = answer.get("tensorflow")
     if not tf:
-        raise AgxError("bad-python", f"{shown} has no TensorFlow (it is Python {version}); install "
+        raise AgxError("bad-python", f"{shown} has no TensorFlow (it is Python {version})", advice="install "
                        f"TensorFlow {TESTED} there (`{path} -m pip install '{TF_REQUIREMENT}'`) "
                        "or pass another interpreter.", exit_code=2)
     name, tf_version = str(tf[0]), str(tf[1])
     if not tf_supported(tf_version):
-        raise AgxError("bad-python", f"{shown} has TensorFlow {tf_version} ({name}); agexplorer "
+        raise AgxError("bad-python", f"{shown} has TensorFlow {tf_version} ({name})", advice="agexplorer "
                        f"supports TensorFlow {TESTED}: install one of those there "
                        f"(`{path} -m pip install '{TF_REQUIREMENT}'`) or pass another "
                        "interpreter.", exit_code=2)

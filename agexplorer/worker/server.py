@@ -156,12 +156,12 @@ def handle_op_attributes(req: OpAttributesRequest, ctx: Context) -> list[tuple[s
     op is highlighted): (name, text) pairs."""
     report = ctx.last.get(req)
     if report is None or report.inventory is None:
-        raise AgxError("stale", "that trace is no longer in the worker; analyse the function "
+        raise AgxError("stale", "that trace is no longer in the worker", advice="analyse the function "
                        "again to read its ops' attributes.")
     try:
         return report.inventory.op_attributes(req.function, req.name)
     except LookupError as exc:
-        raise AgxError("stale", f"{exc}; analyse the function again.") from None
+        raise AgxError("stale", f"{exc}", advice="analyse the function again.") from None
 
 
 def handle_try_fix(req: TryFixRequest, ctx: Context) -> FixTrial:
@@ -268,8 +268,8 @@ def serve(sock: socket.socket) -> None:
             reply = Failure(exc)
         except Exception as exc:  # noqa: BLE001 - reported to the client, never a crash
             reply = Failure(AgxError(
-                "internal-error", f"agexplorer's worker failed ({type(exc).__name__}: {exc}); "
-                "report it with the command you ran.", exit_code=3))
+                "internal-error", f"agexplorer's worker failed ({type(exc).__name__}: {exc})",
+                advice="report it with the command you ran.", exit_code=3))
         finally:
             if home is not None:  # user code that chdir'd must not move the next request
                 with contextlib.suppress(OSError):

@@ -42,6 +42,22 @@ SOURCE = '''
         return x
 
 
+    @tf.function
+    def accumulated(x):
+        acc = 0.0
+        for i in range(3):
+            acc = acc + x
+        return acc
+
+
+    @tf.function
+    def listed(x):
+        out = []
+        for i in range(3):
+            out.append(x * 2.0)
+        return tf.stack(out)
+
+
     class Cumulate(keras.layers.Layer):
         def call(self, x):
             for i in range(x.shape[1]):
@@ -49,7 +65,8 @@ SOURCE = '''
             return x
 
 
-    AGX_CALLS = {"counted": "tf.ones([2]), 3",
+    AGX_CALLS = {"counted": "tf.ones([2]), 3", "accumulated": "tf.ones([2])",
+                 "listed": "tf.ones([2])",
                  "indexed": "[tf.ones([2]), tf.ones([2]), tf.ones([2])]",
                  "Cumulate.call": "tf.ones([2, 3])"}
 '''
@@ -88,6 +105,26 @@ def test_a_rewrite_that_fails_to_trace_is_not_offered(report, cases):
         in f.fix
     with pytest.raises(AgxError, match="no finding with a mechanical rewrite"):
         pick_finding([f], "AGX004")
+
+
+def test_a_value_that_changes_shape_is_named_with_what_to_start_it_as(report, cases):
+    """The tf.range rewrite fails because ``acc = 0.0`` becomes a [2] tensor: the fix says
+    that, from TensorFlow's own reason, and the report's hint warned of it beforehand."""
+    target = f"{cases}::accumulated"
+    f = finding(report, target, "AGX004")
+    assert f.tried.outcome == "fails" and f.rewrite is None
+    assert f.fix.startswith("a staged loop keeps each value's shape from step to step, and "
+                            "`acc` changes shape (() before the loop, (2,) after one step): "
+                            "start `acc` as a tensor of shape (2,) before the loop")
+    loop = next(v for v in report(target).statements if v.kind == "for")
+    assert "`acc` starts as a Python number (acc = 0.0)" in loop.hint
+
+
+def test_a_list_filled_in_the_loop_points_to_the_tensor_array(report, cases):
+    f = finding(report, f"{cases}::listed", "AGX004")
+    assert f.tried.outcome == "fails" and "InaccessibleTensorError" in f.tried.error
+    assert f.fix.startswith("the body fills a Python list, which a staged loop cannot: "
+                            "collect the values in a tf.TensorArray as well (AGX003)")
 
 
 def test_each_other_finding_says_it_traced(report, cases):
