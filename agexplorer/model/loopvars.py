@@ -110,10 +110,36 @@ def loop_var_fix(var: LoopVar) -> str | None:
         return (f"give {var.name} one dtype: create it with {var.after.dtype} before the "
                 f"loop (or tf.cast it inside).")
     if change == "type" and var.after.is_tensor:
-        return (f"make {var.name} a {var.after.dtype} tensor before the loop (tf.constant"
-                f"(..., tf.{var.after.dtype})), so every iteration carries the same kind "
-                "of value.")
+        return (f"make {var.name} a {var.after.text()} tensor before the loop "
+                f"({_made_as(var)}), so every iteration carries the same kind of value.")
     if change == "type":
         return (f"give {var.name} one type: the loop changed it from {var.before.python_type} "
                 f"to {var.after.python_type}.")
     return None
+
+
+def _made_as(var: LoopVar) -> str:
+    """How to create ``var``'s value before the loop with the dtype and shape one iteration
+    gives it, from the Python value it started as: ``tf.zeros([4, 3], tf.float32)``."""
+    after, start = var.after, var.before.value
+    dtype = f"tf.{after.dtype}"
+    value = start if start is not None and _is_number(start) else "..."
+    if after.shape == ():
+        return f"tf.constant({value}, {dtype})"
+    if after.shape is None:
+        return f"a {after.dtype} tensor of the shape one iteration gives it"
+    dims = ", ".join("None" if d is None else str(d) for d in after.shape)
+    unknown = None in after.shape
+    shape = "SHAPE" if unknown else f"[{dims}]"
+    made = (f"tf.zeros({shape}, {dtype})" if value != "..." and float(value) == 0.0
+            else f"tf.fill({shape}, tf.constant({value}, {dtype}))")
+    return f"{made}, SHAPE being [{dims}] with each None from an input's tf.shape" \
+        if unknown else made
+
+
+def _is_number(text: str) -> bool:
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return True
