@@ -6,11 +6,19 @@ import inspect
 import re
 import textwrap
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 from agexplorer.engine import tf_internals
 from agexplorer.model.errors import AgxError
 from agexplorer.model.report import Conversion
+
+# Constructs AutoGraph refuses that have a known rewrite: a loop's ``else:`` clause.
+Construct = Literal["loop-else"]
+
+
+def _construct(why: str) -> Construct | None:
+    """The construct AutoGraph's reason names ("for/else statement not yet supported")."""
+    return "loop-else" if re.search(r"\b(for|while)/else\b", why) else None
 
 
 @dataclass(frozen=True)
@@ -19,6 +27,7 @@ class ConversionFailure:
 
     error: AgxError
     why: str  # e.g. "for/else statement not yet supported"
+    construct: Construct | None = None  # what AutoGraph refused, where a fix is known
 
 
 def convert(function: Any, path: str, def_line: int) -> Conversion:
@@ -50,7 +59,8 @@ def attempt_conversion(function: Any, path: str, def_line: int
     except Exception as exc:  # noqa: BLE001 - AutoGraph raises many types here
         name = getattr(function, "__qualname__", "?")
         why = re.sub(r"^\w+(Error|Exception): ", "", _cause(exc))
-        return None, ConversionFailure(conversion_error(exc, path, def_line, name), why)
+        return None, ConversionFailure(conversion_error(exc, path, def_line, name), why,
+                                       _construct(why))
     code = textwrap.dedent(raw)
     first = converted.__code__.co_firstlineno
     generated = converted.__code__.co_filename

@@ -13,11 +13,14 @@ import contextlib
 import sys
 from collections import Counter
 from collections.abc import Callable, Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from agexplorer.engine.hints import unconverted_hint
 from agexplorer.engine.statements import Statement
 from agexplorer.model.report import Verdict
+
+if TYPE_CHECKING:
+    from agexplorer.engine.convert import Construct
 
 
 class LineCounter:
@@ -83,10 +86,11 @@ def line_tally(counts: Counter[int]) -> Tally:
 
 def fallback_verdicts(statements: list[Statement], counts: Counter[int] | Tally, name: str,
                       why: str, ops_by_line: dict[int | None, int], traced: bool,
-                      refused: bool = True) -> list[Verdict]:
+                      refused: bool = True, construct: Construct | None = None) -> list[Verdict]:
     """One verdict per statement of a function that ran unconverted, from the line counts
-    (or a ``Tally``) of its trace: AutoGraph refused it (``why``: the construct), or,
-    ``refused`` False, it was called from code AutoGraph does not convert (``why``: by what)."""
+    (or a ``Tally``) of its trace: AutoGraph refused it (``why``: its reason, ``construct``:
+    what it refused where a rewrite is known), or, ``refused`` False, it was called from code
+    AutoGraph does not convert (``why``: by what)."""
     tally = counts if callable(counts) else line_tally(counts)
     verdicts = []
     for stmt in statements:
@@ -115,7 +119,7 @@ def fallback_verdicts(statements: list[Statement], counts: Counter[int] | Tally,
             reason = f"{before}`{stmt.expr}` was evaluated in Python while tracing and {took}."
             # Called as written, an if that ran had a Python condition: nothing to fix (on a
             # tensor it would have raised). One AutoGraph refused keeps the refusal's fix.
-            hint = _hint(why, refused, stmt.kind) if refused else None
+            hint = _hint(construct, refused, stmt.kind) if refused else None
             verdicts.append(Verdict(verdict="python", iterations=None, branch=branch,
                                     reason=reason, hint=hint, times=header, **common))
             continue
@@ -126,15 +130,15 @@ def fallback_verdicts(statements: list[Statement], counts: Counter[int] | Tally,
         reason = (f"{before}the loop ran in Python while tracing, its body {iterations} "
                   f"time{'s' if iterations != 1 else ''}{copied}.")
         verdicts.append(Verdict(verdict="python", iterations=iterations, branch=None,
-                                reason=reason, hint=_hint(why, refused, stmt.kind), times=times,
+                                reason=reason, hint=_hint(construct, refused, stmt.kind), times=times,
                                 **common))
     return verdicts
 
 
-def _hint(why: str, refused: bool, kind: str) -> str | None:
+def _hint(construct: Construct | None, refused: bool, kind: str) -> str | None:
     if not refused:
         return unconverted_hint(kind)
-    if "else" in why:
+    if construct == "loop-else":
         return ("rewrite the loop without its `else:` (set a flag before `break`, test it "
                 "after the loop) so that AutoGraph converts the function and can stage its "
                 "loops.")

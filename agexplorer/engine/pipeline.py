@@ -187,7 +187,7 @@ def _run_engine(report: Report, loaded: Loaded, statements: list[Statement],
     if refused is not None:
         by_line = report.inventory.by_line(report.file) if report.inventory else {}
         own = fallback_verdicts(statements, lines.lines_of(report.file), report.function,
-                                refused.why, by_line, traced)
+                                refused.why, by_line, traced, construct=refused.construct)
     else:
         own = build_verdicts(statements, recorder.calls, report.inventory, traced,
                              file=report.file, chains=chains)

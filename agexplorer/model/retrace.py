@@ -5,7 +5,9 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
+
+Holder = Literal["variable", "numpy"]
 
 
 @dataclass
@@ -21,11 +23,20 @@ class Argument:
     # A structure's values, each named by where it sits (``data[0]``, ``batch['x']``),
     # nested structures flattened: tracing compares them one by one.
     parts: list[Argument] = field(default_factory=list)
+    # A Python value's (or structure's) type name, "int", and a Python value's repr, "3".
+    python_type: str | None = None
+    value: str | None = None
+    # What holds a tensor's value where it is not a tf.Tensor: "variable", "numpy".
+    holder: Holder | None = None
 
     def to_dict(self) -> dict:
-        """The JSON form (``key`` is internal; ``parts`` only for a structure)."""
+        """The JSON form (``key`` is internal; ``parts`` only for a structure; the type, the
+        value and the holder where there is one)."""
         data: dict = {"kind": self.kind, "text": self.text, "dtype": self.dtype,
                       "shape": self.shape}
+        data.update({k: v for k, v in (("python_type", self.python_type),
+                                       ("value", self.value), ("holder", self.holder))
+                     if v is not None})
         if self.parts:
             data["parts"] = [{"name": p.name, **p.to_dict()} for p in self.parts]
         return data

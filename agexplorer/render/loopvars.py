@@ -19,22 +19,31 @@ def shown_loop_vars(verdict: Any) -> list[LoopVar]:
     return loop_vars
 
 
-def loop_var_lines(verdict: Any) -> list[str]:
-    """``loop variables:`` then one line per variable (``x: float32[3] -> float32[None]``)
-    and the fix of each changed one; nothing for a statement without them."""
+# What each line under a verdict is: the heading, a variable (one that changed stands
+# out), a fix.
+_STYLES = {"heading": "dim", "variable": "", "changed": "bold red", "fix": "cyan"}
+
+
+def _rows(verdict: Any) -> list[tuple[str, str]]:
+    """(role, line): ``loop variables:``, one line per variable, then each changed one's fix."""
     shown = shown_loop_vars(verdict)
     if not shown:
         return []
-    lines = ["loop variables:"] + [f"  {v.text()}" for v in shown]
-    lines += [f"fix {v.name}: {fix}" for v in shown if (fix := loop_var_fix(v))]
-    return lines
+    rows = [("heading", "loop variables:")]
+    rows += [("changed" if v.changed else "variable", f"  {v.text()}") for v in shown]
+    rows += [("fix", f"fix {v.name}: {fix}") for v in shown if (fix := loop_var_fix(v))]
+    return rows
+
+
+def loop_var_lines(verdict: Any) -> list[str]:
+    """``loop variables:`` then one line per variable (``x: float32[3] -> float32[None]``)
+    and the fix of each changed one; nothing for a statement without them."""
+    return [line for _, line in _rows(verdict)]
 
 
 def loop_var_text(verdict: Any) -> Text:
     """The same lines styled: a changed variable stands out."""
     text = Text()
-    for line in loop_var_lines(verdict):
-        style = "bold red" if line.endswith("  changed") else \
-            ("cyan" if line.startswith("fix ") else "dim" if line == "loop variables:" else "")
-        text.append("\n" + line, style=style)
+    for role, line in _rows(verdict):
+        text.append("\n" + line, style=_STYLES[role])
     return text

@@ -6,7 +6,7 @@ import inspect
 from typing import Any, Literal
 
 from agexplorer.engine.describe import describe, is_tensor
-from agexplorer.model.retrace import Argument
+from agexplorer.model.retrace import Argument, Holder
 
 
 class NotApplicable(Exception):
@@ -35,9 +35,22 @@ def _short(value: Any) -> tuple[str, str]:
     if isinstance(value, (bool, int, float, str, type(None))):
         return repr(value), f"{type(value).__name__}:{value!r}"
     if isinstance(value, (list, tuple, dict)):
-        arg = describe_argument("", value)
-        return arg.text.removeprefix("a Python "), arg.key
+        return _structure(value)
     return type(value).__name__, f"{type(value).__qualname__}@{id(value)}"
+
+
+def _structure(value: list | tuple | dict) -> tuple[str, str]:
+    """(``list [float32[2], 3]``, key) of a list, tuple or dict."""
+    items = list(value.items() if isinstance(value, dict) else enumerate(value))
+    parts = [(k, *_short(v)) for k, v in items]
+    if isinstance(value, dict):
+        inner = "{" + ", ".join(f"{k!r}: {t}" for k, t, _ in parts) + "}"
+    else:
+        inner = "[" + ", ".join(t for _, t, _ in parts) + "]"
+    if len(inner) > 60:
+        inner = inner[:57] + "...]"
+    key = f"{type(value).__name__}(" + ",".join(f"{k!r}={kk}" for k, _, kk in parts) + ")"
+    return f"{type(value).__name__} {inner}", key
 
 
 def describe_argument(name: str, value: Any) -> Argument:
@@ -46,26 +59,31 @@ def describe_argument(name: str, value: Any) -> Argument:
             getattr(value, "shape", None), tuple) and hasattr(value, "dtype")):
         dims = _dims(value)
         dtype = value.dtype.name
-        prefix = "tf.Variable " if "Variable" in type(value).__name__ else \
-            "NumPy " if type(value).__module__ == "numpy" else ""
+        holder: Holder | None = "variable" if "Variable" in type(value).__name__ else \
+            "numpy" if type(value).__module__ == "numpy" else None
+        prefix = {"variable": "tf.Variable ", "numpy": "NumPy ", None: ""}[holder]
         text = f"{prefix}{dtype}{_shape_text(dims)}"
-        return Argument(name, "tensor", text, text, dtype=dtype, shape=dims)
+        return Argument(name, "tensor", text, text, dtype=dtype, shape=dims, holder=holder)
     if isinstance(value, (bool, int, float, str, type(None))):
-        return Argument(name, "python", describe(value), f"{type(value).__name__}:{value!r}")
+        return Argument(name, "python", describe(value), f"{type(value).__name__}:{value!r}",
+                        python_type=type(value).__name__, value=_literal(value))
     if isinstance(value, (list, tuple, dict)):
-        items = list(value.items() if isinstance(value, dict) else enumerate(value))
-        parts = [(k, *_short(v)) for k, v in items]
-        if isinstance(value, dict):
-            inner = "{" + ", ".join(f"{k!r}: {t}" for k, t, _ in parts) + "}"
-        else:
-            inner = "[" + ", ".join(t for _, t, _ in parts) + "]"
-        if len(inner) > 60:
-            inner = inner[:57] + "...]"
-        key = f"{type(value).__name__}(" + ",".join(f"{k!r}={kk}" for k, _, kk in parts) + ")"
-        return Argument(name, "structure", f"a Python {type(value).__name__} {inner}", key,
-                        parts=_flattened(name, value))
+        text, key = _structure(value)
+        return Argument(name, "structure", f"a Python {text}", key,
+                        parts=_flattened(name, value), python_type=type(value).__name__,
+                        value=None if value else repr(value))
     return Argument(name, "object", describe(value),
                     f"{type(value).__qualname__}@{id(value)}")
+
+
+# The longest Python value kept as source (a call is rebuilt from it): longer ones are not.
+_LITERAL_CHARS = 200
+
+
+def _literal(value: bool | int | float | str | None) -> str | None:
+    """The value's source, whole (``3``, ``0.1234567``, ``'abc'``), or None if too long."""
+    text = repr(value)
+    return text if len(text) <= _LITERAL_CHARS else None
 
 
 _LEAVES = 64  # a structure's values compared one by one; beyond, as a whole
@@ -102,10 +120,6 @@ def bind_arguments(parameters: inspect.Signature | None, args: tuple[Any, ...],
     return [describe_argument(name, value) for name, value in bound.arguments.items()]
 
 
-def _python_type(text: str) -> str:
-    return text.split()[2] if text.startswith("the Python ") else ""
-
-
 # What changed in one argument between two calls: the kind a retrace is grouped by.
 Change = Literal["dtype", "shape", "value", "type", "tensor-python", "identity", "structure",
                  "other"]
@@ -119,8 +133,7 @@ def change_kind(now: Argument, before: Argument) -> Change:
     if kinds == {"tensor"}:
         return "dtype" if now.dtype != before.dtype else "shape"
     if kinds == {"python"}:
-        same_type = _python_type(now.text) and _python_type(now.text) == _python_type(before.text)
-        return "value" if same_type else "type"
+        return "value" if now.python_type == before.python_type else "type"
     if kinds == {"python", "tensor"}:
         return "tensor-python"
     if kinds == {"object"} and now.text == before.text:
@@ -186,8 +199,7 @@ def _phrase(change: Change, a: Argument, b: Argument, where: int,
             "reduce_retracing=True, lets one trace serve both")
         return f"{a.name}: now {a.text}, before {b.text} (call {where}): {why}"
     if change in ("value", "type"):
-        old = b.text.removeprefix(f"the Python {_python_type(b.text)} ") if change == "value" \
-            else b.text
+        old = b.value if change == "value" and b.value is not None else b.text
         return (f"{a.name}: now {a.text}, before {old} (call {where}); Python values are "
                 "baked into the trace: pass a tensor to reuse one trace")
     if change == "tensor-python":
@@ -229,13 +241,13 @@ def derive_signature(tf: Any, parameters: inspect.Signature | None,
         if not values:
             raise NotApplicable(f"no call gave {p.name} a value that fits")
         for a in values:
-            if a.kind == "tensor" or _python_type(a.text) in _PYTHON_DTYPES:
+            if a.kind == "tensor" or a.python_type in _PYTHON_DTYPES:
                 continue
             raise NotApplicable(f"{p.name} takes {a.text}, and an input_signature describes "
                                 "tensors only (Python numbers become scalar tensors); keep "
                                 f"{p.name} out of the function's arguments or make it a tensor")
         first = values[0]
-        dtype = first.dtype if first.kind == "tensor" else _PYTHON_DTYPES[_python_type(first.text)]
+        dtype = first.dtype if first.kind == "tensor" else _PYTHON_DTYPES[str(first.python_type)]
         shapes = [a.shape if a.kind == "tensor" else [] for a in values]
         specs.append(tf.TensorSpec(shape=_relaxed(shapes), dtype=tf.as_dtype(dtype)))
     return specs

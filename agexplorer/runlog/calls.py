@@ -39,17 +39,25 @@ def tensor_expression(argument: dict, notes: list[str]) -> str:
         if any(d is None for d in shape):
             notes.append(f"{name}'s unknown dimensions are 1")
         dims = ", ".join("1" if d is None else str(d) for d in shape)
-    text = str(argument.get("text") or "")
-    if text.startswith("NumPy "):
+    holder = argument.get("holder")
+    if holder == "numpy":
         one = "," if shape is not None and len(shape) == 1 else ""  # (16,) is a tuple
         return f"np.zeros(({dims}{one}), np.{dtype})"
     zeros = f"tf.zeros([{dims}], tf.{dtype})"
-    return f"tf.Variable({zeros})" if text.startswith("tf.Variable ") else zeros
+    return f"tf.Variable({zeros})" if holder == "variable" else zeros
 
 
 def python_expression(argument: dict) -> str | None:
     """The recorded Python value's source (``3``, ``'abc'``, ``None``), or None if not kept."""
-    text = str(argument.get("text") or "")
+    if "python_type" in argument:  # a log of this version: the value's source, if it was kept
+        value = argument.get("value")
+        return value if isinstance(value, str) else None
+    return _older_log_literal(str(argument.get("text") or ""))
+
+
+def _older_log_literal(text: str) -> str | None:
+    """The value's source from a log written before arguments kept it: read from the
+    phrase that log holds (``the Python int 3``)."""
     if text == "None":
         return "None"
     if text in _EMPTY:
@@ -70,7 +78,7 @@ def rebuild_call(arguments: list[dict], keyword: Collection[str] = (),
     for argument in arguments:
         name = str(argument.get("name"))
         if name in variadic:
-            if argument.get("text") in _EMPTY:
+            if python_expression(argument) in ("()", "{}"):
                 continue
             return RebuiltCall(None, notes, f"{name} was recorded as {argument.get('text')}, "
                                f"which cannot be passed back as one argument; {advice}")

@@ -1,0 +1,39 @@
+"""An argument keeps its Python type, its value's source and what holds a tensor as fields:
+the retrace explainer and a rebuilt call read them, not the words shown (no TensorFlow:
+Python values and NumPy arrays)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from agexplorer.retrace.args import change_kind, describe_argument
+from agexplorer.runlog.calls import rebuild_call
+
+
+def test_python_values_keep_their_type_and_whole_source():
+    n, rate, long = (describe_argument("n", 3), describe_argument("rate", 0.1234567),
+                     describe_argument("tag", "x" * 300))
+    assert (n.python_type, n.value, n.text) == ("int", "3", "the Python int 3")
+    assert (rate.value, rate.text) == ("0.1234567", "the Python float 0.123457")
+    assert long.python_type == "str" and long.value is None  # too long to rebuild a call
+    assert describe_argument("xs", []).value == "[]"
+    assert describe_argument("xs", [1]).value is None
+
+
+def test_what_changed_is_read_from_the_type():
+    three, four, half = (describe_argument("n", 3), describe_argument("n", 4),
+                         describe_argument("n", 0.5))
+    assert change_kind(four, three) == "value" and change_kind(half, three) == "type"
+    # a str that reads like another type's words is still a str
+    said = describe_argument("n", "the Python int 3")
+    assert change_kind(said, describe_argument("n", "b")) == "value"
+
+
+def test_a_numpy_array_says_so_and_is_rebuilt_as_one():
+    arg = describe_argument("x", np.zeros((2, 3), np.float32))
+    assert (arg.holder, arg.text) == ("numpy", "NumPy float32[2, 3]")
+    rows = [{"name": a.name, **a.to_dict()} for a in (
+        arg, describe_argument("rate", 0.1234567), describe_argument("tag", "x" * 300))]
+    assert rebuild_call(rows[:2]).text == "np.zeros((2, 3), np.float32), 0.1234567"
+    cut = rebuild_call(rows)
+    assert cut.text is None and "tag was recorded only as the Python str" in cut.problem
