@@ -17,6 +17,7 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from agexplorer.model.report import IN_PYTHON
+from agexplorer.model.text import times
 
 if TYPE_CHECKING:
     from agexplorer.model.report import Report, Verdict
@@ -81,7 +82,7 @@ def assert_traces(fn: Any, calls: Iterable[Any], count: int) -> None:
         lines = [f"call {c.index}, {name}({c.call}): "
                  + (f"traced: {c.reason}" if c.traced else f"reused ({c.reused_because})")
                  for c in results]
-        raise AssertionError(f"{name} traced {_times(traced)} over {len(results)} calls, "
+        raise AssertionError(f"{name} traced {times(traced)} over {len(results)} calls, "
                              f"expected {count}:\n" + "\n".join(lines))
 
 
@@ -122,10 +123,6 @@ def _entry(call: Any) -> tuple[tuple[Any, ...], dict[str, Any]]:
     if isinstance(call, tuple):
         return call, {}
     return (call,), {}
-
-
-def _times(n: int) -> str:
-    return "once" if n == 1 else f"{n} times"
 
 
 def _report(fn: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Report:
@@ -184,12 +181,12 @@ def _verdict_words(v: Verdict) -> str:
     if v.verdict == "unreached":
         return "was not reached by the trace"
     if v.verdict == "mixed" and v.mixed is not None:
-        return (f"was staged {_times(v.mixed[0])} and ran in Python {_times(v.mixed[1])} "
+        return (f"was staged {times(v.mixed[0])} and ran in Python {times(v.mixed[1])} "
                 "while tracing")
     if v.kind == "if":
         return "ran in Python while tracing" + (f" (took the {v.branch} branch)"
                                                  if v.branch else "")
-    return f"ran in Python while tracing (unrolled {_times(v.iterations or 0)})"
+    return f"ran in Python while tracing (unrolled {times(v.iterations or 0)})"
 
 
 def _no_statement(report: Report, verdicts: list[Verdict], line: int) -> str:

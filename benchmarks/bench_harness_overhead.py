@@ -67,7 +67,8 @@ def main(argv: list[str] | None = None) -> int:
     started = time.perf_counter()
 
     from agexplorer.engine.tfenv import import_tf
-    from agexplorer.lab.runs import sink_for, time_calls
+    from agexplorer.lab.results import sink_for
+    from agexplorer.lab.timing import time_calls
 
     tf = import_tf()
     constant = tf.constant([1.0, 2.0, 3.0])

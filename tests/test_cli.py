@@ -218,8 +218,11 @@ def test_the_explorers_timeout_is_finite_too(capsys, monkeypatch, value):
     from agexplorer.tui import app
 
     monkeypatch.setattr(app.AgxApp, "run", lambda *a, **k: pytest.fail("the TUI was opened"))
-    code, _, err = run(capsys, "--timeout", value)
-    assert code == 2 and err.startswith(f"agexplorer: --timeout: '{value}' ")
+    with pytest.raises(SystemExit) as exit_:
+        main(["--timeout", value])
+    err = capsys.readouterr().err
+    assert exit_.value.code == 2  # as the commands say it (above)
+    assert err.startswith(f"agexplorer: argument --timeout: '{value}' ") and err.count("\n") == 1
 
 
 @pytest.mark.tf
@@ -253,12 +256,12 @@ def test_a_loop_that_creates_a_name_is_reported_not_an_internal_error(capsys, wo
 def test_debug_is_accepted_before_and_after_the_command(monkeypatch, argv):
     """The one-sentence internal error says "rerun with --debug": after the command too, the
     rerun shows agexplorer's own traceback."""
-    import agexplorer.cli as cli
+    import agexplorer.cli.commands as commands
 
     def broken(args):
         raise RuntimeError("a bug of agexplorer's own")
 
-    monkeypatch.setattr(cli, "cmd_report", broken)
+    monkeypatch.setattr(commands, "cmd_report", broken)
     with pytest.raises(RuntimeError, match="a bug of agexplorer's own"):
         main(argv)
 
@@ -266,8 +269,41 @@ def test_debug_is_accepted_before_and_after_the_command(monkeypatch, argv):
 @pytest.mark.parametrize("argv", [["list", "x.py", "--debug"], ["summary", "x.agxlog", "--debug"],
                                   ["record", "--debug", "x.py"], ["samples", "--debug"]])
 def test_every_command_takes_debug(argv):
-    from agexplorer.cli.arguments import build_parser
-    from agexplorer.cli.record import parse_record
+    from agexplorer.cli.table import parse
 
-    args = parse_record(argv) if argv[0] == "record" else build_parser().parse_args(argv)
+    args = parse(argv)
     assert args.debug is True and args.command == argv[0]
+
+
+def test_one_table_gives_the_parser_help_and_dispatch(capsys):
+    """Every command of the table is in the parser and --help, and what runs it exists;
+    the parser has no command the table lacks; --help shows the explorer's own form first."""
+    from agexplorer.cli.table import COMMANDS, build_parser, parse, resolve
+
+    parser = build_parser()
+    [sub] = [a for a in parser._actions if a.dest == "command"]
+    assert sorted(sub.choices) == sorted(c.name for c in COMMANDS)
+    assert all(callable(resolve(c.run)) for c in COMMANDS if c.run is not None)
+    with pytest.raises(SystemExit):
+        parser.parse_args(["--help"])
+    shown = capsys.readouterr().out
+    assert shown.startswith("usage: agexplorer [--timeout SECONDS] [--python PATH]")
+    assert all(f"    {c.name} " in shown for c in COMMANDS)
+    assert max(len(line) for line in shown.splitlines()) <= 80
+    # agexplorer's own options before the command, record's program arguments kept verbatim
+    args = parse(["--debug", "record", "-o", "x.agxlog", "train.py", "--epochs", "3", "-v"])
+    assert (args.debug, args.output, args.script, args.args) == \
+        (True, "x.agxlog", "train.py", ["--epochs", "3", "-v"])
+
+
+@pytest.mark.parametrize(("argv", "said"), [
+    (["--timeout", "abc", "f.py"], "argument --timeout: 'abc' is not a number of seconds"),
+    (["--bogus"], "unrecognized arguments: --bogus"),
+])
+def test_the_explorers_bad_arguments_are_one_sentence(capsys, argv, said):
+    from agexplorer.cli import main
+
+    with pytest.raises(SystemExit) as ended:
+        main(argv)
+    err = capsys.readouterr().err
+    assert ended.value.code == 2 and err == f"agexplorer: {said}; see `agexplorer --help`.\n"

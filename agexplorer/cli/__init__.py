@@ -8,34 +8,13 @@ import os
 import sys
 from collections.abc import Sequence
 
-from agexplorer.cli.arguments import build_parser
-from agexplorer.cli.commands import (
-    check_calls,
-    cmd_devices,
-    cmd_list,
-    cmd_report,
-    cmd_retrace,
-    cmd_samples,
-    samples_dir,
-)
-from agexplorer.cli.doctor import cmd_doctor
+from agexplorer.cli.common import check_calls, samples_dir
 from agexplorer.cli.explorer import open_tui, tui_timeout
-from agexplorer.cli.record import cmd_record, cmd_summary, parse_record
 from agexplorer.model.errors import AgxError
 
 # samples_dir and _tui_timeout are imported from here by tests and the wheel check.
 _tui_timeout = tui_timeout
 __all__ = ["main", "samples_dir"]
-
-# Commands whose module loads only when run ("module:function"): each lives in its own
-# cli module, and `add_<name>_parser` in cli/arguments.py adds its arguments.
-_LAZY = {
-    "passes": "agexplorer.cli.passes:cmd_passes",
-    "compare": "agexplorer.cli.compare:cmd_compare",
-    "sweep": "agexplorer.cli.sweep:cmd_sweep",
-    "check": "agexplorer.cli.check:cmd_check",
-}
-
 
 def _fail(exc: AgxError, as_json: bool) -> int:
     if as_json:
@@ -91,43 +70,27 @@ def _rich_broken_pipe(exc: SystemExit) -> bool:
 
 
 def _main(argv: Sequence[str] | None) -> int:
+    from agexplorer.cli.table import BY_NAME, build_parser, parse, resolve
+
     argv = list(sys.argv[1:] if argv is None else argv)
-    commands = {"report", "retrace", "doctor", "list", "samples", "devices", "record", "summary",
-                "serve", *_LAZY}
-    tui = not argv or argv[0].split("=")[0] in ("--timeout", "--python", "--user-code", "--served")
-    if tui or (argv[0] not in commands and not argv[0].startswith("-")):
+    command = BY_NAME.get(argv[0]) if argv else None
+    if command is None and argv and argv[0].startswith("-") and \
+            argv[0].split("=")[0] not in ("--timeout", "--python", "--user-code", "--served"):
+        command = BY_NAME.get(next((a for a in argv if not a.startswith("-")), ""))
+    if command is None and argv and argv[0] in ("-h", "--help", "--version"):
+        build_parser().parse_args(argv)  # prints the help or the version, and exits
+    if command is None or command.run is None:  # the explorer (`agexplorer tour` too)
         if "-h" in argv or "--help" in argv:  # `agexplorer tour --help`, `agexplorer F --help`
             build_parser().parse_args(["tour", "--help"] if argv[0] == "tour" else ["--help"])
         try:
             return open_tui(argv)
         except AgxError as exc:
             return _fail(exc, False)
-    args = parse_record(argv) if argv[0] == "record" else build_parser().parse_args(argv)
+    args = parse(argv)
     as_json = bool(getattr(args, "json", False))
     try:
         check_calls(args)  # a --call that is not Python answers before TensorFlow loads
-        if args.command == "report":
-            return cmd_report(args)
-        if args.command == "retrace":
-            return cmd_retrace(args)
-        if args.command == "doctor":
-            return cmd_doctor(args)
-        if args.command in ("record", "summary"):
-            return cmd_record(args) if args.command == "record" else cmd_summary(args)
-        if args.command == "serve":
-            from agexplorer.cli.serve import cmd_serve  # textual-serve loads only here
-
-            return cmd_serve(args)
-        if args.command in _LAZY:
-            import importlib
-
-            module, name = _LAZY[args.command].split(":")
-            return getattr(importlib.import_module(module), name)(args)
-        if args.command == "list":
-            return cmd_list(args)
-        if args.command == "devices":
-            return cmd_devices(args)
-        return cmd_samples(args)
+        return resolve(str(BY_NAME[args.command].run))(args)
     except AgxError as exc:
         return _fail(exc, as_json)
     except KeyboardInterrupt:

@@ -8,7 +8,7 @@ import sys
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-from agexplorer.cli.arguments import add_python, positive
+from agexplorer.cli.options import add_python, positive
 from agexplorer.model.errors import AgxError
 
 if TYPE_CHECKING:
@@ -151,7 +151,7 @@ def _shown(golden: str):
 
 def _update(args: argparse.Namespace, golden: str, merged: Snapshot, current: Snapshot,
             worker: Worker) -> int:
-    from agexplorer.cli.commands import worker_json
+    from agexplorer.cli.common import worker_json
     from agexplorer.source.files import write_source
 
     write_source(golden, merged.dumps())  # atomic: a temporary file renamed over the old one
@@ -174,7 +174,7 @@ def _update(args: argparse.Namespace, golden: str, merged: Snapshot, current: Sn
 
 def _print(args: argparse.Namespace, changes: list, current: Snapshot, golden: str,
            kept: int, worker: Worker) -> None:
-    from agexplorer.cli.commands import worker_json
+    from agexplorer.cli.common import worker_json
 
     shown = _shown(golden)
     if args.json:

@@ -7,8 +7,8 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
-from agexplorer.cli.arguments import add_mode_options, add_python, positive
-from agexplorer.cli.commands import checked, worker_json
+from agexplorer.cli.common import checked, worker_json
+from agexplorer.cli.options import add_mode_options, add_python, positive
 
 
 def add_compare_parser(sub: argparse._SubParsersAction) -> None:

@@ -6,7 +6,7 @@ import argparse
 import os
 from typing import TYPE_CHECKING
 
-from agexplorer.cli.commands import checked, worker_json
+from agexplorer.cli.common import checked, worker_json
 from agexplorer.model.errors import AgxError
 
 if TYPE_CHECKING:

@@ -15,8 +15,9 @@ import os
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
-from agexplorer.cli.commands import worker_json
+from agexplorer.cli.common import worker_json
 from agexplorer.model.errors import AgxError
+from agexplorer.model.text import plural
 
 if TYPE_CHECKING:
     from agexplorer.model.doctor import DoctorReport
@@ -111,8 +112,8 @@ def cmd_doctor_log(args: argparse.Namespace, path: str) -> int:
     else:
         from agexplorer.render.doctor import render_doctor
 
-        print(f"{os.path.basename(path)}: {len(reports)} function"
-              f"{'s' * (len(reports) != 1)} of your code examined with the calls the run "
+        print(f"{os.path.basename(path)}: {plural(len(reports), 'function')} of your code "
+              "examined with the calls the run "
               "recorded")
         render_doctor(reports, width=args.width)
         for item in skipped:

@@ -8,8 +8,8 @@ import os
 import sys
 from typing import TYPE_CHECKING
 
-from agexplorer.cli.arguments import positive
-from agexplorer.cli.commands import samples_dir, user_code_paths
+from agexplorer.cli.common import samples_dir, user_code_paths
+from agexplorer.cli.options import Parser, add_debug, positive
 from agexplorer.model.errors import AgxError
 from agexplorer.runlog.log import is_log
 
@@ -41,19 +41,14 @@ def _open_tui(argv: list[str], session: ServedSession | None) -> int:
     from agexplorer.tui.tour.tour import Opening
     from agexplorer.worker.interpreter import resolve
 
-    timeout, argv = tui_timeout(argv)
-    flag, argv = _take_option(argv, "--python")
+    options = explorer_parser().parse_args(argv)
+    timeout, flag = options.timeout, options.python
     if flag == "":
-        raise AgxError("bad-arguments", "--python needs the path of a Python interpreter, "
-                       "e.g. --python .venv/bin/python.")
-    folders: list[str] = []
-    while True:
-        folder, argv = _take_option(argv, "--user-code")
-        if folder is None:
-            break
-        folders.append(folder)
-    user_code = user_code_paths(folders)
-    tour = bool(argv) and argv[0] == "tour"  # a folder named tour opens as ./tour
+        raise AgxError("bad-arguments", "--python needs the path of a Python interpreter",
+                       advice="e.g. --python .venv/bin/python.")
+    user_code = user_code_paths(options.user_code)
+    argv = list(options.target)
+    tour = argv[:1] == ["tour"]  # a folder named tour opens as ./tour
     if tour:
         argv = argv[1:]
     if len(argv) > 1 or (tour and argv):
@@ -110,31 +105,28 @@ def _with_recovery_copy(exc: AgxError, path: str) -> AgxError:
                     "and open it again.", exit_code=exc.exit_code)
 
 
+def explorer_parser() -> argparse.ArgumentParser:
+    """The explorer's own arguments (``agexplorer [options] [PATH[::FUNC] | DIR | LOG]``,
+    ``agexplorer tour [options]``); a bad one is one sentence and exit 2."""
+    from agexplorer.cli.table import EXPLORER_USAGE
+
+    parser = Parser(prog="agexplorer", usage=EXPLORER_USAGE, add_help=False)
+    # Any number, so that more than one is told in the explorer's own words.
+    parser.add_argument("target", nargs="*", metavar="PATH[::FUNC] | DIR | LOG")
+    parser.add_argument("--timeout", type=positive, default=30.0, metavar="SECONDS")
+    parser.add_argument("--python", metavar="PATH", default=None)
+    parser.add_argument("--user-code", action="append", default=[], metavar="PATH")
+    add_debug(parser)
+    return parser
+
+
 def tui_timeout(argv: list[str]) -> tuple[float, list[str]]:
     """The explorer's ``--timeout SECONDS`` (or ``--timeout=SECONDS``), and the other arguments."""
-    rest, timeout = list(argv), 30.0
-    for i, arg in enumerate(rest):
-        if arg == "--timeout" or arg.startswith("--timeout="):
-            value = arg.partition("=")[2] if "=" in arg else (rest[i + 1] if i + 1 < len(rest)
-                                                             else "")
-            del rest[i:i + (1 if "=" in arg else 2)]
-            try:
-                timeout = positive(value)
-            except argparse.ArgumentTypeError as exc:
-                raise AgxError("bad-arguments", f"--timeout: {exc}", advice="give the seconds an "
-                               "analysis may take, e.g. --timeout 60.") from None
-            break
+    timeout = explorer_parser().parse_known_args(argv)[0].timeout
+    rest, skip = [], False
+    for arg in argv:
+        if skip or arg == "--timeout" or arg.startswith("--timeout="):
+            skip = arg == "--timeout"
+            continue
+        rest.append(arg)
     return timeout, rest
-
-
-def _take_option(argv: list[str], name: str) -> tuple[str | None, list[str]]:
-    """The value of ``name VALUE`` (or ``name=VALUE``) in ``argv`` ("" when it has none;
-    None when absent), and the other arguments."""
-    rest = list(argv)
-    for i, arg in enumerate(rest):
-        if arg == name or arg.startswith(f"{name}="):
-            value = arg.partition("=")[2] if "=" in arg else (rest[i + 1] if i + 1 < len(rest)
-                                                             else "")
-            del rest[i:i + (1 if "=" in arg else 2)]
-            return value, rest
-    return None, rest

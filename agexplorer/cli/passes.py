@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import argparse
 
-from agexplorer.cli.arguments import add_python, positive
-from agexplorer.cli.commands import checked, worker_json
+from agexplorer.cli.common import checked, worker_json
+from agexplorer.cli.options import add_python, positive
 
 
 def add_passes_parser(sub: argparse._SubParsersAction) -> None:

@@ -18,8 +18,8 @@ _VALUED = ("-o", "--output", "--user-code", "--python")
 _CHILD = "AGX_RECORD_UNDER"
 
 
-def add_record_parsers(sub: Any) -> None:
-    """The ``record`` and ``summary`` subcommands (for --help and the options before the script)."""
+def add_record_parser(sub: Any) -> None:
+    """The ``record`` subcommand (for --help and the options before the script)."""
     record = sub.add_parser("record", help="run a program and record every tf.function trace: "
                             "why it traced, its verdicts, its ops (a log, and a summary at exit)",
                             usage="agexplorer record [-o LOG] [--user-code PATH] [--python PATH]\n"
@@ -36,14 +36,18 @@ def add_record_parsers(sub: Any) -> None:
     record.add_argument("script", nargs="?", metavar="SCRIPT.py")
     record.add_argument("args", nargs="*", metavar="ARGS", help="the program's own arguments, "
                         "passed as they are")
+
+
+def add_summary_parser(sub: Any) -> None:
+    """The ``summary`` subcommand: a recorded run's summary again, or as a page."""
     summary = sub.add_parser("summary", help="summarise a log written by `agexplorer record`")
     summary.add_argument("log", metavar="LOG")
     summary.add_argument("--json", action="store_true", help="print one JSON object")
     summary.add_argument("--all", action="store_true", help="list every function, cause "
                          "and loop (the text summary shows the first five of each)")
-    from agexplorer.cli.share import add_share_options  # --markdown, --html, -o: a page
+    from agexplorer.cli.share import add_share_options
 
-    add_share_options(summary)
+    add_share_options(summary)  # --markdown, --html, -o: a page
 
 
 def split_record_argv(argv: Sequence[str]) -> tuple[list[str], list[str]]:
@@ -65,19 +69,9 @@ def split_record_argv(argv: Sequence[str]) -> tuple[list[str], list[str]]:
     return own, rest
 
 
-def parse_record(argv: Sequence[str]) -> argparse.Namespace:
-    """``argv`` (starting with "record") parsed, the program's arguments kept verbatim."""
-    from agexplorer.cli.arguments import build_parser
-
-    own, program = split_record_argv(argv[1:])
-    args = build_parser().parse_args(["record", *own])
-    args.args = program
-    return args
-
-
 def cmd_record(args: argparse.Namespace) -> int:
     """Run the program as ``__main__``, recording its traces; exit with its exit status."""
-    from agexplorer.cli.commands import user_code_paths
+    from agexplorer.cli.common import user_code_paths
     from agexplorer.cli.outputs import log_output
     from agexplorer.record.runner import default_log, run_program
 

@@ -14,7 +14,7 @@ import socket
 import sys
 from typing import Any
 
-from agexplorer.cli.arguments import PYTHON_HELP, positive
+from agexplorer.cli.options import PYTHON_HELP, positive
 from agexplorer.cli.serve_access import TOKEN_PARAMETER, cookie_name, refusal
 from agexplorer.model.errors import AgxError
 

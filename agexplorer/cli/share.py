@@ -58,7 +58,7 @@ def write_page(text: str, output: str | None) -> None:
 def cmd_share_report(args: argparse.Namespace) -> int:
     """A page for a file (every function with a ready call) or one function; exit 1 when one
     failed to analyse (the page is written all the same)."""
-    from agexplorer.cli.commands import checked
+    from agexplorer.cli.common import checked
     from agexplorer.render.page import FilePage
     from agexplorer.source.targets import list_functions, parse_source
     from agexplorer.worker.client import shared_worker
@@ -111,7 +111,7 @@ def _render(page: FilePage, fmt: str | None) -> str:
 
 def _analyse(worker: Worker, args: argparse.Namespace, path: str, name: str) -> FunctionPage:
     """One function's report, run lab and findings; a failure becomes its one sentence."""
-    from agexplorer.cli.commands import user_code_paths
+    from agexplorer.cli.common import user_code_paths
     from agexplorer.render.page import FunctionPage
     from agexplorer.worker.protocol import DoctorRequest, ReportRequest
 

@@ -35,7 +35,7 @@ def add_svg_options(parser: argparse.ArgumentParser) -> None:
 
 def cmd_svg_report(args: argparse.Namespace) -> int:
     """Open the explorer headless on the function, wait for its analysis, save, exit."""
-    from agexplorer.cli.commands import checked, user_code_paths
+    from agexplorer.cli.common import checked, user_code_paths
     from agexplorer.worker.interpreter import resolve
 
     if args.json or getattr(args, "markdown", False) or getattr(args, "html", False):

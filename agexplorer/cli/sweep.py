@@ -15,7 +15,7 @@ _SWEEP_SHARE = 0.8
 
 def add_sweep_parser(sub: Any) -> None:
     """The ``sweep`` subcommand."""
-    from agexplorer.cli.arguments import add_python, positive
+    from agexplorer.cli.options import add_python, positive
 
     sweep = sub.add_parser("sweep", help="trace a function once per value of a Python "
                            "argument: ops, trace and call time per value, the cost per unit, "
@@ -54,7 +54,7 @@ def _count(text: str) -> int:
 
 def cmd_sweep(args: argparse.Namespace) -> int:
     """Print the sweep (a report, or one JSON object); 0, or the error's exit status."""
-    from agexplorer.cli.commands import checked, worker_json
+    from agexplorer.cli.common import checked, worker_json
     from agexplorer.sweep.vary import parse_vary
     from agexplorer.worker.client import shared_worker
     from agexplorer.worker.protocol import SweepRequest

@@ -9,6 +9,7 @@ import gast
 from agexplorer.doctor.examined import ExaminedFunction
 from agexplorer.doctor.parse import LOOP_NODES, dotted_name
 from agexplorer.model.report import IN_PYTHON
+from agexplorer.model.text import plural
 from agexplorer.model.values import PYTHON_SCALARS, ValueKind
 
 # A Python loop over these runs a count of times (not once per item of a container).
@@ -104,10 +105,10 @@ def loops(exam: ExaminedFunction) -> None:
             if not counted:
                 continue  # a Python container (layers, functions): unrolling is the point
             per = v.ops_created // v.iterations
-            ops = (f"its {per} op{'s' if per != 1 else ''} copied {v.iterations} times "
+            ops = (f"its {plural(per, 'op')} copied {v.iterations} times "
                    f"({v.ops_created} ops)" if per else
                    "adding no ops: its result is folded into the graph as a constant")
-            times = f"unrolled {v.iterations} time{'s' if v.iterations != 1 else ''}"
+            times = f"unrolled {plural(v.iterations, 'time')}"
             python = [n.name for n in v.names if n.kind in PYTHON_SCALARS]
             if isinstance(node, gast.While):
                 said = ", ".join(f"{n.name} is {n.text}" for n in v.names)

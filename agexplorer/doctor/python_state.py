@@ -6,6 +6,7 @@ import gast
 
 from agexplorer.doctor.examined import ExaminedFunction
 from agexplorer.doctor.parse import dotted_name
+from agexplorer.model.text import shortened
 
 
 def prints(exam: ExaminedFunction) -> None:
@@ -19,7 +20,7 @@ def prints(exam: ExaminedFunction) -> None:
                      if isinstance(a, gast.Constant) and isinstance(a.value, str) and a.value]
             seen = next((p for p in printed if words and words[0] in p), None)
             if exam.traced and seen:
-                shown = seen if len(seen) <= 70 else seen[:69] + "…"
+                shown = shortened(seen, 70)
                 message = (f"`{text}` printed {shown!r} once, while tracing; calls of "
                            "the graph print nothing")
                 basis = "trace"

@@ -11,6 +11,7 @@ from typing import Any, Literal
 from agexplorer.engine import tf_internals
 from agexplorer.model.errors import AgxError
 from agexplorer.model.report import Conversion
+from agexplorer.model.text import file_line
 
 # Constructs AutoGraph refuses that have a known rewrite: a loop's ``else:`` clause.
 Construct = Literal["loop-else"]
@@ -103,6 +104,6 @@ def conversion_error(exc: BaseException, path: str, def_line: int, name: str) ->
         hint = "AutoGraph needs the function's source: define it in a .py file with def."
     else:
         hint = "rewrite that construct or mark the function with @tf.autograph.experimental.do_not_convert."
-    where = f"{path}:{line}" if line else path
+    where = file_line(path, line)
     return AgxError("conversion-failed", f"{where}: AutoGraph could not transform "
                     f"{name}: {cause}", advice=hint, line=line or None, exit_code=1)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import warnings
 from typing import Any
 
+from agexplorer.model.text import shape_text
 from agexplorer.model.values import DENSE_TENSORS, PYTHON_SCALARS, Described, ValueKind
 
 
@@ -16,7 +17,7 @@ def _shape(value: Any) -> str:
         dims = shape.as_list() if hasattr(shape, "as_list") else list(shape)
     except ValueError:  # unknown rank
         return "[unknown rank]"
-    return "[" + ", ".join("None" if d is None else str(d) for d in dims) + "]"
+    return shape_text(dims)
 
 
 def is_undefined(value: Any) -> bool:

@@ -12,6 +12,7 @@ import random
 from typing import Any
 
 from agexplorer.engine import callargs
+from agexplorer.model.text import shortened
 
 _SCALARS = (bool, int, float, str, type(None))
 _CONTAINERS = (list, dict, set, tuple)
@@ -20,7 +21,7 @@ _CONTAINERS = (list, dict, set, tuple)
 def _watchable(value: Any) -> str | None:
     if isinstance(value, _SCALARS):
         text = repr(value)
-        return text if len(text) <= 40 else text[:37] + "..."
+        return shortened(text, 40)
     if isinstance(value, _CONTAINERS):
         return f"{type(value).__name__} of {len(value)}"
     return None

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 from agexplorer.engine.hints import unconverted_hint
 from agexplorer.engine.statements import Statement
 from agexplorer.model.report import Verdict
+from agexplorer.model.text import plural
 
 if TYPE_CHECKING:
     from agexplorer.engine.convert import Construct
@@ -125,10 +126,10 @@ def fallback_verdicts(statements: list[Statement], counts: Counter[int] | Tally,
             continue
         iterations, times = runs, header
         per = ops // iterations if iterations else 0
-        copied = (f", and its {per} op{'s' if per != 1 else ''} were copied {iterations} times"
+        copied = (f", and its {plural(per, 'op')} were copied {iterations} times"
                   if per else "")
-        reason = (f"{before}the loop ran in Python while tracing, its body {iterations} "
-                  f"time{'s' if iterations != 1 else ''}{copied}.")
+        reason = (f"{before}the loop ran in Python while tracing, its body "
+                  f"{plural(iterations, 'time')}{copied}.")
         verdicts.append(Verdict(verdict="python", iterations=iterations, branch=None,
                                 reason=reason, hint=_hint(construct, refused, stmt.kind), times=times,
                                 **common))

@@ -8,6 +8,7 @@ from typing import Any
 from agexplorer.engine import tf_internals
 from agexplorer.engine.opchains import OpChains
 from agexplorer.model.inventory import BodyInfo, Inventory, OpInfo
+from agexplorer.model.text import shape_text, shortened
 
 # Ops whose function-valued attributes are control flow (the rest, e.g. a
 # PartitionedCall, are nested functions).
@@ -98,20 +99,13 @@ def _format_attr(value: Any) -> str:
     elif type(value).__name__ == "NameAttrList":  # a function
         text = value.name
     elif type(value).__name__ == "TensorShapeProto":
-        text = _shape_text(None if value.unknown_rank
-                           else [None if d.size < 0 else d.size for d in value.dim])
+        text = shape_text(None if value.unknown_rank
+                           else [None if d.size < 0 else d.size for d in value.dim], compact=True)
     elif type(value).__name__ == "TensorShape":
-        text = _shape_text(None if value.rank is None else value.as_list())
+        text = shape_text(None if value.rank is None else value.as_list(), compact=True)
     else:
         text = str(value)
-    return text if len(text) <= _ATTR_TEXT else text[:_ATTR_TEXT - 1] + "…"
-
-
-def _shape_text(dims: list[int | None] | None) -> str:
-    """``[2,?]``; ``[*]`` for an unknown rank."""
-    if dims is None:
-        return "[*]"
-    return "[" + ",".join("?" if d is None else str(d) for d in dims) + "]"
+    return shortened(text, _ATTR_TEXT)
 
 
 def _format_output(tensor: Any) -> str:
@@ -119,7 +113,7 @@ def _format_output(tensor: Any) -> str:
         dims = tensor.shape.as_list()
     except ValueError:
         dims = None
-    return f"{tensor.dtype.name}{_shape_text(dims)}"
+    return f"{tensor.dtype.name}{shape_text(dims, compact=True)}"
 
 
 class _Walker:

@@ -10,6 +10,7 @@ from typing import Any
 
 from agexplorer.engine.load import Loaded
 from agexplorer.model.report import Report
+from agexplorer.model.text import shortened
 from agexplorer.source.targets import find_function_node, list_functions, parse_source, read_source
 
 KINDS = "a function, a tf.function or a bound method"
@@ -90,7 +91,7 @@ def _node_at(tree: ast.Module, pyfn: Any) -> ast.FunctionDef | ast.AsyncFunction
 
 def _short(value: Any) -> str:
     text = repr(value)
-    return text if len(text) <= 60 else text[:57] + "..."
+    return shortened(text, 60)
 
 
 def call_text(args: tuple[Any, ...], kwargs: dict[str, Any]) -> str:

@@ -23,6 +23,7 @@ from typing import Any
 
 from agexplorer.engine.describe import is_tensor, is_undefined
 from agexplorer.model.loopvars import UNDEFINED, LoopVar, Shape, VarState
+from agexplorer.model.text import plural, shortened
 
 _VALUE_CHARS = 40  # a Python value's repr is cut to this: the type tells the story
 
@@ -48,13 +49,11 @@ def state_of(value: Any) -> VarState:
     if value is None or isinstance(value, (bool, int, float, str)):
         text = repr(value)
     elif isinstance(value, (list, tuple, dict, set)):
-        text = f"{len(value)} item{'s' if len(value) != 1 else ''}"
+        text = f"{plural(len(value), 'item')}"
     else:  # an object's repr names its address: not a value a reader compares
         dtype = getattr(value, "dtype", None)  # a tf.TensorArray's
         text = getattr(dtype, "name", "") if dtype is not None else ""
-    if len(text) > _VALUE_CHARS:
-        text = text[:_VALUE_CHARS - 3] + "..."
-    return VarState(python_type=name, value=text)
+    return VarState(python_type=name, value=shortened(text, _VALUE_CHARS))
 
 
 def _is_subshape(after: Shape, entry: Shape) -> bool:

@@ -12,6 +12,7 @@ from agexplorer.engine.recorder import Call
 from agexplorer.engine.statements import Statement
 from agexplorer.model.inventory import Inventory
 from agexplorer.model.report import Verdict
+from agexplorer.model.text import plural
 from agexplorer.model.values import Described
 
 
@@ -217,13 +218,13 @@ def _mixed(seen: _Seen, staged: list[Call], python: list[Call], op: str | None,
     if stmt.kind == "if":
         counts = Counter(c.branch for c in python if c.branch)
         ran = "; in Python it took " + " and ".join(
-            f"the {b} branch {n} time{'s' if n != 1 else ''}" for b, n in counts.items()) \
+            f"the {b} branch {plural(n, 'time')}" for b, n in counts.items()) \
             if counts else ""
     else:
         runs = sum(c.body_runs for c in python)
-        ran = f"; in Python its body ran {runs} time{'s' if runs != 1 else ''} in all"
-    reason = (f"mixed: staged {len(staged)} time{'s' if len(staged) != 1 else ''} and run in "
-              f"Python {len(python)} time{'s' if len(python) != 1 else ''}{_where(stmt, statements)}. "
+        ran = f"; in Python its body ran {plural(runs, 'time')} in all"
+    reason = (f"mixed: staged {plural(len(staged), 'time')} and run in "
+              f"Python {plural(len(python), 'time')}{_where(stmt, statements)}. "
               f"When staged: {staged_reason[0].lower() + staged_reason[1:]} When run in "
               f"Python, `{stmt.expr}` was {other}{ran}.")
     hint = ("give it the same kind of value every time: a tensor each time (tf.constant, "
@@ -251,7 +252,7 @@ def _python_if(seen: _Seen, python: list[Call], statements: list[Statement]) -> 
         skipped = "false" if branch == "true" else "true"
         taken += f"; the {skipped} branch is not in the graph"
     else:
-        parts = [f"the {b} branch {counts[b]} time{'s' if counts[b] != 1 else ''}"
+        parts = [f"the {b} branch {plural(counts[b], 'time')}"
                  for b in ("true", "false")]
         taken = "Python took " + " and ".join(parts)
         value = "a Python bool"
@@ -267,14 +268,13 @@ def _ran(iterations: int, ops_created: int) -> str:
     """What the body's Python runs put into the graph, in words."""
     per = ops_created // iterations if iterations else 0
     if iterations and not per:
-        return (f"the body ran {iterations} time{'s' if iterations != 1 else ''} while tracing "
+        return (f"the body ran {plural(iterations, 'time')} while tracing "
                 "but added no ops: it only changed Python values, fixed into the graph as "
                 "constants")
     if iterations:
-        return (f"the body ran {iterations} time{'s' if iterations != 1 else ''} while tracing "
-                f"and its {per} op{'s' if per != 1 else ''} "
-                f"{'were' if per != 1 else 'was'} copied {iterations} "
-                f"time{'s' if iterations != 1 else ''}")
+        return (f"the body ran {plural(iterations, 'time')} while tracing "
+                f"and its {plural(per, 'op')} "
+                f"{'were' if per != 1 else 'was'} copied {plural(iterations, 'time')}")
     return "the body never ran while tracing, so nothing inside it is in the graph"
 
 

@@ -21,7 +21,7 @@ def fixed_costs(device: str, budget: float, modes: tuple[str, ...] = ("graph", "
     measured (XLA missing on this device)."""
     from agexplorer.engine import tf_internals
     from agexplorer.engine.tfenv import import_tf
-    from agexplorer.lab.runs import quartiles
+    from agexplorer.lab.timing import quartiles
 
     tf = import_tf()
     out: dict[str, tuple[float, float] | None] = {}
@@ -40,7 +40,7 @@ def _empty_call(tf: Any, tf_internals: Any, mode: str, device: str, budget: floa
                 args: tuple, kwargs: dict) -> list[float] | None:
     """Per-call samples of an empty function taking ``args``; None when it cannot be called
     so (arguments it cannot take, a device without XLA): never fatal."""
-    from agexplorer.lab.runs import time_calls
+    from agexplorer.lab.timing import time_calls
 
     # One constant, so the call returns a tensor to bring to the host, as the modes do.
     empty = tf.function(lambda *a, **k: tf.constant(0), jit_compile=(mode == "xla"))

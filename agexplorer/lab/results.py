@@ -7,6 +7,7 @@ from typing import Any
 
 from agexplorer.engine import tf_internals
 from agexplorer.model.lab import ModeRun
+from agexplorer.model.text import shortened
 
 
 def to_host(value: Any) -> Any:
@@ -54,7 +55,7 @@ def summarize(value: Any, limit: int = 400) -> str:
             text = repr(value)
         except Exception as exc:  # noqa: BLE001 - a user object's __repr__ can fail
             text = f"<{type(value).__name__}: repr failed: {exc}>"
-    return text if len(text) <= limit else text[:limit - 1] + "…"
+    return shortened(text, limit)
 
 
 def leaves(value: Any) -> list[Any]:

@@ -8,6 +8,7 @@ from dataclasses import asdict, dataclass, field, replace
 from typing import Literal
 
 from agexplorer.model.keras import keras_text
+from agexplorer.model.text import plural
 
 FORMAT = 1  # the golden file's format; a file of another format is refused in one sentence
 
@@ -265,11 +266,11 @@ def _target_changes(before: TargetSnap, after: TargetSnap, tolerance: float,
     changes = _statement_changes(before, after)
     where = (after.file, after.line, after.function)
     if before.error is None and not within(before.op_count, after.op_count, tolerance, percent):
-        changes.append(Change("ops", *where, _plural(before.op_count, "op"),
-                              _plural(after.op_count, "op")))
+        changes.append(Change("ops", *where, plural(before.op_count, "op"),
+                              plural(after.op_count, "op")))
     if before.error is None and before.traces != after.traces:
-        changes.append(Change("traces", *where, _plural(before.traces, "trace"),
-                              _plural(after.traces, "trace")))
+        changes.append(Change("traces", *where, plural(before.traces, "trace"),
+                              plural(after.traces, "trace")))
     return changes
 
 
@@ -308,10 +309,6 @@ def _statement_changes(before: TargetSnap, after: TargetSnap) -> list[Change]:
         changes.append(Change("statement-gone", old.file or file, old.line, old.function,
                               old.verdict_text, None, header=old.header))
     return changes
-
-
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
 
 def _remaining(statements: tuple[StatementSnap, ...],

@@ -7,6 +7,8 @@ import re
 import traceback
 from typing import Literal
 
+from agexplorer.model.text import file_line, plural
+
 # The kinds of AgxError for a function that converts but has no call to run it with (none
 # given, or one that does not evaluate): the engine raises them, the doctor and the
 # explorer then ask the user for arguments.
@@ -164,7 +166,7 @@ def user_code_error(exc: BaseException, path: str, doing: str, kind: str = "trac
     if line is None:
         _, line = user_frames_message(exc, path)
     message = raised_line(exc)
-    where = f"{path}:{line}" if line else path
+    where = file_line(path, line)
     details = collapse_repeats([f'File "{f}", line {n}, in {fn}' for f, n, fn in frames])
     return AgxError(kind, f"{where}: {doing} raised {message}", advice=advice, raised=message,
                     line=line, exit_code=1, details=details, cause=cause)
@@ -185,5 +187,5 @@ def collapse_repeats(frames: list[str]) -> list[str]:
             shown.append(frame)
         if count > _RECURSIVE_CUTOFF and (i + 1 == len(frames) or frames[i + 1] != frame):
             more = count - _RECURSIVE_CUTOFF
-            shown.append(f"[Previous line repeated {more} more time{'s' * (more > 1)}]")
+            shown.append(f"[Previous line repeated {plural(more, 'more time')}]")
     return shown

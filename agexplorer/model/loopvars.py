@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from agexplorer.model.text import shape_text
+
 Shape = tuple[int | None, ...] | None  # None: unknown rank
 UNDEFINED = "undefined"  # the python_type of a name not assigned yet (one the loop creates)
 
@@ -33,7 +35,7 @@ class VarState:
         if self.is_tensor:
             if self.shape is None:
                 return f"{self.dtype}[unknown rank]"
-            return f"{self.dtype}[{', '.join('None' if d is None else str(d) for d in self.shape)}]"
+            return f"{self.dtype}{shape_text(self.shape)}"
         return f"{self.python_type} {self.value}" if self.value else str(self.python_type)
 
     def to_dict(self) -> dict:
@@ -99,10 +101,9 @@ def loop_var_fix(var: LoopVar) -> str | None:
     """The fix for a changed loop variable, in one sentence (None when it did not change)."""
     change = var.change
     if change == "shape":
-        dims = ", ".join("None" if d is None else str(d) for d in var.invariant() or ())
         return (f"tf.autograph.experimental.set_loop_options(shape_invariants=[({var.name}, "
-                f"tf.TensorShape([{dims}]))]) first in the loop body, or give {var.name} a "
-                "fixed shape.")
+                f"tf.TensorShape({shape_text(var.invariant() or ())}))]) first in the loop "
+                f"body, or give {var.name} a fixed shape.")
     if change == "rank":
         return (f"give {var.name} a fixed shape: the same rank before the loop and after "
                 "each iteration (a tf.TensorArray collects values of a growing length).")
@@ -128,12 +129,12 @@ def _made_as(var: LoopVar) -> str:
         return f"tf.constant({value}, {dtype})"
     if after.shape is None:
         return f"a {after.dtype} tensor of the shape one iteration gives it"
-    dims = ", ".join("None" if d is None else str(d) for d in after.shape)
+    dims = shape_text(after.shape)
     unknown = None in after.shape
-    shape = "SHAPE" if unknown else f"[{dims}]"
+    shape = "SHAPE" if unknown else dims
     made = (f"tf.zeros({shape}, {dtype})" if value != "..." and float(value) == 0.0
             else f"tf.fill({shape}, tf.constant({value}, {dtype}))")
-    return f"{made}, SHAPE being [{dims}] with each None from an input's tf.shape" \
+    return f"{made}, SHAPE being {dims} with each None from an input's tf.shape" \
         if unknown else made
 
 

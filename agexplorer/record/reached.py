@@ -21,6 +21,7 @@ from typing import Any
 from agexplorer.engine.calltree import FileIndex, Reach
 from agexplorer.engine.recorder import Recorder
 from agexplorer.model.retrace import Argument
+from agexplorer.model.text import shortened
 from agexplorer.retrace.args import describe_argument
 
 _LONGEST = 60  # characters of a call's text before it is cut
@@ -207,7 +208,7 @@ class CallTexts:
             if isinstance(arg, (ast.Name, ast.Attribute)) and _names_function(arg, file, line):
                 text += f"({ast.unparse(arg)})"
                 break
-        return text if len(text) <= _LONGEST else text[:_LONGEST - 1] + "…"
+        return shortened(text, _LONGEST)
 
     def _tree(self, file: str) -> ast.Module | None:
         if file not in self._trees:

@@ -8,6 +8,7 @@ from rich.console import Console
 from rich.text import Text
 
 from agexplorer.model.check import Change
+from agexplorer.model.text import plural
 
 
 def render_check(changes: list[Change], checked: int, golden: str,
@@ -21,12 +22,12 @@ def render_check(changes: list[Change], checked: int, golden: str,
         console.print(Text.assemble((f"{mark}: ", style), change.text(shown)), soft_wrap=True)
     real = [c for c in changes if not c.info]
     if real:
-        summary = Text(f"{len(real)} change{'s' if len(real) != 1 else ''} against {golden} "
-                       f"({checked} function{'s' if checked != 1 else ''} checked); if they "
+        summary = Text(f"{plural(len(real), 'change')} against {golden} "
+                       f"({plural(checked, 'function')} checked); if they "
                        "are intended, run again with --update and commit the golden file.",
                        style="bold red")
     else:
-        summary = Text(f"{checked} function{'s' if checked != 1 else ''} checked against "
+        summary = Text(f"{plural(checked, 'function')} checked against "
                        f"{golden}: no change.", style="bold green")
     console.print(summary, soft_wrap=True)
 

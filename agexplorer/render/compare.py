@@ -10,9 +10,10 @@ from rich.text import Text
 
 from agexplorer.model.compare import CompareSide, Comparison, verdict_text
 from agexplorer.model.report import Verdict
+from agexplorer.model.text import seconds_text
 from agexplorer.render.badges import VERDICT_STYLE
 from agexplorer.render.cells import TextTable
-from agexplorer.render.terminal import display_path, seconds_text
+from agexplorer.render.terminal import display_path
 
 
 def _side_head(name: str, side: CompareSide) -> Panel:

@@ -12,9 +12,10 @@ from rich.text import Text
 
 from agexplorer.model.doctor import DoctorReport, Finding, FixTrial, TrialSide
 from agexplorer.model.lab import ModeRun
+from agexplorer.model.text import plural, seconds_text
 from agexplorer.render.badges import verdict_badge
 from agexplorer.render.cells import TextTable
-from agexplorer.render.terminal import display_path, seconds_text
+from agexplorer.render.terminal import display_path
 
 
 def _where(f: Finding) -> Text:
@@ -71,7 +72,7 @@ def render_doctor(reports: list[DoctorReport], console: Console | None = None,
         target = f"{display_path(report.file)}::{report.function}"
         n = len(report.findings)
         head = Text(target, style="bold")
-        head.append(f": {n} finding{'s' if n != 1 else ''}" if n else ": no pitfalls found",
+        head.append(f": {plural(n, 'finding')}" if n else ": no pitfalls found",
                     style="bold yellow" if n else "green")
         if report.call is not None:
             head.append(f"\n  call: {report.function.split('.')[-1]}({report.call})"

@@ -7,6 +7,7 @@ from html import escape
 from typing import Any
 
 from agexplorer.model.doctor import Finding
+from agexplorer.model.text import plural
 from agexplorer.render.page import (
     TIMING_HEADERS,
     VERDICT_WORDS,
@@ -215,7 +216,7 @@ def file_html(page: FilePage) -> str:
     """The whole page for a file (or one function of it)."""
     n = len(page.functions)
     body = [f"<h1>agexplorer report: <code>{_e(page.name)}</code></h1>",
-            f'<p class="muted">{_e(page.file)}: {n} function{"s" * (n != 1)} analysed; verdicts '
+            f'<p class="muted">{_e(page.file)}: {plural(n, "function")} analysed; verdicts '
             "count each if/for/while (its own and those of your code it called).</p>\n"]
     if page.functions:
         body.append(_overview(page))
@@ -246,8 +247,8 @@ def summary_html(summary: dict[str, Any]) -> str:
             + "</p>\n"
             + (f'<p class="error"><strong>The program failed</strong> (exit status '
                f"{_e(program.get('exit_code'))}): {_e(failed)}</p>\n" if failed else "")
-            + f"<p>{traces} trace{'s' * (traces != 1)} of {len(functions)} "
-            f"function{'s' * (len(functions) != 1)}.</p>\n"]
+            + f"<p>{plural(traces, 'trace')} of "
+            f"{plural(len(functions), 'function')}.</p>\n"]
     if functions:
         body.append('<section id="functions"><h2>Functions by trace time</h2>\n' + _table(
             ["function", "where", "traces", "trace time", "ops", "your code"],
@@ -257,8 +258,8 @@ def summary_html(summary: dict[str, Any]) -> str:
     causes = cause_rows(summary)
     if causes:
         n = sum(row.count for row in causes)
-        body.append(f'<section id="retraces"><h2>Retraces</h2>\n<p>{n} '
-                    f"retrace{'s' * (n != 1)}, grouped by what changed.</p>\n" + _table(
+        body.append(f'<section id="retraces"><h2>Retraces</h2>\n<p>'
+                    f"{plural(n, 'retrace')}, grouped by what changed.</p>\n" + _table(
                         ["function", "where", "retraces", "what changed", "traces", "fix"],
                         [[f"<code>{_e(row.function)}</code>", _e(row.where), _num(row.count),
                           _e(row.what), _e(row.traces), _e(row.fix or "-")] for row in causes])

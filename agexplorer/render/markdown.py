@@ -6,6 +6,7 @@ import re
 from typing import Any
 
 from agexplorer.model.doctor import Finding
+from agexplorer.model.text import plural
 from agexplorer.render.page import (
     TIMING_HEADERS,
     VERDICT_WORDS,
@@ -159,7 +160,7 @@ def file_markdown(page: FilePage) -> str:
     """The whole page for a file (or one function of it)."""
     n = len(page.functions)
     out = [f"# agexplorer report: {code(page.name, False)}", "",
-           f"{n} function{'s' * (n != 1)} analysed; verdicts count each if/for/while "
+           f"{plural(n, 'function')} analysed; verdicts count each if/for/while "
            "(its own and those of your code it called).", ""]
     if page.functions:
         out += _overview(page)
@@ -188,8 +189,8 @@ def summary_markdown(summary: dict[str, Any]) -> str:
     if failed:
         out += [f"**The program failed** (exit status {program.get('exit_code')}): "
                 f"{cell(failed)}", ""]
-    out += [f"{traces} trace{'s' * (traces != 1)} of {len(functions)} "
-            f"function{'s' * (len(functions) != 1)}.", ""]
+    out += [f"{plural(traces, 'trace')} of "
+            f"{plural(len(functions), 'function')}.", ""]
     if functions:
         out += ["## Functions by trace time", ""]
         out += table(["function", "where", "traces", "trace time", "ops", "your code"],
@@ -214,7 +215,7 @@ def _retraces(summary: dict[str, Any]) -> list[str]:
     if not rows:
         return []
     n = sum(r.count for r in rows)
-    return ["## Retraces", "", f"{n} retrace{'s' * (n != 1)}, grouped by what changed.", "",
+    return ["## Retraces", "", f"{plural(n, 'retrace')}, grouped by what changed.", "",
             *table(["function", "where", "retraces", "what changed", "traces", "fix"],
                    [[code(row.function), cell(row.where), str(row.count), cell(row.what),
                      cell(row.traces), cell(row.fix or "-")] for row in rows])]

@@ -9,8 +9,8 @@ from dataclasses import dataclass, field
 from agexplorer.model.doctor import DoctorReport, Finding
 from agexplorer.model.lab import RunLab
 from agexplorer.model.report import Report, Verdict
+from agexplorer.model.text import seconds_text
 from agexplorer.render.badges import verdict_badge
-from agexplorer.render.terminal import seconds_text
 
 VERDICTS = ("staged", "python", "mixed", "unreached")
 # What each verdict means, for the legend of a page.

@@ -9,15 +9,10 @@ from rich.table import Table
 from rich.text import Text
 
 from agexplorer.model.retrace import RetraceCall, RetraceReport
+from agexplorer.model.text import plural, times
 from agexplorer.render.terminal import display_path
 
 OUTCOME_STYLE = {"traced": "bold yellow", "reused": "green", "failed": "bold red"}
-
-
-def _times(n: int | None) -> str:
-    if n is None:
-        return "-"
-    return "once" if n == 1 else f"{n} times"
 
 
 def _note(call: RetraceCall) -> Text:
@@ -123,8 +118,8 @@ def _replays_table(report: RetraceReport) -> Table:
             cells.append(Text(rc.outcome, style=OUTCOME_STYLE[rc.outcome]))
         table.add_row(str(call.index), Text(call.call), *cells)
     table.add_section()
-    table.add_row("", "", Text(f"traced {_times(report.tracing_count)}", style="bold"),
-                  *[Text(f"traced {_times(r.tracing_count)}", style="bold") for r in replays])
+    table.add_row("", "", Text(f"traced {times(report.tracing_count)}", style="bold"),
+                  *[Text(f"traced {times(r.tracing_count)}", style="bold") for r in replays])
     return table
 
 
@@ -165,8 +160,8 @@ def retrace_renderables(report: RetraceReport) -> list:
     head.append(f"  @{settings}" if report.decorated else "  plain function, "
                 "called through tf.function()", style="cyan")
     n = len(report.calls)
-    head.append(f"\n{n} call{'s' if n != 1 else ''} (from {report.calls_origin}), "
-                f"traced {_times(report.tracing_count)}; each trace is a concrete function "
+    head.append(f"\n{plural(n, 'call')} (from {report.calls_origin}), "
+                f"traced {times(report.tracing_count)}; each trace is a concrete function "
                 "made for one kind of argument")
     parts.append(Panel(head, title="agexplorer retrace", title_align="left"))
     parts.append(_CallsTable(report))

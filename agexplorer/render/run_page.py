@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from agexplorer.model.text import plural
 from agexplorer.render.page import where
 from agexplorer.runlog.causes import group_causes, group_fix, group_words, trace_numbers
 from agexplorer.runlog.summary import (
@@ -60,13 +61,13 @@ def largest_loops(summary: dict[str, Any], top: int = TOP_LOOPS) -> tuple[list[d
 
 def more_loops(hidden: int) -> str:
     """The sentence under a cut list of loops."""
-    return (f"... and {hidden} more unrolled loop{'s' * (hidden != 1)}, smaller than these "
+    return (f"... and {plural(hidden, 'more unrolled loop')}, smaller than these "
             "(`agexplorer summary LOG --all` lists them all).")
 
 
 def intended_words(summary: dict[str, Any]) -> list[str]:
     """``2 loops over variables unrolled as intended``: one line per kind, none listed."""
-    return [f"{n} loop{'s' * (n != 1)} over {over} unrolled as intended"
+    return [f"{plural(n, 'loop')} over {over} unrolled as intended"
             for over, n in intended_unrolls(summary).items()]
 
 

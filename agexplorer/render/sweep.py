@@ -8,7 +8,8 @@ from rich.table import Table
 from rich.text import Text
 
 from agexplorer.model.sweep import Fit, StagedSweep, Sweep, SweepPoint
-from agexplorer.render.terminal import display_path, seconds_text
+from agexplorer.model.text import seconds_text
+from agexplorer.render.terminal import display_path
 
 _BAR = 40  # the chart's widest bar, in cells
 _LIMIT_WORDS = {"INEFFICIENT_UNROLL_MIN_ITERATIONS": "warns about an unrolled loop past",

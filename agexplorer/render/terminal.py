@@ -17,6 +17,7 @@ from rich.tree import Tree
 
 from agexplorer.model.lab import RunLab
 from agexplorer.model.report import Report, Verdict, path_text
+from agexplorer.model.text import plural, seconds_text
 from agexplorer.render.badges import VERDICT_STYLE, verdict_badge
 from agexplorer.render.cells import TextTable
 from agexplorer.render.loopvars import loop_var_text
@@ -133,7 +134,7 @@ def _reached_sections(report: Report) -> list[Any]:
                           style="bold"))
     for f in report.reached:
         where = f"{display_path(f.file)}:{f.first_line}-{f.end_line}"
-        title = (f"{f.function}  ({where}, {f.op_count} op{'s' if f.op_count != 1 else ''})"
+        title = (f"{f.function}  ({where}, {plural(f.op_count, 'op')})"
                  f"\n  reached by {path_text(f.call_path)}")
         if f.note:
             title += f"\n  {f.note}"
@@ -214,17 +215,6 @@ def _bodies_tree(report: Report) -> Tree:
     return tree
 
 
-def seconds_text(x: float | None) -> str:
-    """A duration as a reader takes it in: ``1.23 s``, ``4.56 ms``, ``7.8 µs``; ``-`` for none."""
-    if x is None:
-        return "-"
-    if x >= 1:
-        return f"{x:.2f} s"
-    if x >= 1e-3:
-        return f"{x * 1e3:.2f} ms"
-    return f"{x * 1e6:.1f} µs"
-
-
 def render_lab(lab: RunLab, console: Console, home: str | None = None) -> None:
     """Print the run lab (see :func:`lab_renderables`)."""
     for part in lab_renderables(lab, home):
@@ -286,7 +276,7 @@ def lab_renderables(lab: RunLab, home: str | None = None) -> list:
         text = Text("A Python print runs on every eager call, but in graph modes only while "
                     "tracing.\n", style="dim")
         for mode, run in printed:
-            text.append(f"{mode}: {run.printed_lines} line{'s' if run.printed_lines != 1 else ''} "
+            text.append(f"{mode}: {plural(run.printed_lines, 'line')} "
                         f"over {run.calls + 1} calls\n", style="bold")
             for line, n in run.printed:
                 text.append(f"  {line}" + (f"  x{n}" if n > 1 else "") + "\n")

@@ -9,7 +9,7 @@ from rich.table import Table
 from rich.text import Text
 
 from agexplorer.model.lab import RunLab
-from agexplorer.render.terminal import seconds_text
+from agexplorer.model.text import seconds_text
 
 TITLE = "Timings per call (results brought to the host inside the timed region)"
 MEASURES = ("first call", "median", "min", "max", "calls", "traces", "speed-up")

@@ -7,6 +7,7 @@ from typing import Any, Literal
 
 from agexplorer.engine.describe import describe, is_tensor
 from agexplorer.model.retrace import Argument, Holder
+from agexplorer.model.text import shape_text
 
 
 class NotApplicable(Exception):
@@ -21,16 +22,10 @@ def _dims(value: Any) -> list[int | None] | None:
         return None
 
 
-def _shape_text(dims: list[int | None] | None) -> str:
-    if dims is None:
-        return "[unknown rank]"
-    return "[" + ", ".join("None" if d is None else str(d) for d in dims) + "]"
-
-
 def _short(value: Any) -> tuple[str, str]:
     """(text, key) of a value inside a list, tuple or dict."""
     if is_tensor(value) or (type(value).__module__ == "numpy" and hasattr(value, "shape")):
-        text = f"{value.dtype.name}{_shape_text(_dims(value))}"
+        text = f"{value.dtype.name}{shape_text(_dims(value))}"
         return text, text
     if isinstance(value, (bool, int, float, str, type(None))):
         return repr(value), f"{type(value).__name__}:{value!r}"
@@ -62,7 +57,7 @@ def describe_argument(name: str, value: Any) -> Argument:
         holder: Holder | None = "variable" if "Variable" in type(value).__name__ else \
             "numpy" if type(value).__module__ == "numpy" else None
         prefix = {"variable": "tf.Variable ", "numpy": "NumPy ", None: ""}[holder]
-        text = f"{prefix}{dtype}{_shape_text(dims)}"
+        text = f"{prefix}{dtype}{shape_text(dims)}"
         return Argument(name, "tensor", text, text, dtype=dtype, shape=dims, holder=holder)
     if isinstance(value, (bool, int, float, str, type(None))):
         return Argument(name, "python", describe(value), f"{type(value).__name__}:{value!r}",
@@ -267,7 +262,7 @@ def spec_code(spec: Any) -> str:
     if not (hasattr(spec, "shape") and hasattr(spec, "dtype")):
         return repr(spec)
     shape = "None" if spec.shape.rank is None else \
-        "[" + ", ".join("None" if d is None else str(d) for d in spec.shape.as_list()) + "]"
+        shape_text(spec.shape.as_list())
     return f"tf.TensorSpec(shape={shape}, dtype=tf.{spec.dtype.name})"
 
 
@@ -292,5 +287,5 @@ def refusal(arguments: list[Argument], signature: Any, message: str) -> str:
 def spec_words(spec: Any) -> str:
     """``float32[None, 2]``: a TensorSpec as the explainer writes tensors."""
     dims = "[unknown rank]" if spec.shape.rank is None else \
-        "[" + ", ".join("None" if d is None else str(d) for d in spec.shape.as_list()) + "]"
+        shape_text(spec.shape.as_list())
     return f"{spec.dtype.name}{dims}"

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from agexplorer.model.text import shape_text
+
 # The Python value's type in an argument's text: "the Python float 0.01" -> "float".
 _PYTHON = "the Python "
 _SHOWN = 3  # values named in one group's sentence; the rest are counted
@@ -113,21 +115,31 @@ def _values(texts: list[str]) -> str:
     return _and(shown)
 
 
+def _python_value(argument: dict[str, Any]) -> tuple[str | None, str]:
+    """(type, value) of a recorded Python value: ``("int", "3")``. A log written before
+    arguments kept them has only the phrase, ``the Python int 3``, to read them from."""
+    text = str(argument.get("text") or "")
+    if "python_type" in argument:
+        value = argument.get("value")
+        return str(argument["python_type"]), str(value) if value is not None else text
+    if not text.startswith(_PYTHON):
+        return None, text
+    kind = text.removeprefix(_PYTHON).split(" ", 1)[0]
+    return kind, text.removeprefix(f"{_PYTHON}{kind} ")
+
+
 def _cause_words(name: Any, change: str, count: int, arguments: list[dict[str, Any]],
                  relaxed_to: str | None = None) -> str:
     each = " each time" if count > 1 else ""
     texts = [str(a.get("text") or "") for a in arguments]
     if change == "value":
-        kind = texts[0].removeprefix(_PYTHON).split(" ", 1)[0] if texts and \
-            texts[0].startswith(_PYTHON) else "value"
-        values = [t.removeprefix(f"{_PYTHON}{kind} ") for t in texts]
-        return f"{name}: a new Python {kind}{each} ({_values(values)})"
+        said = [_python_value(a) for a in arguments]
+        kind = said[0][0] if said and said[0][0] else "value"
+        return f"{name}: a new Python {kind}{each} ({_values([v for _, v in said])})"
     if change == "type":
         return f"{name}: a Python value of another type{each} ({_values(texts)})"
     if change == "shape":
-        shapes = ["[unknown rank]" if a.get("shape") is None else
-                  "[" + ", ".join("None" if d is None else str(d) for d in a["shape"]) + "]"
-                  for a in arguments]
+        shapes = [shape_text(a.get("shape")) for a in arguments]
         relaxed = f"; reduce_retracing made it {relaxed_to}, which later sizes reuse" \
             if relaxed_to else ""
         return f"{name}: a new shape{each} {_values(shapes)}{relaxed}"

@@ -8,6 +8,7 @@ import textwrap
 from typing import Any
 
 from agexplorer.model.report import keras3_words
+from agexplorer.model.text import plural
 from agexplorer.runlog.causes import group_fix, group_words, trace_numbers
 from agexplorer.runlog.summary import (
     asked_by,
@@ -40,11 +41,11 @@ def text_lines(summary: dict[str, Any], *, limit: int | None = TOP, log: str | N
     for f in functions:
         if limit is not None and f in hidden:
             continue
-        rows.append(f"  {f['trace_s']:8.3f} s  {_count(f['traces'], 'trace')}  "
+        rows.append(f"  {f['trace_s']:8.3f} s  {plural(f['traces'], 'trace')}  "
                     f"{f['op_count']:>6} ops  {_name(f)}")
     lines += _section("functions by trace time:", rows, limit, more)
     if limit is not None and hidden:
-        lines.append(f"  and {_count(len(hidden), 'library function')} that reached none of "
+        lines.append(f"  and {plural(len(hidden), 'library function')} that reached none of "
                      f"your code ({more})")
     shown = functions if limit is None else [f for f in functions if f not in hidden]
     retraces = sum(len(f["retraces"]) for f in shown)
@@ -66,7 +67,7 @@ def text_lines(summary: dict[str, Any], *, limit: int | None = TOP, log: str | N
                     + (f"\n    fix: {row['hint']}" if row.get("hint") else ""))
     lines += _section("largest unrolled loops:", rows, limit, more)
     for over, count in intended_unrolls(summary).items():
-        lines.append(f"{_count(count, 'loop')} over {over} unrolled as intended")
+        lines.append(f"{plural(count, 'loop')} over {over} unrolled as intended")
     failed = [f"  {f['function']}, trace {e['trace']}: {_first_sentence(e['error'])}"
               for f in functions for e in f["errors"]]
     lines += _section("traces that failed:", failed, limit, more)
@@ -103,7 +104,7 @@ def _header(summary: dict[str, Any]) -> list[str]:
     """The first lines: how the program ended, then what it traced."""
     program, functions = summary["program"], summary["functions"]
     traces = sum(f["traces"] for f in functions)
-    counted = f"{_count(traces, 'trace')} of {_count(len(functions), 'function')}"
+    counted = f"{plural(traces, 'trace')} of {plural(len(functions), 'function')}"
     status = program.get("exit_code")
     if program.get("interrupted"):
         return [f"agexplorer record: {counted}",
@@ -135,7 +136,7 @@ def _causes(functions: list[dict[str, Any]], limit: int | None, more: str) -> li
             continue
         room = len(groups) if limit is None else max(0, limit - shown)
         if room:
-            lines.append(f"  {_name(f)}: {_count(len(f['retraces']), 'retrace')}")
+            lines.append(f"  {_name(f)}: {plural(len(f['retraces']), 'retrace')}")
         for group in groups[:room]:
             lines.append(f"    {group['count']} × {group_words(group, f['each_trace'])}; "
                          f"{trace_numbers(group['traces'])}")
@@ -145,7 +146,7 @@ def _causes(functions: list[dict[str, Any]], limit: int | None, more: str) -> li
         shown += min(room, len(groups))
         hidden += len(groups) - min(room, len(groups))
     if hidden:
-        lines.append(f"  ... and {_count(hidden, 'more cause')} ({more} lists them; --json "
+        lines.append(f"  ... and {plural(hidden, 'more cause')} ({more} lists them; --json "
                      "has every trace)")
     return lines
 
@@ -176,10 +177,6 @@ def _first_sentence(message: str) -> str:
         return message
     end = message.find(". ")
     return message[:end + 1] if 0 < end else message
-
-
-def _count(n: int, word: str) -> str:
-    return f"{n} {word}{'s' * (n != 1)}"
 
 
 def _where(file: str, line: int) -> str:

@@ -92,7 +92,7 @@ def _swept(target: str, loaded: Any, bound: inspect.BoundArguments, vary: str,
     from agexplorer.engine.capture import capture_output
     from agexplorer.engine.load import load_target
     from agexplorer.engine.tfenv import import_tf
-    from agexplorer.sweep.sweep import sweep_values
+    from agexplorer.sweep.trace import sweep_values
 
     if made.new_text is None:  # AGX009: the same function, the count passed as a tensor
         tf = import_tf()

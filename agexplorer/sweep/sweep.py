@@ -16,9 +16,9 @@ import time
 from collections.abc import Callable, Sequence
 
 from agexplorer.model.errors import AgxError
-from agexplorer.model.sweep import Sweep, SweepPoint
-from agexplorer.sweep.fit import fit_points, predicted_trace_s
-from agexplorer.sweep.trace import CALL_BUDGET, Point, measure, warm_up
+from agexplorer.model.sweep import Sweep
+from agexplorer.sweep.fit import fit_points
+from agexplorer.sweep.trace import CALL_BUDGET, Point, sweep_values
 from agexplorer.sweep.vary import bind, check_vary, is_python_count, pick, spread, with_value
 
 
@@ -87,36 +87,6 @@ def run_sweep(target: str, vary: str | None = None, values: Sequence[int] | None
     return Sweep(file=loaded.path, function=loaded.qualname, vary=vary, points=points,
                  fit=fit, staged=alternative, thresholds=tf_internals.unroll_thresholds() or None,
                  note=" ".join(notes) or None, call=loaded.call or "", loop_line=loop_line)
-
-
-def sweep_values(spec: Point, values: Sequence[int], deadline: float,
-                 say: Callable[[str], None]) -> tuple[tuple[SweepPoint, ...], bool]:
-    """The points for ``values`` (ascending), each predicted before it is traced; (points,
-    whether the time box stopped a trace or a run midway)."""
-    from agexplorer.engine.capture import capture_output
-
-    points: list[SweepPoint] = []
-    stopped = False
-    if values:
-        with capture_output():
-            warm_up(spec, values[0], max(deadline - time.perf_counter(), 0.0))
-    for value in values:
-        left = deadline - time.perf_counter()
-        predicted = predicted_trace_s(points, value)
-        if stopped or left <= 0:
-            points.append(SweepPoint(value, None, None, error="not traced: the time box ran out"))
-            continue
-        if predicted is not None and predicted > left:
-            points.append(SweepPoint(value, None, None, error=(
-                f"not traced: its trace should take about {predicted:.3g} s, more than the "
-                f"{left:.3g} s left of the time box")))
-            continue
-        say(f"tracing {spec.loaded.qualname} with {spec.label.format(value)}")
-        with capture_output():
-            point, finished = measure(spec, value, left, deadline)
-        points.append(point)
-        stopped = not finished
-    return tuple(points), stopped
 
 
 def _device(name: str | None) -> str:

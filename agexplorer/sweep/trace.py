@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from agexplorer.model.errors import AgxError, user_code_error
 from agexplorer.model.sweep import SweepPoint
+from agexplorer.sweep.fit import predicted_trace_s
 
 # Steady-state timing per value (seconds): a sweep measures the curve, not one call exactly.
 CALL_BUDGET = 0.2
@@ -104,7 +105,8 @@ def _timed(spec: Point, fn: Any, args: tuple[Any, ...], kwargs: dict[str, Any],
 
     from agexplorer.engine.tfenv import import_tf
     from agexplorer.lab.boxed import run_boxed
-    from agexplorer.lab.runs import sink_for, steady_state, time_calls, to_host
+    from agexplorer.lab.results import sink_for, to_host
+    from agexplorer.lab.timing import steady_state, time_calls
 
     tf = import_tf()
     times: dict[str, Any] = {}
@@ -132,3 +134,33 @@ def _timed(spec: Point, fn: Any, args: tuple[Any, ...], kwargs: dict[str, Any],
     if not finished:
         return replace(point, error="not run to the end: the time box ran out"), False
     return point, True
+
+
+def sweep_values(spec: Point, values: Sequence[int], deadline: float,
+                 say: Callable[[str], None]) -> tuple[tuple[SweepPoint, ...], bool]:
+    """The points for ``values`` (ascending), each predicted before it is traced; (points,
+    whether the time box stopped a trace or a run midway)."""
+    from agexplorer.engine.capture import capture_output
+
+    points: list[SweepPoint] = []
+    stopped = False
+    if values:
+        with capture_output():
+            warm_up(spec, values[0], max(deadline - time.perf_counter(), 0.0))
+    for value in values:
+        left = deadline - time.perf_counter()
+        predicted = predicted_trace_s(points, value)
+        if stopped or left <= 0:
+            points.append(SweepPoint(value, None, None, error="not traced: the time box ran out"))
+            continue
+        if predicted is not None and predicted > left:
+            points.append(SweepPoint(value, None, None, error=(
+                f"not traced: its trace should take about {predicted:.3g} s, more than the "
+                f"{left:.3g} s left of the time box")))
+            continue
+        say(f"tracing {spec.loaded.qualname} with {spec.label.format(value)}")
+        with capture_output():
+            point, finished = measure(spec, value, left, deadline)
+        points.append(point)
+        stopped = not finished
+    return tuple(points), stopped

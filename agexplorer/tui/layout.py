@@ -87,7 +87,8 @@ def act(app: AgxApp, what: str) -> None:
     if screen is not app.screen_stack[0]:
         return  # a dialog or the program view is on top: its own keys apply
     {"functions": toggle_functions, "zoom": toggle_zoom, "present": toggle_presentation,
-     "step": present_next, "swap": swap_code}[what](app, screen)
+     "step": lambda app, screen: app.navigation.present_next(screen),
+     "swap": swap_code}[what](app, screen)
 
 
 def reveal_code(pane: Widget) -> bool:
@@ -236,20 +237,3 @@ def toggle_presentation(app: AgxApp, screen: Screen) -> None:
     app.set_status("presentation: space runs the next function, F12 ends")
 
 
-def present_next(app: AgxApp, screen: Screen) -> None:
-    """In presentation mode, open the next function (across the open files) and run it."""
-    if not screen.has_class(PRESENTING) or not app.workspace_ready:
-        return
-    from agexplorer.tui.functions.picker import FunctionPicker
-
-    picker = app.query_one(FunctionPicker)
-    functions = picker.functions()
-    if not functions:
-        return
-    index = functions.index(app.target) if app.target in functions else -1
-    wanted = functions[(index + 1) % len(functions)]
-    app.navigation.picked(FunctionPicker.Picked(*wanted))
-    if app.target != wanted:
-        return  # refused (unsaved edits in another file): the status line says why
-    picker.select_function(*wanted)
-    app.action_run()

@@ -7,7 +7,8 @@ import os
 
 import pytest
 
-from agexplorer.lab.runs import quartiles, retrace_reason, time_calls
+from agexplorer.lab.runs import retrace_reason
+from agexplorer.lab.timing import quartiles, time_calls
 from agexplorer.model.lab import ModeRun, RunLab
 from agexplorer.render.lab_notes import about, cost_note, timing_notes
 

@@ -6,14 +6,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from agexplorer.lab.runs import (
-    compare_results,
-    same_result,
-    speedups,
-    steady_state,
-    summarize,
-    time_calls,
-)
+from agexplorer.lab.runs import compare_results, same_result, speedups, summarize
+from agexplorer.lab.timing import steady_state, time_calls
 from agexplorer.model.lab import ModeRun
 from conftest import fixture
 

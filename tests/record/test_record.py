@@ -224,7 +224,7 @@ def test_record_needs_a_program(capsys):
 
 
 def test_record_options_end_at_the_script():
-    from agexplorer.cli.record import parse_record
+    from agexplorer.cli.table import parse as parse_record
     from agexplorer.record.runner import default_log
 
     args = parse_record(["record", "-o", "a.log", "train.py", "--epochs", "3", "-o", "b"])

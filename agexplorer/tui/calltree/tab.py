@@ -12,6 +12,7 @@ from textual.widgets import Tree
 from textual.widgets.tree import TreeNode
 
 from agexplorer.model.report import IN_PYTHON, ReachedFunction, Report
+from agexplorer.model.text import plural
 from agexplorer.render.badges import VERDICT_STYLE, verdict_badge
 from agexplorer.tui.code.made import traced_with
 from agexplorer.tui.status_line import StatusLine
@@ -31,7 +32,7 @@ def call_key(fn: ReachedFunction) -> Key:
 
 
 def _ops(count: int) -> str:
-    return f"{count} op{'s' if count != 1 else ''}"
+    return f"{plural(count, 'op')}"
 
 
 def label(name: str, file: str, line: int, ops: int, verdicts, converted: bool = True,

@@ -7,6 +7,8 @@ from typing import Any
 
 from rich.text import Text
 
+from agexplorer.model.text import shortened
+
 # Where a call came from (the report's ``call_origin``) that the label leaves unsaid: typed
 # in the Run tab (the worker's "--call"), or a function without parameters (``f()``).
 UNSAID_ORIGINS = frozenset({"--call", "no arguments"})
@@ -46,7 +48,7 @@ def ready_placeholder(call: str | None, origin: str | None) -> str | None:
 
 def short_call(call: str) -> str:
     """A call cut to ``LONGEST_CALL`` characters for a one-line label."""
-    return call if len(call) <= LONGEST_CALL else call[:LONGEST_CALL - 1] + "…"
+    return shortened(call, LONGEST_CALL)
 
 
 @dataclass(frozen=True)

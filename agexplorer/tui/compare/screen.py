@@ -16,6 +16,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Footer, Static
 
 from agexplorer.model.compare import CompareSide, Comparison
+from agexplorer.model.text import plural, seconds_text
 
 if TYPE_CHECKING:
     from agexplorer.tui.app import AgxApp
@@ -48,8 +49,6 @@ def marked_code(code: str, changed: set[int], mark: str, style: str) -> Text:
 
 def side_line(name: str, side: CompareSide) -> Text:
     """``left (the file on disk)  s.py::f(5) [AGX_CALLS]  2 ops, traced in 39.50 ms``."""
-    from agexplorer.render.terminal import seconds_text
-
     text = Text(f"{name}  ", style="bold")
     call = side.call if side.call is not None else "?"
     text.append(f"{os.path.basename(side.file)}::{side.function.split('.')[-1]}({call})")
@@ -157,7 +156,7 @@ class CompareScreen(ModalScreen[None]):
         self.right.update(self._code(right, only_right, "+", "green"))
         self.left.display = self.right.display = True
         differing = sum(pair.differs for pair in comparison.statements)
-        note = (f"{differing} statement{'s' if differing != 1 else ''} treated differently"
+        note = (f"{plural(differing, 'statement')} treated differently"
                 if differing else "AutoGraph treats every statement the same way on both sides")
         self._head(Text(f"{note}; lines only on one side are marked - and +",
                         style="dim"))

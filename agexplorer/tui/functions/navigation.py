@@ -10,8 +10,10 @@ from rich.text import Text
 from agexplorer.model.errors import AgxError
 from agexplorer.source.files import read_source_file
 from agexplorer.tui.functions.picker import FunctionPicker
+from agexplorer.tui.layout import PRESENTING
 
 if TYPE_CHECKING:
+    from textual.screen import Screen
     from textual.timer import Timer
 
     from agexplorer.tui.app import AgxApp
@@ -30,6 +32,23 @@ class Navigation:
         self._relabelled: dict[str, str] = {}  # path -> the text the picker's lines are from
         self._pause: Timer | None = None  # opens the function under the list's cursor
         self._rest: Timer | None = None  # analyses the function shown once the keys rest
+
+    def present_next(self, screen: Screen) -> None:
+        """In presentation mode, open the next function (across the open files) and run it."""
+        app = self.app
+        if not screen.has_class(PRESENTING) or not app.workspace_ready:
+            return
+        picker = app.query_one(FunctionPicker)
+        functions = picker.functions()
+        if not functions:
+            return
+        index = functions.index(app.target) if app.target in functions else -1
+        wanted = functions[(index + 1) % len(functions)]
+        self.picked(FunctionPicker.Picked(*wanted))
+        if app.target != wanted:
+            return  # refused (unsaved edits in another file): the status line says why
+        picker.select_function(*wanted)
+        app.action_run()
 
     def go(self, new: tuple[str, str]) -> None:
         """Show function ``new`` (nothing to do when it is shown already)."""

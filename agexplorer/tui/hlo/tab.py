@@ -10,6 +10,7 @@ from textual.containers import Vertical
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
+from agexplorer.model.text import seconds_text
 from agexplorer.render.hlo import highlight_hlo, shorten, source_label, timing_text
 from agexplorer.tui.asking import AsksWhenShown
 from agexplorer.tui.code.made import answer_label
@@ -103,8 +104,6 @@ class HloTab(AsksWhenShown, Vertical):
         lines = hlo.text.rstrip().splitlines()
         sources = list(hlo.lines) + [None] * (len(lines) - len(hlo.lines))
         width = max((len(source_label(w, home)) for w in sources), default=0)
-        from agexplorer.render.terminal import seconds_text  # rich tables: only when shown
-
         head = Text(f"HLO of {made_from}\n", style="bold") if made_from else Text()
         head.append_text(timing_text(hlo, seconds_text))
         known = sum(1 for w in sources if w is not None)

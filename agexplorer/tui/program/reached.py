@@ -13,6 +13,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Footer, Static
 
 from agexplorer.model.report import ReachedFunction, Report, path_text
+from agexplorer.model.text import plural
 from agexplorer.tui.code.converted_pane import ConvertedPane
 from agexplorer.tui.code.gutter import LineRefGutter, VerdictGutter
 from agexplorer.tui.code.made import traced_with
@@ -105,7 +106,7 @@ class ReachedScreen(ModalScreen[None]):
 
     def _head(self) -> None:
         fn = self.function
-        ops = f"{fn.op_count} op{'s' if fn.op_count != 1 else ''}"
+        ops = f"{plural(fn.op_count, 'op')}"
         lines = [f"{fn.function}  {os.path.basename(fn.file)}:{fn.first_line}-{fn.end_line}  "
                  f"{ops}  from the trace of {self.root}",
                  "reached by " + path_text(fn.call_path)]

@@ -14,6 +14,7 @@ from textual.containers import Horizontal
 from textual.screen import ModalScreen
 from textual.widgets import Button, DataTable, Footer, Static
 
+from agexplorer.model.text import plural
 from agexplorer.render.badges import VERDICT_STYLE, verdict_badge
 from agexplorer.render.page import where
 from agexplorer.runlog.summary import asked_by, reaches_nothing, short_name
@@ -35,8 +36,8 @@ def run_line(summary: dict[str, Any]) -> str:
         ended = "did not finish (crashed hard or killed): its traces until then"
     functions = summary["functions"]
     traces = sum(f["traces"] for f in functions)
-    return (f"{argv} · {ended} · {traces} trace{'s' * (traces != 1)} of {len(functions)} "
-            f"function{'s' * (len(functions) != 1)}")
+    return (f"{argv} · {ended} · {plural(traces, 'trace')} of "
+            f"{plural(len(functions), 'function')}")
 
 
 def fold_name(name: str, width: int = NAME_WIDTH) -> str:
@@ -127,7 +128,7 @@ class ProgramScreen(ModalScreen[None]):
         notes = list(self.program.summary.get("notes") or [])
         hidden = sum(1 for f in self.program.functions if reaches_nothing(f))
         if hidden:
-            notes.append(f"{hidden} library function{'s' * (hidden != 1)} that reached none "
+            notes.append(f"{plural(hidden, 'library function')} that reached none "
                          f"of your code not listed (agexplorer summary "
                          f"{os.path.basename(self.program.path)} --all)")
         if notes:

@@ -11,8 +11,8 @@ from rich.text import Text
 from textual.widget import Widget
 
 from agexplorer.model.sweep import Sweep
+from agexplorer.model.text import seconds_text
 from agexplorer.render.sweep import about
-from agexplorer.render.terminal import seconds_text
 
 # AutoGraph's limits on the number of iterations (a vertical line where the chart reaches
 # them), in words; INEFFICIENT_UNROLL_MIN_OPS counts ops per iteration, not N: left out.
