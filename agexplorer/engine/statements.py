@@ -76,13 +76,28 @@ def _assigned(nodes: list[ast.stmt]) -> list[tuple[int, str, ast.expr | None]]:
     return sorted(found, key=lambda f: f[0])
 
 
+def _constant_steps(stmt: ast.stmt) -> set[str]:
+    """Names ``stmt`` (and what it holds) only steps by a constant: ``i += 1``."""
+    steps, other = set(), set()
+    for node in ast.walk(stmt):
+        if isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Name):
+            (steps if isinstance(node.value, ast.Constant) else other).add(node.target.id)
+        elif isinstance(node, ast.Assign):
+            other |= {t.id for t in node.targets if isinstance(t, ast.Name)}
+    return steps - other
+
+
 def _numbers_carried(func: ast.AST, loop: ast.For | ast.While) -> tuple[tuple[str, str], ...]:
-    """The names ``loop``'s body assigns whose last assignment before it was a number."""
+    """The names ``loop``'s body assigns whose last assignment before it was a number, and
+    which may change shape: not a counter (read by the loop's condition, or only stepped by
+    a constant, ``i += 1``)."""
     before: dict[str, ast.expr | None] = {}
     for line, name, value in _assigned(getattr(func, "body", [])):
         if line < loop.lineno:
             before[name] = value
-    inside = {name for _, name, _ in _assigned(loop.body)}
+    counters = set(_names(loop.test)) if isinstance(loop, ast.While) else set()
+    stepped = {n for stmt in loop.body for n in _constant_steps(stmt)}
+    inside = {name for _, name, _ in _assigned(loop.body)} - counters - stepped
     return tuple((name, ast.unparse(value)) for name, value in before.items()
                  if name in inside and isinstance(value, ast.Constant)
                  and type(value.value) in (int, float))

@@ -358,10 +358,11 @@ class Worker:
             return self.python.start_failure(how_ended(code), text)
         # one that cannot even start is not restarted in a loop
         restarted = phase != "starting" and self._restart()
-        then = f"; {self._then(restarted)}" if self.restart_at_once else ""
+        then = f"{self._then(restarted)}." if self.restart_at_once else None
         where = f" at {path}:{line}" if line and path else ""
-        return AgxError("worker-died", f"the TensorFlow worker {how_ended(code)} while {phase}{where}"
-                        f"{then}.", line=line, exit_code=1)
+        return AgxError("worker-died", f"the TensorFlow worker {how_ended(code)} while "
+                        f"{phase}{where}" + ("" if then else "."), advice=then, line=line,
+                        exit_code=1)
 
     def _restart(self) -> bool:
         """After a hang or a death, when ``restart_at_once``: a fresh worker starts importing

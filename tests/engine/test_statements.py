@@ -52,22 +52,25 @@ def test_expression_names_and_header():
 
 
 def test_a_loop_knows_the_values_it_carries_that_start_as_python_numbers():
-    """``acc = 0.0`` before a loop that reassigns it: a staged loop would keep its shape."""
+    """``acc = 0.0`` before a loop that reassigns it: a staged loop would keep its shape.
+    A counter (stepped by a constant, or read by a while's condition) stays a scalar."""
     tree = ast.parse(
         "def g(x, n):\n"
-        "    acc, total, flag, y = 0.0, 0, True, x\n"
         "    acc = 0.0\n"
         "    total = 0\n"
+        "    k = 0\n"
         "    flag = True\n"
         "    y = x\n"
         "    for i in range(n):\n"
         "        acc = acc + x\n"
-        "        total += 1\n"
+        "        total += x[0]\n"
+        "        k += 1\n"
         "        flag = False\n"
         "        y = y * 2\n"
-        "    while total:\n"
-        "        total -= 1\n"
+        "    j = 0\n"
+        "    while j < n:\n"
+        "        j = j + 1\n"
         "    return acc\n")
     loop, again = find_statements(find_function_node(tree, "g"))
     assert loop.numbers_carried == (("acc", "0.0"), ("total", "0"))
-    assert again.numbers_carried == ()  # total's last value before it came from the for
+    assert again.numbers_carried == ()  # j is the condition's counter
