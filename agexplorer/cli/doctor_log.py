@@ -116,9 +116,9 @@ def cmd_doctor_log(args: argparse.Namespace, path: str) -> int:
               "examined with the calls the run "
               "recorded")
         render_doctor(reports, width=args.width)
-        for item in skipped:
-            print(f"not examined: {item['function']} ({os.path.basename(item['file'])}): "
-                  f"{item['why']}")
+        for skip in skipped:
+            print(f"not examined: {skip['function']} ({os.path.basename(skip['file'])}): "
+                  f"{skip['why']}")
     return 1 if any(r.findings for r in reports) else 0
 
 

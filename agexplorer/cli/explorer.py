@@ -15,6 +15,8 @@ from agexplorer.runlog.log import is_log
 
 if TYPE_CHECKING:
     from agexplorer.state.session import ServedSession
+    from agexplorer.tui.program.actions import Program
+    from agexplorer.tui.tour.tour import Opening
 
 
 def open_tui(argv: list[str]) -> int:
@@ -55,7 +57,7 @@ def _open_tui(argv: list[str], session: ServedSession | None) -> int:
         print("agexplorer: give one PATH[::FUNC] or folder to open (or none for the samples); "
               "see `agexplorer --help`.", file=sys.stderr)
         return 2
-    program = None
+    program: Program | Opening | None = None
     if argv and os.path.isdir(argv[0]):  # every Python file of the folder
         paths, function = python_files(os.path.abspath(os.path.expanduser(argv[0]))), None
     elif argv and is_log(argv[0]):  # a recorded run: the program view (a bad log: one sentence)

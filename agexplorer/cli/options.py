@@ -5,13 +5,13 @@ from __future__ import annotations
 
 import argparse
 import math
-from typing import Any
+from typing import Any, NoReturn
 
 from agexplorer.worker.client import MAX_TIMEOUT
 
 
 class Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> None:  # one sentence, not a usage dump
+    def error(self, message: str) -> NoReturn:  # one sentence, not a usage dump
         self.exit(2, f"agexplorer: {message}; see `agexplorer {self.prog.split()[-1]} --help`.\n"
                   if " " in self.prog else f"agexplorer: {message}; see `agexplorer --help`.\n")
 

@@ -105,7 +105,7 @@ def check_listen(host: str, port: int) -> list[str]:
             probe.bind(address)
         except OSError as exc:
             raise _listen_error(host, port, exc) from None
-    return [info[4][0] for info in infos]
+    return [str(info[4][0]) for info in infos]
 
 
 def _listen_error(host: str, port: int, exc: OSError) -> AgxError:

@@ -45,9 +45,9 @@ def reached_findings(report: Any, root: ParsedFile, root_file: str) -> list[Find
     parsed: dict[str, ParsedFile | None] = {root_file: root}
     found: list[Finding] = []
     for reached in report.reached:
-        mod = parsed.get(reached.file, False)
-        if mod is False:
-            mod = parsed[reached.file] = _parse(reached.file)
+        if reached.file not in parsed:
+            parsed[reached.file] = _parse(reached.file)
+        mod = parsed[reached.file]
         if mod is None:
             continue
         func, method = mod.find(reached.function, reached.first_line)

@@ -174,7 +174,7 @@ class Counters:
         copy = _compiled(marked, code, klass)
         if copy is None or not _same_shape(copy, code):
             return None
-        if hasattr(code, "co_qualname"):
+        if sys.version_info >= (3, 11):
             copy = copy.replace(co_qualname=code.co_qualname)
         return copy
 

@@ -97,7 +97,7 @@ def fallback_verdicts(statements: list[Statement], counts: Counter[int] | Tally,
     for stmt in statements:
         ops = sum(n for line, n in ops_by_line.items() if line is not None and stmt.spans(line))
         header, runs = tally(stmt)
-        common = dict(kind=stmt.kind, line=stmt.line, header=stmt.header, graph_op=None,
+        common: dict[str, Any] = dict(kind=stmt.kind, line=stmt.line, header=stmt.header, graph_op=None,
                       ops_created=ops)
         if not header:
             reason = (f"Python never reached it while tracing ({name} ran unconverted: {why})."

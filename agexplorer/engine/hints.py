@@ -167,7 +167,7 @@ def unconverted_hint(kind: str) -> str:
 
 
 def _range_hint(stmt: Statement, node: ast.expr | None, described: Described,
-                names: list[NamedValue]) -> str:
+                names: list[NamedValue] | tuple[NamedValue, ...]) -> str:
     tail = ("instead, so AutoGraph builds one tf.while_loop whatever the count; {pass_}"
             "collect per-step results in a tf.TensorArray.")
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) \

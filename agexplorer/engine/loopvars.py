@@ -30,6 +30,8 @@ _VALUE_CHARS = 40  # a Python value's repr is cut to this: the type tells the st
 
 def _shape(value: Any) -> Shape:
     shape = getattr(value, "shape", None)
+    if shape is None:
+        return None
     try:
         dims = shape.as_list() if hasattr(shape, "as_list") else list(shape)
     except (TypeError, ValueError):  # unknown rank

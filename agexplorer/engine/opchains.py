@@ -12,6 +12,7 @@ nothing was noted (an op imported from a function library) falls back to its sta
 from __future__ import annotations
 
 import sys
+from types import FrameType
 from typing import Any
 
 from agexplorer.engine import tf_internals
@@ -53,7 +54,7 @@ class OpChains:
         mapping = tf_internals.source_map()
         kinds = self._kinds
         found = []
-        frame = sys._getframe(2)  # above this method and TensorFlow's constructor hook
+        frame: FrameType | None = sys._getframe(2)  # above this method and TensorFlow's constructor hook
         while frame is not None:
             code = frame.f_code
             kind = kinds.get(code)

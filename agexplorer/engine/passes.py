@@ -74,12 +74,12 @@ def _observed(on_pass: Callable[[str, str, bool], None]) -> Iterator[None]:
         return transform
 
     for (name, module), original in zip(modules, saved, strict=True):
-        module.transform = observed(name, original)
+        setattr(module, "transform", observed(name, original))  # noqa: B010 - a module's
     try:
         yield
     finally:
         for (_, module), original in zip(modules, saved, strict=True):
-            module.transform = original
+            setattr(module, "transform", original)  # noqa: B010
 
 
 def require_passes() -> None:

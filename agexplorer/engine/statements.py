@@ -63,7 +63,7 @@ def _lines(body: list[ast.stmt]) -> tuple[int, int]:
 def _assigned(nodes: list[ast.stmt]) -> list[tuple[int, str, ast.expr | None]]:
     """(line, name, value) of every plain-name assignment in ``nodes`` (value None for an
     augmented one), in line order."""
-    found = []
+    found: list[tuple[int, str, ast.expr | None]] = []
     for stmt in nodes:
         for node in ast.walk(stmt):
             if isinstance(node, ast.Assign):
@@ -78,7 +78,8 @@ def _assigned(nodes: list[ast.stmt]) -> list[tuple[int, str, ast.expr | None]]:
 
 def _constant_steps(stmt: ast.stmt) -> set[str]:
     """Names ``stmt`` (and what it holds) only steps by a constant: ``i += 1``."""
-    steps, other = set(), set()
+    steps: set[str] = set()
+    other: set[str] = set()
     for node in ast.walk(stmt):
         if isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Name):
             (steps if isinstance(node.value, ast.Constant) else other).add(node.target.id)
@@ -136,7 +137,7 @@ def find_statements(func: ast.FunctionDef | ast.AsyncFunctionDef) -> list[Statem
                     inner = getattr(node, name, None)
                     if isinstance(inner, list):
                         visit([n for n in inner if isinstance(n, ast.stmt)]
-                              + [s for h in inner if isinstance(h, ast.excepthandler)
+                              + [s for h in inner if isinstance(h, ast.ExceptHandler)
                                  for s in h.body], parent, part)
                 if isinstance(node, ast.Match):
                     for case in node.cases:

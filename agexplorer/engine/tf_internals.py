@@ -16,7 +16,7 @@ import contextlib
 import functools
 import importlib
 import threading
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from types import ModuleType
 from typing import Any
 
@@ -55,7 +55,7 @@ def autograph_modules() -> tuple[ModuleType, ModuleType]:
 
 
 @contextlib.contextmanager
-def patched_autograph(wrappers: dict[str, Callable[[Callable[..., Any]], Callable[..., Any]]],
+def patched_autograph(wrappers: Mapping[str, Callable[[Callable[..., Any]], Callable[..., Any]]],
                       mark: Callable[[str], None]) -> Iterator[None]:
     """Within the block, ``ag__.NAME`` is ``wrappers[NAME](original)`` and each path function
     calls ``mark("python" | "staged")`` before it runs; all is restored on exit."""
@@ -104,7 +104,7 @@ def op_creation_hook(on_op: Callable[[Any, str], None]) -> Iterator[None]:
     """Within the block, ``on_op(graph, op_name)`` runs as each graph op is created (from the
     creating Python frame's callee: ``sys._getframe(2)`` inside ``on_op`` is the caller of
     TensorFlow's op constructor's C hook)."""
-    ops = importlib.import_module(_OPS)
+    ops: Any = importlib.import_module(_OPS)
     original = ops._create_c_op
 
     def create_c_op(graph: Any, node_def: Any, *args: Any, **kwargs: Any) -> Any:

@@ -168,9 +168,12 @@ def _own(stmt: Statement, found: list[_CfOp], ops: _Ops) -> list[_CfOp]:
     the line of the statement around it, and runs the rest of the body only; a tensor
     ``and`` in the condition makes a tf.cond whose branches hold the condition alone); else
     those that run any of its lines; else all of them."""
-    held = [(op, ops.held(op)) for op in found]
-    if any(lines is None for _, lines in held):
-        return found
+    held: list[tuple[_CfOp, set[int]]] = []
+    for op in found:
+        lines = ops.held(op)
+        if lines is None:
+            return found
+        held.append((op, lines))
     first = stmt.body_lines[0]
     return ([op for op, lines in held if first in lines]
             or [op for op, lines in held if any(stmt.line < n <= stmt.end_line for n in lines)]

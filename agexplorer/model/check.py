@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field, replace
-from typing import Literal
+from typing import Any, Literal
 
 from agexplorer.model.keras import keras_text
 from agexplorer.model.text import plural
@@ -36,7 +36,7 @@ class StatementSnap:
         return f"{self.verdict} x{self.iterations}" if self.verdict == "python" \
             and self.iterations is not None else self.verdict
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """JSON form (the file only where it is not the target's)."""
         data = asdict(self)
         if self.file is None:
@@ -66,7 +66,7 @@ class TargetSnap:
         """(file, function): how a target is matched between two snapshots."""
         return self.file, self.function
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """JSON form."""
         data = {"file": self.file, "function": self.function, "line": self.line,
                 "call": self.call, "op_count": self.op_count, "traces": self.traces,
@@ -95,7 +95,7 @@ class Snapshot:
         return replace(self, targets=sorted((order(t) for t in self.targets),
                                             key=lambda t: (t.file, t.line, t.function)))
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """JSON form (``--json`` and the golden file)."""
         return {"format": FORMAT, "tensorflow": self.tensorflow, "keras": self.keras,
                 "keras_flavour": self.keras_flavour,
@@ -123,7 +123,7 @@ class Snapshot:
         return "\n".join(lines) + "\n"
 
     @classmethod
-    def from_dict(cls, data: dict) -> Snapshot:
+    def from_dict(cls, data: dict[str, Any]) -> Snapshot:
         """Read a golden file's object; ValueError (with what is wrong) when it is not one."""
         if not isinstance(data, dict) or data.get("format") != FORMAT:
             raise ValueError(f"it is not an agexplorer check golden file of format {FORMAT}")
@@ -192,11 +192,11 @@ class Change:
         listed = names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
         return f"{made}: {cause} is the likely cause of the changed op or trace counts of {listed}"
 
-    def to_dict(self, shown: Callable[[str], str] = str) -> dict:
+    def to_dict(self, shown: Callable[[str], str] = str) -> dict[str, Any]:
         """JSON form, with the sentence; a note about the whole check has null file, line and
         function."""
         whole = not self.file
-        data = {"kind": self.kind, "file": None if whole else shown(self.file),
+        data: dict[str, Any] = {"kind": self.kind, "file": None if whole else shown(self.file),
                 "line": None if whole else self.line,
                 "function": None if whole else self.function, "before": self.before,
                 "after": self.after, "info": self.info, "message": self.text(shown)}

@@ -6,6 +6,7 @@ import difflib
 import os
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from agexplorer.model.errors import AgxError
 from agexplorer.model.lab import RunLab
@@ -41,7 +42,7 @@ class CompareSide:
         run = self.lab.runs.get(mode) if self.lab is not None else None
         return run.median_s if run is not None and run.ok else None
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """JSON form (the comparison's ``left`` and ``right``)."""
         return {"target": f"{self.file}::{self.function}", "file": self.file,
                 "function": self.function,
@@ -68,7 +69,7 @@ class StatementPair:
             return True
         return verdict_text(self.left) != verdict_text(self.right)
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """JSON form: ``{"left", "right", "differs"}`` (a side with no statement: null)."""
         return {"left": self.left.to_dict() if self.left is not None else None,
                 "right": self.right.to_dict() if self.right is not None else None,
@@ -188,7 +189,7 @@ class Comparison:
         types = sorted(set(a) | set(b), key=lambda t: (-max(a.get(t, 0), b.get(t, 0)), t))
         return {t: b.get(t, 0) - a.get(t, 0) for t in types}
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """The ``compare --json`` object (key names are a contract: see the README)."""
         return {"left": self.left.to_dict(), "right": self.right.to_dict(), "diff": self.diff,
                 "statements": [p.to_dict() for p in self.statements],

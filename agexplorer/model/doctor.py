@@ -112,7 +112,7 @@ class Finding:
         """The code's short title (from :data:`CODES`)."""
         return CODES[self.code][0]
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """JSON form."""
         return {**asdict(self), "title": self.title}
 
@@ -136,7 +136,7 @@ class DoctorReport:
         """``PATH::FUNCTION``."""
         return f"{self.file}::{self.function}"
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """The ``doctor --json`` object for one function."""
         return {"target": self.target, "file": self.file, "function": self.function,
                 "first_line": self.first_line, "end_line": self.end_line,
@@ -156,7 +156,7 @@ class Rewrite:
     new_call: str | None  # the call rewritten; None when it stays as it was
     old_sha: str  # sha256 of the text it was made from: apply_fix refuses a changed file
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """JSON form."""
         return asdict(self)
 
@@ -182,7 +182,7 @@ class TrialSide:
     error: AgxError | None = None
     lab: Any = None  # model.lab.RunLab, or None when it could not run
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """JSON form."""
         return {"call": self.call, "verdicts": [v.to_dict() for v in self.verdicts],
                 "op_count": self.op_count, "trace_s": self.trace_s,
@@ -209,7 +209,7 @@ class FixTrial:
         """The nested results (for engine.buffer.Shadow.fix)."""
         return [self.before, self.after, self.before.lab, self.after.lab]
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """The ``doctor --try --json`` object."""
         return {"file": self.file, "function": self.function, "finding": self.finding.to_dict(),
                 "rewrite": self.rewrite.to_dict(), "diff": self.diff,

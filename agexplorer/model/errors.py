@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import re
 import traceback
-from typing import Literal
+from typing import Any, Literal
 
 from agexplorer.model.text import file_line, plural
 
@@ -112,12 +112,13 @@ class AgxError(Exception):
         """The whole sentence: what happened, then the advice after a ";"."""
         return f"{self.what}; {self.advice}" if self.advice else self.what
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """The JSON form: ``{"kind", "message", "line", "details"}``."""
         return {"kind": self.kind, "message": self.message, "line": self.line,
                 "details": self.details}
 
-    def __reduce__(self):  # keyword-only arguments: pickle (to and from the worker) by fields
+    # Keyword-only arguments: pickled (to and from the worker) by fields.
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
         return (_rebuild, (self.kind, self.what, self.advice, self.raised, self.line,
                            self.exit_code, self.details, self.cause))
 

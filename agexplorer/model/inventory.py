@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
+from typing import Any
 
 
 @dataclass
@@ -19,7 +20,7 @@ class OpInfo:
     parent: str | None = None  # the op whose body holds this op (None at top level)
     file: str | None = None  # the user's file of ``line`` (the innermost frame of user code)
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """JSON form (the report's ``graph.ops`` entries)."""
         return {"name": self.name, "type": self.type, "file": self.file, "line": self.line,
                 "function": self.function, "device": self.device, "outputs": self.outputs,

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
-from typing import Literal
+from typing import Any, Literal
 
 # Why the graph mode traced more than once, when the worker can tell: "variables" (the first
 # call traced twice, as TensorFlow does when the first trace creates variables), "signature"
@@ -68,7 +68,7 @@ class ModeRun:
             return None
         return self.p75_s - self.p25_s
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """JSON form."""
         return asdict(self)
 
@@ -92,7 +92,7 @@ class HloText:
     compile_s: float | None = None
     error: str | None = None  # the one sentence saying why XLA could not compile it
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """The report's ``hlo`` object: ``{"text", "error", "lines": [[file, line] or null],
         "trace_s", "lower_s", "compile_s"}``."""
         return {"text": self.text, "error": self.error,
@@ -172,7 +172,7 @@ class RunLab:
             return None
         return work
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """The report's run keys: ``device``, ``runs`` (each mode's ModeRun, with
         ``timed_out``, ``skipped`` and ``first_call_traces``), ``speedup``,
         ``results_match``, ``tracing_count``, ``budget_s``, ``fresh_module``, ``overhead_s``
@@ -184,7 +184,7 @@ class RunLab:
         ``differences`` (``{mode: largest relative difference or null}``), ``hlo`` and
         ``tensorboard``. Each run carries its ``effects`` (``[{"kind", "name", "before",
         "after", "phase"}]``) and ``random_ops``."""
-        data = {"device": self.device, "runs": {m: r.to_dict() for m, r in self.runs.items()},
+        data: dict[str, Any] = {"device": self.device, "runs": {m: r.to_dict() for m, r in self.runs.items()},
                 "speedup": self.speedup, "results_match": self.results_match,
                 "tracing_count": self.tracing_count, "budget_s": self.budget_s,
                 "fresh_module": self.fresh_module, "overhead_s": self.overhead_s,

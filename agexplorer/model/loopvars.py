@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from agexplorer.model.text import shape_text
 
@@ -38,7 +39,7 @@ class VarState:
             return f"{self.dtype}{shape_text(self.shape)}"
         return f"{self.python_type} {self.value}" if self.value else str(self.python_type)
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """``{"dtype", "shape"}`` for a tensor, ``{"python_type", "value"}`` otherwise."""
         if self.is_tensor:
             return {"dtype": self.dtype,
@@ -56,7 +57,7 @@ class LoopVar:
     after: VarState
     changed: bool
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """JSON form."""
         return {"name": self.name, "before": self.before.to_dict(),
                 "after": self.after.to_dict(), "changed": self.changed}

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 SOURCE = "source"  # the name of the first step: the function as AutoGraph parsed it
 
@@ -38,7 +39,7 @@ class PassStep:
                 number += 1
         return lines
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """The JSON form."""
         return {"name": self.name, "note": self.note, "code": self.code, "diff": self.diff}
 
@@ -53,7 +54,7 @@ class Passes:
     # Converters this TensorFlow has but did not apply (optional features that are off).
     skipped: tuple[str, ...] = field(default_factory=tuple)
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """The JSON form: ``{"file", "function", "steps": [{"name", "note", "code", "diff"}],
         "skipped"}``."""
         return {"file": self.file, "function": self.function,

@@ -47,7 +47,7 @@ class CallSite:
         """``normalize (ops.py:5)``."""
         return f"{self.function} ({os.path.basename(self.file)}:{self.line})"
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """JSON form."""
         return {"function": self.function, "file": self.file, "line": self.line}
 
@@ -116,7 +116,7 @@ class Verdict:
         """A loop unrolled while tracing (see :func:`is_unrolled`)."""
         return is_unrolled(self.kind, self.verdict, self.iterations)
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """JSON form (``names`` as ``[name, words]`` pairs; the kinds stay out)."""
         data = {f.name: getattr(self, f.name) for f in fields(self)}
         del data["value_kind"]
@@ -158,7 +158,7 @@ class ReachedFunction:
         """How many calls away from the explored function (0: the explored function)."""
         return max(len(self.call_path) - 1, 0)
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """JSON form (the report's ``call_tree`` entries; statements are in ``statements``)."""
         return {"file": self.file, "function": self.function, "first_line": self.first_line,
                 "end_line": self.end_line, "depth": self.depth,
@@ -192,7 +192,7 @@ class Report:
     log: str = ""  # warnings from TensorFlow and AutoGraph, start-up noise removed
     error: AgxError | None = None
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """The ``--json`` object (key names are a contract: see the README)."""
         inv = self.inventory
         data: dict[str, Any] = {
@@ -235,7 +235,7 @@ class Report:
         """The explored function as the first step of every call path."""
         return CallSite(self.function, self.file, self.first_line)
 
-    def _root_entry(self) -> dict:
+    def _root_entry(self) -> dict[str, Any]:
         own = self.inventory.by_line(self.file) if self.inventory else {}
         return {"file": self.file, "function": self.function, "first_line": self.first_line,
                 "end_line": self.end_line, "depth": 0, "call_path": [self.root_site.to_dict()],

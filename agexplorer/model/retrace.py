@@ -29,10 +29,10 @@ class Argument:
     # What holds a tensor's value where it is not a tf.Tensor: "variable", "numpy".
     holder: Holder | None = None
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """The JSON form (``key`` is internal; ``parts`` only for a structure; the type, the
         value and the holder where there is one)."""
-        data: dict = {"kind": self.kind, "text": self.text, "dtype": self.dtype,
+        data: dict[str, Any] = {"kind": self.kind, "text": self.text, "dtype": self.dtype,
                       "shape": self.shape}
         data.update({k: v for k, v in (("python_type", self.python_type),
                                        ("value", self.value), ("holder", self.holder))
@@ -57,7 +57,7 @@ class Effect:
     text: str
     during: str = ""  # the call's outcome: "traced", "reused" or "failed"
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """The JSON form."""
         return {"kind": self.kind, "name": self.name, "before": self.before,
                 "after": self.after, "text": self.text, "during": self.during}
@@ -84,7 +84,7 @@ class RetraceCall:
     error: str | None = None
     error_line: int | None = None
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """The JSON form."""
         return {"index": self.index, "call": self.call, "outcome": self.outcome,
                 "traced": self.traced, "tracing_count": self.tracing_count,
@@ -104,7 +104,7 @@ class ReplayCall:
     traced: bool
     error: str | None = None
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """The JSON form."""
         return {"outcome": self.outcome, "traced": self.traced, "error": self.error}
 
@@ -122,7 +122,7 @@ class Replay:
     signatures: list[str] = field(default_factory=list)
     summary: str = ""
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """The JSON form."""
         return {"setting": self.setting, "applied": self.applied, "code": self.code,
                 "note": self.note, "calls": [c.to_dict() for c in self.calls],
@@ -148,7 +148,7 @@ class RetraceReport:
     load_output: str = ""  # what the module printed while loading
     log: str = ""
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """The ``--json`` object."""
         return {"target": {"file": self.file, "function": self.function,
                            "decorated": self.decorated, "settings": self.settings},

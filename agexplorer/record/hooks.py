@@ -36,7 +36,7 @@ from agexplorer.engine.verdicts import build_verdicts
 from agexplorer.model.retrace import Argument
 from agexplorer.record.failure import first_line
 from agexplorer.record.reached import CallTexts, Entry, Reached
-from agexplorer.retrace.args import bind_arguments, changes, differences
+from agexplorer.retrace.args import Change, bind_arguments, changes, differences
 
 # Keras 3: model.build(shape) on a subclassed model without its own build() creates no
 # weights (Keras only warns), so the advice is what does create them.
@@ -238,7 +238,7 @@ class TraceRecorder:
                 earlier.remember(numbers, arguments, scope)
             return "first", None, None, []
         try:
-            best: tuple[int, int, list[Argument], list[tuple[str, str]]] | None = None
+            best: tuple[int, int, list[Argument], list[tuple[str, Change]]] | None = None
             for i, own, before in zip(earlier.numbers, earlier.own, earlier.arguments,
                                       strict=True):
                 found = changes(arguments, before)
@@ -250,7 +250,7 @@ class TraceRecorder:
                 relaxed = _relaxed(found, traced)
                 reason = "; ".join(phrase.replace(f"call {own}", f"trace {own}") for _, phrase
                                    in differences(arguments, before, own, relaxed))
-                causes = [{"name": name, "change": change,
+                causes: list[dict[str, Any]] = [{"name": name, "change": change,
                            **({"relaxed": relaxed[name]} if name in relaxed else {})}
                           for name, change in found]
             elif scope == "NO_VARIABLE_CREATION" and "VARIABLE_CREATION" in earlier.scopes:
@@ -299,15 +299,15 @@ def _traced_arguments(concrete: Any, python_function: Any) -> list[Argument] | N
     return _arguments(python_function, tuple(args), dict(kwargs))
 
 
-def _relaxed(found: list[tuple[str, str]], traced: list[Argument] | None) -> dict[str, str]:
+def _relaxed(found: list[tuple[str, Change]], traced: list[Argument] | None
+             ) -> dict[str, str]:
     """The changed shapes the trace was made relaxed for: name -> what it was traced for
     (``float32[None, 4]``)."""
     if not traced:
         return {}
     leaves = {leaf.name: leaf for a in traced for leaf in [a, *a.parts]}
     return {name: leaves[name].text for name, change in found if change == "shape"
-            and name in leaves and leaves[name].shape is not None
-            and None in leaves[name].shape}
+            and name in leaves and None in (leaves[name].shape or [0])}
 
 
 def _weak(function: Any) -> Callable[[], Any] | None:
@@ -401,10 +401,10 @@ def _verdicts(concrete: Any, recorder: Recorder, root: Root, anchored: bool, uni
                               ran=seen.ran)
     reached = with_line_counts(reached, index, inventory,
                                lambda file: counts.tally(slots, file))
-    entries = {**seen.converted(), **seen.entries}
+    first: dict[tuple[str, int], Entry] = {**seen.converted(), **seen.entries}
     statements = [v.to_dict() for v in own] + [v.to_dict() for f in reached for v in f.statements]
     return {"op_count": len(inventory.ops), "statements": statements,
-            "reached": [_reached(f, entries.get((f.file, _def_line(f, index))))
+            "reached": [_reached(f, first.get((f.file, _def_line(f, index))))
                         for f in reached]}
 
 

@@ -16,6 +16,7 @@ import inspect
 import linecache
 import sys
 from dataclasses import dataclass, field
+from types import FrameType
 from typing import Any
 
 from agexplorer.engine.calltree import FileIndex, Reach
@@ -126,6 +127,8 @@ def instance_init(obj: Any) -> tuple[str | None, str | None]:
     cls = type(obj)
     own_init = cls.__dict__.get("__init__") or next(
         (c.__dict__["__init__"] for c in cls.__mro__ if "__init__" in c.__dict__), None)
+    if own_init is None:  # every class has object's: never, but nothing to read then
+        return "", None
     try:
         parameters = [p for p in inspect.signature(own_init).parameters.values()
                       if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)][1:]
@@ -231,7 +234,7 @@ def _callee(call: ast.Call) -> str | None:
 def _names_function(node: ast.expr, file: str, line: int) -> bool:
     """Whether ``node`` (a name, or a dotted name) is a function or method where the user's
     frame at ``line`` of ``file`` is (read without running any property or __getattr__)."""
-    frame = sys._getframe(1)
+    frame: FrameType | None = sys._getframe(1)
     while frame is not None and not (frame.f_code.co_filename == file
                                      and frame.f_lineno == line):
         frame = frame.f_back

@@ -109,7 +109,8 @@ def _function(fp: FunctionPage) -> list[str]:
         facts.append("@tf.function" if r.decorated else "plain function")
     if fp.call_text:
         facts.append(f"call {code(fp.call_text, False)}"
-                     + (f" ({cell(fp.report.call_origin)})" if fp.report.call_origin else ""))
+                     + (f" ({cell(fp.report.call_origin)})"
+                        if fp.report is not None and fp.report.call_origin else ""))
     if fp.op_count is not None:
         facts.append(f"{fp.op_count} ops")
     if facts:

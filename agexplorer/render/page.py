@@ -187,9 +187,9 @@ def _lines(source: str, first: int, end: int, verdicts: list[Verdict],
         number = first + offset
         if offset and end and number > end:
             break
-        v = by_line.get(number)
-        rows.append(SourceLine(number, text, v.verdict if v else None,
-                               verdict_badge(v) if v else "", ops.get(number, 0)))
+        found = by_line.get(number)
+        rows.append(SourceLine(number, text, found.verdict if found else None,
+                               verdict_badge(found) if found else "", ops.get(number, 0)))
     return rows
 
 
@@ -204,7 +204,7 @@ def source_blocks(fp: FunctionPage) -> list[SourceBlock]:
     by_file = inv.by_file() if inv else {}
     for f in r.reached:
         if f.source:
-            ops: dict[int | None, int] = dict(by_file.get(f.file, {}))
+            ops: dict[int | None, int] = {k: n for k, n in by_file.get(f.file, {}).items()}
             blocks.append(SourceBlock(f.function, f.file, _lines(
                 f.source, f.first_line, f.end_line, list(f.statements), ops)))
     return blocks

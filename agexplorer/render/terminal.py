@@ -148,7 +148,8 @@ def _reached_sections(report: Report) -> list[Any]:
 def _ops_by_line(report: Report, colors: dict[int, str]) -> Table:
     inv = report.inventory
     assert inv is not None
-    source = {report.first_line + i: s for i, s in enumerate(report.source.splitlines())}
+    source: dict[int | None, str] = {report.first_line + i: s
+                                      for i, s in enumerate(report.source.splitlines())}
     types: dict[int | None, Counter] = defaultdict(Counter)
     elsewhere: dict[tuple[str, int], Counter] = defaultdict(Counter)  # other files' lines
     for op in inv.ops:
@@ -167,10 +168,12 @@ def _ops_by_line(report: Report, colors: dict[int, str]) -> Table:
     for line in sorted(types, key=lambda x: (x is None, x or 0)):
         counter = types[line]
         label = str(line) if line is not None else "-"
-        text = source.get(line, "").strip() if line is not None else "(made by tf.function: inputs, outputs)"
+        text = source.get(line, "").strip() if line is not None else \
+            "(made by tf.function: inputs, outputs)"
         if line is not None and line not in source:
             text = f"{os.path.basename(report.file)}:{line} (outside the function)"
-        table.add_row(Text(label, style=colors.get(line, "")), text, str(sum(counter.values())),
+        style = colors.get(line, "") if line is not None else ""
+        table.add_row(Text(label, style=style), text, str(sum(counter.values())),
                       ", ".join(f"{t} x{n}" if n > 1 else t for t, n in counter.most_common()))
     for (file, line), counter in sorted(elsewhere.items()):
         text = lines.get(file, {}).get(line, "").strip()

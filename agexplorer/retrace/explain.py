@@ -95,15 +95,15 @@ def _explain(target: str, calls: list[str] | None, progress: Callable[[str], Non
     except (TypeError, ValueError):
         parameters = None
     fn = tf.function(loaded.bound, **settings)
-    calls = _explained(_run_sequence(fn, sequence, loaded, parameters, progress, ""), settings)
+    made = _explained(_run_sequence(fn, sequence, loaded, parameters, progress, ""), settings)
     tracing_count = fn.experimental_get_tracing_count()
     return RetraceReport(
         file=loaded.path, function=loaded.qualname, decorated=loaded.decorated,
-        settings=_settings_code(settings), calls_origin=origin, calls=calls,
+        settings=_settings_code(settings), calls_origin=origin, calls=made,
         tracing_count=tracing_count, signatures=_signatures(fn, loaded.qualname),
-        replays=_replays(tf, loaded, sequence, calls, tracing_count, settings, parameters,
+        replays=_replays(tf, loaded, sequence, made, tracing_count, settings, parameters,
                          progress),
-        findings=_findings(calls), notes=notes)
+        findings=_findings(made), notes=notes)
 
 
 def _sequence(loaded: Loaded, calls: list[str] | None) -> tuple[list[_Call], str]:

@@ -82,6 +82,7 @@ def rebuild_call(arguments: list[dict], keyword: Collection[str] = (),
                 continue
             return RebuiltCall(None, notes, f"{name} was recorded as {argument.get('text')}, "
                                f"which cannot be passed back as one argument; {advice}")
+        value: str | None
         if argument.get("kind") == "tensor":
             value = tensor_expression(argument, notes)
         else:

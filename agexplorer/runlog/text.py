@@ -179,5 +179,5 @@ def _first_sentence(message: str) -> str:
     return message[:end + 1] if 0 < end else message
 
 
-def _where(file: str, line: int) -> str:
+def _where(file: str, line: int | None) -> str:
     return f"{os.path.basename(file)}:{line}" if file else f"line {line}"

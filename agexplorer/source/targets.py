@@ -154,7 +154,7 @@ def find_function_node(tree: ast.Module, qualname: str) -> ast.FunctionDef | ast
         if node is None:
             return _assigned_lambda(body, part) if i == len(parts) - 1 else None
         if i < len(parts) - 1:
-            body = node.body  # type: ignore[attr-defined]
+            body = node.body
     return node if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) else None
 
 
@@ -178,7 +178,7 @@ def _assigned_lambda(body: list[ast.stmt], name: str) -> ast.FunctionDef | None:
     made = ast.FunctionDef(name=name, args=lam.args, body=[ast.Return(lam.body)],
                            decorator_list=[], returns=None, type_comment=None,
                            **({"type_params": []} if "type_params" in ast.FunctionDef._fields
-                              else {}))
+                              else {}))  # type: ignore[arg-type]  # Python 3.12's field
     return ast.copy_location(made, lam)
 
 

@@ -63,7 +63,7 @@ def run_sweep(target: str, vary: str | None = None, values: Sequence[int] | None
         check_vary(loaded.bound, bound, vary, loaded.qualname)
         if not values:
             current = bound.arguments.get(vary)
-            if not is_python_count(current):
+            if not isinstance(current, int) or not is_python_count(current):
                 raise AgxError("bad-vary", f"--vary {vary} needs its values: "
                                f"--vary {vary}=V1,V2,...")
             values = spread(current)

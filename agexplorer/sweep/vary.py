@@ -69,7 +69,7 @@ def with_value(bound: inspect.BoundArguments, name: str, value: Any
     """The call's (args, kwargs) with ``name`` set to ``value``."""
     arguments = dict(bound.arguments)
     arguments[name] = value
-    again = inspect.BoundArguments(bound.signature, arguments)  # type: ignore[arg-type]
+    again = inspect.BoundArguments(bound.signature, arguments)
     return again.args, again.kwargs
 
 

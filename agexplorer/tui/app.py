@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from textual import on
 from textual.app import App, ComposeResult
-from textual.binding import Binding
+from textual.binding import BindingType
 from textual.containers import Horizontal, Vertical
 from textual.css.query import NoMatches
 from textual.widget import MountError
@@ -68,7 +68,7 @@ class AgxApp(KeyActions, CompareActions, LayoutApp):
     CSS_PATH = "app.tcss"
     TITLE = "agexplorer"
     COMMANDS = App.COMMANDS | {ExplorerCommands}
-    BINDINGS: ClassVar[list[Binding]] = keys.BINDINGS  # the keys and their actions: keys.py
+    BINDINGS: ClassVar[list[BindingType]] = keys.BINDINGS  # the keys and their actions: keys.py
 
     def __init__(self, paths: list[str], function: str | None = None,
                  worker: Worker | None = None, timeout: float = 30.0,

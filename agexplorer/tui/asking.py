@@ -43,7 +43,7 @@ class AsksWhenShown:
         raise NotImplementedError
 
     def start_following(self) -> None:
-        self.explorer.state.subscribe(self)  # type: ignore[arg-type]
+        self.explorer.state.subscribe(self)
 
     def on_show(self) -> None:
         self._follow()

@@ -171,7 +171,7 @@ class EngineBridge:
         elif job.is_cancelled:
             self._notice()
             return
-        else:
+        elif answer is not None:
             self.app.post_message(AnalysisReady(key, answer["report"], answer.get("lab")))
         self._notice()
         self.app.post_message(EngineStatus("ready", ready=True))

@@ -20,7 +20,7 @@ def while_mounted(method: Any) -> Any:
         try:
             return method(self, *args, **kwargs)
         except NoMatches:
-            app = self if isinstance(self, App) else self.app
+            app: Any = self if isinstance(self, App) else self.app
             tearing_down = not app.is_running or app.exiting or not app.query("#main")
             if app.workspace_ready and not tearing_down:
                 raise

@@ -6,7 +6,7 @@ from collections.abc import Callable
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 
 from agexplorer.tui.guards import while_mounted
 from agexplorer.tui.layout import BINDINGS as LAYOUT_BINDINGS
@@ -30,7 +30,7 @@ _PANE_GROUP = Binding.Group("Panes", compact=True)
 # The footer shows them in this order (cut at the right on a narrow screen): the most useful
 # first, those on only in some contexts (Leave, the find's n/N) where they are seen, Quit last.
 # The layout's keys (layout.py) are placed here too: LayoutApp leaves the order to this list.
-BINDINGS: list[Binding] = [
+BINDINGS: list[BindingType] = [
     Binding("f1", "help", "Keys"),
     Binding("question_mark", "help", "Keys", show=False),
     Binding("escape", "leave", "Leave"),

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, ClassVar, cast
 
 from textual.app import App
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.css.query import NoMatches
 from textual.widget import Widget
 
@@ -34,7 +34,7 @@ VERTICAL = [(0, "-tiny"), (36, "-short"), (50, "-tall")]
 SHOW_CONVERTED = "-show-converted"
 
 # Bound by the app in keys.BINDINGS' order (ctrl+b first: keys.py places it by index).
-BINDINGS: list[Binding] = [
+BINDINGS: list[BindingType] = [
     Binding("ctrl+b", "layout('functions')", "Functions"),
     Binding("f11", "layout('zoom')", "Zoom"),
     Binding("z", "layout('zoom')", "Zoom", show=False),
@@ -60,12 +60,13 @@ class LayoutApp(App, inherit_bindings=False):
     live here so that app.py only names its base (the keys, BINDINGS above, are bound in
     keys.BINDINGS' order)."""
 
-    HORIZONTAL_BREAKPOINTS: ClassVar[list[tuple[int, str]]] = HORIZONTAL
-    VERTICAL_BREAKPOINTS: ClassVar[list[tuple[int, str]]] = VERTICAL
+    HORIZONTAL_BREAKPOINTS: list[tuple[int, str]] = HORIZONTAL
+    VERTICAL_BREAKPOINTS: list[tuple[int, str]] = VERTICAL
     # The footer lists keys in the order they were first bound: Textual's own ctrl+q would
     # come first at 80 columns. The app's list (keys.BINDINGS: these layout keys among the
     # rest, most useful first, Quit last) gives the order; only App's ctrl+c note is kept.
-    BINDINGS: ClassVar[list[Binding]] = [b for b in App.BINDINGS if b.key != "ctrl+q"]
+    BINDINGS: ClassVar[list[BindingType]] = [b for b in App.BINDINGS
+                                            if not (isinstance(b, Binding) and b.key == "ctrl+q")]
 
     def on_descendant_focus(self, event) -> None:
         """On a small screen the focused code pane is the one shown (they alternate)."""

@@ -160,7 +160,7 @@ def install_footer() -> None:
         forget_removed_watchers(self)
 
     Footer.compose = compose_in_style  # type: ignore[method-assign]
-    Footer.recompose = recompose_when_changed  # type: ignore[method-assign]
+    Footer.recompose = recompose_when_changed  # type: ignore[method-assign, assignment]
     _footer_installed = True
 
 

@@ -30,7 +30,7 @@ class ProtocolError(AgxError):
     def __init__(self, message: str) -> None:
         super().__init__("protocol-mismatch", message, exit_code=1)
 
-    def __reduce__(self):  # one argument, not AgxError's five
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:  # one argument, not AgxError's five
         return (ProtocolError, (self.message,))
 
 
@@ -207,7 +207,7 @@ class PingRequest(Request[str]):
     label: ClassVar[str] = "ping"
 
 
-REQUESTS: tuple[type[Request], ...] = (ReportRequest, RetraceRequest, DoctorRequest,
+REQUESTS: tuple[type[Request[Any]], ...] = (ReportRequest, RetraceRequest, DoctorRequest,
                                        TryFixRequest, OpAttributesRequest, DevicesRequest,
                                        PingRequest, PassesRequest, CompareRequest,
                                        SweepRequest)

@@ -14,7 +14,7 @@ import sys
 import time
 import traceback
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol, cast
 
 from agexplorer.lab.boxed import abandoned
 from agexplorer.model.errors import ARGUMENT_ERRORS, AgxError
@@ -120,7 +120,17 @@ def handle_report(req: ReportRequest, ctx: Context) -> ReportReply:
     return {"report": report, "lab": lab}
 
 
-def _on_buffer(req: RetraceRequest | DoctorRequest | TryFixRequest, compute: Any) -> Any:
+class _OnBuffer(Protocol):
+    """A request on one target whose unsaved buffer may come with it."""
+
+    @property
+    def target(self) -> str: ...
+
+    @property
+    def source(self) -> str | None: ...
+
+
+def _on_buffer(req: _OnBuffer, compute: Any) -> Any:
     """``compute(target)`` on the file, or on ``req.source`` (an unsaved buffer) through
     a shadow file; the result and any error name the user's file."""
     from agexplorer.engine.buffer import shadowed
@@ -233,7 +243,7 @@ def _resolve_paths(req: Request) -> Request:
     tensorboard = getattr(req, "tensorboard", None)
     if isinstance(tensorboard, str) and tensorboard:
         changes["tensorboard"] = os.path.abspath(os.path.expanduser(tensorboard))
-    return dataclasses.replace(req, **changes) if changes else req
+    return dataclasses.replace(cast(Any, req), **changes) if changes else req
 
 
 _BIG_ANSWER = 1 << 20  # bytes: an answer this large says so, the client may wait on it
@@ -258,10 +268,10 @@ def serve(sock: socket.socket) -> None:
             return
         except Exception:  # noqa: BLE001 - a class this install lacks: answered, not a crash
             message = None
-        handler = HANDLERS.get(type(message))
+        handler = HANDLERS.get(type(message)) if isinstance(message, Request) else None
         reply: Reply | Failure
         try:
-            if handler is None:
+            if handler is None or not isinstance(message, Request):
                 raise unknown_request(message)
             reply = Reply(handler(_resolve_paths(message), ctx), busy=abandoned())
         except AgxError as exc:

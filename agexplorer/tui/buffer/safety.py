@@ -28,8 +28,10 @@ class SafetyNet:
 
     def __init__(self, app: AgxApp) -> None:
         self.app = app
-        self.recovery = recovery.RecoveryKeeper(
-            on_error=lambda text: app.post_message(WorkerNotice(text)))
+        def tell(text: str) -> None:
+            app.post_message(WorkerNotice(text))
+
+        self.recovery = recovery.RecoveryKeeper(on_error=tell)
         self.discarded = False  # "Quit without saving": the recovery copy goes too
         self._signals: list[tuple[int, Any]] = []  # (signal, the handler it replaced)
         self._last_resort: threading.Timer | None = None

@@ -113,11 +113,11 @@ class CallTreeTab(Vertical):
         at = tree.cursor_node.data if tree.cursor_node is not None else None
         tree.clear()
         own = own_ops(report)
-        root = tree.root.add(label(report.function, report.file, report.first_line, own,
-                                   report.statements, report.conversion is not None,
-                                   total=own + sum(f.op_count for f in report.reached)),
-                             data=None)
-        root.label.append("  (explored)", style="dim italic")
+        head = label(report.function, report.file, report.first_line, own, report.statements,
+                     report.conversion is not None,
+                     total=own + sum(f.op_count for f in report.reached))
+        head.append("  (explored)", style="dim italic")
+        root = tree.root.add(head, data=None)
         nodes: dict[Key, TreeNode] = {((report.function, report.file),): root}
         # Parents before children, and siblings in the order their calls come in the caller.
         for fn in sorted(report.reached, key=lambda f: (f.depth, [s.line for s in f.call_path])):

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from textual.widgets import TextArea
+from textual.widgets.text_area import Selection
 
 from agexplorer.tui import textual_patches
 
@@ -49,6 +50,6 @@ class ConvertedPane(TextArea):
             return
         first, last = min(lines) - 1, max(lines) - 1
         last_len = len(self.document.get_line(last)) if last < self.document.line_count else 0
-        self.selection = ((first, 0), (last, last_len))
+        self.selection = Selection((first, 0), (last, last_len))
         self.scroll_cursor_visible(center=True)
         self.scroll_to(x=0, animate=False)  # keep the start of the lines, not their ends

@@ -7,7 +7,7 @@ from typing import Any, ClassVar
 from rich.segment import Segment
 from rich.style import Style
 from textual.app import ComposeResult
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
 from textual.strip import Strip
 from textual.widgets import Input, RichLog, Static, TextArea
@@ -20,7 +20,7 @@ MATCH_STYLE = Style(reverse=True, bold=True)
 class FindInput(Input):
     """The query; Enter goes to the next match and back to the pane, Esc closes the bar."""
 
-    BINDINGS: ClassVar[list[Binding]] = [
+    BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "close", "Close find"),
         Binding("enter", "submit", "Go to the match"),
     ]
@@ -82,7 +82,7 @@ class Finder:
         """Find in the focused pane (the one searched last, else the source, when the focus
         is elsewhere). The bar is made once, then shown and hidden."""
         panes = self.searchable()
-        if self.is_open and focused is self.bar.query_input:
+        if self.is_open and self.bar is not None and focused is self.bar.query_input:
             return
         pane = focused if focused in panes else self.pane if self.pane in panes else None
         if (pane or self.app.panes.source) is not self.pane:

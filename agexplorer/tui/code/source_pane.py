@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.widgets import TextArea
 from textual.widgets.text_area import Edit, EditResult
 
@@ -32,7 +32,7 @@ class SourcePane(TextArea):
 
     # Tab indents here, so Escape is the way out to the next pane (TextArea handles the key
     # itself; the binding puts it in the footer while the editor has the focus).
-    BINDINGS: ClassVar[list[Binding]] = [Binding("escape", "leave", "Leave editor")]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "leave", "Leave editor")]
 
     def __init__(self, **kwargs) -> None:
         super().__init__("", language="python", show_line_numbers=True, tab_behavior="indent",
@@ -116,7 +116,7 @@ class SourcePane(TextArea):
             tail += 1
         cut = old.find("\n", len(old) - tail)  # keep whole lines of the suffix
         tail = len(old) - (cut + 1) if cut != -1 and tail else 0
-        doc = self.document
+        doc: Any = self.document  # a Document: it maps an index to a location
         self.replace(new_text[head:len(new_text) - tail],
                      doc.get_location_from_index(head),
                      doc.get_location_from_index(len(old) - tail))

@@ -101,4 +101,4 @@ class VerdictTable(DataTable):
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
         event.stop()
-        self.post_message(self.Jump(int(event.row_key.value)))
+        self.post_message(self.Jump(int(str(event.row_key.value))))

@@ -92,7 +92,8 @@ class CompareActions:
                       names: tuple[str, str]) -> None:
         from agexplorer.tui.compare.screen import CompareScreen
 
-        key = AnalysisKey(*self.target, self.generation)
+        path, qualname = self.target
+        key = AnalysisKey(path, qualname, self.generation)
         self.push_screen(CompareScreen(request, key, title, names))
 
     @while_mounted

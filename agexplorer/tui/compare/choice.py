@@ -6,7 +6,7 @@ from typing import ClassVar
 
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import OptionList, Static
@@ -23,7 +23,7 @@ class CompareChoice(ModalScreen[str | None]):
     CompareChoice #compare-choice-title { padding: 0 1; }
     CompareChoice OptionList { height: auto; max-height: 20; }
     """
-    BINDINGS: ClassVar[list[Binding]] = [Binding("escape", "cancel", "Cancel")]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
 
     def __init__(self, title: str, choices: list[tuple[str, str]]) -> None:
         super().__init__()

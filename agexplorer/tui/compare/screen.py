@@ -10,7 +10,7 @@ from rich.console import Group
 from rich.panel import Panel
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.containers import Container, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Footer, Static
@@ -78,8 +78,8 @@ class CompareScreen(ModalScreen[None]):
                                   border-title-color: $text; }
     CompareScreen #compare-figures { height: auto; }
     """
-    BINDINGS: ClassVar[list[Binding]] = [Binding("escape", "back", "Back to the explorer")]
-    HORIZONTAL_BREAKPOINTS: ClassVar[list[tuple[int, str]]] = [(0, "-narrow"), (110, "-wide")]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "back", "Back to the explorer")]
+    HORIZONTAL_BREAKPOINTS: list[tuple[int, str]] = [(0, "-narrow"), (110, "-wide")]  # noqa: RUF012 - Textual's own
 
     def __init__(self, request: CompareRequest, key: AnalysisKey, title: str,
                  names: tuple[str, str] = ("left", "right")) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import ClassVar
 
 from textual.app import ComposeResult
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Label
@@ -14,7 +14,7 @@ from textual.widgets import Button, Label
 class ConfirmQuit(ModalScreen[str]):
     """Save, discard or stay (Esc stays)."""
 
-    BINDINGS: ClassVar[list[Binding]] = [Binding("escape", "stay", "Stay")]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "stay", "Stay")]
 
     # Heights are "auto": a fixed height clipped the buttons to their borders (no labels).
     DEFAULT_CSS = """

@@ -7,7 +7,7 @@ from typing import Any, ClassVar
 from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Static
@@ -54,7 +54,7 @@ def context_bindings(app: Any) -> list[tuple[str, list[tuple[str, str]]]]:
 class HelpScreen(ModalScreen[None]):
     """The keys of the context the help was opened from; Esc, F1 or ? closes it."""
 
-    BINDINGS: ClassVar[list[Binding]] = [
+    BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape,f1,question_mark,q", "dismiss", "Close help"),
     ]
 

@@ -50,7 +50,7 @@ class DoctorPanel(Horizontal):
     def compose(self) -> ComposeResult:
         # Columns set here, not in on_mount: a quit during start-up can remove the children
         # before this panel's Mount is handled, and a query there would crash the exit.
-        table = DataTable(id="findings", cursor_type="row")
+        table: DataTable[str | Text] = DataTable(id="findings", cursor_type="row")
         table.add_columns("line", "code", "finding")
         yield table
         with VerticalScroll(id="finding-side"):

@@ -127,7 +127,7 @@ class DoctorTab(DoctorPanel):
         app = self.explorer
         rewrite = message.trial.rewrite
         if rewrite.new_text is None:  # the fix is to the call (a tensor instead of a Python int)
-            if app.target is None:
+            if app.target is None or rewrite.new_call is None:
                 return
             # This function's call only: the others keep their own (issue 22).
             app.requests.set_call(app.target, rewrite.new_call)

@@ -115,7 +115,8 @@ class FunctionPicker(Tree[tuple[str, str] | None]):
 
     def label(self, path: str, qualname: str) -> str:
         """The function's label as shown, without markup."""
-        return self._fn_nodes[(path, qualname)].label.plain
+        label = self._fn_nodes[(path, qualname)].label
+        return label if isinstance(label, str) else label.plain
 
     def update_functions(self, path: str, functions: list[FunctionInfo]) -> bool:
         """Follow an edited buffer of ``path``: new line numbers, and functions added, removed

@@ -143,7 +143,7 @@ class GraphIndex:
             function, path = queue.popleft()
             for entry in kept.get(function, []):
                 key = key_of(entry)
-                if self.explored(entry) and entry.line not in first:
+                if self.explored(entry) and entry.line is not None and entry.line not in first:
                     first[entry.line] = [*path, key]
                 if isinstance(entry, OpInfo):
                     queue.extend((body.name, [*path, key, key_of(body)])

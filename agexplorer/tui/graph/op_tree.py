@@ -118,19 +118,20 @@ class OpTree(Tree):
                 self._open.discard(key)
             elif key not in self._auto:
                 self._open.add(key)
-        node = self.cursor_node
-        if node is None or node.data is None:
+        cursor = self.cursor_node
+        if cursor is None or cursor.data is None:
             return None
-        parent = node.parent
+        parent = cursor.parent
         while parent is not None and parent is not self.root:  # keep the cursor's place
-            key = self._key_at.get(id(parent))
-            if key is not None:
-                self._open.add(key)
+            held = self._key_at.get(id(parent))
+            if held is not None:
+                self._open.add(held)
             parent = parent.parent
-        return key_of(node.data)
+        return key_of(cursor.data)
 
     def _add_entries(self, node: TreeNode, function: str) -> None:
         index, view = self._index, self._view
+        assert index is not None and view is not None  # entries are added once built
         for entry in view.kept.get(function, []):
             if isinstance(entry, OpGroup):
                 child = node.add(self._group_label(entry), data=entry)
@@ -145,7 +146,7 @@ class OpTree(Tree):
     def _made(self, key: Key, node: TreeNode, entry: Any = None) -> None:
         self._by_key[key] = node
         self._key_at[id(node)] = key
-        if entry is not None and self._index.explored(entry):
+        if entry is not None and self._explored(entry):
             self._by_line[entry.line].append(node)
         if key in self._open or key in self._auto:
             self._make(node)
@@ -167,7 +168,7 @@ class OpTree(Tree):
         elif hasattr(what, "role"):  # a body: its entries
             self._add_entries(node, what.name)
         else:  # an op that holds bodies
-            for body in self._index.bodies_of(what):
+            for body in self._index.bodies_of(what) if self._index is not None else []:
                 sub = node.add(f"[bold]{body.role}[/] {escape(body.name)} ({body.op_count:,} ops)")
                 self._unmade[sub.id] = (sub, body, 0)
                 self._made(key_of(body), sub)
@@ -175,17 +176,21 @@ class OpTree(Tree):
     def on_tree_node_expanded(self, event: Tree.NodeExpanded) -> None:
         self._make(event.node)
 
+    def _explored(self, entry: Any) -> bool:
+        """Whether ``entry`` was made by the explored function's own lines."""
+        return self._index is not None and self._index.explored(entry)
+
     def _where(self, entry: Any, group: bool) -> str:
         """Where ``entry`` was made, as plain text (the labels escape it: a file may be
         named ``we[ird].py``; the op detail shows it as it is)."""
         if entry.line is None:
             return "made by tf.function" if group else ""
-        if not self._index.explored(entry):
+        if not self._explored(entry):
             return f"{'at ' if group else ''}{os.path.basename(entry.file)}:{entry.line}"
         return f"at line {entry.line}" if group else f":{entry.line}"
 
     def _mark(self, entry: Any) -> str:
-        color = self.shades.get(entry.line) if self._index.explored(entry) else None
+        color = self.shades.get(entry.line) if self._explored(entry) else None
         return f"[{color}]▌[/]" if color else " "
 
     def _op_label(self, op: Any) -> str:

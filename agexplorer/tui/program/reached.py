@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.containers import Container, Horizontal
 from textual.screen import ModalScreen
 from textual.widgets import Footer, Static
@@ -34,8 +34,8 @@ class ReachedScreen(ModalScreen[None]):
     is modal so that the explorer's keys (run, next function, apply a fix) cannot change the
     buffer behind it; Esc returns to the explorer as it was."""
 
-    BINDINGS: ClassVar[list[Binding]] = [Binding("escape", "back", "Back to the explorer")]
-    HORIZONTAL_BREAKPOINTS: ClassVar[list[tuple[int, str]]] = [(0, "-narrow"), (120, "-wide")]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "back", "Back to the explorer")]
+    HORIZONTAL_BREAKPOINTS: list[tuple[int, str]] = [(0, "-narrow"), (120, "-wide")]  # noqa: RUF012 - Textual's own
 
     def __init__(self, function: ReachedFunction, root: str, made_text: str) -> None:
         super().__init__()

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
 from textual.screen import ModalScreen
 from textual.widgets import Button, DataTable, Footer, Static
@@ -78,7 +78,7 @@ class ProgramScreen(ModalScreen[None]):
     function) cannot act on the hidden buffer; Esc returns to the explorer once a function
     was explored, P from the explorer comes back here."""
 
-    BINDINGS: ClassVar[list[Binding]] = [
+    BINDINGS: ClassVar[list[BindingType]] = [
         Binding("e", "explore", "Explore this call"),
         Binding("escape", "back", "Explorer"),
         Binding("q", "app.quit_app", "Quit"),
@@ -88,9 +88,11 @@ class ProgramScreen(ModalScreen[None]):
         super().__init__()
         self.program = program
         self.header = Static(run_line(program.summary), id="program-header", markup=False)
-        self.functions = DataTable(id="program-functions", cursor_type="row")
-        self.traces = DataTable(id="program-traces", cursor_type="row")
-        self.statements = DataTable(id="program-statements", cursor_type="row")
+        self.functions: DataTable[Text | str] = DataTable(id="program-functions",
+                                                          cursor_type="row")
+        self.traces: DataTable[Text | str] = DataTable(id="program-traces", cursor_type="row")
+        self.statements: DataTable[Text | str] = DataTable(id="program-statements",
+                                                           cursor_type="row")
         self.detail = Static("", id="program-detail", markup=False)
         self.function: dict[str, Any] | None = None
         self.trace: dict[str, Any] | None = None
@@ -186,7 +188,7 @@ class ProgramScreen(ModalScreen[None]):
                                 Text(self._wrap(row[4], self.traces, columns)), key=str(i),
                                 height=None)
         if traces:
-            chosen = trace if trace in traces else traces[0]
+            chosen = trace if trace is not None and trace in traces else traces[0]
             self.traces.move_cursor(row=traces.index(chosen))
             self.show_trace(chosen)
 

@@ -162,13 +162,13 @@ def _chart(series: _Series, sweep: Sweep, width: int, height: int) -> list[Text]
         grid.put(grid.column(series.estimate[0]), grid.row(series.estimate[1]), _ESTIMATED,
                  "bold yellow")
     labels = {0: series.label(top), height - 1: series.label(bottom)}
-    rows = []
+    rows: list[Text] = []
     for number, cells in enumerate(grid.cells):
-        row = Text()
-        row.append(f"{labels.get(number, '')[:_Y_LABEL - 1]:>{_Y_LABEL - 1}}│", style="dim")
+        line = Text()
+        line.append(f"{labels.get(number, '')[:_Y_LABEL - 1]:>{_Y_LABEL - 1}}│", style="dim")
         for char, style in cells:
-            row.append(char, style=style)
-        rows.append(row)
+            line.append(char, style=style)
+        rows.append(line)
     rows.append(_x_axis(grid, sweep, series.name))
     return rows
 

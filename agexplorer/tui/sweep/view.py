@@ -139,7 +139,7 @@ class SweepView:
         verdict = rows[table.cursor_row] if rows and 0 <= table.cursor_row < len(rows) else None
         why = nothing_to_sweep(verdict)
         key = self.current_key()
-        if why is not None or key is None:
+        if why is not None or key is None or verdict is None:
             app.set_status(why or "Nothing to sweep: no function is open.", error=True)
             return
         panes.panels.active = "tab-flow"

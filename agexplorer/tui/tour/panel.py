@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, ClassVar
 
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
 from textual.widgets import Static
 
@@ -38,7 +38,7 @@ class TourPanel(VerticalScroll, can_focus=True):
     TourPanel > #tour-result.shown { display: block; }
     .tour-highlight { outline: heavy $warning; }
     """
-    BINDINGS: ClassVar[list[Binding]] = [
+    BINDINGS: ClassVar[list[BindingType]] = [
         Binding("right,n", "step(1)", "Next section"),
         Binding("left,p", "step(-1)", "Previous section"),
         Binding("enter,space", "act", "Do it"),

@@ -34,6 +34,8 @@ def result_of(app: AgxApp, step: TourStep, before: Any) -> tuple[str, Widget] | 
         more = f" (and {len(findings) - 1} more)" if len(findings) > 1 else ""
         return f"{first.code} at line {first.line}: {first.message}{more}", app.doctor_tab
     report = app.report
+    if report is None:
+        return None
     if step.tab == "graph":
         return graph_result(report.inventory.ops if report.inventory else []), app.panes.ops
     return flow_result(app, report.statements), app.panes.verdicts

@@ -37,7 +37,7 @@ class Opening:
     def open(self, app: AgxApp) -> None:
         """Open the first function as the explorer always does, then say it is a scratch
         copy, then open the tour."""
-        app.COMMANDS = app.COMMANDS | {TourCommands}  # the tour from the palette
+        app.COMMANDS = app.COMMANDS | {TourCommands}  # type: ignore[misc]  # this app's only
         app.program = None  # handed over: the explorer opens its first function as always
         app.navigation.open_first()
         if self.scratch:  # said now, and kept under the function list
