@@ -10,6 +10,7 @@ from textual.binding import Binding, BindingType
 
 from agexplorer.tui.guards import while_mounted
 from agexplorer.tui.layout import BINDINGS as LAYOUT_BINDINGS
+from agexplorer.tui.parts import ExplorerApp
 
 if TYPE_CHECKING:
     from agexplorer.tui.code.find import Finder
@@ -105,7 +106,7 @@ def typing_in(widget: Any) -> bool:
     return isinstance(widget, Input) or (isinstance(widget, TextArea) and not widget.read_only)
 
 
-class KeyActions:
+class KeyActions(ExplorerApp):
     """The app's key actions (mixed into AgxApp, whose parts do the work)."""
 
     @cached_property
@@ -123,15 +124,15 @@ class KeyActions:
 
         return SweepView(self)
 
-    def _finding(self: Any) -> bool:
+    def _finding(self) -> bool:
         """Is the find bar open? (False before it was ever made.)"""
         return "finder" in self.__dict__ and self.finder.is_open
 
-    def _sweep_shown(self: Any) -> bool:
+    def _sweep_shown(self) -> bool:
         """Is the cost curve on screen? (False before it was ever made.)"""
         return "sweeps" in self.__dict__ and self.sweeps.shown
 
-    def check_action(self: Any, action: str, parameters: tuple[object, ...]) -> bool | None:
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Keys that would type text are off while typing; find keys only while finding;
         the pane keys only on the explorer's own screen."""
         typing = typing_in(self.focused)
@@ -147,60 +148,60 @@ class KeyActions:
             return self.screen is self.screen_stack[0]
         return True
 
-    def action_save_svg(self: Any) -> None:
+    def action_save_svg(self) -> None:
         """The screen as ``<function>.svg``, for slides (tui/svg.py)."""
         from agexplorer.tui.svg import save_svg
 
         save_svg(self)
 
-    def _when_ready(self: Any, method: Callable[..., Any], *args: Any) -> None:
+    def _when_ready(self, method: Callable[..., Any], *args: Any) -> None:
         """Run now, or once the first function is open (keys pressed during start-up)."""
         if self.workspace_ready and self.target is not None:
             method(*args)
         else:  # typed before the workspace (or the worker) was there: kept, in order
             self.__dict__.setdefault("pending_keys", []).append((method, args))
 
-    def replay_keys(self: Any) -> None:
+    def replay_keys(self) -> None:
         """The first function is open: the keys pressed before it, in order."""
         for method, args in self.__dict__.pop("pending_keys", []):
             method(*args)
 
     # -- the actions -------------------------------------------------------------------
-    def action_run(self: Any) -> None:
+    def action_run(self) -> None:
         self._when_ready(self._run)
 
     @while_mounted
-    def _run(self: Any) -> None:
+    def _run(self) -> None:
         self.panes.panels.active = "tab-run"
         self.analyse(run=True)
 
-    def action_trace(self: Any) -> None:
+    def action_trace(self) -> None:
         self._when_ready(self._trace)
 
     @while_mounted
-    def _trace(self: Any) -> None:
+    def _trace(self) -> None:
         self.panes.panels.active = "tab-trace"
         self.trace_tab.request_explain()
 
-    def action_try_fix(self: Any) -> None:
+    def action_try_fix(self) -> None:
         self._when_ready(self._try_fix)
 
     @while_mounted
-    def _try_fix(self: Any) -> None:
+    def _try_fix(self) -> None:
         self.panes.panels.active = "tab-doctor"
         self.doctor_tab.request_try()
 
     @while_mounted
-    def action_apply_fix(self: Any) -> None:
+    def action_apply_fix(self) -> None:
         if self.workspace_ready:
             self.doctor_tab.apply_tried()
 
     @while_mounted
-    def action_save(self: Any) -> None:
+    def action_save(self) -> None:
         if self.workspace_ready:
             self.editing.save()
 
-    def action_double_timeout(self: Any) -> None:
+    def action_double_timeout(self) -> None:
         """Give the function twice as long before the worker gives up on it."""
         before = self.bridge.worker.timeout
         timeout = self.bridge.double_timeout()
@@ -210,16 +211,16 @@ class KeyActions:
         self.announce(f"timeout doubled: the worker now gives a request {timeout:g} s "
                       "(ctrl+t doubles it again)", error=False)
 
-    def action_next_function(self: Any) -> None:
+    def action_next_function(self) -> None:
         self._when_ready(self.navigation.step, 1)
 
-    def action_previous_function(self: Any) -> None:
+    def action_previous_function(self) -> None:
         self._when_ready(self.navigation.step, -1)
 
-    def action_show_tab(self: Any, tab: str) -> None:
+    def action_show_tab(self, tab: str) -> None:
         self._when_ready(self._show_tab, tab)
 
-    def _show_tab(self: Any, tab: str) -> None:
+    def _show_tab(self, tab: str) -> None:
         """Note the tab to show; one switch, after the keys already queued, shows the last one
         noted: a burst of digits (held, or typed faster than the frames) costs one switch,
         not one each (500 keys took 3 s, and Textual's focus messages could leave an older
@@ -229,7 +230,7 @@ class KeyActions:
         self.__dict__["tab_wanted"] = tab
 
     @while_mounted
-    def _switch_tab(self: Any) -> None:
+    def _switch_tab(self) -> None:
         """Show the tab last asked for and focus what it shows (not an input: the next digit
         would type in it), so that Tab goes on from there instead of into the editor. Pressed
         again in its tab, the key goes into the tab's box (the Run tab's call, the Trace
@@ -257,11 +258,11 @@ class KeyActions:
         target = next((w for w in pane.query("*") if w.focusable and not typing_in(w)), None)
         (target or panels).focus()
 
-    def action_focus_pane(self: Any, pane: str) -> None:
+    def action_focus_pane(self, pane: str) -> None:
         self._when_ready(self._focus_pane, pane)
 
     @while_mounted
-    def _focus_pane(self: Any, pane: str) -> None:
+    def _focus_pane(self, pane: str) -> None:
         if pane == "picker":
             self.query_one("#picker").focus()
         elif pane == "panels":  # the open tab's first focusable widget
@@ -275,7 +276,7 @@ class KeyActions:
                 self.screen_stack[0].set_class(pane == "converted", "-show-converted")
             getattr(self.panes, pane).focus()
 
-    def action_leave(self: Any) -> None:
+    def action_leave(self) -> None:
         """Esc: out of an input (to the next pane), or the find bar closes."""
         if typing_in(self.focused):
             self.screen.focus_next()
@@ -284,29 +285,29 @@ class KeyActions:
         elif self._sweep_shown():
             self.sweeps.hide()
 
-    def action_cost_curve(self: Any) -> None:
+    def action_cost_curve(self) -> None:
         """The selected loop's unroll cost curve under the Control flow table, or hide it."""
         self._when_ready(self.sweeps.toggle)
 
-    def action_find(self: Any) -> None:
+    def action_find(self) -> None:
         if self.workspace_ready:
             self.finder.open(self.focused)
 
-    def action_find_next(self: Any) -> None:
+    def action_find_next(self) -> None:
         self.finder.step(1)
 
-    def action_find_previous(self: Any) -> None:
+    def action_find_previous(self) -> None:
         self.finder.step(-1)
 
-    def action_find_step(self: Any, step: int) -> None:
+    def action_find_step(self, step: int) -> None:
         self.finder.step(step)
 
-    def action_help(self: Any) -> None:
+    def action_help(self) -> None:
         """The help screen: every binding of the focused context."""
         from agexplorer.tui.dialogs.help import HelpScreen, context_bindings
 
         if not isinstance(self.screen, HelpScreen):
             self.push_screen(HelpScreen(context_bindings(self)))
 
-    def action_quit_app(self: Any) -> None:
+    def action_quit_app(self) -> None:
         self.safety.quit()

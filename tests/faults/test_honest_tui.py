@@ -253,7 +253,9 @@ def test_the_explorer_takes_a_timeout_and_a_palette_command_doubles_it(capsys):
     assert _tui_timeout(["--timeout", "5", "f.py"]) == (5.0, ["f.py"])
     assert _tui_timeout(["f.py::g", "--timeout=7.5"]) == (7.5, ["f.py::g"])
     assert _tui_timeout([]) == (30.0, [])
-    assert main(["--timeout", "soon", "f.py"]) == 2
+    with pytest.raises(SystemExit) as ended:  # as every command's parser says a bad argument
+        main(["--timeout", "soon", "f.py"])
+    assert ended.value.code == 2
     assert "--timeout: 'soon' is not a number of seconds" in capsys.readouterr().err
     app = AgxApp([fixture("control_flow.py")], timeout=5)
     assert app.bridge.worker.timeout == 5

@@ -3,29 +3,34 @@
 from __future__ import annotations
 
 import os
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from agexplorer.tui.guards import while_mounted
 from agexplorer.tui.messages import AnalysisKey
+from agexplorer.tui.parts import ExplorerApp
 from agexplorer.worker.protocol import CompareRequest
 
+if TYPE_CHECKING:
+    from agexplorer.tui.state import Target
 
-class CompareActions:
+
+class CompareActions(ExplorerApp):
     """Mixed into AgxApp: the ``c`` key and the palette's "Compare with ..." entries. Each
     opens a CompareScreen, which asks the worker and takes its answer."""
 
-    def action_compare(self: Any) -> None:
+    def action_compare(self) -> None:
         """``c``: choose what to compare the current function with."""
         self._compare_choose(others=True)
 
-    def action_compare_function(self: Any) -> None:
+    def action_compare_function(self) -> None:
         """Compare the current function with another one of the open files."""
         self._compare_choose(others=False)
 
     @while_mounted
-    def action_compare_disk(self: Any) -> None:
+    def action_compare_disk(self) -> None:
         """The file on disk (left) against the unsaved buffer (right)."""
-        if not self._compare_ready():
+        shown = self._compare_ready()
+        if shown is None:
             return
         source = self.source
         name = os.path.basename(source.path or "the file")
@@ -37,16 +42,18 @@ class CompareActions:
             self.set_status(f"the buffer is the same as {name} on disk: nothing to compare "
                             "(edit it first)", error=True)
             return
-        target = "::".join(self.target)
-        self._compare_open(CompareRequest(target, target, call=self._compare_call(),
-                                          right_source=source.text, **self._compare_options()),
-                           f"{self.target[1]}: {name} on disk (left) and your unsaved buffer "
+        target = "::".join(shown)
+        self._compare_open(shown, CompareRequest(target, target, call=self._compare_call(),
+                                                 right_source=source.text,
+                                                 **self._compare_options()),
+                           f"{shown[1]}: {name} on disk (left) and your unsaved buffer "
                            "(right)", ("the file on disk", "your buffer"))
 
     @while_mounted
-    def action_compare_before_fix(self: Any) -> None:
+    def action_compare_before_fix(self) -> None:
         """The buffer before the doctor's last applied fix (left) against the buffer now."""
-        if not self._compare_ready():
+        shown = self._compare_ready()
+        if shown is None:
             return
         kept = self.doctor_tab.before_fix
         if kept is None:
@@ -54,7 +61,7 @@ class CompareActions:
                             "try its fix and a to apply it, then compare", error=True)
             return
         fixed, before, code = kept
-        if fixed != self.target:
+        if fixed != shown:
             self.set_status(f"the last fix ({code}) was applied to {fixed[1]}: open it to "
                             "compare with before the fix", error=True)
             return
@@ -63,55 +70,55 @@ class CompareActions:
             self.set_status("the buffer is as it was before the fix: nothing to compare",
                             error=True)
             return
-        target = "::".join(self.target)
-        self._compare_open(CompareRequest(target, target, call=self._compare_call(),
-                                          left_source=before, right_source=text,
-                                          **self._compare_options()),
-                           f"{self.target[1]}: before {code} (left) and after it (right)",
+        target = "::".join(shown)
+        self._compare_open(shown, CompareRequest(target, target, call=self._compare_call(),
+                                                 left_source=before, right_source=text,
+                                                 **self._compare_options()),
+                           f"{shown[1]}: before {code} (left) and after it (right)",
                            ("before the fix", f"after {code}"))
 
     # -- the parts ---------------------------------------------------------------------
-    def _compare_ready(self: Any) -> bool:
-        """A function is open and the explorer's own screen is shown."""
+    def _compare_ready(self) -> Target | None:
+        """The function open, when there is one and the explorer's own screen is shown."""
         if not self.workspace_ready or self.target is None:
             self.set_status("open a function first, then compare it", error=True)
-            return False
-        return self.screen is self.screen_stack[0]
+            return None
+        return self.target if self.screen is self.screen_stack[0] else None
 
-    def _compare_call(self: Any) -> str | None:
+    def _compare_call(self) -> str | None:
         """The Run tab's call (None: each side's ready inputs)."""
         return self.call_input.value.strip() or None
 
-    def _compare_options(self: Any) -> dict[str, Any]:
+    def _compare_options(self) -> dict[str, Any]:
         """As a fix trial runs: the Run tab's device, the doctor's XLA choice, short modes."""
         return {"device": self.run_panel.device, "budget": 0.3,
                 "skip_xla": self.doctor_tab.skip_xla,
                 "mode_timeout": self.bridge.worker.timeout / 10}
 
-    def _compare_open(self: Any, request: CompareRequest, title: str,
+    def _compare_open(self, shown: Target, request: CompareRequest, title: str,
                       names: tuple[str, str]) -> None:
         from agexplorer.tui.compare.screen import CompareScreen
 
-        path, qualname = self.target
-        key = AnalysisKey(path, qualname, self.generation)
+        key = AnalysisKey(shown[0], shown[1], self.generation)
         self.push_screen(CompareScreen(request, key, title, names))
 
     @while_mounted
-    def _compare_choose(self: Any, others: bool) -> None:
+    def _compare_choose(self, others: bool) -> None:
         """The picker: the disk and before-the-fix (when ``others``), then every function of
         the open files but the current one."""
         from agexplorer.tui.compare.choice import CompareChoice
         from agexplorer.tui.functions.picker import FunctionPicker
 
-        if not self._compare_ready():
+        shown = self._compare_ready()
+        if shown is None:
             return
         choices: list[tuple[str, str]] = []
         if others and self.source.dirty and not self.source.missing:
             choices.append(("disk", "the file on disk (your unsaved edits against it)"))
         kept = self.doctor_tab.before_fix
-        if others and kept is not None and kept[0] == self.target:
+        if others and kept is not None and kept[0] == shown:
             choices.append(("fix", f"the buffer before the fix ({kept[2]})"))
-        functions = [f for f in self.query_one(FunctionPicker).functions() if f != self.target]
+        functions = [f for f in self.query_one(FunctionPicker).functions() if f != shown]
         choices += [(f"fn-{n}", f"{os.path.basename(path)}  {qualname}")
                     for n, (path, qualname) in enumerate(functions)]
         if not choices:
@@ -127,15 +134,16 @@ class CompareActions:
             elif choice is not None:
                 self._compare_function(*functions[int(choice.removeprefix("fn-"))])
 
-        self.push_screen(CompareChoice(f"Compare {self.target[1]} with:", choices), chosen)
+        self.push_screen(CompareChoice(f"Compare {shown[1]} with:", choices), chosen)
 
-    def _compare_function(self: Any, path: str, qualname: str) -> None:
+    def _compare_function(self, path: str, qualname: str) -> None:
         """The current function (its buffer, its call in the Run tab) against another
         function with that one's own call (typed for it earlier, else its ready inputs):
         a call typed for one function is never used for another (issue 22)."""
-        if not self._compare_ready():
+        shown = self._compare_ready()
+        if shown is None:
             return
-        own_path, own = self.target
+        own_path, own = shown
         source = self.source
         buffer = source.text if source.dirty else None
         request = CompareRequest(f"{own_path}::{own}", f"{path}::{qualname}",
@@ -147,5 +155,5 @@ class CompareActions:
         names = (own, qualname)
         if own == qualname:  # one name in two files
             names = (f"{os.path.basename(own_path)}::{own}", f"{os.path.basename(path)}::{own}")
-        self._compare_open(request, f"{names[0]} (left) and {names[1]} (right)"
+        self._compare_open(shown, request, f"{names[0]} (left) and {names[1]} (right)"
                            + (", the left from your unsaved buffer" if buffer else ""), names)
