@@ -16,7 +16,7 @@ import os
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
-from agexplorer.model.report import IN_PYTHON
+from agexplorer.model.report import IN_PYTHON, LOOPS
 from agexplorer.model.text import times
 
 if TYPE_CHECKING:
@@ -53,7 +53,7 @@ def assert_no_unrolled(fn: Any, *args: Any, max_iterations: int = 0, **kwargs: A
             or max_iterations < 0:
         raise TypeError(f"max_iterations must be an int of 0 or more, got {max_iterations!r}.")
     report = _report(fn, args, kwargs)
-    bad = [v for v in _verdicts(report) if v.kind in ("for", "while")
+    bad = [v for v in _verdicts(report) if v.kind in LOOPS
            and v.verdict in IN_PYTHON and (v.iterations or 0) > max_iterations]
     if bad:
         allowed = f" (at most {max_iterations} allowed)" if max_iterations else ""

@@ -14,10 +14,16 @@ PACKAGE = pathlib.Path(agexplorer.__file__).parent
 
 def raised_kinds() -> dict[str, str]:
     """kind -> where, for each AgxError(KIND, ...) and user_code_error(..., kind=KIND) written
-    with a literal kind (an f-string's kinds are its fixed parts filled with each mode)."""
+    with a literal kind, and each kind in a table typed with ErrorKind."""
     found: dict[str, str] = {}
     for path in sorted(PACKAGE.rglob("*.py")):
         for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.AnnAssign) and "ErrorKind" in ast.unparse(node.annotation) \
+                    and node.value is not None:  # a table of kinds: _FAILED = {"eager": ...}
+                for part in ast.walk(node.value):
+                    if isinstance(part, ast.Constant) and isinstance(part.value, str) \
+                            and part.value in KINDS:
+                        found[part.value] = f"{path.relative_to(PACKAGE)}:{node.lineno}"
             if not isinstance(node, ast.Call):
                 continue
             name = getattr(node.func, "id", getattr(node.func, "attr", ""))
@@ -30,10 +36,6 @@ def raised_kinds() -> dict[str, str]:
                 where = f"{path.relative_to(PACKAGE)}:{node.lineno}"
                 if isinstance(value, ast.Constant) and isinstance(value.value, str):
                     found[value.value] = where
-                elif isinstance(value, ast.JoinedStr):  # f"{mode}-failed"
-                    tail = "".join(p.value for p in value.values if isinstance(p, ast.Constant))
-                    for mode in ("eager", "graph", "xla"):
-                        found[mode + tail] = where
     return found
 
 
@@ -58,3 +60,12 @@ def test_the_docs_list_exactly_the_kinds():
     text = (pathlib.Path(ROOT) / "docs" / "errors.md").read_text()
     listed = re.findall(r"^\| `([a-z-]+)` \|", text, re.M)
     assert listed == list(KINDS)
+
+
+def test_the_kinds_type_is_the_list():
+    """ErrorKind (what mypy holds every AgxError to) and KINDS (their meanings) agree."""
+    from typing import get_args
+
+    from agexplorer.model.errors import ErrorKind
+
+    assert list(get_args(ErrorKind)) == list(KINDS)

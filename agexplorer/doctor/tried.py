@@ -15,6 +15,7 @@ from typing import Any
 from agexplorer.doctor.rewrites import rewrite
 from agexplorer.model.doctor import Finding, Tried
 from agexplorer.model.errors import AgxError
+from agexplorer.model.report import LOOPS
 
 # Seconds in all for the trials of one function: each is a fresh load and trace of the file.
 TRY_BUDGET_S = 4.0
@@ -102,7 +103,7 @@ def _trial(target: str, text: str, finding: Finding, traced_call: str | None,
     if finding.code not in _LOOP_REWRITES:
         return Tried("traced")
     loop = next((v for v in after.statements if v.line == finding.line
-                 and v.kind in ("for", "while")), None)
+                 and v.kind in LOOPS), None)
     if loop is not None and loop.verdict == "staged":
         return Tried("staged", graph_op=loop.graph_op)
     return Tried("unstaged")

@@ -5,6 +5,8 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass, field
 
+from agexplorer.model.report import StatementKind
+
 
 @dataclass
 class Statement:
@@ -15,7 +17,7 @@ class Statement:
     ``orelse`` (the else branch of an if, the else clause of a loop).
     """
 
-    kind: str  # "if" | "for" | "while"
+    kind: StatementKind
     line: int
     end_line: int
     header: str  # e.g. "for i in range(n):"
@@ -112,7 +114,8 @@ def find_statements(func: ast.FunctionDef | ast.AsyncFunctionDef) -> list[Statem
     def visit(nodes: list[ast.stmt], parent: int | None, part: str | None) -> None:
         for node in nodes:
             if isinstance(node, (ast.If, ast.For, ast.While)):
-                kind = {ast.If: "if", ast.For: "for", ast.While: "while"}[type(node)]
+                kind: StatementKind = "if" if isinstance(node, ast.If) else \
+                    "for" if isinstance(node, ast.For) else "while"
                 expr = node.iter if isinstance(node, ast.For) else node.test
                 if isinstance(node, ast.For):
                     header = f"for {ast.unparse(node.target)} in {ast.unparse(node.iter)}:"

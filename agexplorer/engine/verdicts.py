@@ -11,7 +11,7 @@ from agexplorer.engine.inventory import CONTROL_FLOW_OPS
 from agexplorer.engine.recorder import Call
 from agexplorer.engine.statements import Statement
 from agexplorer.model.inventory import Inventory
-from agexplorer.model.report import Verdict
+from agexplorer.model.report import LOOPS, Verdict, VerdictKind
 from agexplorer.model.text import plural
 from agexplorer.model.values import Described
 
@@ -41,7 +41,7 @@ def _where(stmt: Statement, statements: list[Statement]) -> str:
     index = stmt.parent
     while index is not None:
         parent = statements[index]
-        if parent.kind in ("for", "while"):
+        if parent.kind in LOOPS:
             return f" (it sits in the loop at line {parent.line})"
         index = parent.parent
     return ""
@@ -57,7 +57,7 @@ class _Seen:
     names: str  # "n is the Python int 3", for the sentences
 
 
-def _verdict(seen: _Seen, verdict: str, reason: str, *, graph_op: str | None = None,
+def _verdict(seen: _Seen, verdict: VerdictKind, reason: str, *, graph_op: str | None = None,
              iterations: int | None = None, branch: str | None = None,
              hint: str | None = None) -> Verdict:
     """The one place a Verdict is made: the outcome's fields beside what was recorded."""
@@ -313,7 +313,7 @@ def _unreached_reason(stmt: Statement, statements: list[Statement], done: list[V
             side = "true" if stmt.part == "body" else "false"
             return (f"it sits in the {side} branch of the if at line {parent.line}, which "
                     f"Python did not take while tracing (the condition was {pv.value}).")
-        if parent.kind in ("for", "while") and pv.verdict == "python":
+        if parent.kind in LOOPS and pv.verdict == "python":
             if stmt.part == "orelse":
                 return (f"it sits in the else clause of the loop at line {parent.line}, "
                         "which Python did not run while tracing.")

@@ -24,10 +24,13 @@ from agexplorer.lab.results import compare_results, leaves, sink_for, summarize,
 from agexplorer.lab.results import same_result as same_result  # callers import it from here
 from agexplorer.lab.seeds import LAB_SEED, seed_everything
 from agexplorer.lab.timing import quartiles, steady_state, time_calls
-from agexplorer.model.errors import AgxError, user_code_error
+from agexplorer.model.errors import AgxError, ErrorKind, user_code_error
 from agexplorer.model.lab import ModeRun, RetraceReason, RunLab
 
 MODES = ("eager", "graph", "xla")
+# The error kind of a mode whose run raised.
+_FAILED: dict[str, ErrorKind] = {"eager": "eager-failed", "graph": "graph-failed",
+                                 "xla": "xla-failed"}
 _MODE_WORDS = {"eager": "running {f} eagerly", "graph": "running {f} as a graph",
                "xla": "running {f} with XLA"}
 
@@ -121,7 +124,7 @@ def run_mode(mode: str, loaded: Loaded, device: str, budget: float,
     try:
         finished = run_boxed(measure, timeout)
     except (Exception, SystemExit) as exc:  # noqa: BLE001 - user code can raise anything
-        err = user_code_error(exc, loaded.path, doing, kind=f"{mode}-failed")
+        err = user_code_error(exc, loaded.path, doing, kind=_FAILED[mode])
         live.error, live.error_line = err.message, err.line
         return live, None
     out = replace(live, printed=[], effects=list(live.effects))

@@ -12,11 +12,70 @@ from agexplorer.model.text import file_line, plural
 # The kinds of AgxError for a function that converts but has no call to run it with (none
 # given, or one that does not evaluate): the engine raises them, the doctor and the
 # explorer then ask the user for arguments.
-ARGUMENT_ERRORS = frozenset({"needs-arguments", "bad-call"})
+ARGUMENT_ERRORS: frozenset[str] = frozenset({"needs-arguments", "bad-call"})
+
+# The kinds of AgxError, one spelling each: mypy refuses any other (tests/test_error_kinds.py
+# checks that KINDS describes each of them).
+ErrorKind = Literal[
+    "bad-arguments",
+    "bad-call",
+    "bad-golden",
+    "bad-log",
+    "bad-python",
+    "bad-target",
+    "bad-vary",
+    "missing-dependency",
+    "no-function",
+    "no-targets",
+    "output-is-input",
+    "output-not-a-file",
+    "output-other-kind",
+    "svg-timeout",
+    "file-changed",
+    "file-exists",
+    "missing-file",
+    "no-golden",
+    "not-a-regular-file",
+    "not-python",
+    "read-only",
+    "too-big",
+    "unencodable",
+    "unreadable",
+    "write-failed",
+    "build-failed",
+    "call-failed",
+    "conversion-failed",
+    "eager-failed",
+    "graph-failed",
+    "load-error",
+    "needs-arguments",
+    "no-instance",
+    "not-a-function",
+    "syntax-error",
+    "trace-failed",
+    "unknown-function",
+    "xla-failed",
+    "call-only",
+    "fix-failed",
+    "no-driver",
+    "no-rewrite",
+    "no-unrolled-loop",
+    "sweep-failed",
+    "tf-unsupported",
+    "unknown-device",
+    "bad-request",
+    "internal-error",
+    "protocol-mismatch",
+    "stale",
+    "timeout",
+    "worker-closed",
+    "worker-died",
+    "worker-start",
+]
 
 # Every kind of AgxError, the JSON contract of every command's "error": "kind", with what it
 # means (docs/errors.md lists them; tests/test_error_kinds.py checks both against the code).
-KINDS: dict[str, str] = {
+KINDS: dict[ErrorKind, str] = {
     # the command line and its arguments
     "bad-arguments": "an option or argument that cannot be used as given",
     "bad-call": "the --call (or a typed call) does not evaluate",
@@ -94,7 +153,7 @@ class AgxError(Exception):
     reader acts on it (not in the JSON).
     """
 
-    def __init__(self, kind: str, what: str, *, advice: str | None = None,
+    def __init__(self, kind: ErrorKind, what: str, *, advice: str | None = None,
                  raised: str | None = None, line: int | None = None, exit_code: int = 2,
                  details: list[str] | None = None, cause: ErrorCause | None = None) -> None:
         super().__init__(f"{what}; {advice}" if advice else what)
@@ -123,7 +182,7 @@ class AgxError(Exception):
                            self.exit_code, self.details, self.cause))
 
 
-def _rebuild(kind: str, what: str, advice: str | None, raised: str | None, line: int | None,
+def _rebuild(kind: ErrorKind, what: str, advice: str | None, raised: str | None, line: int | None,
              exit_code: int, details: list[str], cause: ErrorCause | None = None) -> AgxError:
     return AgxError(kind, what, advice=advice, raised=raised, line=line, exit_code=exit_code,
                     details=details, cause=cause)
@@ -150,7 +209,8 @@ def raised_line(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {first}" if first else type(exc).__name__
 
 
-def user_code_error(exc: BaseException, path: str, doing: str, kind: str = "trace-failed",
+def user_code_error(exc: BaseException, path: str, doing: str,
+                    kind: ErrorKind = "trace-failed",
                     cause: ErrorCause | None = None, advice: str | None = None) -> AgxError:
     """An exception from the user's code as one sentence at the user's (deepest) line.
 

@@ -71,26 +71,32 @@ def keras3_words(function: str) -> str:
             "on a tensor raises")
 
 
+# What AutoGraph did with a statement (see Verdict.verdict), and the statements it judges.
+VerdictKind = Literal["staged", "python", "mixed", "unreached"]
+StatementKind = Literal["if", "for", "while"]
+
 # The verdicts of a statement that Python ran while tracing: all its copies ("python"), or
 # some of them ("mixed": staged on other calls or traces).
-IN_PYTHON = frozenset({"python", "mixed"})
+IN_PYTHON: frozenset[VerdictKind] = frozenset({"python", "mixed"})
+# The statements that loop.
+LOOPS: frozenset[StatementKind] = frozenset({"for", "while"})
 
 
 def is_unrolled(kind: str, verdict: str, iterations: int | None) -> bool:
     """The one test of "this loop unrolled": a for or while that Python ran at least once
     while tracing, on every trace ("python") or on some ("mixed"), each time copying its
     body's ops into the graph."""
-    return kind in ("for", "while") and verdict in IN_PYTHON and (iterations or 0) > 0
+    return kind in LOOPS and verdict in IN_PYTHON and (iterations or 0) > 0
 
 
 @dataclass(frozen=True)
 class Verdict:
     """The report's ``statements`` entry for one statement, built whole by the engine."""
 
-    kind: str
+    kind: StatementKind
     line: int
     header: str
-    verdict: str  # "staged" | "python" | "mixed" (both, see ``mixed``) | "unreached"
+    verdict: VerdictKind  # "mixed": both, see ``mixed``
     graph_op: str | None
     iterations: int | None
     branch: str | None

@@ -18,7 +18,7 @@ import tempfile
 import tokenize
 from dataclasses import dataclass
 
-from agexplorer.model.errors import AgxError
+from agexplorer.model.errors import AgxError, ErrorKind
 
 MAX_SOURCE_BYTES = 10 * 1024 * 1024
 MAX_LOG_BYTES = 100 * 1024 * 1024  # a long training run's traces; read whole into memory
@@ -52,7 +52,7 @@ class Readable:
     regular_only: str
     folder: str
     missing: str
-    folder_kind: str = "not-a-regular-file"
+    folder_kind: ErrorKind = "not-a-regular-file"
 
 
 SOURCE = Readable("source file", MAX_SOURCE_BYTES,

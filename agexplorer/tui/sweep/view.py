@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, Any
 
 from textual.css.query import NoMatches
 
-from agexplorer.model.report import IN_PYTHON
+from agexplorer.model.report import IN_PYTHON, LOOPS
 from agexplorer.tui.code.made import call_label
 from agexplorer.tui.guards import while_mounted
 from agexplorer.tui.state import (
@@ -50,12 +50,12 @@ def nothing_to_sweep(verdict: Any) -> str | None:
     """The one sentence when ``verdict``'s statement is no loop unrolled in Python; else None."""
     if verdict is None:
         return "Nothing to sweep: the Control flow tab lists no statement for this function."
-    if verdict.kind in ("for", "while") and verdict.verdict in IN_PYTHON:
+    if verdict.kind in LOOPS and verdict.verdict in IN_PYTHON:
         return None
     what = {"staged": f"staged in the graph{f' ({verdict.graph_op})' if verdict.graph_op else ''}",
             "unreached": "never reached by the trace",
             "python": "run in Python", "mixed": "run in Python on some runs"}[verdict.verdict]
-    if verdict.kind in ("for", "while"):
+    if verdict.kind in LOOPS:
         why = "its cost does not grow with the count" if verdict.verdict == "staged" else \
             "it did not unroll"
     else:
