@@ -49,21 +49,23 @@ def tensor_expression(argument: dict, notes: list[str]) -> str:
 
 def python_expression(argument: dict) -> str | None:
     """The recorded Python value's source (``3``, ``'abc'``, ``None``), or None if not kept."""
-    if "python_type" in argument:  # a log of this version: the value's source, if it was kept
+    return python_value(argument)[1]
+
+
+def python_value(argument: dict) -> tuple[str | None, str | None]:
+    """(type, source) of a recorded Python value: ``("int", "3")``; the source None where it
+    was not kept. A log written before arguments kept them has only the phrase to read them
+    from (``the Python int 3``)."""
+    if "python_type" in argument:  # a log of this version
         value = argument.get("value")
-        return value if isinstance(value, str) else None
-    return _older_log_literal(str(argument.get("text") or ""))
-
-
-def _older_log_literal(text: str) -> str | None:
-    """The value's source from a log written before arguments kept it: read from the
-    phrase that log holds (``the Python int 3``)."""
+        return str(argument["python_type"]), value if isinstance(value, str) else None
+    text = str(argument.get("text") or "")
     if text == "None":
-        return "None"
+        return "NoneType", "None"
     if text in _EMPTY:
-        return _EMPTY[text]
+        return text.split()[2], _EMPTY[text]
     found = _PYTHON.match(text)
-    return found.group(2) if found else None
+    return (found.group(1), found.group(2)) if found else (None, None)
 
 
 def rebuild_call(arguments: list[dict], keyword: Collection[str] = (),

@@ -5,9 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from agexplorer.model.text import shape_text
+from agexplorer.runlog.calls import python_value
 
-# The Python value's type in an argument's text: "the Python float 0.01" -> "float".
-_PYTHON = "the Python "
 _SHOWN = 3  # values named in one group's sentence; the rest are counted
 
 
@@ -116,16 +115,10 @@ def _values(texts: list[str]) -> str:
 
 
 def _python_value(argument: dict[str, Any]) -> tuple[str | None, str]:
-    """(type, value) of a recorded Python value: ``("int", "3")``. A log written before
-    arguments kept them has only the phrase, ``the Python int 3``, to read them from."""
-    text = str(argument.get("text") or "")
-    if "python_type" in argument:
-        value = argument.get("value")
-        return str(argument["python_type"]), str(value) if value is not None else text
-    if not text.startswith(_PYTHON):
-        return None, text
-    kind = text.removeprefix(_PYTHON).split(" ", 1)[0]
-    return kind, text.removeprefix(f"{_PYTHON}{kind} ")
+    """(type, value as shown) of a recorded Python value: ``("int", "3")``; its phrase where
+    the value's source was not kept."""
+    kind, source = python_value(argument)
+    return kind, source if source is not None else str(argument.get("text") or "")
 
 
 def _cause_words(name: Any, change: str, count: int, arguments: list[dict[str, Any]],
