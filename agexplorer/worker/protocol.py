@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import typing
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypedDict, TypeVar
 
@@ -39,6 +40,15 @@ class Request(Generic[T]):
     dispatches on the request's class; ``label`` only words messages ("the report request")."""
 
     label: ClassVar[str] = "request"
+
+
+def reply_type(request: type[Request[Any]]) -> Any:
+    """The type a reply to a ``request`` of this class carries (the ``T`` of its
+    ``Request[T]``; a string where the record is only named here)."""
+    for base in getattr(request, "__orig_bases__", ()):
+        if typing.get_origin(base) is Request:
+            return typing.get_args(base)[0]
+    raise TypeError(f"{request.__name__} is not a request")
 
 
 class ReportReply(TypedDict):

@@ -188,6 +188,7 @@ def test_worker_handler_analyses_an_unsaved_buffer(tf):
 
 # -- the command line (each starts a worker: kept few) ----------------------------------
 
+@pytest.mark.tf  # its doctor loads TensorFlow in a worker
 def test_cli_doctor_json_on_the_pitfalls_sample():
     result = run_cli("doctor", "samples/s4_7_pitfalls.py", "--json")
     assert result.returncode == 1, result.stderr  # something was found, as a linter says

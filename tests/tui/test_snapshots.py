@@ -1,135 +1,214 @@
-"""SVG snapshots of the main screens, from a fixed report and fixed timings.
+"""SVG snapshots of every view of the explorer, at a classroom's 80x24 and a wide 160x45,
+without TensorFlow.
 
-The engine's answer is computed once in this process and replayed by a stand-in
-worker, so that the screens do not depend on the machine's speed. Update with
-``python -m pytest tests/tui/test_snapshots.py --snapshot-update`` and look at
-the SVGs before committing them.
-"""
+The worker's answers were saved once (tests/fixtures/answers.json, see tests/tui/answers.py)
+and are replayed, so the screens depend neither on TensorFlow nor on the machine's speed.
+Update with ``python -m pytest tests/tui/test_snapshots.py --snapshot-update`` and look at
+the SVGs before committing them; when the model or the requests change, record the
+answers again first (``AGX_RECORD_ANSWERS=1``, TensorFlow needed)."""
 
 from __future__ import annotations
 
 import os
+from collections.abc import Awaitable, Callable
+from typing import Any
 
 import pytest
 
-from agexplorer.model.lab import ModeRun, RunLab
-from agexplorer.worker.client import Worker
-from agexplorer.worker.protocol import (
-    DevicesRequest,
-    DoctorRequest,
-    PingRequest,
-    ReportRequest,
-)
-from conftest import SAMPLES
+from conftest import ROOT, SAMPLES, fixture
+from tests.tui.answers import ReplayWorker, save_recorded
 
-pytestmark = pytest.mark.tf
 TARGET = os.path.join(SAMPLES, "s6_2_bad_loop.py")
+SIZES = [(80, 24), (160, 45)]
 
 
-class ReplayWorker(Worker):
-    """Answers like the TensorFlow worker, from a prepared report and run lab."""
-
-    def __init__(self, report, lab, doctor) -> None:
-        super().__init__()
-        self.answer = {"report": report, "lab": lab}
-        self.doctor = doctor
-
-    def request(self, req, **_):
-        if isinstance(req, PingRequest):
-            return "pong"
-        if isinstance(req, DevicesRequest):
-            return [{"name": "/device:CPU:0", "type": "CPU"}]
-        if isinstance(req, DoctorRequest):
-            return self.doctor
-        assert isinstance(req, ReportRequest), req
-        return {"report": self.answer["report"],
-                "lab": None if req.no_run else self.answer["lab"]}
-
-    def close(self) -> None:
-        pass
+@pytest.fixture(scope="module", autouse=True)
+def _save_recorded():
+    yield
+    save_recorded()
 
 
-@pytest.fixture(scope="module")
-def replay(report):
-    rep = report(f"{TARGET}::bad_loop")
-    rep.timings = {k: 0.01 for k in rep.timings}
-    runs = {
-        "eager": ModeRun(ok=True, result="5", first_call_s=4e-6, median_s=2e-7, min_s=2e-7,
-                         max_s=3e-7, calls=2_000_000, ran_on=None),
-        "graph": ModeRun(ok=True, result="int32[] 5", first_call_s=0.016, median_s=2.2e-4,
-                         min_s=2.1e-4, max_s=2.7e-4, calls=4899, tracing_count=1,
-                         ran_on="/job:localhost/replica:0/task:0/device:CPU:0"),
-        "xla": ModeRun(ok=True, result="int32[] 5", first_call_s=0.013, median_s=1.6e-4,
-                       min_s=1.5e-4, max_s=1.7e-4, calls=7083, tracing_count=1,
-                       ran_on="/job:localhost/replica:0/task:0/device:CPU:0"),
-    }
-    lab = RunLab(device="/device:CPU:0", runs=runs, speedup={"graph": 0.001, "xla": 0.001},
-                 results_match=True, tracing_count=1, budget_s=0.5)
-    from agexplorer.doctor.checks import diagnose
-
-    return ReplayWorker(rep, lab, diagnose(f"{TARGET}::bad_loop", report=rep))
-
-
-def make_app(replay):
+def make_app(function: str = "bad_loop"):
     from agexplorer.tui.app import AgxApp
 
-    return AgxApp([TARGET], "bad_loop", worker=replay)
+    return AgxApp([TARGET], function, worker=ReplayWorker())
+
+
+def program_app(tmp_path):
+    """The explorer's program view of a recorded run (tests/fixtures/program.agxlog, the
+    training script of tests/fixtures/record, its folders named by a placeholder)."""
+    from agexplorer.tui.app import AgxApp
+    from agexplorer.tui.program.actions import load_program
+
+    log = tmp_path / "train.agxlog"
+    with open(fixture("program.agxlog"), encoding="utf-8") as f:
+        log.write_text(f.read().replace("$ROOT", ROOT), encoding="utf-8")
+    program = load_program(str(log))
+    return AgxApp(program.user_files(), None, worker=ReplayWorker(), program=program)
+
+
+def tour_app(_):
+    """The explorer on scratch copies of the samples, the tour open (``agexplorer tour``)."""
+    from agexplorer.cli.common import samples_dir
+    from agexplorer.state.scratch import scratch_copies
+    from agexplorer.tui.app import AgxApp
+    from agexplorer.tui.tour.tour import Opening
+
+    return AgxApp(scratch_copies(samples_dir()), worker=ReplayWorker(),
+                  program=Opening(scratch=True, tour=True))
+
+
+async def until(pilot, condition: Callable[[], object], what: str) -> None:
+    """Let the app run until ``condition()`` holds, then until its frame is drawn."""
+    for _ in range(600):
+        if condition():
+            break
+        await pilot.pause(0.02)
+    else:
+        raise AssertionError(f"the explorer never showed {what}")
+    await pilot.wait_for_scheduled_animations()
+    await pilot.pause()
 
 
 async def settle(pilot) -> None:
     app = pilot.app
-    for _ in range(200):
-        if app.report is not None and app.engine_ready:
-            break
-        await pilot.pause(0.05)
-    await pilot.pause(0.3)
+    await until(pilot, lambda: app.report is not None and app.engine_ready
+                and app.workspace_ready, "its first answer")
 
 
-def test_main_screen(snap_compare, replay):
-    assert snap_compare(make_app(replay), terminal_size=(150, 42), run_before=settle)
+async def run_tab(pilot) -> None:
+    await settle(pilot)
+    await pilot.press("f5")
+    await until(pilot, lambda: pilot.app.lab is not None, "the run")
 
 
-def test_run_tab(snap_compare, replay):
-    async def run(pilot) -> None:
-        await settle(pilot)
-        await pilot.press("f5")
-        for _ in range(100):
-            if pilot.app.lab is not None:
-                break
-            await pilot.pause(0.05)
-        await pilot.pause(0.3)
-
-    assert snap_compare(make_app(replay), terminal_size=(150, 42), run_before=run)
+async def doctor_tab(pilot) -> None:
+    await settle(pilot)
+    await until(pilot, lambda: pilot.app.query_one("#doctor-panel").findings, "the findings")
+    await pilot.press("3")
+    await until(pilot, lambda: pilot.app.panes.panels.active == "tab-doctor", "the Doctor tab")
 
 
-def test_doctor_tab(snap_compare, replay):
-    async def doctor(pilot) -> None:
-        await settle(pilot)
-        for _ in range(100):
-            if pilot.app.query_one("#doctor-panel").findings:
-                break
-            await pilot.pause(0.05)
-        pilot.app.query_one("#panels").active = "tab-doctor"
-        await pilot.pause(0.3)
-
-    assert snap_compare(make_app(replay), terminal_size=(150, 42), run_before=doctor)
+async def graph_tab(pilot) -> None:
+    await settle(pilot)
+    await pilot.press("4")
+    await until(pilot, lambda: pilot.app.panes.panels.active == "tab-graph", "the Graph tab")
 
 
-# Every terminal size (issue 13): the list folded and the panes stacked at 80x24, the
-# panels as tall as the code at 200x60; presentation mode with its larger emphasis.
+async def trace_tab(pilot) -> None:
+    await settle(pilot)
+    await pilot.press("t")
+    await until(pilot, lambda: pilot.app.trace_tab.report is not None, "the trace's calls")
+
+
+async def passes_tab(pilot) -> None:
+    await settle(pilot)
+    await pilot.press("8")
+    tab = pilot.app.panes.passes
+    await until(pilot, lambda: tab.passes is not None, "AutoGraph's passes")
+
+
+async def hlo_tab(pilot) -> None:
+    await settle(pilot)
+    await pilot.press("9")
+    tab = pilot.app.panes.hlo
+    await until(pilot, lambda: tab.hlo is not None, "the HLO")
+
+
+async def help_screen(pilot) -> None:
+    from agexplorer.tui.dialogs.help import HelpScreen
+
+    await settle(pilot)
+    await pilot.press("f1")
+    await until(pilot, lambda: isinstance(pilot.app.screen, HelpScreen), "the help")
+
+
+async def cost_curve(pilot) -> None:
+    app = pilot.app
+    await settle(pilot)
+    app.panes.verdicts.focus()
+    await pilot.press("u")
+    await until(pilot, lambda: app.panes.sweep_chart.sweep is not None, "the cost curve")
+
+
+async def compare_disk(pilot) -> None:
+    from agexplorer.tui.compare.screen import CompareScreen
+
+    app = pilot.app
+    await settle(pilot)
+    row = app.source.text.splitlines().index("    i = 0", app.report.first_line - 1)
+    app.source.replace("    i = tf.constant(0)", (row, 0), (row, 9))  # the loop stages
+    await until(pilot, lambda: app.report is not None and app.generation > 1
+                and app.state.answered == app.generation, "the edit's answer")
+    app.action_compare_disk()
+    await until(pilot, lambda: isinstance(app.screen, CompareScreen)
+                and app.screen.comparison is not None, "the comparison")
+
+
+async def program_view(pilot) -> None:
+    from agexplorer.tui.program.screen import ProgramScreen
+
+    app = pilot.app
+    await until(pilot, lambda: isinstance(app.screen, ProgramScreen)
+                and app.screen.statements.row_count > 0, "the recorded run")
+
+
+async def tour_step(pilot) -> None:
+    app = pilot.app
+    await until(pilot, lambda: app.query("TourPanel") and app.report is not None
+                and app.engine_ready, "the tour's first sample")
+    panel = app.query_one("TourPanel")
+    await pilot.press("enter")  # the step's action: its result highlighted
+    await until(pilot, lambda: bool(panel.result_text), "the step's result")
+
+
+VIEWS: dict[str, tuple[str | Callable[..., Any], Callable[..., Awaitable[None]]]] = {
+    "main": ("bad_loop", settle),
+    "run": ("bad_loop", run_tab),
+    "doctor": ("bad_loop", doctor_tab),
+    "graph": ("bad_loop", graph_tab),
+    "trace": ("bad_loop", trace_tab),
+    "passes": ("bad_loop", passes_tab),
+    "hlo": ("bad_loop", hlo_tab),
+    "help": ("bad_loop", help_screen),
+    "cost_curve": ("range_loop", cost_curve),
+    "compare": ("bad_loop", compare_disk),
+    "program": (program_app, program_view),
+    "tour": (tour_app, tour_step),
+}
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize("view", list(VIEWS))
+def test_each_view_at_each_size(snap_compare, view, size, tmp_path):
+    opened, drive = VIEWS[view]
+    app = make_app(opened) if isinstance(opened, str) else opened(tmp_path)
+    assert snap_compare(app, terminal_size=size, run_before=drive)
+
+
+# The screens the first snapshots held (issue 13): the list folded and the panes stacked at
+# 80x24, the panels as tall as the code at 200x60; presentation mode with its larger emphasis.
+def test_main_screen(snap_compare):
+    assert snap_compare(make_app(), terminal_size=(150, 42), run_before=settle)
+
+
+def test_run_tab(snap_compare):
+    assert snap_compare(make_app(), terminal_size=(150, 42), run_before=run_tab)
+
+
+def test_doctor_tab(snap_compare):
+    assert snap_compare(make_app(), terminal_size=(150, 42), run_before=doctor_tab)
+
+
 @pytest.mark.parametrize("size", [(80, 24), (120, 40), (200, 60)])
-def test_main_screen_at_each_size(snap_compare, replay, size):
-    assert snap_compare(make_app(replay), terminal_size=size, run_before=settle)
+def test_main_screen_at_each_size(snap_compare, size):
+    assert snap_compare(make_app(), terminal_size=size, run_before=settle)
 
 
-def test_presentation_mode(snap_compare, replay):
+def test_presentation_mode(snap_compare):
     async def present(pilot) -> None:
         await settle(pilot)
         await pilot.press("f12")
-        for _ in range(100):
-            if pilot.app.lab is not None:
-                break
-            await pilot.pause(0.05)
-        await pilot.pause(0.3)
+        await until(pilot, lambda: pilot.app.lab is not None, "the run")
 
-    assert snap_compare(make_app(replay), terminal_size=(120, 40), run_before=present)
+    assert snap_compare(make_app(), terminal_size=(120, 40), run_before=present)
