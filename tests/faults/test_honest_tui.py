@@ -14,6 +14,7 @@ import shutil
 
 import pytest
 
+from agexplorer.tui.messages import EngineStatus
 from conftest import explorer, fixture, wait_for
 
 pytestmark = pytest.mark.tf  # the worker imports TensorFlow
@@ -170,6 +171,11 @@ async def test_a_deleted_file_is_announced_and_ctrl_s_writes_it_again(flow_file,
         assert source.dirty  # quitting now asks first
         await pilot.press("ctrl+s")
         assert flow_file.read_text() == source.text and not source.dirty
+        assert status(app).startswith("saved ")
+        # A request still under way (the doctor's) says "ready" as it ends: the save's
+        # note stays (it was wiped a moment after the save, before it could be read).
+        app.post_message(EngineStatus("ready", ready=True))
+        await pilot.pause()
         assert status(app).startswith("saved ")
 
 

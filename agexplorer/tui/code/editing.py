@@ -7,7 +7,7 @@ import os
 from typing import TYPE_CHECKING
 
 from agexplorer.model.errors import AgxError
-from agexplorer.state.scratch import is_scratch, saved_note
+from agexplorer.state.scratch import saved_note
 from agexplorer.state.session import ServedSession, served
 from agexplorer.tui.guards import while_mounted
 
@@ -86,10 +86,9 @@ class Editing:
             app.announce(f"saved {name}: your browser downloads it (this session's copy; the "
                          "files on the server are unchanged)", error=False)
             return
-        # A scratch copy's save says so as a notice: it outlasts the "ready" of a request
-        # still under way (the doctor's, after an analysis).
-        say = app.announce if is_scratch(source.path) else app.set_status
-        say(saved_note(written or source.path), error=False)
+        # Said as a notice: it outlasts the "ready" of a request still under way (the
+        # doctor's, after an analysis), which would otherwise wipe it a moment later.
+        app.announce(saved_note(written or source.path), error=False)
 
     def _download_only(self, session: ServedSession, path: str) -> None:
         """A served explorer never writes outside its session (a recorded run's files are
