@@ -30,7 +30,7 @@ from agexplorer.render.run_page import (
     largest_loops,
     more_loops,
 )
-from agexplorer.runlog.summary import display_name, loop_path
+from agexplorer.runlog.summary import command_line, display_name, loop_path
 
 # Light by default, dark where the reader's system asks for it; verdict colours readable on both
 # (the Okabe-Ito hues the terminal report uses, as tints behind the text).
@@ -235,7 +235,7 @@ def file_html(page: FilePage) -> str:
 def summary_html(summary: dict[str, Any]) -> str:
     """A recorded run's page (``summarise(read_log(path))``)."""
     program, functions = summary["program"], summary["functions"]
-    argv = " ".join(str(a) for a in program.get("argv") or [])
+    argv = command_line(program)
     traces = sum(f["traces"] for f in functions)
     failed = failure_words(program)
     body = ["<h1>agexplorer run summary</h1>",

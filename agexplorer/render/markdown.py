@@ -28,7 +28,7 @@ from agexplorer.render.run_page import (
     largest_loops,
     more_loops,
 )
-from agexplorer.runlog.summary import display_name, loop_path
+from agexplorer.runlog.summary import command_line, display_name, loop_path
 
 
 def cell(text: object) -> str:
@@ -179,7 +179,7 @@ def file_markdown(page: FilePage) -> str:
 def summary_markdown(summary: dict[str, Any]) -> str:
     """A recorded run's page (``summarise(read_log(path))``)."""
     program, functions = summary["program"], summary["functions"]
-    argv = " ".join(str(a) for a in program.get("argv") or [])
+    argv = command_line(program)
     traces = sum(f["traces"] for f in functions)
     out = ["# agexplorer run summary", "",
            f"Program: {code(argv or '?', False)} · exit code {program.get('exit_code', '-')} · "

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 from agexplorer.model.errors import AgxError
@@ -67,7 +68,8 @@ def summarise(log: Log) -> dict[str, Any]:
     for entry in by_time:
         entry["trace_s"] = round(entry["trace_s"], 6)
         entry["retrace_causes"] = group_causes(entry["retraces"])
-    return {"program": {"argv": log.start.get("argv") or [], "exit_code": end.get("exit_code"),
+    return {"program": {"argv": log.start.get("argv") or [], "cwd": log.start.get("cwd"),
+                        "exit_code": end.get("exit_code"),
                         "wall_s": end.get("wall_s"), "finished": log.end is not None,
                         # Ctrl-C (a log written before this field: false), and what raised:
                         # its type, its message's first line, the user's line it came through
@@ -268,3 +270,14 @@ def _one_per_loop(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
             seen.add(key)
             kept.append(row)
     return kept
+
+
+def command_line(program: dict[str, Any]) -> str:
+    """A run's command line as typed where it ran: ``train.py --epochs 2`` (its script named
+    from the folder it ran in; the log holds the absolute path); "" when none was recorded."""
+    args = [str(a) for a in program.get("argv") or []]
+    cwd = program.get("cwd")
+    if args and isinstance(cwd, str) and os.path.isabs(args[0]) \
+            and args[0].startswith(os.path.join(cwd, "")):
+        args[0] = os.path.relpath(args[0], cwd)
+    return " ".join(args)

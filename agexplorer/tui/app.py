@@ -46,7 +46,7 @@ from agexplorer.worker.client import Worker
 from agexplorer.worker.protocol import ReportRequest
 
 if TYPE_CHECKING:
-    from textual.widgets import Input
+    from textual.widgets import Input, RichLog
 
     from agexplorer.model.lab import RunLab
     from agexplorer.model.report import Report
@@ -80,25 +80,26 @@ class AgxApp(KeyActions, CompareActions, LayoutApp):
         self.user_code = user_code  # --user-code folders, sent with every report request
         self.bridge = EngineBridge(self, worker, timeout, python)  # python: --python's choice
         self.state = ExplorerState()  # the function shown, its analyses and their answers
+        self.status_line = StatusLine("loading TensorFlow…", id="status")
+        self.status = StatusReporter(self.status_line, self.state, self._log_view)
         self.engine_ready = False
         self.colorblind = colorblind
         self.workspace_ready = False
         self.exiting = False  # racing handlers (timers, answers) stand down
         self.exit_note: str | None = None  # printed by the command line after the app ends
         self.safety = SafetyNet(self)
-        self.disk = DiskWatch(self)
-        self.provenance = Provenance(self)
-        self.linking = Linking(self)
-        self.op_detail = OpDetail(self)
+        self.disk = DiskWatch(self.status, self.safety.recovery, self.analyse)
+        self.provenance = Provenance(lambda: self.source.text, lambda: self.panes)
+        self.linking = Linking(self.state, self.mounted_panes, self.set_timer)
+        self.op_detail = OpDetail(self.state, self.provenance, self.bridge.ask,
+                                  lambda: self.panes.ops, self.linking.line)
         self.results = Results(self)
-        self.status = StatusReporter(self)
         self.navigation = Navigation(self)
         self.editing = Editing(self)
         self.requests = Requests(self)
         self._mounting = False  # the workspace is being mounted (just after the first frame)
         self._deferred_exit: tuple[tuple, dict] | None = None
         self._early_status: list[EngineStatus] = []
-        self.status_line = StatusLine("loading TensorFlow…", id="status")
 
     # -- the state, read here (it changes through its own methods) ------------------------
     @property
@@ -156,6 +157,20 @@ class AgxApp(KeyActions, CompareActions, LayoutApp):
     @property
     def trace_tab(self) -> TraceTab:
         return self.panes.trace
+
+    def mounted_panes(self) -> Workspace | None:
+        """The panes, or None before they are mounted (just after the first frame) and
+        while the app ends: what a part given them asks for each time it draws."""
+        if not self.workspace_ready or self.exiting or not self.is_running:
+            return None
+        try:
+            return self.panes
+        except NoMatches:
+            return None
+
+    def _log_view(self) -> RichLog | None:
+        panes = self.mounted_panes()
+        return panes.log_view if panes is not None else None
 
     @property
     def call_input(self) -> Input:
@@ -234,7 +249,7 @@ class AgxApp(KeyActions, CompareActions, LayoutApp):
 
     @while_mounted
     def _check_disk(self) -> None:
-        self.disk.check()
+        self.disk.check(self.source)
 
     # -- engine ------------------------------------------------------------------------
     def set_status(self, text: str, error: bool = False) -> None:
@@ -262,6 +277,9 @@ class AgxApp(KeyActions, CompareActions, LayoutApp):
         if not self.workspace_ready:
             self._early_status.append(message)  # replayed once the panels exist
             return
+        self.engine_ready = self.engine_ready or message.ready
+        if message.devices:
+            self.run_panel.set_devices(message.devices)
         self.status.engine(message)
 
     def buffer_request(self) -> BufferRequest | None:

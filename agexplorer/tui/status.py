@@ -3,20 +3,33 @@
 from __future__ import annotations
 
 import time
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Protocol
 
 from agexplorer.tui.messages import EngineStatus
 
 if TYPE_CHECKING:
-    from agexplorer.tui.app import AgxApp
+    from agexplorer.tui.state import ExplorerState
+    from agexplorer.tui.status_line import StatusLine
+
+
+class LogLines(Protocol):
+    """Where the Log's lines go (the Log tab's RichLog)."""
+
+    def write(self, content: str) -> object: ...
 
 
 class StatusReporter:
-    """Owned by the app: an error stays on the status line until the next request, and a
-    notice is said again in place of each "ready" until the next analysis or save."""
+    """An error stays on the status line until the next request, and a notice is said again
+    in place of each "ready" until the next analysis or save.
 
-    def __init__(self, app: AgxApp) -> None:
-        self.app = app
+    It needs the status line, the explorer's state (the Log's headers name its function and
+    call) and the Log, asked for when a line is written (it is mounted after the first
+    frame: None until then, and the line is only on the status line)."""
+
+    def __init__(self, line: StatusLine, state: ExplorerState,
+                 log: Callable[[], LogLines | None]) -> None:
+        self.line, self.state, self._log = line, state, log
         self._error = False
         # (text, error): a notice shown again in place of each "ready" (the next analysis
         # or save lets it go)
@@ -30,7 +43,7 @@ class StatusReporter:
     def set(self, text: str, error: bool = False) -> None:
         """The one-line status at the bottom (an error stays until the next request)."""
         self._error = error
-        status = self.app.status_line
+        status = self.line
         status.update(text)
         status.set_class(error, "error")
 
@@ -65,27 +78,25 @@ class StatusReporter:
         (written once per analysis that logs something; ``text`` None: only the header)."""
         from agexplorer.tui.code.made import call_label
 
-        app = self.app
-        log = app.panes.log_view
-        sent = app.last_request
-        key = (app.target, sent[0] if sent else None)
-        if app.target is not None and key != self._log_header:
+        log = self._log()
+        if log is None:
+            return
+        state = self.state
+        sent = state.last_request
+        key = (state.target, sent[0] if sent else None)
+        if state.target is not None and key != self._log_header:
             self._log_header = key
-            label = call_label(app.target[1], sent[1].call if sent else None)
+            label = call_label(state.target[1], sent[1].call if sent else None)
             log.write(f"── {label} · {time.strftime('%H:%M:%S')} ──")
         if text is not None:
             log.write(text)
 
     def engine(self, message: EngineStatus) -> None:
-        """The worker's state, once the panels exist."""
-        app = self.app
-        app.engine_ready = app.engine_ready or message.ready
-        if message.devices:
-            app.run_panel.set_devices(message.devices)
+        """The worker's state, in words."""
         notice = self._sticky or self._held
         if message.ready and notice is not None:
             text, error = notice
-            if not self._error or app.status_line.text == text:
+            if not self._error or self.line.text == text:
                 # said again for every "ready" (the analysis's, then the doctor's and the
                 # trace tab's follow-ups) until the next request of the user's lets it go
                 self.set(text, error=error)

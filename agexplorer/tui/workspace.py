@@ -9,6 +9,7 @@ also brings in the heavier widget modules (TextArea with tree-sitter, DataTable,
 
 from __future__ import annotations
 
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.widgets import RichLog, Static, TabbedContent, TabPane
@@ -89,6 +90,18 @@ class Workspace(Vertical):
                 yield self.passes
             with TabPane("HLO", id="tab-hlo"):
                 yield self.hlo
+
+    def set_origin(self, panel: str, header: str, stale: bool) -> None:
+        """Head result panel ``panel`` ("run", "trace", "doctor") with what it was made
+        from (see agexplorer.tui.code.made.Provenance)."""
+        panels: dict[str, RunPanel | TraceTab | DoctorTab] = {
+            "run": self.run_panel, "trace": self.trace, "doctor": self.doctor}
+        panels[panel].set_origin(header, stale)
+
+    def show_op_detail(self, text: str | Text, stale: bool) -> None:
+        """The Graph tab's op detail: its header line and the op's attributes."""
+        self.op_detail.update(text)
+        self.op_detail.set_class(stale, "stale")
 
     @property
     def stale_panes(self) -> tuple:

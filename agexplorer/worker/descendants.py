@@ -3,8 +3,12 @@
 How nothing outlives a worker (Linux; elsewhere only its process group is ended):
 
 - The worker runs in a session and process group of its own (``start_new_session``), and
-  ``killpg`` ends whatever user code started there, also after the worker itself exited: a
-  group's id stays taken while any member lives, so it cannot name someone else's group.
+  what is left in that group is ended, also after the worker itself exited: a group's id
+  stays taken while any member lives. Once none does (the worker was its last member, and
+  was reaped), the number is free, and the next session's leader may take it, another
+  worker of a test suite or any program of the user's: so after the worker's end the group
+  is never signalled as a whole (``killpg``), but member by member, as read from /proc, and
+  not at all when its number names a process other than the worker (see ``end_group``).
 - The worker is a child subreaper (``PR_SET_CHILD_SUBREAPER``, set in ``server.py``): a process
   whose parent exits (a daemon's double fork, ``sh -c 'sleep 600 &'``) is re-parented to the
   worker, not to init. So while the worker lives, every process it started is below it in
@@ -49,6 +53,20 @@ def _stat(pid: int) -> tuple[int, int, str] | None:
     try:
         return int(fields[1]), int(fields[19]), fields[0].decode()
     except (IndexError, ValueError):
+        return None
+
+
+def start_time(pid: int) -> int | None:
+    """When ``pid`` started, in clock ticks since boot (None: gone, or no /proc)."""
+    stat = _stat(pid)
+    return stat[1] if stat is not None else None
+
+
+def _group(pid: int) -> int | None:
+    try:
+        with open(f"{_PROC}/{pid}/stat", "rb") as fh:
+            return int(fh.read().rpartition(b")")[2].split()[2])
+    except (OSError, IndexError, ValueError):
         return None
 
 
@@ -125,6 +143,38 @@ def kill_all(found: dict[int, int]) -> None:
     """SIGKILL each pid of ``found`` (pid -> start time) that is still that process."""
     for pid, start in found.items():
         kill(pid, start)
+
+
+def members(pgid: int) -> dict[int, int]:
+    """The live members of process group ``pgid``: pid -> start time (empty without /proc)."""
+    found: dict[int, int] = {}
+    for pid in _pids():
+        if _group(pid) == pgid:
+            stat = _stat(pid)
+            if stat is not None and stat[2] not in ("Z", "X"):
+                found[pid] = stat[1]
+    return found
+
+
+def end_group(pgid: int, leader_start: int | None) -> None:
+    """Kill what is left of the process group the worker led (``pgid``, its pid; it started
+    at ``leader_start``), after its end. Without /proc (macOS) the group is signalled whole.
+    With it, its members are killed one by one (each checked by its start time), and none
+    when a process other than the worker now holds the number: the worker's group had
+    emptied and the number was taken again (by a new session's leader, which is not ours)."""
+    if not os.path.isdir(_PROC):
+        with contextlib.suppress(OSError):
+            os.killpg(pgid, signal.SIGKILL)
+        return
+    holder = _stat(pgid)
+    if holder is not None and holder[1] != leader_start:
+        return
+    for _ in range(ROUNDS):  # one forked while the others were killed is found next round
+        found = members(pgid)
+        if not found:
+            return
+        kill_all(found)
+        time.sleep(0.01)
 
 
 def end_descendants(root: int) -> dict[int, int]:

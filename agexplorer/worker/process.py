@@ -13,11 +13,12 @@ import subprocess
 import tempfile
 import threading
 import time
+import weakref
 from collections.abc import Callable
 from concurrent.futures import Future
 from typing import Any
 
-from agexplorer.worker.descendants import end_descendants, kill_all, marked
+from agexplorer.worker.descendants import end_descendants, end_group, kill_all, marked, start_time
 
 # Each worker's private temp folder: agx-worker-<client pid>-XXXXXXXX, so that a later client
 # can tell a folder whose client is gone (killed, it could not clean up) from a live one.
@@ -77,11 +78,17 @@ class _Spawner:
 
 _spawner = _Spawner()
 _swept = False
+# When each process popen started began (its pid may name another process once it is reaped).
+_started: weakref.WeakKeyDictionary[subprocess.Popen, int] = weakref.WeakKeyDictionary()
 
 
 def popen(*args: Any, **kwargs: Any) -> subprocess.Popen:
     """``subprocess.Popen`` from a thread that outlives the caller's (see ``_Spawner``)."""
-    return _spawner.popen(*args, **kwargs)
+    proc = _spawner.popen(*args, **kwargs)
+    start = start_time(proc.pid)  # fixed at the fork: read before anything can reap it
+    if start is not None:
+        _started[proc] = start
+    return proc
 
 
 def end_process(proc: subprocess.Popen, graceful: bool, marker: str | None = None,
@@ -106,9 +113,9 @@ def end_process(proc: subprocess.Popen, graceful: bool, marker: str | None = Non
             # handler may call this while the main thread waits)
             with contextlib.suppress(subprocess.TimeoutExpired):
                 proc.wait(timeout=5)
-    # It runs in its own session: its id names its group, whose members may outlive it.
-    with contextlib.suppress(OSError):
-        os.killpg(proc.pid, signal.SIGKILL)
+    # It runs in its own session: its id names its group, whose members may outlive it (once
+    # it is reaped, the id may name another's group: see descendants.end_group).
+    end_group(proc.pid, _started.get(proc))
     kill_all(found)  # any that moved to init between the listing and the worker's end
     if marker:
         kill_all(marked(marker))

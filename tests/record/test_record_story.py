@@ -176,3 +176,15 @@ def test_a_program_that_exits_with_a_status_says_so_first(tmp_path):
                                {"type": "end", "exit_code": 3, "wall_s": 1.0, "raised": False}])
     assert text_lines(summarise(read_log(log)))[0] == \
         "agexplorer record: the program exited with status 3; 1 trace of 1 function"
+
+
+def test_the_command_line_is_shown_as_typed_where_it_ran():
+    from agexplorer.runlog.summary import command_line
+
+    ran = {"argv": ["/home/me/proj/train.py", "--epochs", "2"], "cwd": "/home/me/proj"}
+    assert command_line(ran) == "train.py --epochs 2"
+    assert command_line({**ran, "cwd": "/elsewhere"}) == "/home/me/proj/train.py --epochs 2"
+    assert command_line({"argv": ["/home/me/proj/train.py"]}) == "/home/me/proj/train.py"
+    assert command_line({"argv": [], "cwd": "/x"}) == ""  # a log of a run with no argv
+    assert command_line({"argv": ["/home/me/projx/t.py"], "cwd": "/home/me/proj"}) == (
+        "/home/me/projx/t.py")  # a sibling folder, not one inside

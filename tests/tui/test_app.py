@@ -222,14 +222,16 @@ async def test_the_gutter_marks_each_statement_with_its_verdict(user_file, worke
         gutter = app.query_one("#gutter")
         assert gutter.mark_at(8) == "unrolled x3"
         source = app.query_one("#source")
-        row = 8 - (int(source.scroll_y) + 1)
+
+        def level_with_8() -> str:  # the gutter's text on line 8's row, once laid out
+            return gutter.line_text(8 - (int(source.scroll_y) + 1))
+
         # Under 180 columns the gutter draws the short mark, leaving the columns to the code.
-        assert gutter.compact and gutter.line_text(row) == "▌x3"  # level with line 8
+        assert await wait_for(pilot, lambda: level_with_8() == "▌x3", 10), level_with_8()
+        assert gutter.compact
         await pilot.resize_terminal(190, 45)
         assert await wait_for(pilot, lambda: not gutter.compact)
-        await pilot.pause(0.2)
-        row = 8 - (int(source.scroll_y) + 1)
-        assert gutter.line_text(row) == "▌unrolled x3"
+        assert await wait_for(pilot, lambda: level_with_8() == "▌unrolled x3", 10), level_with_8()
 
 
 async def test_a_change_on_disk_reloads_a_clean_buffer_and_keeps_edits(user_file, worker):

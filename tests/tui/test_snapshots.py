@@ -35,8 +35,8 @@ def make_app(function: str = "bad_loop"):
 
 
 def program_app(tmp_path):
-    """The explorer's program view of a recorded run (tests/fixtures/program.agxlog, the
-    training script of tests/fixtures/record, its folders named by a placeholder)."""
+    """The explorer's program view of a recorded run (tests/fixtures/program.agxlog: the
+    training script of tests/fixtures/record, its folder named by a placeholder)."""
     from agexplorer.tui.app import AgxApp
     from agexplorer.tui.program.actions import load_program
 

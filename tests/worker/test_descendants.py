@@ -9,7 +9,7 @@ import time
 
 import pytest
 
-from agexplorer.worker.descendants import descendants, end_descendants, kill
+from agexplorer.worker.descendants import descendants, end_descendants, end_group, kill, start_time
 from agexplorer.worker.process import end_process, sweep_stale_folders
 
 pytestmark = pytest.mark.skipif(not os.path.isdir("/proc/self"), reason="reads /proc")
@@ -95,6 +95,24 @@ def test_one_that_escaped_its_group_is_found_by_the_worker_folder_in_its_environ
         assert not gone(strangers[0])  # never a process the worker did not start
     finally:
         cleanup(pids + strangers)
+        other.wait()
+
+
+def test_a_group_whose_number_now_names_another_process_is_left_alone():
+    # A worker that was its group's last member, once reaped, frees the number; the next
+    # session's leader may take it (a test suite's other worker, a program of the user's):
+    # a later end of the worker's group must not reach that one.
+    other, strangers = shell("sleep 600 >/dev/null & echo $!; wait", 1)
+    try:
+        began = start_time(other.pid)
+        assert began is not None
+        end_group(other.pid, began + 1)  # "the worker" that led this number started then
+        assert not gone(strangers[0]) and other.poll() is None
+        end_group(other.pid, began)  # the group this leader made: ended, member by member
+        assert alive(strangers) == [] and alive([other.pid]) == []
+    finally:
+        cleanup(strangers)
+        other.kill()
         other.wait()
 
 

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 from rich.text import Text
 
@@ -77,13 +78,26 @@ def show_origin(panel: Any, header: str, stale: bool, origin: str, results: str)
         panel.query_one(part).set_class(stale, "stale")
 
 
+class ResultPanels(Protocol):
+    """Where the headers go (the workspace: it holds the panels)."""
+
+    def set_origin(self, panel: str, header: str, stale: bool) -> None: ...
+
+    def show_op_detail(self, text: str | Text, stale: bool) -> None: ...
+
+
+# The header of each result panel: what it shows, then what that was made from.
+WHAT = {"run": "run", "trace": "retraces", "doctor": "examined", "op": "op"}
+
+
 class Provenance:
     """Which result panel shows what (Run, Trace, Doctor, the Graph tab's op detail), and
     whether the buffer changed since: each panel's header line, dimmed "before your last
-    edit"."""
+    edit". It reads the buffer's text (``text``) and draws on the panels (``panels``,
+    asked for when drawing: they are mounted after the first frame)."""
 
-    def __init__(self, app: Any) -> None:
-        self.app = app
+    def __init__(self, text: Callable[[], str], panels: Callable[[], ResultPanels]) -> None:
+        self.text, self.panels = text, panels
         self.made: dict[str, Made] = {}  # result panel -> what it shows was made from
         self._marked: dict[str, tuple] = {}  # result panel -> (made, stale) as last drawn
         self.op_detail: str | None = None  # the op detail's text, below its header
@@ -105,33 +119,22 @@ class Provenance:
     def show(self, name: str) -> None:
         """Head a result panel with the function and call it describes, dimmed and marked
         "before your last edit" when the buffer has changed since."""
-        app = self.app
         made = self.made.get(name)
-        text = app.source.text
+        text = self.text()
         self._marked[name] = (made, made is not None and made.text != text)
-        if name == "run":
-            header = made.header("run", text) if made else ("", False)
-            app.panes.run_panel.set_origin(*header)
-        elif name == "trace":
-            header = made.header("retraces", text) if made else ("", False)
-            app.panes.trace.set_origin(*header)
-        elif name == "doctor":
-            header = made.header("examined", text) if made else ("", False)
-            app.doctor_tab.set_origin(*header)
-        elif name == "op":
-            detail = app.panes.op_detail
-            if made is None or self.op_detail is None:
-                detail.update("")
-                detail.remove_class("stale")
-                return
-            line, stale = made.header("op", text)
-            detail.update(Text(f"{line}\n{self.op_detail}"))
-            detail.set_class(stale, "stale")
+        panels = self.panels()
+        if name != "op":
+            panels.set_origin(name, *(made.header(WHAT[name], text) if made else ("", False)))
+        elif made is None or self.op_detail is None:
+            panels.show_op_detail("", False)
+        else:
+            line, stale = made.header(WHAT[name], text)
+            panels.show_op_detail(Text(f"{line}\n{self.op_detail}"), stale)
 
     def mark(self) -> None:
         """After an edit (or its undo): which result panels are now out of date (only those
         whose state changed are redrawn: this runs at every edit pause)."""
-        text = self.app.source.text
+        text = self.text()
         for name, made in list(self.made.items()):
             stale = made.text != text
             if self._marked.get(name) != (made, stale):

@@ -17,7 +17,7 @@ from textual.widgets import Button, DataTable, Footer, Static
 from agexplorer.model.text import plural
 from agexplorer.render.badges import VERDICT_STYLE, verdict_badge
 from agexplorer.render.page import where
-from agexplorer.runlog.summary import asked_by, reaches_nothing, short_name
+from agexplorer.runlog.summary import asked_by, command_line, reaches_nothing, short_name
 
 if TYPE_CHECKING:
     from agexplorer.tui.app import AgxApp
@@ -29,7 +29,7 @@ NAME_WIDTH = 36  # a function's name folds past this, so its counts stay on an 8
 def run_line(summary: dict[str, Any]) -> str:
     """``train.py --epochs 2 · exit 3 · 4.21 s``, and a note when the run did not finish."""
     program = summary["program"]
-    argv = " ".join(str(a) for a in program.get("argv") or []) or "(no argv)"
+    argv = command_line(program) or "(no argv)"
     if program.get("finished"):
         ended = f"exit {program.get('exit_code')} · {program.get('wall_s') or 0:.2f} s"
     else:
