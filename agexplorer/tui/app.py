@@ -222,8 +222,9 @@ class AgxApp(KeyActions, CompareActions, LayoutApp):
         panes = self.panes
         # The panes that show an answer themselves (the Passes and HLO tabs subscribed as
         # they mounted).
+        # Then the parts whose share of an answer (or of another function) is the app's.
         for pane in (panes.converted, panes.verdicts, panes.calls, panes.run_panel,
-                     panes.doctor):
+                     panes.doctor, panes.trace, self.results, self.provenance, self.status):
             self.state.subscribe(pane)
         source, converted = self.source, panes.converted
         source.on_edit = self.editing.edited

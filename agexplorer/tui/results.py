@@ -13,6 +13,7 @@ from agexplorer.tui.messages import AnalysisFailed, AnalysisReady
 
 if TYPE_CHECKING:
     from agexplorer.tui.app import AgxApp
+    from agexplorer.tui.state import TargetChanged
 
 
 class Results:
@@ -101,16 +102,11 @@ class Results:
         if error.kind != "syntax-error" and app.target:
             app.call_after_refresh(app.relabel_functions, app.target[0])  # e.g. renamed
 
-    def clear(self) -> None:
-        """Another function: the Run, Trace, Calls, Log, Graph detail and Doctor panels held
-        the last one's results, so they start empty."""
-        app = self.app
+    def on_target_changed(self, message: TargetChanged) -> None:
+        """Another function: the last one's code and verdicts stay, dimmed, until its first
+        answer replaces them (the Run, Trace, Calls and Doctor tabs and the provenance and
+        the Log clear themselves: each is told too)."""
         self.first = True
-        app.provenance.clear()
-        app.run_panel.clear()
-        app.trace_tab.clear()
-        app.panes.calls.clear()
-        app.panes.log_view.clear()
-        app.panes.op_detail.update("")
-        app.doctor_tab.reset()
+        if message.old is not None:
+            self.dim()
 

@@ -18,6 +18,8 @@ class LogLines(Protocol):
 
     def write(self, content: str) -> object: ...
 
+    def clear(self) -> object: ...
+
 
 class StatusReporter:
     """An error stays on the status line until the next request, and a notice is said again
@@ -72,6 +74,13 @@ class StatusReporter:
     def new_function(self) -> None:
         """The Log was cleared: its next line is under a new header."""
         self._log_header = None
+
+    def on_target_changed(self, _: object) -> None:
+        """Another function: the Log starts empty, its next line under a new header."""
+        log = self._log()
+        if log is not None:
+            log.clear()
+        self.new_function()
 
     def log(self, text: str | None = None) -> None:
         """Append to the Log panel, under a header naming the function and call analysed

@@ -20,7 +20,7 @@ from agexplorer.tui.status_line import StatusLine
 if TYPE_CHECKING:
     from agexplorer.tui.app import AgxApp
     from agexplorer.tui.program.reached import ReachedScreen
-    from agexplorer.tui.state import ReportChanged
+    from agexplorer.tui.state import ReportChanged, TargetChanged
 
 Key = tuple[tuple[str, str], ...]  # a call path as (function, file) steps
 MAX_BADGES = 3  # more would push a deep node's label off a narrow tab
@@ -101,6 +101,9 @@ class CallTreeTab(Vertical):
     def compose(self) -> ComposeResult:
         yield self.summary_line
         yield self.call_tree
+
+    def on_target_changed(self, _: TargetChanged) -> None:
+        self.clear()
 
     def on_report_changed(self, message: ReportChanged) -> None:
         self.show(message.report, message.text)

@@ -108,6 +108,10 @@ class Provenance:
         self._marked.clear()
         self.op_detail = None
 
+    def on_target_changed(self, _: object) -> None:
+        self.clear()
+        self.show("op")  # the Graph tab's op detail empties (the tabs clear their own headers)
+
     def forget(self, name: str) -> None:
         """Panel ``name`` shows nothing made from a call (its header goes with ``show``)."""
         self.made.pop(name, None)

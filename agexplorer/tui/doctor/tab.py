@@ -13,7 +13,7 @@ from agexplorer.worker.protocol import DoctorRequest, ReportRequest, TryFixReque
 
 if TYPE_CHECKING:
     from agexplorer.tui.app import AgxApp
-    from agexplorer.tui.state import ReportChanged, ReportFailed
+    from agexplorer.tui.state import ReportChanged, ReportFailed, TargetChanged
 
 
 class DoctorTab(DoctorPanel):
@@ -49,6 +49,9 @@ class DoctorTab(DoctorPanel):
     def explorer(self) -> AgxApp:
         """The app, typed (its bridge, its current function and its status line)."""
         return self.app  # type: ignore[return-value]
+
+    def on_target_changed(self, _: TargetChanged) -> None:
+        self.reset()
 
     def on_report_changed(self, message: ReportChanged) -> None:
         # The doctor reads the trace the worker just made, once the panes are painted.

@@ -72,10 +72,6 @@ class Navigation:
             restored = app.safety.restore(new[0], read.text)
         # Text: a str title is read as markup ("we[ird]<b>.py" showed as "we<b>.py").
         source.border_title = Text(f"{os.path.basename(new[0])} :: {new[1]}")
-        if old is not None:  # the last function's code and verdicts, dimmed until replaced
-            app.results.dim()
-        app.results.clear()
-        app.status.new_function()
         if restored:  # shown now; said again (and kept over its "ready") once the analysis asks
             app.set_status(restored)
         self._analyse_after_rest(restored)

@@ -14,7 +14,7 @@ from textual.widgets import Button, Input, Select, Static
 from agexplorer.tui.code.made import show_origin
 
 if TYPE_CHECKING:
-    from agexplorer.tui.state import ReportChanged
+    from agexplorer.tui.state import ReportChanged, TargetChanged
 
 
 class RunPanel(VerticalScroll):
@@ -50,6 +50,9 @@ class RunPanel(VerticalScroll):
     PROMPT = ("Press F5 (or r outside the editor) to run eagerly, as a graph and with XLA, "
               "with the arguments typed above (left empty: the function's ready inputs). "
               "5 again, or Tab, goes into the box; Esc leaves it.")
+
+    def on_target_changed(self, _: TargetChanged) -> None:
+        self.clear()
 
     def on_report_changed(self, message: ReportChanged) -> None:
         from agexplorer.tui.code.made import ready_placeholder

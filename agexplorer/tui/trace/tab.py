@@ -11,6 +11,7 @@ from agexplorer.worker.protocol import RetraceRequest
 
 if TYPE_CHECKING:
     from agexplorer.tui.app import AgxApp
+    from agexplorer.tui.state import TargetChanged
 
 
 class TraceTab(TracePanel):
@@ -21,6 +22,9 @@ class TraceTab(TracePanel):
     def explorer(self) -> AgxApp:
         """The app, typed (its bridge, its current function and its status line)."""
         return self.app  # type: ignore[return-value]
+
+    def on_target_changed(self, _: TargetChanged) -> None:
+        self.clear()  # the calls typed stay
 
     def on_trace_panel_explain_requested(self, message: TracePanel.ExplainRequested) -> None:
         app = self.explorer
