@@ -275,7 +275,10 @@ def test_two_browser_tabs_are_two_sessions_that_share_nothing(tmp_path):
             one.keyboard.press("Alt+2")
             one.keyboard.press("End")
             one.keyboard.type(f"  # {MARK}")
-            kept = _wait(lambda: _holding(f"{tmp_path}/**/recovery/*.py", MARK), 30)
+            # Drawn first (the keys reached the editor), then copied (a loaded machine can
+            # take a while for both).
+            one.wait_for_function(f"window.__tx.includes('{MARK}')", timeout=60_000)
+            kept = _wait(lambda: _holding(f"{tmp_path}/**/recovery/*.py", MARK), 60)
             assert kept, "the edit's recovery copy was never written"
             # A second browser: a fresh session, without the first one's edit.
             second = browser.new_context(viewport=size, accept_downloads=True)
