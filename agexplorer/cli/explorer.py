@@ -89,8 +89,8 @@ def _open_tui(argv: list[str], session: ServedSession | None) -> int:
     app = AgxApp(paths, function, timeout=timeout, python=python, user_code=user_code,
                  program=program)
     app.run()
-    if app.exit_note and session is None:  # e.g. where the unsaved edits were kept after a crash
-        print(f"agexplorer: {app.exit_note}", file=sys.stderr)
+    if app.safety.note and session is None:  # e.g. where the unsaved edits were kept after a crash
+        print(f"agexplorer: {app.safety.note}", file=sys.stderr)
     return app.return_code or 0
 
 

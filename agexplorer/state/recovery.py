@@ -105,12 +105,13 @@ class RecoveryKeeper:
     which must not hold up a frame); the latest request for a path wins. Never raises:
     a failure goes to ``on_error`` (called from that thread) once per distinct message."""
 
-    def __init__(self, on_error: Callable[[str], None] | None = None) -> None:
+    def __init__(self, on_error: Callable[[str], object] | None = None) -> None:
         self.on_error = on_error
         self._lock = threading.Lock()  # guards _pending and _thread
         self._write_lock = threading.Lock()  # one write at a time, in order
         self._pending: dict[str, str | None] = {}  # path -> text to keep (None: drop)
         self._kept: dict[str, str] = {}  # path -> the text its copy holds
+        self._writing: str | None = None  # the path whose copy the thread is writing now
         self._thread: threading.Thread | None = None
         self._last_error: str | None = None
 
@@ -125,7 +126,9 @@ class RecoveryKeeper:
     def drop(self, path: str) -> None:
         """Soon: remove ``path``'s recovery copy (when one was written or found)."""
         with self._lock:
-            if path not in self._pending and path not in self._kept:
+            # A copy being written now is not kept yet: it is dropped after it (a save
+            # just after a pause in typing left it behind, to be "restored" later).
+            if path not in self._pending and path not in self._kept and path != self._writing:
                 return
             self._pending[path] = None
             self._start()
@@ -162,10 +165,11 @@ class RecoveryKeeper:
         while True:
             with self._lock:
                 if not self._pending:
-                    self._thread = None
+                    self._thread = self._writing = None
                     return
                 path, text = next(iter(self._pending.items()))
                 del self._pending[path]
+                self._writing = path
             self._do(path, text)
 
     def _do(self, path: str, text: str | None) -> None:

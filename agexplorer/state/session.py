@@ -18,7 +18,8 @@ import os
 import re
 import shutil
 import tempfile
-from typing import Any, Literal
+from collections.abc import Callable
+from typing import Literal
 
 from agexplorer.source.files import SourceFile, coding_of, encode_source
 from agexplorer.worker.process import pid_alive
@@ -104,18 +105,20 @@ class ServedSession:
             shutil.copyfile(source, target)
         return [os.path.join(dest, os.path.relpath(p, root)) for p in sources[-len(paths):]]
 
-    def deliver(self, app: Any, path: str) -> None:
-        """Send the file at ``path`` to the browser as a download (its bytes as written)."""
-        app.deliver_binary(path, save_directory=self.downloads,
+    def deliver(self, send: Callable[..., object], path: str) -> None:
+        """Send the file at ``path`` to the browser as a download (its bytes as written)
+        through ``send`` (the app's ``deliver_binary``)."""
+        send(path, save_directory=self.downloads,
                            save_filename=os.path.basename(path), mime_type=MIME)
 
-    def deliver_buffer(self, app: Any, path: str, text: str, like: SourceFile | None) -> None:
+    def deliver_buffer(self, send: Callable[..., object], path: str, text: str,
+                       like: SourceFile | None) -> None:
         """Send ``text`` to the browser as ``path`` would hold it once saved (its coding
         line's encoding, ``like``'s BOM), writing nothing; raises AgxError when it cannot
         be encoded."""
         encoding = coding_of(text) or "utf-8"
         data = encode_source(text, encoding, bool(like and like.bom))
-        app.deliver_binary(io.BytesIO(data), save_directory=self.downloads,
+        send(io.BytesIO(data), save_directory=self.downloads,
                            save_filename=os.path.basename(path), mime_type=MIME)
 
     def end(self) -> None:

@@ -13,10 +13,10 @@ from textual.css.query import NoMatches
 from textual.widget import MountError
 from textual.widgets import Footer
 
-from agexplorer.state.recovery import RecoveryKeeper
 from agexplorer.tui import keys, textual_patches
 from agexplorer.tui.bridge import EngineBridge
 from agexplorer.tui.buffer.disk import DiskWatch
+from agexplorer.tui.buffer.ending import Ending
 from agexplorer.tui.buffer.safety import SafetyNet
 from agexplorer.tui.code.editing import Editing
 from agexplorer.tui.code.linking import Linking
@@ -43,12 +43,10 @@ from agexplorer.tui.state import ExplorerState, Target
 from agexplorer.tui.status import StatusReporter
 from agexplorer.tui.status_line import StatusLine
 from agexplorer.worker.client import Worker
-from agexplorer.worker.protocol import ReportRequest
 
 if TYPE_CHECKING:
     from textual.widgets import Input, RichLog
 
-    from agexplorer.model.lab import RunLab
     from agexplorer.model.report import Report
     from agexplorer.tui.code.source_pane import SourcePane
     from agexplorer.tui.doctor.tab import DoctorTab
@@ -86,17 +84,27 @@ class AgxApp(KeyActions, CompareActions, LayoutApp):
         self.colorblind = colorblind
         self.workspace_ready = False
         self.exiting = False  # racing handlers (timers, answers) stand down
-        self.exit_note: str | None = None  # printed by the command line after the app ends
-        self.safety = SafetyNet(self)
+        self.safety = SafetyNet(self.mounted_source,
+                                lambda text: self.post_message(WorkerNotice(text)))
+        self.ending = Ending(self.safety.keep_for_good, lambda code: self.exit(return_code=code),
+                             lambda: self.is_running and not self.exiting, self.bridge.close,
+                             lambda: self.is_headless,
+                             lambda: textual_patches.served_key_thread(self))
         self.disk = DiskWatch(self.status, self.safety.recovery, self.analyse)
         self.provenance = Provenance(lambda: self.source.text, lambda: self.panes)
         self.linking = Linking(self.state, self.mounted_panes, self.set_timer)
         self.op_detail = OpDetail(self.state, self.provenance, self.bridge.ask,
                                   lambda: self.panes.ops, self.linking.line)
-        self.results = Results(self)
-        self.navigation = Navigation(self)
-        self.editing = Editing(self)
-        self.requests = Requests(self)
+        self.results = Results(self.state, self.status, self.provenance, self.linking,
+                               self.mounted_panes, self.call_after_refresh,
+                               self.relabel_functions, lambda: self.colorblind)
+        self.editing = Editing(self.state, self.mounted_source, self.analyse, self.provenance,
+                               self.safety.recovery, self.disk, self.status, self.deliver_binary)
+        self.requests = Requests(self.state, self.bridge.analyse, self.status, self.provenance,
+                                 self.mounted_panes, self.user_code)
+        self.navigation = Navigation(self.state, self.requests, self.status, self.disk,
+                                     self.safety, self.mounted_panes, self._picker,
+                                     self.analyse, self.set_timer, self.call_after_refresh)
         self._mounting = False  # the workspace is being mounted (just after the first frame)
         self._deferred_exit: tuple[tuple, dict] | None = None
         self._early_status: list[EngineStatus] = []
@@ -116,28 +124,7 @@ class AgxApp(KeyActions, CompareActions, LayoutApp):
         """The report shown (the last analysis that answered)."""
         return self.state.report
 
-    @property
-    def lab(self) -> RunLab | None:
-        return self.state.lab
-
-    @property
-    def analysed_text(self) -> str:
-        return self.state.analysed_text
-
-    @property
-    def report_text(self) -> str:
-        return self.state.report_text
-
-    @property
-    def last_request(self) -> tuple[int, ReportRequest] | None:
-        return self.state.last_request
-
     # -- the panes, found by type (imported with the workspace, after the first frame) ----
-    @property
-    def recovery(self) -> RecoveryKeeper:
-        """The recovery copies of unsaved buffers."""
-        return self.safety.recovery
-
     @property
     def panes(self) -> Workspace:
         """Every pane and panel, as typed attributes (mounted after the first frame)."""
@@ -172,6 +159,26 @@ class AgxApp(KeyActions, CompareActions, LayoutApp):
         panes = self.mounted_panes()
         return panes.log_view if panes is not None else None
 
+    def _picker(self) -> FunctionPicker | None:
+        """The function list (None before the first frame and as the app ends)."""
+        try:
+            return self.query_one(FunctionPicker) if self.is_running else None
+        except NoMatches:
+            return None
+
+    def open_first(self) -> None:
+        """The workspace is in: open the first function (or the recorded run's program
+        view), then replay the keys pressed meanwhile."""
+        if self.program is not None:  # a recorded run opens on its program view
+            return self.program.open(self)
+        if self.navigation.open_first(self.first_function):
+            self.replay_keys()
+
+    def mounted_source(self) -> SourcePane | None:
+        """The source pane, or None while the panes are not mounted (see mounted_panes)."""
+        panes = self.mounted_panes()
+        return None if panes is None else panes.source
+
     @property
     def call_input(self) -> Input:
         """The Run tab's call (its arguments)."""
@@ -190,7 +197,7 @@ class AgxApp(KeyActions, CompareActions, LayoutApp):
         picker.border_title = "functions"
         self.state.subscribe(picker)  # its badges follow the answers
         self.bridge.warm_up()  # TensorFlow starts loading in the worker now
-        self.safety.catch_signals()
+        self.ending.catch()
 
     def on_ready(self) -> None:
         """The first frame (the function list) is on screen: now the rest of the layout."""
@@ -231,7 +238,7 @@ class AgxApp(KeyActions, CompareActions, LayoutApp):
         self.watch(source, "scroll_y", lambda _: self.sync_gutter(), init=False)
         self.watch(converted, "scroll_y", lambda _: self.sync_gutter(), init=False)
         self.set_interval(1.0, self._check_disk)
-        self.call_after_refresh(self.navigation.open_first)  # after the layout: goto_line centres
+        self.call_after_refresh(self.open_first)  # after the layout: goto_line centres
 
     def on_resize(self) -> None:
         self.call_after_refresh(self.sync_gutter)
@@ -295,13 +302,13 @@ class AgxApp(KeyActions, CompareActions, LayoutApp):
 
     @on(AnalysisReady)
     def _analysis_ready(self, message: AnalysisReady) -> None:
-        if self.is_running and self.state.answer(message.key, message.report, message.lab):
-            self.results.ready(message)
+        if self.is_running:  # the panes, then Results, react to the state's ReportChanged
+            self.state.answer(message.key, message.report, message.lab)
 
     @on(AnalysisFailed)
     def _analysis_failed(self, message: AnalysisFailed) -> None:
-        if self.is_running and self.state.fail(message.key, message.error):
-            self.results.failed(message)
+        if self.is_running:
+            self.state.fail(message.key, message.error)
 
     @on(EngineAnswer)
     @while_mounted
@@ -372,7 +379,7 @@ class AgxApp(KeyActions, CompareActions, LayoutApp):
         self.exiting = True
         self.editing.stop()
         self.safety.keep_unsaved()  # however the app ends, an unsaved buffer is not lost
-        self.safety.release_signals()
+        self.ending.release()
         self.bridge.close()
 
     def run(self, *args: Any, **kwargs: Any) -> Any:
@@ -380,7 +387,7 @@ class AgxApp(KeyActions, CompareActions, LayoutApp):
         try:
             return super().run(*args, **kwargs)
         finally:
-            self.safety.ended()
+            self.ending.ended()
 
 
 # Textual's path for an unexpected exception (the app ends): the unsaved buffer goes to its

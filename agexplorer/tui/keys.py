@@ -310,4 +310,21 @@ class KeyActions(ExplorerApp):
             self.push_screen(HelpScreen(context_bindings(self)))
 
     def action_quit_app(self) -> None:
-        self.safety.quit()
+        """Quit, asking first when the buffer has unsaved edits (save, discard or stay)."""
+        if not self.workspace_ready or not self.source.dirty:
+            self.exit()  # nothing to lose
+            return
+        from agexplorer.tui.dialogs.confirm_quit import ConfirmQuit
+
+        source = self.source
+
+        def decided(choice: str | None) -> None:
+            if choice == "save":
+                self.action_save()
+                if not source.dirty:
+                    self.exit()
+            elif choice == "discard":
+                self.safety.discard(source.path)
+                self.exit()
+
+        self.push_screen(ConfirmQuit(source.path or "the buffer"), decided)

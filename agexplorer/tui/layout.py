@@ -88,8 +88,14 @@ def act(app: AgxApp, what: str) -> None:
     if screen is not app.screen_stack[0]:
         return  # a dialog or the program view is on top: its own keys apply
     {"functions": toggle_functions, "zoom": toggle_zoom, "present": toggle_presentation,
-     "step": lambda app, screen: app.navigation.present_next(screen),
+     "step": present_next,
      "swap": swap_code}[what](app, screen)
+
+
+def present_next(app: AgxApp, screen: Screen) -> None:
+    """In presentation mode, open the next function (across the open files) and run it."""
+    if screen.has_class(PRESENTING) and app.workspace_ready and app.navigation.step(1):
+        app.action_run()
 
 
 def reveal_code(pane: Widget) -> bool:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from agexplorer.tui.code.made import Made, call_label
@@ -12,25 +13,41 @@ from agexplorer.worker.protocol import ReportRequest
 if TYPE_CHECKING:
     from textual.widgets import Input
 
-    from agexplorer.tui.app import AgxApp
+    from agexplorer.tui.code.made import Provenance
+    from agexplorer.tui.state import ExplorerState
+    from agexplorer.tui.status import StatusReporter
+    from agexplorer.tui.workspace import Workspace
 
 # Failures of the engine rather than of the user's code: shown in the status line.
 ENGINE_FAILURES = {"worker-died", "worker-start", "timeout", "internal-error", "bad-request"}
 
+# The bridge's ``analyse(key, request, path, what)``: trace (and run) in the background.
+Analyse = Callable[[AnalysisKey, ReportRequest, str, str], None]
+
 
 class Requests:
-    """Owned by the app: the report request (each one a new generation of the buffer), and
-    the routing of the other answers to the tab that asked."""
+    """The report request (each one a new generation of the buffer, started on ``state``
+    and sent through ``analyse``), the calls each function keeps in its boxes, and the
+    routing of the other answers to the tab that asked. It speaks through ``status``, heads
+    the Run tab (``provenance``) and reads the boxes and the buffer from ``panes`` (None
+    until they are mounted and as the app ends); ``user_code`` goes with every request."""
 
-    def __init__(self, app: AgxApp) -> None:
-        self.app = app
+    def __init__(self, state: ExplorerState, analyse: Analyse, status: StatusReporter,
+                 provenance: Provenance, panes: Callable[[], Workspace | None],
+                 user_code: tuple[str, ...] = ()) -> None:
+        self.state, self.send, self.status, self.provenance = state, analyse, status, provenance
+        self.panes, self.user_code = panes, user_code
         self.calls = Calls()  # each function's own call; the box shows the current one's
 
     def boxes(self) -> dict[Box, Input]:
-        """The boxes that hold a call of the function shown: the Run tab's, the Trace tab's."""
-        app = self.app
-        return {"run": app.call_input, "trace": app.trace_tab.query_one("#trace-calls"),  # type: ignore[dict-item]
-                "init": app.run_panel.init_input}
+        """The boxes that hold a call of the function shown: the Run tab's, the Trace tab's
+        (none before the panes are mounted)."""
+        panes = self.panes()
+        if panes is None:
+            return {}
+        return {"run": panes.run_panel.call_input,
+                "trace": panes.trace.query_one("#trace-calls"),  # type: ignore[dict-item]
+                "init": panes.run_panel.init_input}
 
     def switch_call(self, old: Target | None, new: Target) -> None:
         """Another function: each box's text stays ``old``'s, and each box shows ``new``'s
@@ -39,64 +56,65 @@ class Requests:
             if old is not None:
                 self.calls.keep(old, box.value, name)
             box.value = self.calls.of(new, name)
-        self.app.run_panel.show_ready(None)
-        self.app.run_panel.show_init("." in new[1])  # a method (Class.call): its instance
+        panes = self.panes()
+        if panes is not None:
+            panes.run_panel.show_ready(None)
+            panes.run_panel.show_init("." in new[1])  # a method (Class.call): its instance
 
     def set_call(self, target: Target, text: str, box: Box = "run") -> None:
         """``text`` is now ``target``'s call in ``box`` (shown there when ``target`` is)."""
         self.calls.keep(target, text, box)
-        if self.app.target == target:
-            self.boxes()[box].value = self.calls.of(target, box)
+        shown = self.boxes().get(box) if self.state.target == target else None
+        if shown is not None:
+            shown.value = self.calls.of(target, box)
 
     def buffer(self) -> BufferRequest | None:
         """What a tab's request is about: the current function, its own call (the Run tab's
         box always holds the call of the function shown) and the unsaved buffer."""
-        app = self.app
-        if app.target is None:
+        state, panes = self.state, self.panes()
+        if state.target is None or panes is None:
             return None
-        source = app.source
-        return BufferRequest(AnalysisKey(*app.target, app.generation),
-                             app.call_input.value.strip() or None,
-                             source.text if source.dirty else None, app.run_panel.init)
+        source, run = panes.source, panes.run_panel
+        return BufferRequest(AnalysisKey(*state.target, state.generation),
+                             run.call_input.value.strip() or None,
+                             source.text if source.dirty else None, run.init)
 
     def analyse(self, run: bool, call: str | None) -> None:
         """Ask for the report of the current function (and its run when ``run``)."""
-        app = self.app
-        if app.target is None:
+        target, panes = self.state.target, self.panes()
+        if target is None or panes is None:
             return
+        panel, source = panes.run_panel, panes.source
         if call is None:
-            call = app.call_input.value.strip() or None
-        path, qualname = app.target
-        source = app.source
-        panel = app.run_panel
+            call = panel.call_input.value.strip() or None
+        path, qualname = target
         request = ReportRequest(f"{path}::{qualname}", call=call, no_run=not run, budget=0.5,
                                 source=source.text if source.dirty else None,
-                                device=panel.device, user_code=app.user_code,
+                                device=panel.device, user_code=self.user_code,
                                 init=panel.init)
-        key = app.state.start(request, source.text)
+        key = self.state.start(request, source.text)
         if run:
             panel.remember(call)
         what = f"running {qualname}" if run else f"tracing {qualname}"
-        app.status.let_go()  # a notice is kept until the request under way is done
-        app.set_status(what + "…")
+        self.status.let_go()  # a notice is kept until the request under way is done
+        self.status.set(what + "…")
         if run:
             label = call_label(qualname, call)
             if panel.init is not None:  # the instance the method is called on
                 label += f" on {qualname.rpartition('.')[0]}({panel.init})"
-            app.provenance.set("run", Made(app.target, source.text, label))
+            self.provenance.set("run", Made(target, source.text, label))
             panel.note(f"{what}…")
-            app.provenance.show("run")
-        app.bridge.analyse(key, request, path, what)
+            self.provenance.show("run")
+        self.send(key, request, path, what)
 
     def answered(self, message: EngineAnswer) -> None:
         """An answer other than the report goes to the part that asked."""
-        app = self.app
-        if message.key.target != app.target:
+        if message.key.target != self.state.target:
             return  # about the function shown before (its panels were cleared)
         error = message.error
         if error is not None and error.kind in ENGINE_FAILURES and not message.tells_failures:
             # The worker died, hung or failed while reading the trace: say so where every
             # other death is said (the panel shows it too).
-            app.set_status(error.message, error=True)
-            app.log_line(error.message)
+            self.status.set(error.message, error=True)
+            self.status.log(error.message)
         message.reply(message)

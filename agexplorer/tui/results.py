@@ -1,77 +1,90 @@
-"""The app's own part of an answer: the status line, the Log, the lines' colours, the dimming.
+"""The explorer's own part of an answer: the status line, the Log, the lines' colours, the
+dimming, the Run tab's note on a run that did not happen.
 
 The panes show an answer themselves: each subscribed to the explorer's state (the converted
 code, the verdicts, the calls, the run, the doctor and the function list's badge react to
-``ReportChanged`` and ``ReportFailed``); this part does what is the app's, after them."""
+``ReportChanged`` and ``ReportFailed``). Results is subscribed after them, so it does its
+share once they have drawn theirs."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from agexplorer.tui.code.made import Made, answer_label
-from agexplorer.tui.messages import AnalysisFailed, AnalysisReady
+from agexplorer.tui.code.made import Made, Provenance, answer_label
 
 if TYPE_CHECKING:
-    from agexplorer.tui.app import AgxApp
-    from agexplorer.tui.state import TargetChanged
+    from agexplorer.tui.code.linking import Linking
+    from agexplorer.tui.state import ExplorerState, ReportChanged, ReportFailed, TargetChanged
+    from agexplorer.tui.status import StatusReporter
+    from agexplorer.tui.workspace import Workspace
 
 
 class Results:
-    """Owned by the app, which hands it the answers for the current analysis (once the
-    state has told the panes)."""
+    """Reads the report shown (``state``), speaks through ``status``, heads the Run tab
+    (``provenance``), links the first answer's cursor line (``linking``) and draws into the
+    panes (``panes``: None until they are mounted and as the app ends). ``later`` runs a
+    callable after the next frame; ``relabel(path)`` has the function list follow a file's
+    buffer; ``colorblind()`` says which line colours are wanted."""
 
-    def __init__(self, app: AgxApp) -> None:
-        self.app = app
+    def __init__(self, state: ExplorerState, status: StatusReporter, provenance: Provenance,
+                 linking: Linking, panes: Callable[[], Workspace | None],
+                 later: Callable[..., object], relabel: Callable[[str], None],
+                 colorblind: Callable[[], bool]) -> None:
+        self.state, self.status, self.provenance, self.linking = state, status, provenance, linking
+        self.panes, self.later, self.relabel, self.colorblind = panes, later, relabel, colorblind
         self.first = True  # the function shown has had no answer yet
 
     def dim(self, stale: bool = True) -> None:
         """The code and verdict panes are (or are no longer) out of date."""
-        for pane in self.app.panes.stale_panes:
-            pane.set_class(stale, "stale")
+        panes = self.panes()
+        if panes is not None:
+            for pane in panes.stale_panes:
+                pane.set_class(stale, "stale")
 
     def paint_lines(self) -> None:
         """Give each source line its colour in both gutters and in the op tree."""
-        app = self.app
-        report = app.report
-        if report is None:
+        report, panes = self.state.report, self.panes()
+        if report is None or panes is None:
             return
         from agexplorer.render.terminal import PALETTE, VIVID, line_colors
 
-        colors = line_colors(report, PALETTE if app.colorblind else VIVID)
-        app.panes.verdict_gutter.set_verdicts(report.statements, colors)
+        colors = line_colors(report, PALETTE if self.colorblind() else VIVID)
+        panes.verdict_gutter.set_verdicts(report.statements, colors)
         if report.conversion is not None:
-            app.panes.refs.set_map(report.conversion.source_map, colors)
-        ops = app.panes.ops
+            panes.refs.set_map(report.conversion.source_map, colors)
+        ops = panes.ops
         ops.shades = colors
         ops.source_file = report.file  # ops made in a helper file do not link to the source
         ops.made_from = answer_label(report) if report.call is not None else None
-        ops.show(report.inventory, app.panes.op_filter.value)
-        app.sync_gutter()
+        ops.show(report.inventory, panes.op_filter.value)
+        self.linking.sync_gutters()
 
-    def ready(self, message: AnalysisReady) -> None:
+    def on_report_changed(self, message: ReportChanged) -> None:
         """A report (and, after a run, its run lab) for the analysis under way."""
         from agexplorer.tui.code.verdict_table import flow_summary  # loaded with the panes
 
-        app = self.app
+        panes = self.panes()
+        if panes is None:
+            return
         # A function just opened: link its cursor line, once (its first answer).
-        first = self.first
-        self.first = False
-        report = message.report
-        asked = app.state.asked(message.key)
-        app.call_after_refresh(app.relabel_functions, report.file)
+        first, self.first = self.first, False
+        report, asked = message.report, message.request
+        self.later(self.relabel, report.file)
         if first:
-            app.call_after_refresh(app.linking.from_source)
+            self.later(self.linking.from_source)
         self.dim(False)
         # Named by the call the worker used (typed, AGX_CALLS, input_signature...): a
         # verdict holds for that call only.
         label = answer_label(report) if report.call is not None else None
-        app.panes.flow_summary.update(flow_summary(report.function, report.statements,
-                                                   report.error is not None, label))
+        panes.flow_summary.update(flow_summary(report.function, report.statements,
+                                               report.error is not None, label))
         self.paint_lines()
         if report.output:
-            app.log_line(f"printed while tracing {report.function}:\n{report.output.rstrip()}")
+            self.status.log(f"printed while tracing {report.function}:\n"
+                            f"{report.output.rstrip()}")
         if report.log:
-            app.log_line(report.log)
+            self.status.log(report.log)
         if report.error is not None:
             text = report.error.message
             if report.error.kind == "needs-arguments":
@@ -79,28 +92,27 @@ class Results:
                 # type where comes first, so that 80 columns show it.
                 text = (report.error.what + ": type them in the Run tab (5), e.g. "
                         "tf.zeros([8, 4]), 3, and press F5.")
-            app.set_status(text, error=True)
-            app.log_line(text)
+            self.status.set(text, error=True)
+            self.status.log(text)
             if asked is not None and not asked.no_run and message.lab is None:
-                app.run_panel.note(text)  # the run asked for: why it did not happen
+                panes.run_panel.note(text)  # the run asked for: why it did not happen
         if message.lab is not None:
             if asked is not None:  # what was run: this buffer, this call
-                app.provenance.set("run", Made(message.key.target, app.analysed_text,
-                                               answer_label(report)))
-            app.provenance.show("run")
+                self.provenance.set("run", Made(message.key.target, message.text,
+                                                answer_label(report)))
+            self.provenance.show("run")
 
-    def failed(self, message: AnalysisFailed) -> None:
+    def on_report_failed(self, message: ReportFailed) -> None:
         """The engine's one sentence; the last good results stay, dimmed."""
-        app = self.app
         error = message.error
         self.dim()
-        app.set_status(error.message, error=True)
-        app.log_line(error.message)
-        asked = app.state.asked(message.key)
-        if asked is not None and not asked.no_run:
-            app.run_panel.note(error.message)  # the run it was asked for
-        if error.kind != "syntax-error" and app.target:
-            app.call_after_refresh(app.relabel_functions, app.target[0])  # e.g. renamed
+        self.status.set(error.message, error=True)
+        self.status.log(error.message)
+        asked, panes = self.state.asked(message.key), self.panes()
+        if asked is not None and not asked.no_run and panes is not None:
+            panes.run_panel.note(error.message)  # the run it was asked for
+        if error.kind != "syntax-error" and self.state.target:
+            self.later(self.relabel, self.state.target[0])  # e.g. renamed
 
     def on_target_changed(self, message: TargetChanged) -> None:
         """Another function: the last one's code and verdicts stay, dimmed, until its first
@@ -109,4 +121,3 @@ class Results:
         self.first = True
         if message.old is not None:
             self.dim()
-

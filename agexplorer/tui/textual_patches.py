@@ -29,6 +29,7 @@ failing at start. pyproject.toml bounds textual to the major version they were w
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -197,3 +198,15 @@ def install_crash_hook(app_class: type[App], before: Callable[[App], None]) -> N
         handle(self, error)
 
     app_class._handle_exception = handle_exception  # type: ignore[method-assign]
+
+
+def served_key_thread(app: App) -> threading.Thread | None:
+    """The thread a served explorer (Textual's web driver) reads stdin with, started; None
+    in a terminal, and where this Textual names the driver or its thread otherwise (the
+    input is then not watched: read defensively, not probed, as it is only ever read)."""
+    driver = getattr(app, "_driver", None)
+    keys = getattr(driver, "_key_thread", None)
+    if type(driver).__module__ != "textual.drivers.web_driver" or \
+            not isinstance(keys, threading.Thread) or keys.ident is None:
+        return None
+    return keys

@@ -65,7 +65,7 @@ async def test_result_panels_name_their_function_and_follow_edits_and_switches(f
         assert await wait_for(pilot, lambda: app.report is not None)
         app.query_one("#call").value = "tf.constant(4)"
         await pilot.press("f5")
-        assert await wait_for(pilot, lambda: app.lab is not None, 60)
+        assert await wait_for(pilot, lambda: app.state.lab is not None, 60)
         assert shown(app, "#run-origin") == "run: tensor_for(tf.constant(4))"
         app.query_one("#trace-calls").value = "tf.constant(1); tf.constant(2)"
         app.query_one("#trace-panel").request_explain()
@@ -209,7 +209,7 @@ async def test_a_failed_save_keeps_the_buffer_and_the_file(flow_file, worker, mo
         source = app.query_one("#source")
         source.insert("# mine\n", (0, 0))
         await pilot.pause(1.0)  # the edit pause: its recovery copy is written
-        app.recovery.wait()
+        app.safety.recovery.wait()
 
         def full(fd):
             raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))

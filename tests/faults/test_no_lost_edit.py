@@ -135,7 +135,7 @@ async def test_unsaved_edits_are_kept_restored_and_dropped_once_saved(faults_fil
         assert source.text == edited
         await pilot.press("ctrl+s")
         assert faults_file.read_text() == edited and not source.dirty
-        app.recovery.wait()
+        app.safety.recovery.wait()
         assert recovery.load_copy(str(faults_file)) is None
         assert not os.listdir(recovery.recovery_dir())
 
@@ -181,7 +181,7 @@ async def test_an_unexpected_exception_keeps_the_unsaved_buffer(faults_file, wor
             await pilot.pause(0.5)
     found = recovery.load_copy(str(faults_file))
     assert found is not None and "# before the crash\n" in found.text
-    assert "tui_faults.py" in app.exit_note
+    assert "tui_faults.py" in app.safety.note
 
 
 async def test_sigterm_keeps_the_unsaved_buffer_and_ends_the_explorer(faults_file, worker):

@@ -141,8 +141,9 @@ async def test_run_shows_results_and_timings(user_file, worker):
         assert await wait_for(pilot, lambda: app.report is not None)
         app.query_one("#call").value = "tf.constant(4)"
         await pilot.press("f5")
-        assert await wait_for(pilot, lambda: app.lab is not None), str(app.query_one("#status").render())
-        assert app.lab.runs["graph"].result == "int32[] 6"
+        assert await wait_for(pilot, lambda: app.state.lab is not None), \
+            str(app.query_one("#status").render())
+        assert app.state.lab.runs["graph"].result == "int32[] 6"
         assert app.query_one("#panels").active == "tab-run"
 
 
@@ -173,7 +174,7 @@ async def test_a_function_that_needs_arguments_says_where_to_type_them(tmp_path,
         await pilot.press("5")  # the Run tab, its call box ready for the arguments
         assert app.focused is app.call_input
         await pilot.press(*"tf.ones([2]), 3", "f5")
-        assert await wait_for(pilot, lambda: app.lab is not None)
+        assert await wait_for(pilot, lambda: app.state.lab is not None)
         assert [v.iterations for v in app.report.statements] == [3]
         # The doctor reads that trace: the unrolled loop is a finding now.
         assert await wait_for(pilot, lambda: 6 in [f.line for f in doctor.findings]), \
@@ -294,9 +295,9 @@ async def test_graph_filter_devices_and_call_history(user_file, worker):
         assert await wait_for(pilot, lambda: len(panel.query_one("#device")._options) > 1, 10)
         app.query_one("#call").value = "tf.constant(3)"
         await pilot.press("f5")
-        assert await wait_for(pilot, lambda: app.lab is not None)
+        assert await wait_for(pilot, lambda: app.state.lab is not None)
         assert panel.history == ["tf.constant(3)"]
-        assert app.lab.device == "/device:CPU:0"
+        assert app.state.lab.device == "/device:CPU:0"
 
 
 async def test_each_source_line_has_one_colour_in_both_gutters_and_the_ops(user_file, worker):

@@ -108,7 +108,7 @@ async def test_a_reached_function_opens_with_this_traces_verdicts_and_esc_return
         source.insert("# an unsaved note\n", (19, 0))  # below step: its lines stay
         edited = source.text
         source.move_cursor((16, 4))
-        assert await wait_for(pilot, lambda: app.report_text == edited)
+        assert await wait_for(pilot, lambda: app.state.report_text == edited)
 
         view = await open_view(app, pilot, "normalize")
         helpers = (project / "helpers.py").read_text().splitlines()

@@ -102,7 +102,7 @@ async def test_a_call_applied_or_typed_for_one_function_stays_with_it(bad_loop_f
 
         app.call_input.value = "3"  # typed for range_loop
         await pilot.press("f5")
-        assert await wait_for(pilot, lambda: app.lab is not None
+        assert await wait_for(pilot, lambda: app.state.lab is not None
                               and app.report.call == "3", 120)
         assert app.report.statements[0].iterations == 3
         assert shown(app, "#run-origin") == "run: range_loop(3)"

@@ -46,8 +46,8 @@ async def test_21_quick_n_presses_end_on_the_right_function_with_one_analysis(
             # The function shown follows the keys while the worker is still busy.
             assert await wait_for(pilot, lambda: app.target == final, 30)
             # Its analysis is asked for once the keys rest; then the held request goes on.
-            assert await wait_for(pilot, lambda: app.last_request is not None
-                                  and app.last_request[1].target == wanted, 30)
+            assert await wait_for(pilot, lambda: app.state.last_request is not None
+                                  and app.state.last_request[1].target == wanted, 30)
             release.set()
             assert await wait_for(pilot, lambda: app.report is not None
                                   and app.report.function == final[1])

@@ -96,7 +96,7 @@ async def test_a_served_save_never_writes_the_servers_own_file(flow_file, worker
             assert await wait_for(pilot, lambda: app.workspace_ready and app.target is not None)
             source = app.query_one("#source")
             source.insert("# mine\n", (1, 0))
-            assert await wait_for(pilot, lambda: app.analysed_text == source.text
+            assert await wait_for(pilot, lambda: app.state.analysed_text == source.text
                                   and analysis_shown(app, "tensor_for"))
             source.focus()
             await pilot.press("ctrl+s")

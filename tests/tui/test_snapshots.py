@@ -79,7 +79,7 @@ async def settle(pilot) -> None:
 async def run_tab(pilot) -> None:
     await settle(pilot)
     await pilot.press("f5")
-    await until(pilot, lambda: pilot.app.lab is not None, "the run")
+    await until(pilot, lambda: pilot.app.state.lab is not None, "the run")
 
 
 async def doctor_tab(pilot) -> None:
@@ -209,6 +209,6 @@ def test_presentation_mode(snap_compare):
     async def present(pilot) -> None:
         await settle(pilot)
         await pilot.press("f12")
-        await until(pilot, lambda: pilot.app.lab is not None, "the run")
+        await until(pilot, lambda: pilot.app.state.lab is not None, "the run")
 
     assert snap_compare(make_app(), terminal_size=(120, 40), run_before=present)

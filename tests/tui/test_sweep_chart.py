@@ -141,7 +141,7 @@ async def test_u_after_an_edit_that_does_not_trace_says_so(worker):
         assert await wait_for(pilot, lambda: app.report is not None)
         app.source.insert("def broken(:\n", (0, 0))  # a syntax error: the analysis fails
         assert await wait_for(pilot, lambda: app.panes.verdicts.has_class("stale")
-                              and app.analysed_text == app.source.text)
+                              and app.state.analysed_text == app.source.text)
         app.panes.verdicts.focus()
         await pilot.press("u")
         assert not app.sweeps.shown and app.sweeps.waiting is None

@@ -83,7 +83,7 @@ class DoctorTab(DoctorPanel):
         self.generation = message.key.generation
         self.remove_class("stale")
         if message.value is not None:  # the call the worker examined, as it says
-            app.provenance.set("doctor", Made(message.key.target, app.analysed_text,
+            app.provenance.set("doctor", Made(message.key.target, app.state.analysed_text,
                                               answer_label(message.value)))
         else:
             app.provenance.forget("doctor")

@@ -122,13 +122,13 @@ class SweepView:
         """Sweep the selected row's loop (or show its cached sweep); one sentence if none.
         While the verdicts are older than the buffer, it waits for the edit's verdicts."""
         app = self.app
-        if app.report is not None and app.report_text != app.source.text:
-            if app.source.text == app.analysed_text and app.panes.verdicts.has_class("stale"):
+        if app.report is not None and app.state.report_text != app.source.text:
+            if app.source.text == app.state.analysed_text and app.panes.verdicts.has_class("stale"):
                 app.set_status("Nothing to sweep: your edit did not trace (the Log says why); "
                                "the verdicts shown are from before it.", error=True)
                 return
             self.waiting = app.target
-            if app.source.text != app.analysed_text:
+            if app.source.text != app.state.analysed_text:
                 app.analyse()  # the typing pause has not come yet: trace the edit now
             app.set_status("u: tracing your edit first; its loop's cost curve follows.")
             return
@@ -160,7 +160,7 @@ class SweepView:
         """The verdicts of the buffer are in: a u that waited for them goes on."""
         app = self.app
         if self.waiting is not None and self.waiting == app.target \
-                and app.report_text == app.source.text:
+                and app.state.report_text == app.source.text:
             self.show_selected()
 
     def _ask(self, key: CacheKey, verdict: Any) -> None:

@@ -17,7 +17,7 @@ def result_of(app: AgxApp, step: TourStep, before: Any) -> tuple[str, Widget] | 
     """(the result in words, the pane holding it), or None while the answer is awaited;
     ``before`` is what the pane held when the action was asked."""
     if step.tab == "run":
-        lab = app.lab
+        lab = app.state.lab
         return None if lab is None or lab is before else (run_result(lab), app.run_panel)
     if step.tab == "trace":
         report = app.trace_tab.report

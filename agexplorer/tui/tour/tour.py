@@ -39,7 +39,7 @@ class Opening:
         copy, then open the tour."""
         app.COMMANDS = app.COMMANDS | {TourCommands}  # type: ignore[misc]  # this app's only
         app.program = None  # handed over: the explorer opens its first function as always
-        app.navigation.open_first()
+        app.open_first()
         if self.scratch:  # said now, and kept under the function list
             app.announce(NOTE, error=False)
             app.query_one(FunctionPicker).border_subtitle = SCRATCH_MARK
@@ -188,7 +188,7 @@ class Tour:
         """What changes when the step's answer arrives."""
         app = self.app
         if step.action == "run":
-            return app.lab
+            return app.state.lab
         if step.action == "trace":
             return app.trace_tab.report
         return None
