@@ -55,6 +55,43 @@ def bad_loop_file(tmp_path):
     return path
 
 
+def answered_panes(app) -> list[str]:
+    """The panes (``"doctor"``, ``"trace"``) that answered, in order, from now on."""
+    from types import SimpleNamespace
+
+    panes: list[str] = []
+    app.state.subscribe(SimpleNamespace(on_pane_answered=lambda m: panes.append(m.pane)))
+    return panes
+
+
+def palette_offers(app, text: str) -> bool:
+    """Whether the command palette is open with a command holding the words of ``text``
+    highlighted (its search, run in the background, has answered what was typed)."""
+    from textual.command import CommandPalette
+    from textual.widgets import OptionList
+
+    screen = app.screen
+    if not isinstance(screen, CommandPalette):
+        return False
+    options = screen.query_one(OptionList)
+    if options.highlighted is None:
+        return False
+    prompt = options.get_option_at_index(options.highlighted).prompt
+    shown = str(getattr(prompt, "plain", prompt)).lower()
+    return all(word in shown for word in text.lower().split())
+
+
+async def until_ended(app, seconds: float = 10.0) -> bool:
+    """Until the app (quit, or failed) stops running; False after ``seconds``."""
+    import asyncio
+
+    for _ in range(int(seconds / 0.05)):
+        if not app.is_running:
+            return True
+        await asyncio.sleep(0.05)
+    return False
+
+
 async def wait_for(pilot, condition, seconds: float = 60.0) -> bool:
     """Let a Textual app run (``pilot``) until ``condition()`` holds; False after ``seconds``."""
     for _ in range(int(seconds / 0.1)):

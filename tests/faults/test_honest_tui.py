@@ -152,9 +152,9 @@ async def test_the_gutter_shows_every_digit_of_an_unrolled_count(tmp_path, worke
                 app.analyse()
             assert await wait_for(pilot, lambda c=count: gutter.mark_at(line) == f"unrolled x{c}",
                                   120), status(app)
-            await pilot.pause(0.2)
-            row = line - (int(source.scroll_y) + 1)
-            assert gutter.line_text(row) == f"▌unrolled x{count}"
+            # Drawn whole on the line's row, once scrolled there.
+            assert await wait_for(pilot, lambda c=count: gutter.line_text(
+                line - (int(source.scroll_y) + 1)) == f"▌unrolled x{c}", 10)
             label, picker = badge(app, path, "unrolled"), app.query_one("#picker")
             assert label.endswith(f"unrolled x{count}")  # whole, and inside the list:
             assert len(label) <= picker.scrollable_content_region.width - picker.GUIDE
@@ -208,7 +208,10 @@ async def test_a_failed_save_keeps_the_buffer_and_the_file(flow_file, worker, mo
         assert await wait_for(pilot, lambda: app.workspace_ready and app.target is not None)
         source = app.query_one("#source")
         source.insert("# mine\n", (0, 0))
-        await pilot.pause(1.0)  # the edit pause: its recovery copy is written
+        # The edit pause: its recovery copy is written.
+        from agexplorer.state import recovery
+
+        assert await wait_for(pilot, lambda: recovery.load_copy(str(flow_file)) is not None, 10)
         app.safety.recovery.wait()
 
         def full(fd):
@@ -217,7 +220,10 @@ async def test_a_failed_save_keeps_the_buffer_and_the_file(flow_file, worker, mo
         monkeypatch.setattr(os, "fsync", full)
         await pilot.press("ctrl+s")
         monkeypatch.undo()
-        assert "No space left on device" in status(app) and "kept" in status(app)
+        # Said, and said again in place of the "ready" of a request under way (the doctor's).
+        assert await wait_for(pilot, lambda: "No space left on device" in status(app)
+                              and app.status_line.has_class("error"), 30), status(app)
+        assert "kept" in status(app)
         assert status(app).count("; ") <= 2 and "Traceback" not in status(app)
         assert flow_file.read_bytes() == before
         assert source.dirty and source.text.startswith("# mine\n")
@@ -234,7 +240,7 @@ async def test_the_quit_dialog_shows_its_three_buttons_and_esc_stays(flow_file, 
         source = app.query_one("#source")
         source.insert("# mine\n", (0, 0))
         await pilot.press("ctrl+q")
-        await pilot.pause(0.3)
+        assert await wait_for(pilot, lambda: type(app.screen).__name__ == "ConfirmQuit", 5)
         dialog = app.screen
         assert type(dialog).__name__ == "ConfirmQuit"
         screen = dialog.region
@@ -246,8 +252,8 @@ async def test_the_quit_dialog_shows_its_three_buttons_and_esc_stays(flow_file, 
             assert button.content_region.width >= len(str(button.label)), button.id
         assert labels == ["Save and quit", "Quit without saving", "Stay"]
         await pilot.press("escape")
-        await pilot.pause(0.2)
-        assert type(app.screen).__name__ != "ConfirmQuit" and app.is_running
+        assert await wait_for(pilot, lambda: type(app.screen).__name__ != "ConfirmQuit", 5)
+        assert app.is_running
         assert source.dirty and source.text.startswith("# mine\n")
 
 

@@ -92,7 +92,9 @@ async def test_a_burst_of_500_tab_keys_ends_on_the_last_one_and_the_explorer_ans
             app.post_message(events.Key(digit, digit))
         assert await wait_for(pilot, lambda: shows(app, burst[-1]), 30)
         await pilot.pause()
-        await pilot.pause(0.5)  # any focus message left over has arrived by now
+        # Nothing to wait for but the absence of a late message: any focus message left
+        # over from the burst has arrived by now.
+        await pilot.pause(0.5)
         # The last key's tab stays shown, its widget focused (a late focus message from an
         # earlier key showed an older tab, with the focus hidden in the newer one).
         assert shows(app, burst[-1]), (app.panes.panels.active, app.focused)

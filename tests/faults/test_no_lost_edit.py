@@ -12,7 +12,7 @@ import signal
 
 import pytest
 
-from conftest import explorer, fixture, wait_for
+from conftest import answered_panes, explorer, fixture, until_ended, wait_for
 
 pytestmark = pytest.mark.tf  # the worker imports TensorFlow
 
@@ -45,9 +45,11 @@ async def kill(pilot, worker) -> None:
 
 async def test_an_idle_worker_killed_then_an_edit_keeps_buffer_and_cursor(faults_file, worker):
     app = explorer(faults_file, worker, "plain")
+    answered = answered_panes(app)
     async with app.run_test(size=(140, 40)) as pilot:
         assert await wait_for(pilot, lambda: app.report is not None and app.engine_ready)
-        await pilot.pause(0.3)  # the doctor's request after the report: the worker is idle
+        # The doctor's request after the report: then the worker is idle.
+        assert await wait_for(pilot, lambda: "doctor" in answered, 60)
         source = app.query_one("#source")
         source.focus()
         source.move_cursor((0, 2))  # in the comment on line 1
@@ -155,10 +157,9 @@ async def test_undo_to_the_disk_text_and_quit_without_saving_drop_the_copy(fault
         source.insert("# two\n", (1, 0))
         assert await wait_for(pilot, lambda: recovery.load_copy(str(faults_file)) is not None, 10)
         await pilot.press("ctrl+q")
-        await pilot.pause(0.2)
-        assert type(app.screen).__name__ == "ConfirmQuit"
+        assert await wait_for(pilot, lambda: type(app.screen).__name__ == "ConfirmQuit", 5)
         await pilot.click("#discard")
-        await pilot.pause(0.2)
+        assert await until_ended(app)
     assert recovery.load_copy(str(faults_file)) is None
     assert "# two" not in faults_file.read_text()
 
@@ -178,7 +179,7 @@ async def test_an_unexpected_exception_keeps_the_unsaved_buffer(faults_file, wor
                 raise RuntimeError("a bug")
 
             app.call_later(bug)
-            await pilot.pause(0.5)
+            assert await until_ended(app)
     found = recovery.load_copy(str(faults_file))
     assert found is not None and "# before the crash\n" in found.text
     assert "tui_faults.py" in app.safety.note
@@ -230,6 +231,6 @@ async def test_any_exception_from_a_request_is_one_sentence_and_the_explorer_sta
         source = app.query_one("#source")
         source.insert("# kept\n", (1, 0))
         await pilot.press("f5")
-        await pilot.pause(0.3)
+        assert await wait_for(pilot, lambda: "BrokenPipeError" in
+                              str(app.query_one("#run-results").render()), 10)
         assert app.is_running and "# kept\n" in source.text
-        assert "BrokenPipeError" in str(app.query_one("#run-results").render())

@@ -252,7 +252,8 @@ async def test_the_verdict_table_and_the_doctor_show_user_text_as_written(hostil
         assert await wait_for(pilot, lambda: app.report is not None and app.workspace_ready, 20)
         verdicts = app.query_one("#verdicts")
         assert await wait_for(pilot, lambda: verdicts.row_count == 2, 10)
-        await pilot.pause(0.2)
+        # Drawn as written (a MarkupError would end the app first).
+        await wait_for(pilot, lambda: HEADER in _svg_text(app.export_screenshot()), 10)
         _shown_as_written(_svg_text(app.export_screenshot()), HEADER)
         panel = app.query_one("#doctor-panel")
         assert await wait_for(pilot, lambda: panel.findings, 10)

@@ -9,7 +9,7 @@ import sys
 import pytest
 
 from agexplorer.worker.client import Worker
-from conftest import ROOT, explorer, wait_for
+from conftest import ROOT, explorer, until_ended, wait_for
 
 pytestmark = pytest.mark.tf  # the worker imports TensorFlow
 
@@ -188,10 +188,9 @@ async def test_quit_with_unsaved_edits_asks_first(user_file, worker):
         source = app.query_one("#source")
         source.insert("# note\n", (0, 0))
         await pilot.press("ctrl+q")
-        await pilot.pause(0.2)
-        assert type(app.screen).__name__ == "ConfirmQuit"
+        assert await wait_for(pilot, lambda: type(app.screen).__name__ == "ConfirmQuit", 5)
         await pilot.click("#save")
-        await pilot.pause(0.2)
+        assert await until_ended(app)
     assert user_file.read_text().startswith("# note\n")
 
 
@@ -280,17 +279,17 @@ async def test_graph_filter_devices_and_call_history(user_file, worker):
         app.query_one("#panels").active = "tab-graph"
         assert await wait_for(pilot, lambda: not ops._pending, 10)
         app.query_one("#op-filter").value = "AddV2"
-        await pilot.pause(0.2)
-        shown = []
 
-        def walk(node):
+        def shown(node) -> set[str]:
+            types = set()
             for child in node.children:
                 if child.data is not None:
-                    shown.append(child.data.type)
-                walk(child)
+                    types.add(child.data.type)
+                types |= shown(child)
+            return types
 
-        walk(ops.root)
-        assert set(shown) == {"AddV2", "StatelessWhile"}  # the while stays: it holds the body
+        # The while stays: it holds the body.
+        assert await wait_for(pilot, lambda: shown(ops.root) == {"AddV2", "StatelessWhile"}, 10)
         panel = app.query_one("#run-panel")
         assert await wait_for(pilot, lambda: len(panel.query_one("#device")._options) > 1, 10)
         app.query_one("#call").value = "tf.constant(3)"

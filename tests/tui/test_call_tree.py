@@ -157,8 +157,8 @@ async def test_the_view_fits_80x24_and_spreads_out_at_160x45(worker):
     async with app.run_test(size=(80, 24)) as pilot:
         assert await wait_for(pilot, lambda: app.report is not None)
         view = await open_view(app, pilot, "normalize")
-        await pilot.pause(0.2)
-        assert view.has_class("-narrow")
+        assert await wait_for(pilot, lambda: view.has_class("-narrow"), 5)
+        await pilot.pause()  # laid out at that size
         screen = view.region
         gutter = view.verdict_gutter
         for part in (view.header, gutter, view.source_view, view.converted, view.verdicts):
@@ -170,7 +170,7 @@ async def test_the_view_fits_80x24_and_spreads_out_at_160x45(worker):
                    for b in view.active_bindings.values())  # in the footer
 
         await pilot.resize_terminal(160, 45)
-        await pilot.pause(0.2)
-        assert view.has_class("-wide")
-        assert view.converted.region.x > view.source_view.region.right - 1  # side by side
+        # Side by side.
+        assert await wait_for(pilot, lambda: view.has_class("-wide") and view.converted.region.x
+                              > view.source_view.region.right - 1, 5)
         assert gutter.line_text(1).strip().endswith("unrolled x4")

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from rich.console import Console
 
-from conftest import explorer, wait_for
+from conftest import answered_panes, explorer, palette_offers, wait_for
 
 pytestmark = pytest.mark.tf  # the worker imports TensorFlow
 
@@ -31,7 +31,8 @@ async def _ready(app, pilot):
 async def _palette(pilot, text: str) -> None:
     await pilot.press("ctrl+p")
     await pilot.press(*text)
-    await pilot.pause(0.5)
+    # The palette's search is done: a command matching the text is highlighted.
+    assert await wait_for(pilot, lambda: palette_offers(pilot.app, text), 10)
     await pilot.press("enter")
 
 
@@ -154,7 +155,7 @@ async def test_before_the_fix_after_the_doctors_apply_with_the_c_key(loop_file, 
         assert await wait_for(pilot, lambda: panel.findings)
         before = app.source.text
         app.query_one("#findings").focus()
-        await pilot.pause(0.1)
+        assert await wait_for(pilot, lambda: app.query_one("#findings").has_focus, 5)
         await pilot.press("f")  # try the highlighted finding's rewrite (AGX004: tf.range)
         assert await wait_for(pilot, lambda: panel.trial is not None, 120)
         unfixed = app.report
@@ -166,7 +167,8 @@ async def test_before_the_fix_after_the_doctors_apply_with_the_c_key(loop_file, 
             s.verdict == "staged" for s in app.report.statements), 60), (
             str(app.status_line.render()), app.report is unfixed,
             [s.verdict for s in app.report.statements])
-        await pilot.pause(1.0)  # the doctor's and the trace tab's requests that follow it
+        answered = answered_panes(app)  # the doctor's request that follows it
+        assert await wait_for(pilot, lambda: "doctor" in answered, 60)
         assert await wait_for(pilot, lambda: "c compares it" in str(app.status_line.render()),
                               30)
         await pilot.press("c")  # the chooser: the disk, before the fix, the functions

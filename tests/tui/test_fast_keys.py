@@ -7,6 +7,7 @@ import threading
 import pytest
 from textual import events
 
+from agexplorer.tui.functions.navigation import ANALYSE_PAUSE
 from agexplorer.worker.protocol import ReportRequest
 from conftest import explorer, wait_for
 
@@ -51,7 +52,9 @@ async def test_21_quick_n_presses_end_on_the_right_function_with_one_analysis(
             release.set()
             assert await wait_for(pilot, lambda: app.report is not None
                                   and app.report.function == final[1])
-            await pilot.pause(0.5)  # nothing else is on its way to the worker
+            # Nothing else is on its way to the worker: an analysis still due would have
+            # been asked once the keys rested.
+            await pilot.pause(ANALYSE_PAUSE + 0.25)
             # At most the held first one and the last one reached the worker (without the
             # debounce and the bridge's drop of superseded analyses: one per press, 21+).
             assert len(sent) <= 2 and sent[-1] == wanted, sent

@@ -9,7 +9,7 @@ from textual.widgets import Input
 from agexplorer.tui.commands import ExplorerCommands, entries
 from agexplorer.tui.dialogs.help import HelpScreen
 from agexplorer.tui.keys import TABS
-from conftest import explorer, wait_for
+from conftest import explorer, palette_offers, wait_for
 
 pytestmark = pytest.mark.tf  # the worker imports TensorFlow
 
@@ -114,7 +114,7 @@ async def test_the_palette_names_every_action_plainly_tab_switching_included(flo
         app.source.focus()  # a letter key is text here; the palette still runs its command
         await pilot.press("ctrl+p")
         await pilot.press(*"Show the Graph tab")
-        await pilot.pause(0.5)
+        assert await wait_for(pilot, lambda: palette_offers(app, "Show the Graph tab"), 10)
         await pilot.press("enter")
         assert await wait_for(pilot, lambda: app.panes.panels.active == "tab-graph", 10)
         assert app.source.text == app.source.saved_text  # nothing was typed into the editor

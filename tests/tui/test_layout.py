@@ -10,6 +10,7 @@ import os
 import pytest
 
 from agexplorer.model.errors import AgxError
+from agexplorer.tui.functions.navigation import ANALYSE_PAUSE
 from agexplorer.worker.client import Worker
 from agexplorer.worker.protocol import DevicesRequest, PingRequest, ReportRequest
 from conftest import SAMPLES, wait_for
@@ -46,7 +47,7 @@ def app():
 
 async def started(pilot) -> None:
     assert await wait_for(pilot, lambda: pilot.app.workspace_ready and pilot.app.target, 30)
-    await pilot.pause(0.1)
+    await pilot.pause()  # the first function's layout is applied
 
 
 def region(app, selector: str):
@@ -62,23 +63,23 @@ async def test_at_80_columns_the_list_folds_and_the_code_panes_stack_or_alternat
         assert converted.y >= source.bottom and source.width >= 80  # stacked, full width
         # 80x24: room for one code pane; the focused one shows (alt+3 AutoGraph, alt+2 source).
         await pilot.resize_terminal(80, 24)
-        await pilot.pause(0.1)
-        assert app.screen.has_class("-narrow", "-tiny")
         source_pane, converted_pane = app.query_one("#source"), app.query_one("#converted")
-        assert source_pane.display and not converted_pane.display
+        assert await wait_for(pilot, lambda: app.screen.has_class("-narrow", "-tiny")
+                              and not converted_pane.display, 5)
+        assert source_pane.display
         assert source_pane.region.height >= 8  # twice what stacking left it
         await pilot.press("escape", "alt+3")
-        await pilot.pause(0.1)
-        assert converted_pane.display and not source_pane.display and converted_pane.has_focus
+        assert await wait_for(pilot, lambda: converted_pane.display and converted_pane.has_focus
+                              and not source_pane.display, 5)
         await pilot.press("alt+2")
-        await pilot.pause(0.1)
-        assert source_pane.display and not converted_pane.display
-        await pilot.press("f2")  # F2 swaps them, from the editor too (alt+digits are not sent
-        await pilot.pause(0.1)  # by every terminal)
-        assert converted_pane.display and converted_pane.has_focus
+        assert await wait_for(pilot, lambda: source_pane.display
+                              and not converted_pane.display, 5)
+        # F2 swaps them, from the editor too (alt+digits are not sent by every terminal).
         await pilot.press("f2")
-        await pilot.pause(0.1)
-        assert source_pane.display and source_pane.has_focus
+        assert await wait_for(pilot, lambda: converted_pane.display
+                              and converted_pane.has_focus, 5)
+        await pilot.press("f2")
+        assert await wait_for(pilot, lambda: source_pane.display and source_pane.has_focus, 5)
         assert "F2" in str(source_pane.border_subtitle)
         # Code that focuses a hidden pane (Enter on a verdict row focuses the source) shows it.
         await pilot.press("f2")
@@ -87,8 +88,9 @@ async def test_at_80_columns_the_list_folds_and_the_code_panes_stack_or_alternat
         assert await wait_for(pilot, lambda: source_pane.has_focus and source_pane.display, 5)
         assert not converted_pane.display
         await pilot.resize_terminal(150, 42)
-        await pilot.pause(0.1)
-        assert app.screen.has_class("-medium") and app.query_one("#picker").display
+        assert await wait_for(pilot, lambda: app.screen.has_class("-medium")
+                              and app.query_one("#picker").display, 5)
+        await pilot.pause()  # the regions of the new layout
         source, converted = region(app, "#source"), region(app, "#converted")
         assert converted.x >= source.right and converted.y == source.y  # side by side
 
@@ -98,14 +100,12 @@ async def test_ctrl_b_shows_the_list_and_picking_folds_it_at_80_columns(app):
         await started(pilot)
         picker = app.query_one("#picker")
         await pilot.press("ctrl+b")
-        await pilot.pause(0.1)
-        assert picker.display and picker.has_focus
+        assert await wait_for(pilot, lambda: picker.display and picker.has_focus, 5)
         await pilot.press("down", "enter")  # the second function: fixed_loop
-        assert await wait_for(pilot, lambda: app.target[1] == "fixed_loop", 10)
-        await pilot.pause(0.1)
-        assert not picker.display and app.source.has_focus
+        assert await wait_for(pilot, lambda: app.target[1] == "fixed_loop"
+                              and not picker.display and app.source.has_focus, 10)
         await pilot.press("ctrl+b", "ctrl+b")  # open, then fold again by the same key
-        await pilot.pause(0.1)
+        await pilot.pause()  # both keys handled (the list is shown, then folded)
         assert not picker.display
 
 
@@ -115,9 +115,9 @@ async def test_ctrl_b_folds_the_list_at_wide_sizes_too(app):
         assert app.screen.has_class("-wide", "-tall")
         before = region(app, "#source").width
         await pilot.press("ctrl+b")
-        await pilot.pause(0.1)
-        assert not app.query_one("#picker").display
-        assert region(app, "#source").width > before  # the room went to the code
+        # The room went to the code.
+        assert await wait_for(pilot, lambda: not app.query_one("#picker").display
+                              and region(app, "#source").width > before, 5)
 
 
 async def test_f11_zooms_the_focused_pane_and_back(app):
@@ -127,16 +127,15 @@ async def test_f11_zooms_the_focused_pane_and_back(app):
         assert await wait_for(pilot, lambda: "no TensorFlow" in app.status_line.text, 30)
         app.query_one("#converted").focus()
         await pilot.press("f11")
-        await pilot.pause(0.1)
-        assert region(app, "#converted").height >= 35  # all but the status line and footer
+        # All but the status line and the footer.
+        assert await wait_for(pilot, lambda: region(app, "#converted").height >= 35, 5)
         hidden = ("#picker", "#source", "#gutter", "#panels")
         assert not any(app.query_one(s).display for s in hidden)
         assert app.query_one("#refs").display  # its line references stay beside it
         assert "zoomed converted" in app.status_line.text
         await pilot.press("f11")
-        await pilot.pause(0.1)
-        assert all(app.query_one(s).display for s in hidden)
-        assert region(app, "#converted").height < 35
+        assert await wait_for(pilot, lambda: all(app.query_one(s).display for s in hidden)
+                              and region(app, "#converted").height < 35, 5)
 
 
 async def test_z_outside_the_editor_zooms_the_panels(app):
@@ -144,16 +143,16 @@ async def test_z_outside_the_editor_zooms_the_panels(app):
         await started(pilot)
         app.panes.verdicts.focus()
         await pilot.press("z")
-        await pilot.pause(0.1)
-        assert not app.query_one("#code").display
-        assert region(app, "#panels").height >= 20
+        assert await wait_for(pilot, lambda: not app.query_one("#code").display
+                              and region(app, "#panels").height >= 20, 5)
         await pilot.press("z")
-        await pilot.pause(0.1)
-        assert app.query_one("#code").display and not app.screen.has_class("-zoomed")
+        assert await wait_for(pilot, lambda: app.query_one("#code").display
+                              and not app.screen.has_class("-zoomed"), 5)
         app.source.focus()
         await pilot.press("z")  # typed into the editor: no zoom
-        await pilot.pause(0.1)
-        assert not app.screen.has_class("-zoomed") and app.source.dirty
+        assert await wait_for(pilot, lambda: app.source.dirty, 5)
+        await pilot.pause()
+        assert not app.screen.has_class("-zoomed")
 
 
 async def test_presentation_hides_chrome_and_space_runs_the_next_function(app):
@@ -161,9 +160,9 @@ async def test_presentation_hides_chrome_and_space_runs_the_next_function(app):
         await started(pilot)
         worker = app.bridge.worker
         await pilot.press("f12")
-        await pilot.pause(0.1)
-        assert app.screen.has_class("-presenting")
-        assert not app.query_one("Footer").display and not app.query_one("#picker").display
+        assert await wait_for(pilot, lambda: app.screen.has_class("-presenting")
+                              and not app.query_one("Footer").display, 5)
+        assert not app.query_one("#picker").display
         assert await wait_for(pilot, lambda: any(not r.no_run for r in worker.asked), 10)
         assert worker.asked[-1].target.endswith("::bad_loop")
         await pilot.press("space")
@@ -171,9 +170,8 @@ async def test_presentation_hides_chrome_and_space_runs_the_next_function(app):
                               and not worker.asked[-1].no_run, 10)
         assert app.target[1] == "fixed_loop" and app.panes.panels.active == "tab-run"
         await pilot.press("f12")
-        await pilot.pause(0.1)
-        assert app.query_one("Footer").display
+        assert await wait_for(pilot, lambda: app.query_one("Footer").display, 5)
         count = len(worker.asked)
         await pilot.press("space")  # outside presentation mode space steps nowhere
-        await pilot.pause(0.2)
+        await pilot.pause(ANALYSE_PAUSE + 0.1)  # a step would have asked by now
         assert app.target[1] == "fixed_loop" and len(worker.asked) == count

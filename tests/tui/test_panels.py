@@ -19,7 +19,7 @@ async def test_doctor_lists_findings_tries_a_fix_and_applies_it_to_the_buffer_on
         assert [(f.code, f.line) for f in panel.findings] == [("AGX004", 38), ("AGX009", 38)]
         assert str(app.query_one("#panels").get_tab("tab-doctor").label) == "Doctor (2)"
         app.query_one("#findings").focus()  # keys act outside the editor
-        await pilot.pause(0.1)
+        assert await wait_for(pilot, lambda: app.query_one("#findings").has_focus, 5)
         await pilot.press("f")  # try the highlighted finding's rewrite (AGX004)
         assert app.query_one("#panels").active == "tab-doctor"
         assert await wait_for(pilot, lambda: panel.trial is not None, 120)
@@ -54,7 +54,7 @@ async def test_trace_tab_explains_each_retrace(bad_loop_file, worker):
         assert await wait_for(pilot, lambda: app.report is not None)
         app.query_one("#trace-calls").value = "2; 3; 3; tf.constant(4)"
         app.query_one("#picker").focus()  # keys act outside the editor
-        await pilot.pause(0.1)
+        assert await wait_for(pilot, lambda: app.query_one("#picker").has_focus, 5)
         await pilot.press("t")
         panel = app.query_one("#trace-panel")
         assert await wait_for(pilot, lambda: panel.report is not None, 120)
@@ -69,7 +69,7 @@ async def test_trace_tab_reports_a_bad_call_in_one_sentence(bad_loop_file, worke
     async with app.run_test(size=(160, 45)) as pilot:
         assert await wait_for(pilot, lambda: app.report is not None)
         app.query_one("#panels").active = "tab-trace"
-        await pilot.pause(0.2)
+        assert await wait_for(pilot, lambda: app.query_one("#explain").region.width > 0, 5)
         app.query_one("#trace-calls").value = "2; (("
         await pilot.click("#explain")
         assert await wait_for(pilot, lambda: "not a valid Python argument list" in str(

@@ -102,11 +102,14 @@ async def test_a_deleted_file_is_one_sentence_and_the_view_stays(recorded, worke
     async with app.run_test(size=(80, 24)) as pilot:
         assert await wait_for(pilot, lambda: screen_of(app) is not None)
         await pilot.press("e")
-        await pilot.pause(0.2)
         screen = screen_of(app)
-        assert screen is not None and app.target is None
-        detail = str(screen.detail.render()).replace("\n", " ")
-        assert "no longer exists, so train_step cannot be opened" in detail
+
+        def detail() -> str:
+            return str(screen.detail.render()).replace("\n", " ")
+
+        assert await wait_for(pilot, lambda: "no longer exists, so train_step cannot be opened"
+                              in detail(), 10), detail()
+        assert screen_of(app) is screen and app.target is None
 
 
 def test_a_call_is_rebuilt_from_the_recorded_arguments():

@@ -89,10 +89,9 @@ async def test_at_80x24_the_answer_gets_the_room_and_the_next_section_gives_it_b
         assert code.size.height > panels.size.height  # the code first, as everywhere
         await pilot.press("enter")
         assert await wait_for(pilot, lambda: bool(panel.result_text), 240)
-        await pilot.pause(0.2)
-        assert app.screen.has_class("-tour-result")
-        assert panels.size.height >= 2 * code.size.height  # the Run tab's answer shows
+        # The Run tab's answer shows.
+        assert await wait_for(pilot, lambda: app.screen.has_class("-tour-result")
+                              and panels.size.height >= 2 * code.size.height, 10)
         await pilot.press("right")
-        await pilot.pause(0.2)
-        assert not app.screen.has_class("-tour-result")
-        assert code.size.height > panels.size.height
+        assert await wait_for(pilot, lambda: not app.screen.has_class("-tour-result")
+                              and code.size.height > panels.size.height, 10)

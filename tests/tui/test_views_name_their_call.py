@@ -72,15 +72,16 @@ async def test_the_explorers_tables_titles_and_notes_show_user_text_as_written(t
         # The source pane's title: "we[ird]<b>.py" once showed as "we<b>.py".
         assert Content.from_markup(app.source.border_title).plain == f"{NAME} :: shout"
         verdicts = app.panes.verdicts
-        assert await wait_for(pilot, lambda: verdicts.row_count == 2, 10)
-        await pilot.pause(0.1)
-        assert any(HEADER in line for line in table_lines(verdicts)), table_lines(verdicts)
+        assert await wait_for(pilot, lambda: verdicts.row_count == 2 and any(
+            HEADER in line for line in table_lines(verdicts)), 10), table_lines(verdicts)
 
         doctor = app.doctor_tab
         assert await wait_for(pilot, lambda: doctor.findings, 30)
         app.panes.panels.active = "tab-doctor"
         findings = doctor.query_one("#findings", DataTable)
-        await pilot.pause(0.2)
+        assert await wait_for(pilot, lambda: findings.size.width > 0
+                              and findings.row_count == len(doctor.findings), 10)
+        await pilot.pause()  # the rows drawn at that width
         shown = table_lines(findings)
         width = max(16, findings.size.width - 18)  # the panel wraps messages to this
         for finding in doctor.findings:

@@ -133,6 +133,11 @@ async def test_the_explorer_shows_it_in_the_status_line_and_once_in_the_log():
         assert await wait_for(pilot, lambda: str(app.status_line.text) != LOST, 10)
         await pilot.press("7")  # the Log tab (a log writes its lines once it is shown)
         assert await wait_for(pilot, lambda: app.panes.panels.active == "tab-log", 10)
-        await pilot.pause(0.3)
-        text = " ".join(line.text for line in app.panes.log_view.lines)
+
+        def logged() -> str:
+            return " ".join(line.text for line in app.panes.log_view.lines)
+
+        assert await wait_for(pilot, lambda: LOST.split()[0] in logged(), 10)
+        await pilot.pause()
+        text = logged()
         assert " ".join(text.split()).count(LOST) == 1, text  # wrapped to the Log's width

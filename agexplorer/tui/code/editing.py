@@ -81,15 +81,16 @@ class Editing:
         if session is not None and not session.holds(source.path):
             self._download_only(session, source)
             return
+        # A failure is said as a notice too: a background request's status (the doctor's,
+        # after the edit's analysis) must not wipe it a moment later.
         try:
             written = source.save()
         except AgxError as exc:
-            status.set(f"{exc.message.rstrip('.')}; your edits are kept in the buffer.",
-                       error=True)
+            status.announce(f"{exc.message.rstrip('.')}; your edits are kept in the buffer.")
             return
         except OSError as exc:
-            status.set(f"could not save {source.path}: {exc.strerror or exc}; your edits "
-                       "are kept in the buffer.", error=True)
+            status.announce(f"could not save {source.path}: {exc.strerror or exc}; your edits "
+                            "are kept in the buffer.")
             return
         self.disk.saw(source.path)
         self.recovery.drop(source.path)
@@ -113,8 +114,7 @@ class Editing:
         try:
             session.deliver_buffer(self.send, path, source.text, source.source_file)
         except AgxError as exc:
-            self.status.set(f"{exc.message.rstrip('.')}; your edits are kept in the buffer.",
-                            error=True)
+            self.status.announce(f"{exc.message.rstrip('.')}; your edits are kept in the buffer.")
             return
         self.status.announce(f"sent {name} to your browser as a download; the server's {name} "
                              "is not written, so the edits stay unsaved here", error=False)

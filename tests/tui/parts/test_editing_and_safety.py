@@ -13,6 +13,7 @@ from agexplorer.tui.buffer.ending import Ending
 from agexplorer.tui.buffer.safety import SafetyNet
 from agexplorer.tui.code.editing import Editing
 from agexplorer.tui.code.made import Provenance
+from agexplorer.tui.messages import EngineStatus
 from agexplorer.tui.state import ExplorerState
 from agexplorer.tui.status import StatusReporter
 from agexplorer.tui.status_line import StatusLine
@@ -89,6 +90,9 @@ def test_a_save_that_fails_is_one_sentence_and_the_edits_stay(tmp_path):
     assert said.startswith(f"could not save {path}") and said.endswith("kept in the buffer.")
     assert buffer.line.has_class("error") and buffer.source.dirty
     assert buffer.copy() == buffer.source.text
+    buffer.status.engine(EngineStatus("trying the rewrites for f…"))  # the doctor, under way
+    buffer.status.engine(EngineStatus("ready", ready=True))
+    assert buffer.line.text == said  # a background request's "ready" does not wipe it
 
 
 def test_nothing_is_done_while_the_panes_are_gone(tmp_path):
