@@ -52,7 +52,9 @@ def test_the_command_line_prints_json_and_a_report():
     done = run_cli("sweep", f"{SAMPLE}::range_loop", "--vary", "n=3,30", "--at", "20000",
                    "--no-run", "--width", "100")
     assert done.returncode == 0, done.stderr
-    assert "each unit of n adds 2 ops and" in done.stdout
+    # The ops per unit, then the tracing time's cost per unit, or (on a loaded machine,
+    # where two traces' times cannot tell a slope) that it is within noise: not asserted.
+    assert "each unit of n adds 2 ops" in done.stdout
     assert "At n=20,000: about 40,000 ops and" in done.stdout
     assert "(flat)" in done.stdout and "INEFFICIENT_UNROLL_MIN_ITERATIONS" in done.stdout
     done = run_cli("sweep", f"{SAMPLE}::fixed_loop", "--vary", "n=1,2")
