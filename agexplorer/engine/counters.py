@@ -58,11 +58,13 @@ class Counters:
         self.slots: list[tuple[str, int, Part]] = []
         self._copies: dict[types.CodeType, types.CodeType | None] = {}  # original -> copy
         self._swapped: list[tuple[types.FunctionType, types.CodeType]] = []
-        self._seen: set[int] = set()  # ids of function objects already looked at
+        # The functions and classes already looked at, by id, each kept alive here: an id
+        # a dead object left could be a new function's, which would never be counted.
+        self._seen: dict[int, Any] = {}
         self._active: list[Counts] = []
         self._originals: dict[types.CodeType, types.CodeType] = {}  # copy -> original
         self._modules: dict[int, tuple[Any, bool]] = {}  # id -> (module, the user's?)
-        self._module_count = -1
+        self._module_ids: list[int] = []  # sys.modules' modules at the last look
         self._user_modules: list[Any] = []
         self._installed = False
 
@@ -104,8 +106,10 @@ class Counters:
             setattr(builtins, _ENTER, self._enter)
             setattr(builtins, _SAME, _same)
             self._installed = True
-        if len(sys.modules) != self._module_count:  # modules imported since: which are whose
-            self._module_count = len(sys.modules)
+        # Modules imported, dropped or replaced since (a reload keeps their number): whose.
+        module_ids = [id(module) for module in sys.modules.values()]
+        if module_ids != self._module_ids:
+            self._module_ids = module_ids
             self._user_modules = []
             for module in list(sys.modules.values()):
                 known = self._modules.get(id(module))
@@ -132,17 +136,17 @@ class Counters:
             self._installed = False
 
     def _visit(self, value: Any, depth: int) -> None:
-        if id(value) in self._seen or depth > 3:
+        if self._seen.get(id(value)) is value or depth > 3:
             return
         if isinstance(value, type):
-            self._seen.add(id(value))
+            self._seen[id(value)] = value
             for inner in list(vars(value).values()):
                 self._visit(inner, depth + 1)
             return
         for fn in _functions_of(value):
-            if id(fn) in self._seen:
+            if self._seen.get(id(fn)) is fn:
                 continue
-            self._seen.add(id(fn))
+            self._seen[id(fn)] = fn
             self._swap(fn)
 
     def _swap(self, fn: types.FunctionType) -> None:

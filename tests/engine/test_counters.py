@@ -163,3 +163,25 @@ def test_a_nested_trace_counts_on_its_own(module):
         mod.closure(0)
     assert _counts(counters, outer)[(42, "body")] == 8
     assert _counts(counters, inner)[(42, "body")] == 4
+
+
+def test_a_module_put_in_place_of_another_is_counted_though_the_count_of_modules_is_the_same(
+        module, tmp_path):
+    """A program that reloads a module (or drops one as it imports another) leaves as many
+    modules as before: the new one's functions are counted all the same."""
+    mod, counters = module
+    path = tmp_path / "swapped_mod.py"
+    path.write_text("def twice(n):\n    for _ in range(2):\n        n += 1\n    return n\n")
+    spec = importlib.util.spec_from_file_location("swapped_mod", path)
+    new = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(new)
+    del sys.modules["layers_mod"]
+    sys.modules["swapped_mod"] = new  # as many modules as at the last install
+    try:
+        counters.install()
+        with counters.counting(lambda frame: None) as counts:
+            assert new.twice(1) == 3
+        assert _counts(counters, counts)[(2, "body")] == 2
+    finally:
+        sys.modules["layers_mod"] = mod
+        del sys.modules["swapped_mod"]
