@@ -48,6 +48,11 @@ def forget_user_modules(user: UserCode | None = None) -> list[str]:
             or (isinstance(getattr(module, "__file__", None), str) and module.__file__ in user)]
     for name in gone:
         sys.modules.pop(name, None)
+    # Their conversions too: AutoGraph finds a conversion by a code object that compares
+    # equal to the same function of another copy of the file (see evict_conversions).
+    from agexplorer.engine import tf_internals
+
+    tf_internals.evict_conversions(lambda file: file in user)
     return gone
 
 

@@ -15,6 +15,7 @@ import ast
 import contextlib
 import functools
 import importlib
+import sys
 import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from types import ModuleType
@@ -149,6 +150,28 @@ def evict_conversion(function: Any) -> bool:
     except (ImportError, AttributeError, TypeError):
         return False
     return True
+
+
+def evict_conversions(is_users: Callable[[str], bool]) -> int | None:
+    """Drop AutoGraph's cached conversions of every function whose file ``is_users``;
+    returns how many went (None where this TensorFlow's cache could not be reached).
+
+    The cache is keyed by code objects, which compare equal across files (``co_filename``
+    is not compared): a helper of one copy of a project, still alive, answered for the same
+    helper of another copy, with the first copy's file and lines."""
+    if "tensorflow" not in sys.modules:
+        return 0  # nothing converted yet (and TensorFlow is not imported for this)
+    try:
+        from tensorflow.python.autograph.impl import api
+
+        cached = api._TRANSPILER._cache._cache
+        stale = [code for code in list(cached.keys())
+                 if is_users(getattr(code, "co_filename", ""))]
+    except (ImportError, AttributeError, TypeError):
+        return None
+    for code in stale:
+        cached.pop(code, None)
+    return len(stale)
 
 
 def function_library(graph: Any) -> dict[str, Any]:

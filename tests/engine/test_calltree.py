@@ -140,3 +140,24 @@ def test_user_code_is_outside_the_installation_and_never_tensorflow(tmp_path):
     spec = importlib.util.find_spec("tensorflow")  # where it is, without importing it
     tf_file = os.path.join(spec.submodule_search_locations[0], "python", "ops", "math_ops.py")
     assert tf_file not in UserCode([os.path.dirname(os.path.dirname(tf_file))])
+
+
+
+@pytest.mark.tf
+def test_a_copy_of_a_project_gets_its_own_helpers_verdicts_after_another_copys(
+        worker, tmp_path):
+    """AutoGraph caches a conversion by code object, and code objects compare equal across
+    files (``co_filename`` is not compared): the same helper of another copy, still alive in
+    the worker, once answered for this copy's (its file and lines, and this copy's
+    statement 'unreached')."""
+    first, second = tmp_path / "first", tmp_path / "second"
+    for folder in (first, second):
+        folder.mkdir()
+        for name in ("train.py", "helpers.py"):
+            shutil.copy(os.path.join(FIXTURE, name), folder / name)
+    for depth in (None, 1, 0):
+        report(worker, first, "chained", depth=depth)
+    clip = reached(report(worker, second, "step"), "clip")
+    assert clip.file == str(second / "helpers.py")
+    (statement,) = clip.statements
+    assert (statement.verdict, statement.branch, statement.ops_created) == ("python", "true", 2)

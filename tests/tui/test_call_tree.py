@@ -82,7 +82,9 @@ async def test_the_calls_tab_nests_the_functions_reached_with_their_badges(proje
         assert found["step"][1] is None and "(explored)" in found["step"][0]
         assert found["normalize"] == ("normalize  helpers.py:6  32 ops  unrolled x4", "step")
         assert found["Scaler.apply"][1] == "step" and "unrolled x2" in found["Scaler.apply"][0]
-        assert found["clip"] == ("clip  helpers.py:12  2 ops  took true", "step")
+        assert found["clip"] == ("clip  helpers.py:12  2 ops  took true", "step"), [
+            (f.function, f.file, [(s.line, s.verdict, s.ops_created) for s in f.statements])
+            for f in app.report.reached]
         # in the order the calls come in step: lines 16, 17, 18
         assert list(found) == ["step", "normalize", "Scaler.apply", "clip"]
         assert app.panes.calls.summary_line.text.startswith(
