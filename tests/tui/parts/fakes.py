@@ -32,6 +32,16 @@ class Pane:
         return [args for called, args in self.calls if called == name]
 
 
+class Log(list):
+    """The Log panel: the lines written to it."""
+
+    def write(self, text: str) -> None:
+        self.append(text)
+
+    def clear(self) -> None:
+        del self[:]
+
+
 class Box:
     def __init__(self, value: str = "") -> None:
         self.value = value

@@ -14,19 +14,11 @@ from agexplorer.tui.state import ExplorerState
 from agexplorer.tui.status import StatusReporter
 from agexplorer.tui.status_line import StatusLine
 from agexplorer.worker.protocol import RetraceRequest
-from tests.tui.parts.fakes import Later, Source, workspace
+from tests.tui.parts.fakes import Later, Log, Source, workspace
 from tests.tui.parts.test_provenance import Panels
 
 A = ("/p/a.py", "bad_loop")
 B = ("/p/a.py", "good_loop")
-
-
-class Log(list):
-    def write(self, text: str) -> None:
-        self.append(text)
-
-    def clear(self) -> None:
-        del self[:]
 
 
 class Linking:

@@ -8,13 +8,9 @@ from agexplorer.tui.state import ExplorerState
 from agexplorer.tui.status import StatusReporter
 from agexplorer.tui.status_line import StatusLine
 from agexplorer.worker.protocol import ReportRequest
+from tests.tui.parts.fakes import Log
 
 READY = EngineStatus("ready", ready=True)
-
-
-class Log(list):
-    def write(self, text: str) -> None:
-        self.append(text)
 
 
 def reporter(log: Log | None = None) -> tuple[StatusReporter, StatusLine, ExplorerState]:
