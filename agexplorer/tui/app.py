@@ -84,8 +84,7 @@ class AgxApp(KeyActions, CompareActions, LayoutApp):
         self.colorblind = colorblind
         self.workspace_ready = False
         self.exiting = False  # racing handlers (timers, answers) stand down
-        self.safety = SafetyNet(self.mounted_source,
-                                lambda text: self.post_message(WorkerNotice(text)))
+        self.safety = SafetyNet(self._buffer, lambda text: self.post_message(WorkerNotice(text)))
         self.ending = Ending(self.safety.keep_for_good, lambda code: self.exit(return_code=code),
                              lambda: self.is_running and not self.exiting, self.bridge.close,
                              lambda: self.is_headless,
@@ -108,6 +107,7 @@ class AgxApp(KeyActions, CompareActions, LayoutApp):
         self._mounting = False  # the workspace is being mounted (just after the first frame)
         self._deferred_exit: tuple[tuple, dict] | None = None
         self._early_status: list[EngineStatus] = []
+        self._workspace: Workspace | None = None  # held: found whichever screen is on top
 
     # -- the state, read here (it changes through its own methods) ------------------------
     @property
@@ -161,10 +161,7 @@ class AgxApp(KeyActions, CompareActions, LayoutApp):
 
     def _picker(self) -> FunctionPicker | None:
         """The function list (None before the first frame and as the app ends)."""
-        try:
-            return self.query_one(FunctionPicker) if self.is_running else None
-        except NoMatches:
-            return None
+        return next(iter(self.query(FunctionPicker)), None) if self.is_running else None
 
     def open_first(self) -> None:
         """The workspace is in: open the first function (or the recorded run's program
@@ -173,6 +170,12 @@ class AgxApp(KeyActions, CompareActions, LayoutApp):
             return self.program.open(self)
         if self.navigation.open_first(self.first_function):
             self.replay_keys()
+
+    def _buffer(self) -> SourcePane | None:
+        """The source pane once mounted, also while the app ends and under a dialog or the
+        program view: the safety net keeps its unsaved buffer then (a query finds only the
+        screen on top, and mounted_source is None as soon as the app is exiting)."""
+        return self._workspace.source if self.workspace_ready and self._workspace else None
 
     def mounted_source(self) -> SourcePane | None:
         """The source pane, or None while the panes are not mounted (see mounted_panes)."""
@@ -210,7 +213,8 @@ class AgxApp(KeyActions, CompareActions, LayoutApp):
             return  # quit before the first frame's layout was complete
         self._mounting = True
         try:
-            await self.query_one("#center", Vertical).mount(Workspace(id="workspace"))
+            self._workspace = Workspace(id="workspace")
+            await self.query_one("#center", Vertical).mount(self._workspace)
         except (NoMatches, MountError):
             return  # torn down while mounting
         finally:
