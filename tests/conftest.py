@@ -55,12 +55,14 @@ def bad_loop_file(tmp_path):
     return path
 
 
-def answered_panes(app) -> list[str]:
-    """The panes (``"doctor"``, ``"trace"``) that answered, in order, from now on."""
+def answered_panes(app) -> list[tuple[str, int]]:
+    """The panes (``"doctor"``, ``"trace"``) that answered from now on, in order, each with
+    the generation of the analysis it answered for."""
     from types import SimpleNamespace
 
-    panes: list[str] = []
-    app.state.subscribe(SimpleNamespace(on_pane_answered=lambda m: panes.append(m.pane)))
+    panes: list[tuple[str, int]] = []
+    app.state.subscribe(SimpleNamespace(
+        on_pane_answered=lambda m: panes.append((m.pane, m.key.generation))))
     return panes
 
 

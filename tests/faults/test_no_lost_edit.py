@@ -49,7 +49,7 @@ async def test_an_idle_worker_killed_then_an_edit_keeps_buffer_and_cursor(faults
     async with app.run_test(size=(140, 40)) as pilot:
         assert await wait_for(pilot, lambda: app.report is not None and app.engine_ready)
         # The doctor's request after the report: then the worker is idle.
-        assert await wait_for(pilot, lambda: "doctor" in answered, 60)
+        assert await wait_for(pilot, lambda: any(p == "doctor" for p, _ in answered), 60)
         source = app.query_one("#source")
         source.focus()
         source.move_cursor((0, 2))  # in the comment on line 1

@@ -159,6 +159,7 @@ async def test_before_the_fix_after_the_doctors_apply_with_the_c_key(loop_file, 
         await pilot.press("f")  # try the highlighted finding's rewrite (AGX004: tf.range)
         assert await wait_for(pilot, lambda: panel.trial is not None, 120)
         unfixed = app.report
+        answered = answered_panes(app)  # from the apply on: the doctor's answers
         await pilot.press("a")
         after = app.source.text
         assert "tf.range(n)" in after
@@ -167,8 +168,8 @@ async def test_before_the_fix_after_the_doctors_apply_with_the_c_key(loop_file, 
             s.verdict == "staged" for s in app.report.statements), 60), (
             str(app.status_line.render()), app.report is unfixed,
             [s.verdict for s in app.report.statements])
-        answered = answered_panes(app)  # the doctor's request that follows it
-        assert await wait_for(pilot, lambda: "doctor" in answered, 60)
+        # The doctor's request that follows it (for the analysis shown) has answered.
+        assert await wait_for(pilot, lambda: ("doctor", app.state.answered) in answered, 60)
         assert await wait_for(pilot, lambda: "c compares it" in str(app.status_line.render()),
                               30)
         await pilot.press("c")  # the chooser: the disk, before the fix, the functions
