@@ -140,14 +140,26 @@ def default_graph() -> Any:
     return ops.get_default_graph()
 
 
-def evict_conversion(function: Any) -> bool:
-    """Drop AutoGraph's cached conversion of ``function``; False where this TensorFlow's
-    cache could not be reached (the conversion may then be a stale one)."""
+def _conversion_cache() -> Any | None:
+    """AutoGraph's cache of conversions (a WeakKeyDictionary keyed by code object); None
+    where this TensorFlow keeps it elsewhere."""
     try:
         from tensorflow.python.autograph.impl import api
 
-        api._TRANSPILER._cache._cache.pop(function.__code__, None)
-    except (ImportError, AttributeError, TypeError):
+        return api._TRANSPILER._cache._cache
+    except (ImportError, AttributeError):
+        return None
+
+
+def evict_conversion(function: Any) -> bool:
+    """Drop AutoGraph's cached conversion of ``function``; False where this TensorFlow's
+    cache could not be reached (the conversion may then be a stale one)."""
+    cached = _conversion_cache()
+    if cached is None:
+        return False
+    try:
+        cached.pop(function.__code__, None)
+    except (AttributeError, TypeError):
         return False
     return True
 
@@ -161,14 +173,10 @@ def evict_conversions(is_users: Callable[[str], bool]) -> int | None:
     helper of another copy, with the first copy's file and lines."""
     if "tensorflow" not in sys.modules:
         return 0  # nothing converted yet (and TensorFlow is not imported for this)
-    try:
-        from tensorflow.python.autograph.impl import api
-
-        cached = api._TRANSPILER._cache._cache
-        stale = [code for code in list(cached.keys())
-                 if is_users(getattr(code, "co_filename", ""))]
-    except (ImportError, AttributeError, TypeError):
+    cached = _conversion_cache()
+    if cached is None:
         return None
+    stale = [code for code in list(cached.keys()) if is_users(getattr(code, "co_filename", ""))]
     for code in stale:
         cached.pop(code, None)
     return len(stale)

@@ -108,8 +108,8 @@ class ServedSession:
     def deliver(self, send: Callable[..., object], path: str) -> None:
         """Send the file at ``path`` to the browser as a download (its bytes as written)
         through ``send`` (the app's ``deliver_binary``)."""
-        send(path, save_directory=self.downloads,
-                           save_filename=os.path.basename(path), mime_type=MIME)
+        send(path, save_directory=self.downloads, save_filename=os.path.basename(path),
+             mime_type=MIME)
 
     def deliver_buffer(self, send: Callable[..., object], path: str, text: str,
                        like: SourceFile | None) -> None:
@@ -119,7 +119,7 @@ class ServedSession:
         encoding = coding_of(text) or "utf-8"
         data = encode_source(text, encoding, bool(like and like.bom))
         send(io.BytesIO(data), save_directory=self.downloads,
-                           save_filename=os.path.basename(path), mime_type=MIME)
+             save_filename=os.path.basename(path), mime_type=MIME)
 
     def end(self) -> None:
         """The session is over: its folder goes, with every copy in it."""
