@@ -146,11 +146,11 @@ async def test_a_tour_step_uses_its_own_call_never_one_typed_before(worker):
         tour = panel.tour
 
         def analysed(function: str, call: str) -> bool:
-            report = app.report
+            report = app.state.report
             return report is not None and report.function == function and report.call == call
 
         typed = "tf.ones([2, 2]), tf.ones([2, 2])"
-        assert await wait_for(pilot, lambda: app.target[1] == STEPS[0].function, 60)
+        assert await wait_for(pilot, lambda: app.state.target[1] == STEPS[0].function, 60)
         app.call_input.value = typed  # typed in step 1, for its matmul
         app.analyse()
         assert await wait_for(pilot, lambda: analysed(STEPS[0].function, typed), 120)
@@ -158,7 +158,7 @@ async def test_a_tour_step_uses_its_own_call_never_one_typed_before(worker):
         tour.go(3)  # 4.4: dynamic_loop, with its own call (AGX_CALLS)
         step = STEPS[3]
         assert await wait_for(pilot, lambda: analysed(step.function, "tf.constant(5)"), 120)
-        assert app.call_input.value == "" and app.report.call_origin == "AGX_CALLS"
+        assert app.call_input.value == "" and app.state.report.call_origin == "AGX_CALLS"
         panel.focus()
         await pilot.press("enter")
         assert await wait_for(pilot, lambda: bool(panel.result_text), 120)

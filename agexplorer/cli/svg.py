@@ -71,7 +71,7 @@ def cmd_svg_report(args: argparse.Namespace) -> int:
     except AgxError as exc:
         raise AgxError("bad-arguments", f"--svg {args.svg}: {exc.message}", exit_code=2) from None
     print(f"agexplorer: saved {out}", file=sys.stderr)
-    report = app.report
+    report = app.state.report
     if report is not None and report.error is not None:  # shown in the picture, and said here
         print(f"agexplorer: {report.error.message}", file=sys.stderr)
         return report.error.exit_code

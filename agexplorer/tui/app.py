@@ -23,6 +23,7 @@ from agexplorer.tui.code.linking import Linking
 from agexplorer.tui.code.made import Provenance
 from agexplorer.tui.commands import ExplorerCommands
 from agexplorer.tui.compare.actions import CompareActions
+from agexplorer.tui.desk import Desk
 from agexplorer.tui.functions.navigation import Navigation
 from agexplorer.tui.functions.picker import FunctionPicker
 from agexplorer.tui.graph.op_detail import OpDetail
@@ -39,7 +40,7 @@ from agexplorer.tui.messages import (
 )
 from agexplorer.tui.requests import Requests
 from agexplorer.tui.results import Results
-from agexplorer.tui.state import ExplorerState, Target
+from agexplorer.tui.state import ExplorerState
 from agexplorer.tui.status import StatusReporter
 from agexplorer.tui.status_line import StatusLine
 from agexplorer.worker.client import Worker
@@ -47,7 +48,6 @@ from agexplorer.worker.client import Worker
 if TYPE_CHECKING:
     from textual.widgets import Input, RichLog
 
-    from agexplorer.model.report import Report
     from agexplorer.tui.code.source_pane import SourcePane
     from agexplorer.tui.doctor.tab import DoctorTab
     from agexplorer.tui.run.panel import RunPanel
@@ -104,25 +104,14 @@ class AgxApp(KeyActions, CompareActions, LayoutApp):
         self.navigation = Navigation(self.state, self.requests, self.status, self.disk,
                                      self.safety, self.mounted_panes, self._picker,
                                      self.analyse, self.set_timer, self.call_after_refresh)
+        # What the tabs ask through (the workspace hands it to them).
+        self.desk = Desk(self.state, self.bridge, self.requests.buffer, self.status,
+                         self.provenance, self.linking, lambda: self.source, self.analyse,
+                         self.requests.set_call, lambda: self.colorblind, self.user_code)
         self._mounting = False  # the workspace is being mounted (just after the first frame)
         self._deferred_exit: tuple[tuple, dict] | None = None
         self._early_status: list[EngineStatus] = []
         self._workspace: Workspace | None = None  # held: found whichever screen is on top
-
-    # -- the state, read here (it changes through its own methods) ------------------------
-    @property
-    def target(self) -> Target | None:
-        """The function shown: (path, qualname)."""
-        return self.state.target
-
-    @property
-    def generation(self) -> int:
-        return self.state.generation
-
-    @property
-    def report(self) -> Report | None:
-        """The report shown (the last analysis that answered)."""
-        return self.state.report
 
     # -- the panes, found by type (imported with the workspace, after the first frame) ----
     @property
@@ -213,7 +202,7 @@ class AgxApp(KeyActions, CompareActions, LayoutApp):
             return  # quit before the first frame's layout was complete
         self._mounting = True
         try:
-            self._workspace = Workspace(id="workspace")
+            self._workspace = Workspace(self.desk, id="workspace")
             await self.query_one("#center", Vertical).mount(self._workspace)
         except (NoMatches, MountError):
             return  # torn down while mounting

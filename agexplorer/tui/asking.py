@@ -9,7 +9,7 @@ from agexplorer.tui.state import AnalysisStarted, CallChanged, TargetChanged
 if TYPE_CHECKING:
     from textual.timer import Timer
 
-    from agexplorer.tui.app import AgxApp
+    from agexplorer.tui.desk import Desk
     from agexplorer.tui.messages import EngineAnswer
     from agexplorer.worker.protocol import Request
 
@@ -20,22 +20,19 @@ class AsksWhenShown:
     """Mixed into a tab widget (the Passes and HLO tabs): when the tab is shown, and while it
     is, it asks again when the function, the buffer's analysis or (with ``WITH_CALL``) the
     Run tab's call changed since it last asked, as the explorer's state tells it
-    (:class:`~agexplorer.tui.state.ExplorerState`). A subclass gives the request
+    (:class:`~agexplorer.tui.state.ExplorerState`, on its ``desk``). A subclass sets
+    ``desk`` in its constructor, gives the request
     (:meth:`request_for`), shows the wait (:meth:`waiting`) and calls
     :meth:`start_following` from its ``on_mount``. A hidden tab asks nothing: switching
     tabs costs it one check when shown."""
 
     WITH_CALL: ClassVar[bool] = False
+    desk: Desk
     asked: tuple[Any, ...] | None = None  # (target, generation, call) last asked for
     _typing: Timer | None = None  # a call being typed is asked for once the keys rest
 
-    @property
-    def explorer(self) -> AgxApp:
-        """The app, typed (its bridge, its current function and its status line)."""
-        return self.app  # type: ignore[attr-defined]
-
     def request_for(self, asked: Any) -> tuple[Request, str]:
-        """The request for the buffer ``asked`` (app.buffer_request()), and what it does."""
+        """The request for the buffer ``asked`` (desk.buffer_request()), and what it does."""
         raise NotImplementedError
 
     def waiting(self, text: str) -> None:
@@ -43,7 +40,7 @@ class AsksWhenShown:
         raise NotImplementedError
 
     def start_following(self) -> None:
-        self.explorer.state.subscribe(self)
+        self.desk.state.subscribe(self)
 
     def on_show(self) -> None:
         self._follow()
@@ -64,19 +61,19 @@ class AsksWhenShown:
         self._typing = self.set_timer(TYPING_PAUSE, self._follow)  # type: ignore[attr-defined]
 
     def _follow(self) -> None:
-        app = self.explorer
-        if not self.is_on_screen or app.target is None:  # type: ignore[attr-defined]
+        desk = self.desk
+        if not self.is_on_screen or desk.state.target is None:  # type: ignore[attr-defined]
             return
-        asked = app.buffer_request()
+        asked = desk.buffer_request()
         if asked is None:
             return
-        key = (app.target, app.generation, asked.call if self.WITH_CALL else None)
+        key = (desk.state.target, desk.state.generation, asked.call if self.WITH_CALL else None)
         if self.asked == key:
             return
         self.asked = key
         request, what = self.request_for(asked)
         self.waiting(what + "…")
-        app.bridge.ask(asked.key, request, asked.key.path, what, self.answer)
+        desk.bridge.ask(asked.key, request, asked.key.path, what, self.answer)
 
     def answer(self, message: EngineAnswer) -> None:
         """The worker's answer to :meth:`request_for`'s request."""

@@ -156,7 +156,7 @@ class KeyActions(ExplorerApp):
 
     def _when_ready(self, method: Callable[..., Any], *args: Any) -> None:
         """Run now, or once the first function is open (keys pressed during start-up)."""
-        if self.workspace_ready and self.target is not None:
+        if self.workspace_ready and self.state.target is not None:
             method(*args)
         else:  # typed before the workspace (or the worker) was there: kept, in order
             self.__dict__.setdefault("pending_keys", []).append((method, args))
@@ -244,7 +244,7 @@ class KeyActions(ExplorerApp):
         again = panels.active == tab and focused is not None and pane in focused.ancestors
         panels.active = tab
         box = next((w for w in pane.query("*") if w.focusable and typing_in(w)), None)
-        report = self.report
+        report = self.state.report
         if (tab == "tab-run" and report is not None and report.error is not None
                 and report.error.kind == "needs-arguments" and not self.call_input.value):
             # The function waits for its arguments: the call box is where the next keys go

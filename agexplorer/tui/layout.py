@@ -14,7 +14,7 @@ from agexplorer.tui import textual_patches
 if TYPE_CHECKING:
     from textual.screen import Screen
 
-    from agexplorer.tui.app import AgxApp
+    from agexplorer.tui.parts import ExplorerApp
 
 # Every footer of the explorer (its screens' too) composes its keys only when they change and
 # lets go of those it replaced: Textual's kept them all; a late focus message no longer shows
@@ -79,10 +79,10 @@ class LayoutApp(App, inherit_bindings=False):
 
     def action_layout(self, what: str) -> None:
         """Fold the functions, zoom, present, or step to the next function (presenting)."""
-        act(cast("AgxApp", self), what)
+        act(cast("ExplorerApp", self), what)
 
 
-def act(app: AgxApp, what: str) -> None:
+def act(app: ExplorerApp, what: str) -> None:
     """The layout key ``what`` ("functions", "zoom", "present", "step") on the main screen."""
     screen = app.screen
     if screen is not app.screen_stack[0]:
@@ -92,7 +92,7 @@ def act(app: AgxApp, what: str) -> None:
      "swap": swap_code}[what](app, screen)
 
 
-def present_next(app: AgxApp, screen: Screen) -> None:
+def present_next(app: ExplorerApp, screen: Screen) -> None:
     """In presentation mode, open the next function (across the open files) and run it."""
     if screen.has_class(PRESENTING) and app.workspace_ready and app.navigation.step(1):
         app.action_run()
@@ -110,7 +110,7 @@ def reveal_code(pane: Widget) -> bool:
     return hidden and screen.has_class("-narrow", "-tiny")
 
 
-def swap_code(app: AgxApp, screen: Screen) -> None:
+def swap_code(app: ExplorerApp, screen: Screen) -> None:
     """F2: focus the other code pane (at 80x24, where one shows at a time: show it)."""
     if not app.workspace_ready:
         return
@@ -121,7 +121,7 @@ def swap_code(app: AgxApp, screen: Screen) -> None:
     app.call_after_refresh(_shown_again, app, pane)
 
 
-def _shown_again(app: AgxApp, pane: Widget) -> None:
+def _shown_again(app: ExplorerApp, pane: Widget) -> None:
     """A pane shown again starts at its left edge (hidden, it kept a stale scroll), its
     gutter level with its lines."""
     pane.scroll_to(x=0, animate=False)
@@ -158,12 +158,12 @@ def fit_controls(app: App) -> None:
             pane.border_subtitle = other if alternate else ""
 
 
-def _focus_code(app: AgxApp) -> None:
+def _focus_code(app: ExplorerApp) -> None:
     if app.workspace_ready:
         app.source.focus()
 
 
-def toggle_functions(app: AgxApp, screen: Screen) -> None:
+def toggle_functions(app: ExplorerApp, screen: Screen) -> None:
     """Fold the function list away or bring it back (at any width)."""
     picker = app.query_one("#picker")
     showing = picker.display
@@ -185,14 +185,14 @@ def fold_after_pick(screen: Screen) -> None:
             app.call_after_refresh(_focus_code, app)
 
 
-def _focused_pane(app: AgxApp) -> Widget | None:
+def _focused_pane(app: ExplorerApp) -> Widget | None:
     node = app.focused
     while node is not None and node.id not in PANES:
         node = node.parent if isinstance(node.parent, Widget) else None
     return node
 
 
-def toggle_zoom(app: AgxApp, screen: Screen) -> None:
+def toggle_zoom(app: ExplorerApp, screen: Screen) -> None:
     """Fill the screen (all but the status line and the footer) with the focused pane, or
     put every pane back."""
     if screen.has_class(ZOOMED):
@@ -229,7 +229,7 @@ def unzoom(screen: Screen) -> None:
     screen.remove_class(ZOOMED)
 
 
-def toggle_presentation(app: AgxApp, screen: Screen) -> None:
+def toggle_presentation(app: ExplorerApp, screen: Screen) -> None:
     """Presentation mode: no footer or function list, bolder titles, and space steps to the
     next function of the open files and runs it. The function shown runs as the mode starts."""
     if screen.has_class(PRESENTING):

@@ -2,7 +2,9 @@
 actions call, typed. Under TYPE_CHECKING this is the base of the action mixins (keys.py's
 KeyActions, compare/actions.py's CompareActions), so mypy checks every action against what
 the app really holds; at run time the base is ``object`` (a second App base would be a
-second App). tests/tui/test_parts.py checks that AgxApp has each name declared here."""
+second App). The features that drive the whole explorer (the tour, the program view's
+explore, the layout keys) take this type too, never AgxApp: what they may touch is declared
+here. tests/tui/test_parts.py checks that AgxApp has each name declared here."""
 
 from __future__ import annotations
 
@@ -12,16 +14,17 @@ if TYPE_CHECKING:
     from textual.app import App
     from textual.widgets import Input
 
-    from agexplorer.model.report import Report
     from agexplorer.tui.bridge import EngineBridge
     from agexplorer.tui.buffer.safety import SafetyNet
     from agexplorer.tui.code.editing import Editing
+    from agexplorer.tui.code.made import Provenance
     from agexplorer.tui.code.source_pane import SourcePane
     from agexplorer.tui.doctor.tab import DoctorTab
     from agexplorer.tui.functions.navigation import Navigation
+    from agexplorer.tui.program.actions import Program
     from agexplorer.tui.requests import Requests
     from agexplorer.tui.run.panel import RunPanel
-    from agexplorer.tui.state import ExplorerState, Target
+    from agexplorer.tui.state import ExplorerState
     from agexplorer.tui.trace.tab import TraceTab
     from agexplorer.tui.workspace import Workspace
 
@@ -34,16 +37,9 @@ if TYPE_CHECKING:
         navigation: Navigation
         editing: Editing
         requests: Requests
+        provenance: Provenance
+        program: Program | None  # the recorded run the explorer opened on (agexplorer LOG)
         workspace_ready: bool
-
-        @property
-        def target(self) -> Target | None: ...
-
-        @property
-        def generation(self) -> int: ...
-
-        @property
-        def report(self) -> Report | None: ...
 
         @property
         def panes(self) -> Workspace: ...
@@ -68,5 +64,13 @@ if TYPE_CHECKING:
         def announce(self, text: str, error: bool = True) -> None: ...
 
         def analyse(self, run: bool = False, call: str | None = None) -> None: ...
+
+        def open_first(self) -> None: ...
+
+        def sync_gutter(self) -> None: ...
+
+        def action_run(self) -> None: ...
+
+        def action_trace(self) -> None: ...
 else:
     ExplorerApp = object

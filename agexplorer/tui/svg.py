@@ -25,8 +25,9 @@ def svg_folder() -> str:
 
 def svg_name(app: Any) -> str:
     """``<function>.svg`` for the open function (``agexplorer.svg`` before one is open)."""
-    report = getattr(app, "report", None)
-    target = getattr(app, "target", None)
+    state = getattr(app, "state", None)  # the explorer's (another app has none)
+    report = getattr(state, "report", None)
+    target = getattr(state, "target", None)
     name = report.function if report is not None else target[1] if target else "agexplorer"
     return re.sub(r"[^\w.-]", "_", name or "agexplorer") + ".svg"
 
@@ -61,5 +62,5 @@ def analysis_shown(app: Any, function: str) -> bool:
         return False
     if app.status_line.has_class("error") and app.engine_ready:
         return True
-    report = app.report
+    report = app.state.report
     return bool(app.workspace_ready and report is not None and report.function == function)

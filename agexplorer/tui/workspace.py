@@ -9,6 +9,8 @@ also brings in the heavier widget modules (TextArea with tree-sitter, DataTable,
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
@@ -28,13 +30,17 @@ from agexplorer.tui.status_line import StatusLine
 from agexplorer.tui.sweep.chart import SweepChart
 from agexplorer.tui.trace.tab import TraceTab
 
+if TYPE_CHECKING:
+    from agexplorer.tui.desk import Desk
+
 
 class Workspace(Vertical):
     """Source beside converted code (with their gutters), and the Control flow, Calls,
     Doctor, Graph, Run, Trace and Log tabs. The app's parts reach each pane through the typed
-    attributes below (made once, here), never by an id string."""
+    attributes below (made once, here), never by an id string; the tabs that ask the worker
+    get the app's ``desk``."""
 
-    def __init__(self, *, id: str | None = None) -> None:
+    def __init__(self, desk: Desk, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.verdict_gutter = VerdictGutter(id="gutter")
         # Titles set before mounting (not queried in on_mount, which a quit during
@@ -48,18 +54,24 @@ class Workspace(Vertical):
         self.flow_summary = StatusLine("", wrap=True, id="flow-summary")
         self.verdicts = VerdictTable(id="verdicts")
         self.sweep_chart = SweepChart(id="sweep-chart")  # the unroll cost curve (u)
-        self.doctor = DoctorTab(id="doctor-panel")
+        self.doctor = DoctorTab(desk, self._device, self._doctor_label, id="doctor-panel")
         self.op_filter = OpFilter(placeholder="filter ops by type (e.g. While, MatMul)",
                                   id="op-filter")
         self.ops = OpTree(id="ops")
         # Not markup: an op's attributes hold the user's values (a Const's b'[/b]').
         self.op_detail = Static("", id="op-detail", markup=False)
         self.run_panel = RunPanel(id="run-panel")
-        self.trace = TraceTab(id="trace-panel")
-        self.calls = CallTreeTab(id="calls-panel")
+        self.trace = TraceTab(desk, id="trace-panel")
+        self.calls = CallTreeTab(desk, id="calls-panel")
         self.log_view = RichLog(id="log", wrap=True, markup=False)
-        self.passes = PassesTab(id="passes-panel")
-        self.hlo = HloTab(id="hlo-panel")
+        self.passes = PassesTab(desk, id="passes-panel")
+        self.hlo = HloTab(desk, self._device, id="hlo-panel")
+
+    def _device(self) -> str | None:
+        return self.run_panel.device
+
+    def _doctor_label(self, text: str) -> None:
+        self.panels.get_tab("tab-doctor").label = text
 
     def compose(self) -> ComposeResult:
         with Horizontal(id="code"):

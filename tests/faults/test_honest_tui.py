@@ -35,7 +35,7 @@ def badge(app, path, function) -> str:
 async def test_undo_and_redo_re_analyse_like_any_edit(flow_file, worker):
     app = explorer(flow_file, worker, "python_for")  # line 8: for i in range(n), called with 3
     async with app.run_test(size=(140, 40)) as pilot:
-        assert await wait_for(pilot, lambda: app.report is not None)
+        assert await wait_for(pilot, lambda: app.state.report is not None)
         gutter, source, doctor = app.query_one("#gutter"), app.query_one("#source"), \
             app.query_one("#doctor-panel")
         assert await wait_for(pilot, lambda: doctor.findings, 30)
@@ -62,7 +62,7 @@ async def test_undo_and_redo_re_analyse_like_any_edit(flow_file, worker):
 async def test_result_panels_name_their_function_and_follow_edits_and_switches(flow_file, worker):
     app = explorer(flow_file, worker, "tensor_for")
     async with app.run_test(size=(160, 45)) as pilot:
-        assert await wait_for(pilot, lambda: app.report is not None)
+        assert await wait_for(pilot, lambda: app.state.report is not None)
         app.query_one("#call").value = "tf.constant(4)"
         await pilot.press("f5")
         assert await wait_for(pilot, lambda: app.state.lab is not None, 60)
@@ -101,7 +101,7 @@ async def test_result_panels_name_their_function_and_follow_edits_and_switches(f
         assert not app.query_one("#op-detail").has_class("stale")
 
         await pilot.press("alt+down")  # python_while
-        assert await wait_for(pilot, lambda: app.target[1] == "python_while")
+        assert await wait_for(pilot, lambda: app.state.target[1] == "python_while")
         assert not app.query_one("#run-origin").display
         assert shown(app, "#run-results").startswith("Press F5")
         assert shown(app, "#trace-results").startswith("Which calls trace anew")
@@ -116,7 +116,7 @@ async def test_a_timeout_badge_and_message_leave_once_the_code_is_undone(flow_fi
     try:
         app = explorer(flow_file, worker, "python_for")
         async with app.run_test(size=(140, 40)) as pilot:
-            assert await wait_for(pilot, lambda: app.report is not None)
+            assert await wait_for(pilot, lambda: app.state.report is not None)
             assert worker.timeout_hint == "press ctrl+t to double the timeout, now 3 s"
             source = app.query_one("#source")
             source.focus()
@@ -163,7 +163,7 @@ async def test_the_gutter_shows_every_digit_of_an_unrolled_count(tmp_path, worke
 async def test_a_deleted_file_is_announced_and_ctrl_s_writes_it_again(flow_file, worker):
     app = explorer(flow_file, worker, "python_for")
     async with app.run_test(size=(140, 40)) as pilot:
-        assert await wait_for(pilot, lambda: app.report is not None)
+        assert await wait_for(pilot, lambda: app.state.report is not None)
         source = app.query_one("#source")
         os.remove(flow_file)
         assert await wait_for(pilot, lambda: status(app) == (
@@ -188,7 +188,7 @@ async def test_save_keeps_the_bom_line_endings_and_coding(tmp_path, worker):
         app = explorer(path, worker, "plain")
         async with app.run_test(size=(140, 40)) as pilot:
             # the first analysis is in: its "ready" cannot land on the save's status line
-            assert await wait_for(pilot, lambda a=app: a.report is not None)
+            assert await wait_for(pilot, lambda a=app: a.state.report is not None)
             source = app.query_one("#source")
             assert "café" in source.text
             source.insert("# mine\n", (2, 0))
@@ -205,7 +205,7 @@ async def test_a_failed_save_keeps_the_buffer_and_the_file(flow_file, worker, mo
     app = explorer(flow_file, worker, "python_for")
     before = flow_file.read_bytes()
     async with app.run_test(size=(140, 40)) as pilot:
-        assert await wait_for(pilot, lambda: app.workspace_ready and app.target is not None)
+        assert await wait_for(pilot, lambda: app.workspace_ready and app.state.target is not None)
         source = app.query_one("#source")
         source.insert("# mine\n", (0, 0))
         # The edit pause: its recovery copy is written.
@@ -236,7 +236,7 @@ async def test_a_failed_save_keeps_the_buffer_and_the_file(flow_file, worker, mo
 async def test_the_quit_dialog_shows_its_three_buttons_and_esc_stays(flow_file, worker, size):
     app = explorer(flow_file, worker, "python_for")
     async with app.run_test(size=size) as pilot:
-        assert await wait_for(pilot, lambda: app.workspace_ready and app.target is not None)
+        assert await wait_for(pilot, lambda: app.workspace_ready and app.state.target is not None)
         source = app.query_one("#source")
         source.insert("# mine\n", (0, 0))
         await pilot.press("ctrl+q")

@@ -20,7 +20,7 @@ def explorer(path):
 async def test_an_exit_keeps_the_unsaved_buffer(bad_loop_file):
     app = explorer(bad_loop_file)
     async with app.run_test(size=(120, 40)) as pilot:
-        assert await wait_for(pilot, lambda: app.workspace_ready and app.target is not None, 30)
+        assert await wait_for(pilot, lambda: app.workspace_ready and app.state.target is not None, 30)
         app.source.insert("# unsaved\n", (0, 0))  # no edit pause: no copy yet
         app.exit()
         assert await until_ended(app)
@@ -33,7 +33,7 @@ async def test_a_crash_under_the_quit_dialog_keeps_the_unsaved_buffer(bad_loop_f
     app = explorer(bad_loop_file)
     with pytest.raises(RuntimeError, match="a bug"):
         async with app.run_test(size=(120, 40)) as pilot:
-            assert await wait_for(pilot, lambda: app.workspace_ready and app.target is not None,
+            assert await wait_for(pilot, lambda: app.workspace_ready and app.state.target is not None,
                                   30)
             app.source.insert("# unsaved\n", (0, 0))
             await pilot.press("ctrl+q")

@@ -59,7 +59,7 @@ async def switch(app, pilot, digits: list[str]) -> None:
 async def test_switching_tabs_hundreds_of_times_leaves_no_widget_behind(flow_file, worker):
     app = explorer(flow_file, worker, "python_for")
     async with app.run_test(size=SIZE) as pilot:
-        assert await wait_for(pilot, lambda: app.report is not None)
+        assert await wait_for(pilot, lambda: app.state.report is not None)
         app.query_one("#picker").focus()
         await switch(app, pilot, DIGITS * 2 + ["1"])  # every tab made and shown once
         await pilot.pause()
@@ -84,7 +84,7 @@ async def test_a_burst_of_500_tab_keys_ends_on_the_last_one_and_the_explorer_ans
         flow_file, worker):
     app = explorer(flow_file, worker, "python_for")
     async with app.run_test(size=SIZE) as pilot:
-        assert await wait_for(pilot, lambda: app.report is not None)
+        assert await wait_for(pilot, lambda: app.state.report is not None)
         app.query_one("#picker").focus()
         await switch(app, pilot, DIGITS)
         burst = [DIGITS[k % len(DIGITS)] for k in range(500)]  # ends on 5, the Run tab

@@ -47,21 +47,21 @@ async def test_an_idle_worker_killed_then_an_edit_keeps_buffer_and_cursor(faults
     app = explorer(faults_file, worker, "plain")
     answered = answered_panes(app)
     async with app.run_test(size=(140, 40)) as pilot:
-        assert await wait_for(pilot, lambda: app.report is not None and app.engine_ready)
+        assert await wait_for(pilot, lambda: app.state.report is not None and app.engine_ready)
         # The doctor's request after the report: then the worker is idle.
         assert await wait_for(pilot, lambda: any(p == "doctor" for p, _ in answered), 60)
         source = app.query_one("#source")
         source.focus()
         source.move_cursor((0, 2))  # in the comment on line 1
         await kill(pilot, worker)
-        first = app.report
+        first = app.state.report
         await pilot.press("x")  # the edit that crashed the explorer with a BrokenPipeError
         expected = source.text
         assert expected.startswith("# xFunctions") and source.cursor_location == (0, 3)
-        assert await wait_for(pilot, lambda: app.report is not first, 120), status(app)
+        assert await wait_for(pilot, lambda: app.state.report is not first, 120), status(app)
         assert app.is_running
         assert source.text == expected and source.cursor_location == (0, 3)
-        assert app.report.error is None and app.report.function == "plain"
+        assert app.state.report.error is None and app.state.report.function == "plain"
         assert await wait_for(pilot, lambda: "signal 9" in status(app), 10), status(app)
         app.query_one("#panels").active = "tab-log"  # a hidden RichLog defers its lines
         assert await wait_for(pilot, lambda: "signal 9" in log_text(app), 10)
@@ -82,8 +82,8 @@ async def test_the_worker_killed_mid_trace_then_the_next_edit_analyses_again(fau
         line = text.splitlines().index("    while True:  # Python, at trace time: only the "
                                        "timeout or a kill ends it")
         source.replace("False", (line, 10), (line, 14))  # while False: the trace returns
-        assert await wait_for(pilot, lambda: app.report is not None, 120), status(app)
-        assert app.report.error is None and app.report.function == "spins_while_tracing"
+        assert await wait_for(pilot, lambda: app.state.report is not None, 120), status(app)
+        assert app.state.report.error is None and app.state.report.function == "spins_while_tracing"
         assert worker.alive  # a fresh one
 
 
@@ -91,7 +91,7 @@ async def test_the_worker_killed_during_a_run_keeps_the_buffer(faults_file, work
     marker = faults_file.parent / "reached-run"
     app = explorer(faults_file, worker, "spins_when_run")
     async with app.run_test(size=(140, 40)) as pilot:
-        assert await wait_for(pilot, lambda: app.report is not None, 120)
+        assert await wait_for(pilot, lambda: app.state.report is not None, 120)
         source = app.query_one("#source")
         source.insert("# mine\n", (0, 0))  # unsaved
         text = source.text
@@ -103,10 +103,10 @@ async def test_the_worker_killed_during_a_run_keeps_the_buffer(faults_file, work
         run_results = str(app.query_one("#run-results").render())
         assert "signal 9" in run_results
         assert app.is_running and source.text == text and source.dirty
-        first = app.report
+        first = app.state.report
         source.insert("# and more\n", (1, 0))
-        assert await wait_for(pilot, lambda: app.report is not first, 120), status(app)
-        assert app.report.error is None and source.text.startswith("# mine\n# and more\n")
+        assert await wait_for(pilot, lambda: app.state.report is not first, 120), status(app)
+        assert app.state.report.error is None and source.text.startswith("# mine\n# and more\n")
 
 
 async def test_unsaved_edits_are_kept_restored_and_dropped_once_saved(faults_file, worker):
@@ -115,7 +115,7 @@ async def test_unsaved_edits_are_kept_restored_and_dropped_once_saved(faults_fil
     disk = faults_file.read_text()
     app = explorer(faults_file, worker, "plain")
     async with app.run_test(size=(140, 40)) as pilot:
-        assert await wait_for(pilot, lambda: app.workspace_ready and app.target is not None)
+        assert await wait_for(pilot, lambda: app.workspace_ready and app.state.target is not None)
         source = app.query_one("#source")
         source.insert("# kept\n", (1, 0))
         assert await wait_for(pilot, lambda: recovery.load_copy(str(faults_file)) is not None, 10)
@@ -126,7 +126,7 @@ async def test_unsaved_edits_are_kept_restored_and_dropped_once_saved(faults_fil
     assert faults_file.read_text() == disk
     app = explorer(faults_file, worker, "plain")
     async with app.run_test(size=(140, 40)) as pilot:
-        assert await wait_for(pilot, lambda: app.workspace_ready and app.target is not None)
+        assert await wait_for(pilot, lambda: app.workspace_ready and app.state.target is not None)
         source = app.query_one("#source")
         assert await wait_for(pilot, lambda: source.text == edited, 10)
         assert source.dirty and "restored unsaved edits to tui_faults.py" in status(app)
@@ -147,7 +147,7 @@ async def test_undo_to_the_disk_text_and_quit_without_saving_drop_the_copy(fault
 
     app = explorer(faults_file, worker, "plain")
     async with app.run_test(size=(140, 40)) as pilot:
-        assert await wait_for(pilot, lambda: app.workspace_ready and app.target is not None)
+        assert await wait_for(pilot, lambda: app.workspace_ready and app.state.target is not None)
         source = app.query_one("#source")
         source.focus()
         source.insert("# one\n", (1, 0))
@@ -171,7 +171,7 @@ async def test_an_unexpected_exception_keeps_the_unsaved_buffer(faults_file, wor
     app = explorer(faults_file, worker, "plain")
     with pytest.raises(RuntimeError, match="a bug"):
         async with app.run_test(size=(140, 40)) as pilot:
-            assert await wait_for(pilot, lambda: app.workspace_ready and app.target is not None)
+            assert await wait_for(pilot, lambda: app.workspace_ready and app.state.target is not None)
             source = app.query_one("#source")
             source.insert("# before the crash\n", (1, 0))  # no edit pause: no copy yet
 
@@ -192,7 +192,7 @@ async def test_sigterm_keeps_the_unsaved_buffer_and_ends_the_explorer(faults_fil
     before = signal.getsignal(signal.SIGTERM)  # SIG_DFL, or one an earlier test installed
     app = explorer(faults_file, worker, "plain")
     async with app.run_test(size=(140, 40)) as pilot:
-        assert await wait_for(pilot, lambda: app.workspace_ready and app.target is not None)
+        assert await wait_for(pilot, lambda: app.workspace_ready and app.state.target is not None)
         app.query_one("#source").insert("# before the signal\n", (1, 0))
         # The explorer handles it (asyncio's handler): else this would end pytest itself.
         assert signal.getsignal(signal.SIGTERM) not in (signal.SIG_DFL, signal.SIG_IGN, None)

@@ -211,7 +211,7 @@ async def test_the_explorers_panes_and_svg_show_user_text_as_written(hostile, wo
 
     app = explorer(hostile, worker, "quiet")
     async with app.run_test(size=(160, 50)) as pilot:
-        assert await wait_for(pilot, lambda: app.report is not None and app.workspace_ready)
+        assert await wait_for(pilot, lambda: app.state.report is not None and app.workspace_ready)
         picker = app.query_one("#picker")
         assert [str(node.label) for node in picker.root.children] == [NAME]
 
@@ -249,7 +249,7 @@ async def test_the_verdict_table_and_the_doctor_show_user_text_as_written(hostil
     app = explorer(hostile, worker, "shout")
     async with app.run_test(size=(160, 50)) as pilot:
         # (a MarkupError ends the app: the waits are short)
-        assert await wait_for(pilot, lambda: app.report is not None and app.workspace_ready, 20)
+        assert await wait_for(pilot, lambda: app.state.report is not None and app.workspace_ready, 20)
         verdicts = app.query_one("#verdicts")
         assert await wait_for(pilot, lambda: verdicts.row_count == 2, 10)
         # Drawn as written (a MarkupError would end the app first).

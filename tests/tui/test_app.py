@@ -30,32 +30,32 @@ async def test_first_paint_lists_functions_before_the_engine_answers(user_file, 
         assert any(q == "python_for" for _, q in picker.functions())
         names = [q for _, q in picker.functions()]
         assert names[:3] == ["python_for", "tensor_for", "python_while"]
-        assert await wait_for(pilot, lambda: app.report is not None)
+        assert await wait_for(pilot, lambda: app.state.report is not None)
 
 
 async def test_picking_a_function_shows_code_verdicts_and_ops(user_file, worker):
     app = app_for(user_file, worker, "tensor_for")
     async with app.run_test(size=(140, 40)) as pilot:
-        assert await wait_for(pilot, lambda: app.report is not None)
+        assert await wait_for(pilot, lambda: app.state.report is not None)
         assert "def tf__tensor_for(n):" in app.query_one("#converted").text
         table = app.query_one("#verdicts")
         assert table.row_count == 1
         assert "StatelessWhile" in str(table.get_row_at(0)[2])
         await pilot.press("alt+down")  # next function: python_while
-        assert await wait_for(pilot, lambda: app.report is not None
-                              and app.report.function == "python_while")
+        assert await wait_for(pilot, lambda: app.state.report is not None
+                              and app.state.report.function == "python_while")
         assert app.query_one("#source").border_title.endswith("python_while")
 
 
 async def test_moving_the_cursor_highlights_the_converted_lines(user_file, worker):
     app = app_for(user_file, worker, "tensor_for")
     async with app.run_test(size=(140, 40)) as pilot:
-        assert await wait_for(pilot, lambda: app.report is not None)
+        assert await wait_for(pilot, lambda: app.state.report is not None)
         source = app.query_one("#source")
         source.focus()
         source.move_cursor((14, 4))  # line 15: for i in tf.range(n)
         converted = app.query_one("#converted")
-        wanted = app.report.conversion.converted_lines_for(15)
+        wanted = app.state.report.conversion.converted_lines_for(15)
 
         def selected() -> tuple[int, int]:
             start, end = sorted([converted.selection.start, converted.selection.end])
@@ -73,7 +73,7 @@ async def test_moving_the_cursor_highlights_the_converted_lines(user_file, worke
         ops.focus()
         ops.move_cursor(ops._by_line[14][0])  # s = tf.constant(0)
         assert await wait_for(pilot, lambda: source.cursor_location[0] == 13)
-        made = app.report.conversion.converted_lines_for(14)
+        made = app.state.report.conversion.converted_lines_for(14)
         assert await wait_for(pilot, lambda: selected() == (min(made), max(made)))
         detail = app.query_one("#op-detail")
         assert "Const" in str(detail.render())
@@ -85,7 +85,7 @@ async def test_moving_the_cursor_highlights_the_converted_lines(user_file, worke
 async def test_moving_in_the_verdict_table_highlights_the_statement(user_file, worker):
     app = app_for(user_file, worker, "if_in_unrolled_loop")  # for (line 34), if (line 35)
     async with app.run_test(size=(140, 40)) as pilot:
-        assert await wait_for(pilot, lambda: app.report is not None)  # no arguments yet
+        assert await wait_for(pilot, lambda: app.state.report is not None)  # no arguments yet
         app.query_one("#call").value = "tf.constant(1.0), 2"
         app.analyse()
         verdicts, source = app.query_one("#verdicts"), app.query_one("#source")
@@ -101,12 +101,12 @@ async def test_moving_in_the_verdict_table_highlights_the_statement(user_file, w
 async def test_an_edit_reconverts_and_a_syntax_error_keeps_the_last_results(user_file, worker):
     app = app_for(user_file, worker, "python_for")
     async with app.run_test(size=(140, 40)) as pilot:
-        assert await wait_for(pilot, lambda: app.report is not None)
+        assert await wait_for(pilot, lambda: app.state.report is not None)
         source = app.query_one("#source")
         source.focus()
         source.replace("range(n + 1)", (7, 13), (7, 21))  # for i in range(n):
-        assert await wait_for(pilot, lambda: "ag__.ld(n) + 1" in app.report.conversion.code
-                              if app.report and app.report.conversion else False)
+        assert await wait_for(pilot, lambda: "ag__.ld(n) + 1" in app.state.report.conversion.code
+                              if app.state.report and app.state.report.conversion else False)
         assert source.dirty and user_file.read_text().count("range(n + 1)") == 0
         source.insert("(((", (7, 0))
         assert await wait_for(pilot, lambda: app.query_one("#converted").has_class("stale"))
@@ -117,7 +117,7 @@ async def test_an_edit_reconverts_and_a_syntax_error_keeps_the_last_results(user
 async def test_the_picker_follows_the_edited_buffer(user_file, worker):
     app = app_for(user_file, worker, "tensor_for")
     async with app.run_test(size=(140, 40)) as pilot:
-        assert await wait_for(pilot, lambda: app.report is not None)
+        assert await wait_for(pilot, lambda: app.state.report is not None)
         picker, path = app.query_one("#picker"), str(user_file)
         before = {q: picker.label(path, q) for _, q in picker.functions()}
         assert before["tensor_for"].startswith("tensor_for 13")
@@ -138,7 +138,7 @@ async def test_the_picker_follows_the_edited_buffer(user_file, worker):
 async def test_run_shows_results_and_timings(user_file, worker):
     app = app_for(user_file, worker, "tensor_for")
     async with app.run_test(size=(140, 40)) as pilot:
-        assert await wait_for(pilot, lambda: app.report is not None)
+        assert await wait_for(pilot, lambda: app.state.report is not None)
         app.query_one("#call").value = "tf.constant(4)"
         await pilot.press("f5")
         assert await wait_for(pilot, lambda: app.state.lab is not None), \
@@ -157,7 +157,7 @@ async def test_a_function_that_needs_arguments_says_where_to_type_them(tmp_path,
                     "    for _ in range(steps):\n        x = x * 2.0\n    return x\n")
     app = explorer(path, worker, "step")
     async with app.run_test(size=(80, 24)) as pilot:
-        assert await wait_for(pilot, lambda: app.report is not None)
+        assert await wait_for(pilot, lambda: app.state.report is not None)
         # The TUI's way first (the command line's --call is no help here), within 80 columns.
         status = app.status_line.text
         assert status.startswith("step takes arguments (x, steps): type them in the Run tab"), \
@@ -175,7 +175,7 @@ async def test_a_function_that_needs_arguments_says_where_to_type_them(tmp_path,
         assert app.focused is app.call_input
         await pilot.press(*"tf.ones([2]), 3", "f5")
         assert await wait_for(pilot, lambda: app.state.lab is not None)
-        assert [v.iterations for v in app.report.statements] == [3]
+        assert [v.iterations for v in app.state.report.statements] == [3]
         # The doctor reads that trace: the unrolled loop is a finding now.
         assert await wait_for(pilot, lambda: 6 in [f.line for f in doctor.findings]), \
             ([(f.code, f.line) for f in doctor.findings], detail(app))
@@ -184,7 +184,7 @@ async def test_a_function_that_needs_arguments_says_where_to_type_them(tmp_path,
 async def test_quit_with_unsaved_edits_asks_first(user_file, worker):
     app = app_for(user_file, worker, "python_for")
     async with app.run_test(size=(140, 40)) as pilot:
-        assert await wait_for(pilot, lambda: app.report is not None)
+        assert await wait_for(pilot, lambda: app.state.report is not None)
         source = app.query_one("#source")
         source.insert("# note\n", (0, 0))
         await pilot.press("ctrl+q")
@@ -203,10 +203,10 @@ async def main():
     app = AgxApp([{str(user_file)!r}], "tensor_for")
     async with app.run_test(size=(120, 40)) as pilot:
         for _ in range(600):
-            if app.report is not None:
+            if app.state.report is not None:
                 break
             await pilot.pause(0.1)
-        print(json.dumps({{"traced": app.report is not None, "tf": "tensorflow" in sys.modules}}))
+        print(json.dumps({{"traced": app.state.report is not None, "tf": "tensorflow" in sys.modules}}))
 
 asyncio.run(main())
 """
@@ -218,7 +218,7 @@ asyncio.run(main())
 async def test_the_gutter_marks_each_statement_with_its_verdict(user_file, worker):
     app = app_for(user_file, worker, "python_for")
     async with app.run_test(size=(140, 40)) as pilot:
-        assert await wait_for(pilot, lambda: app.report is not None)
+        assert await wait_for(pilot, lambda: app.state.report is not None)
         gutter = app.query_one("#gutter")
         assert gutter.mark_at(8) == "unrolled x3"
         source = app.query_one("#source")
@@ -237,7 +237,7 @@ async def test_the_gutter_marks_each_statement_with_its_verdict(user_file, worke
 async def test_a_change_on_disk_reloads_a_clean_buffer_and_keeps_edits(user_file, worker):
     app = app_for(user_file, worker, "python_for")
     async with app.run_test(size=(140, 40)) as pilot:
-        assert await wait_for(pilot, lambda: app.report is not None)
+        assert await wait_for(pilot, lambda: app.state.report is not None)
         source = app.query_one("#source")
         user_file.write_text(user_file.read_text() + "\n# added elsewhere\n")
         assert await wait_for(pilot, lambda: "# added elsewhere" in source.text, 10)
@@ -263,8 +263,8 @@ async def test_a_hang_is_reported_the_worker_restarts_and_the_buffer_stays(tmp_p
             source = app.query_one("#source")
             source.insert("# kept\n", (0, 0))
             await pilot.press("alt+down")  # fine: a fresh worker answers
-            assert await wait_for(pilot, lambda: app.report is not None
-                                  and app.report.function == "fine")
+            assert await wait_for(pilot, lambda: app.state.report is not None
+                                  and app.state.report.function == "fine")
             assert source.text.startswith("# kept\n")
     finally:
         worker.close()
@@ -273,7 +273,7 @@ async def test_a_hang_is_reported_the_worker_restarts_and_the_buffer_stays(tmp_p
 async def test_graph_filter_devices_and_call_history(user_file, worker):
     app = app_for(user_file, worker, "tensor_for")
     async with app.run_test(size=(140, 40)) as pilot:
-        assert await wait_for(pilot, lambda: app.report is not None and app.engine_ready)
+        assert await wait_for(pilot, lambda: app.state.report is not None and app.engine_ready)
         ops = app.query_one("#ops")
         assert ops._pending  # the Graph tab is not open: the tree waits
         app.query_one("#panels").active = "tab-graph"
@@ -302,11 +302,11 @@ async def test_graph_filter_devices_and_call_history(user_file, worker):
 async def test_each_source_line_has_one_colour_in_both_gutters_and_the_ops(user_file, worker):
     app = app_for(user_file, worker, "tensor_for")
     async with app.run_test(size=(140, 40)) as pilot:
-        assert await wait_for(pilot, lambda: app.report is not None)
+        assert await wait_for(pilot, lambda: app.state.report is not None)
         gutter, refs, ops = app.query_one("#gutter"), app.query_one("#refs"), app.query_one("#ops")
         colour = gutter.shades[15]  # for i in tf.range(n)
         assert refs.shades[15] == colour and ops.shades[15] == colour
-        converted_lines = app.report.conversion.converted_lines_for(15)
+        converted_lines = app.state.report.conversion.converted_lines_for(15)
         assert all(refs.origin[c] == 15 for c in converted_lines if refs.origin.get(c) == 15)
         assert len(set(gutter.shades.values())) == len(gutter.shades)  # distinct per line
         app.action_toggle_palette()

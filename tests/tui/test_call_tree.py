@@ -74,7 +74,7 @@ def test_the_summary_says_why_the_tree_is_empty():
 async def test_the_calls_tab_nests_the_functions_reached_with_their_badges(project, worker):
     app = explorer(project / "train.py", worker, "step")
     async with app.run_test(size=(160, 45)) as pilot:
-        assert await wait_for(pilot, lambda: app.report is not None)
+        assert await wait_for(pilot, lambda: app.state.report is not None)
         app.panes.panels.active = "tab-calls"
         tree = app.panes.calls.call_tree
         assert await wait_for(pilot, lambda: "normalize" in labels(tree))
@@ -84,7 +84,7 @@ async def test_the_calls_tab_nests_the_functions_reached_with_their_badges(proje
         assert found["Scaler.apply"][1] == "step" and "unrolled x2" in found["Scaler.apply"][0]
         assert found["clip"] == ("clip  helpers.py:12  2 ops  took true", "step"), [
             (f.function, f.file, [(s.line, s.verdict, s.ops_created) for s in f.statements])
-            for f in app.report.reached]
+            for f in app.state.report.reached]
         # in the order the calls come in step: lines 16, 17, 18
         assert list(found) == ["step", "normalize", "Scaler.apply", "clip"]
         assert app.panes.calls.summary_line.text.startswith(
@@ -93,8 +93,8 @@ async def test_the_calls_tab_nests_the_functions_reached_with_their_badges(proje
 
         # Another function: the tab follows it, nested by call path (chained -> helper -> clip).
         app.navigation.go((str(project / "train.py"), "chained"))
-        assert await wait_for(pilot, lambda: app.report is not None
-                              and app.report.function == "chained")
+        assert await wait_for(pilot, lambda: app.state.report is not None
+                              and app.state.report.function == "chained")
         assert await wait_for(pilot, lambda: "no_control_flow" in labels(tree))
         found = labels(tree)
         assert found["clip"][1] == "no_control_flow" and "normalize" not in found
@@ -105,7 +105,7 @@ async def test_a_reached_function_opens_with_this_traces_verdicts_and_esc_return
         project, worker):
     app = explorer(project / "train.py", worker, "step")
     async with app.run_test(size=(160, 45)) as pilot:
-        assert await wait_for(pilot, lambda: app.report is not None)
+        assert await wait_for(pilot, lambda: app.state.report is not None)
         source = app.source
         source.insert("# an unsaved note\n", (19, 0))  # below step: its lines stay
         edited = source.text
@@ -137,7 +137,7 @@ async def test_a_reached_function_opens_with_this_traces_verdicts_and_esc_return
 async def test_an_open_view_follows_the_new_trace_or_says_it_is_gone(project, worker):
     app = explorer(project / "train.py", worker, "step")
     async with app.run_test(size=(160, 45)) as pilot:
-        assert await wait_for(pilot, lambda: app.report is not None)
+        assert await wait_for(pilot, lambda: app.state.report is not None)
         view = await open_view(app, pilot, "normalize")
         source = app.source
         # An edit reaching the buffer while the view is open (a reload does the same).
@@ -157,7 +157,7 @@ async def test_an_open_view_follows_the_new_trace_or_says_it_is_gone(project, wo
 async def test_the_view_fits_80x24_and_spreads_out_at_160x45(worker):
     app = explorer(f"{FIXTURES}/calltree/train.py", worker, "step")
     async with app.run_test(size=(80, 24)) as pilot:
-        assert await wait_for(pilot, lambda: app.report is not None)
+        assert await wait_for(pilot, lambda: app.state.report is not None)
         view = await open_view(app, pilot, "normalize")
         assert await wait_for(pilot, lambda: view.has_class("-narrow"), 5)
         await pilot.pause()  # laid out at that size

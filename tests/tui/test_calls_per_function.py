@@ -65,23 +65,23 @@ def shown(app, part: str) -> str:
 async def pick(app, pilot, path, qualname: str):
     """Pick ``qualname`` in the list, then wait for its report."""
     app.navigation.picked(FunctionPicker.Picked(str(path), qualname))
-    assert await wait_for(pilot, lambda: app.report is not None
-                          and app.report.function == qualname, 120), qualname
-    return app.report
+    assert await wait_for(pilot, lambda: app.state.report is not None
+                          and app.state.report.function == qualname, 120), qualname
+    return app.state.report
 
 
 @pytest.mark.tf
 async def test_a_call_applied_or_typed_for_one_function_stays_with_it(bad_loop_file, worker):
     app = explorer(bad_loop_file, worker, "bad_loop")
     async with app.run_test(size=(160, 45)) as pilot:
-        assert await wait_for(pilot, lambda: app.report is not None, 120)
-        assert app.report.call == "5" and app.report.call_origin == "AGX_CALLS"
+        assert await wait_for(pilot, lambda: app.state.report is not None, 120)
+        assert app.state.report.call == "5" and app.state.report.call_origin == "AGX_CALLS"
         # The doctor's AGX009 Apply (a tensor for the Python int): the call of bad_loop only.
         applied = SimpleNamespace(rewrite=SimpleNamespace(new_text=None,
                                                           new_call="tf.constant(5)"))
         app.doctor_tab.on_doctor_panel_apply_fix(app.doctor_tab.ApplyFix(applied))
-        assert await wait_for(pilot, lambda: app.report.call == "tf.constant(5)", 120)
-        assert [v.verdict for v in app.report.statements] == ["staged"]
+        assert await wait_for(pilot, lambda: app.state.report.call == "tf.constant(5)", 120)
+        assert [v.verdict for v in app.state.report.statements] == ["staged"]
         assert shown(app, "#flow-summary").startswith(
             "1 statement in bad_loop(tf.constant(5)): 1 staged")
         app.query_one("#trace-calls").value = "tf.constant(1); tf.constant(2)"
@@ -103,8 +103,8 @@ async def test_a_call_applied_or_typed_for_one_function_stays_with_it(bad_loop_f
         app.call_input.value = "3"  # typed for range_loop
         await pilot.press("f5")
         assert await wait_for(pilot, lambda: app.state.lab is not None
-                              and app.report.call == "3", 120)
-        assert app.report.statements[0].iterations == 3
+                              and app.state.report.call == "3", 120)
+        assert app.state.report.statements[0].iterations == 3
         assert shown(app, "#run-origin") == "run: range_loop(3)"
 
         report = await pick(app, pilot, bad_loop_file, "bad_loop")  # its call comes back

@@ -25,7 +25,7 @@ def loop_file(tmp_path):
 
 
 async def _ready(app, pilot):
-    assert await wait_for(pilot, lambda: app.report is not None)
+    assert await wait_for(pilot, lambda: app.state.report is not None)
 
 
 async def _palette(pilot, text: str) -> None:
@@ -158,16 +158,16 @@ async def test_before_the_fix_after_the_doctors_apply_with_the_c_key(loop_file, 
         assert await wait_for(pilot, lambda: app.query_one("#findings").has_focus, 5)
         await pilot.press("f")  # try the highlighted finding's rewrite (AGX004: tf.range)
         assert await wait_for(pilot, lambda: panel.trial is not None, 120)
-        unfixed = app.report
+        unfixed = app.state.report
         answered = answered_panes(app)  # from the apply on: the doctor's answers
         await pilot.press("a")
         after = app.source.text
         assert "tf.range(n)" in after
         # The hint outlasts the re-trace the edit starts: it is there once that trace is done.
-        assert await wait_for(pilot, lambda: app.report is not unfixed and any(
-            s.verdict == "staged" for s in app.report.statements), 60), (
-            str(app.status_line.render()), app.report is unfixed,
-            [s.verdict for s in app.report.statements])
+        assert await wait_for(pilot, lambda: app.state.report is not unfixed and any(
+            s.verdict == "staged" for s in app.state.report.statements), 60), (
+            str(app.status_line.render()), app.state.report is unfixed,
+            [s.verdict for s in app.state.report.statements])
         # The doctor's request that follows it (for the analysis shown) has answered.
         assert await wait_for(pilot, lambda: ("doctor", app.state.answered) in answered, 60)
         assert await wait_for(pilot, lambda: "c compares it" in str(app.status_line.render()),

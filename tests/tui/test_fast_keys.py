@@ -45,19 +45,19 @@ async def test_21_quick_n_presses_end_on_the_right_function_with_one_analysis(
             final = functions[(start + PRESSES) % len(functions)]
             wanted = f"{final[0]}::{final[1]}"
             # The function shown follows the keys while the worker is still busy.
-            assert await wait_for(pilot, lambda: app.target == final, 30)
+            assert await wait_for(pilot, lambda: app.state.target == final, 30)
             # Its analysis is asked for once the keys rest; then the held request goes on.
             assert await wait_for(pilot, lambda: app.state.last_request is not None
                                   and app.state.last_request[1].target == wanted, 30)
             release.set()
-            assert await wait_for(pilot, lambda: app.report is not None
-                                  and app.report.function == final[1])
+            assert await wait_for(pilot, lambda: app.state.report is not None
+                                  and app.state.report.function == final[1])
             # Nothing else is on its way to the worker: an analysis still due would have
             # been asked once the keys rested.
             await pilot.pause(ANALYSE_PAUSE + 0.25)
             # At most the held first one and the last one reached the worker (without the
             # debounce and the bridge's drop of superseded analyses: one per press, 21+).
             assert len(sent) <= 2 and sent[-1] == wanted, sent
-            assert app.target == final
+            assert app.state.target == final
     finally:
         release.set()

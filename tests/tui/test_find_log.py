@@ -22,7 +22,7 @@ def _count(app) -> str:
 async def test_find_in_the_log_scrolls_to_and_marks_each_match(flow_file, worker):
     app = explorer(flow_file, worker, "python_for")
     async with app.run_test(size=(100, 30)) as pilot:
-        assert await wait_for(pilot, lambda: app.report is not None)
+        assert await wait_for(pilot, lambda: app.state.report is not None)
         log = app.panes.log_view
         await pilot.press("7")  # the Log tab
         assert await wait_for(pilot, lambda: app.panes.panels.active == "tab-log", 10)
@@ -64,7 +64,7 @@ async def test_find_in_the_log_scrolls_to_and_marks_each_match(flow_file, worker
         await pilot.press("N", "N")
         await pilot.pause()
         assert _count(app).startswith("1 of 3") and _marked(log) == [(rows[0], "Zebra")]
-        assert app.target[1] == "python_for"  # n/N went through matches, not functions
+        assert app.state.target[1] == "python_for"  # n/N went through matches, not functions
         await pilot.press("escape")
         await pilot.pause()
         assert not app.finder.is_open and _marked(log) == []

@@ -12,7 +12,7 @@ pytestmark = pytest.mark.tf  # the worker imports TensorFlow
 async def test_the_hlo_tab_shows_the_hlo_with_source_lines_and_links_them(flow_file, worker):
     app = explorer(flow_file, worker, "tensor_for")
     async with app.run_test(size=(140, 40)) as pilot:
-        assert await wait_for(pilot, lambda: app.report is not None)
+        assert await wait_for(pilot, lambda: app.state.report is not None)
         tab = app.panes.hlo
         assert tab.hlo is None  # asked only when shown
         await pilot.press("9")
@@ -44,7 +44,7 @@ async def test_xla_refusing_a_function_is_one_sentence(tmp_path, worker):
                     "AGX_CALLS = {'strings': \"tf.constant('a')\"}\n")
     app = explorer(path, worker, "strings")
     async with app.run_test(size=(80, 24)) as pilot:
-        assert await wait_for(pilot, lambda: app.report is not None)
+        assert await wait_for(pilot, lambda: app.state.report is not None)
         await pilot.press("9")
         tab = app.panes.hlo
         assert await wait_for(pilot, lambda: "XLA could not compile" in str(tab.head.render()))

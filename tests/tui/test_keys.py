@@ -17,7 +17,7 @@ SIZE = (150, 42)
 
 
 async def _ready(app, pilot) -> None:
-    assert await wait_for(pilot, lambda: app.report is not None)
+    assert await wait_for(pilot, lambda: app.state.report is not None)
 
 
 async def test_digits_show_tabs_and_alt_digits_focus_panes(flow_file, worker):
@@ -125,9 +125,9 @@ async def test_moving_in_the_function_list_opens_the_function_after_a_pause(flow
     async with app.run_test(size=SIZE) as pilot:
         await _ready(app, pilot)
         await pilot.press("alt+1", "down")  # the cursor rests on tensor_for
-        assert await wait_for(pilot, lambda: app.target[1] == "tensor_for", 10)
-        assert await wait_for(pilot, lambda: app.report is not None
-                              and app.report.function == "tensor_for")
+        assert await wait_for(pilot, lambda: app.state.target[1] == "tensor_for", 10)
+        assert await wait_for(pilot, lambda: app.state.report is not None
+                              and app.state.report.function == "tensor_for")
         assert app.focused.id == "picker"  # the list keeps the focus while it opens
 
 
@@ -140,14 +140,14 @@ async def test_keys_typed_fast_or_during_start_up_are_queued_not_dropped(flow_fi
             app.post_message(events.Key("n", "n"))
         app.post_message(events.Key("5", "5"))
         picker = app.query_one("#picker")
-        assert await wait_for(pilot, lambda: app.target is not None
-                              and app.target == picker.functions()[5], 30)
-        assert await wait_for(pilot, lambda: app.report is not None
-                              and app.report.function == picker.functions()[5][1])
+        assert await wait_for(pilot, lambda: app.state.target is not None
+                              and app.state.target == picker.functions()[5], 30)
+        assert await wait_for(pilot, lambda: app.state.report is not None
+                              and app.state.report.function == picker.functions()[5][1])
         assert app.panes.panels.active == "tab-run"
         for _ in range(3):
             app.post_message(events.Key("p", "p"))
-        assert await wait_for(pilot, lambda: app.target == picker.functions()[2], 10)
+        assert await wait_for(pilot, lambda: app.state.target == picker.functions()[2], 10)
 
 
 async def test_find_in_a_pane_with_ctrl_f_then_n_and_shift_n(flow_file, worker):
@@ -169,14 +169,14 @@ async def test_find_in_a_pane_with_ctrl_f_then_n_and_shift_n(flow_file, worker):
         await pilot.press("n")
         assert finder.matches[finder.current] > first
         assert converted.selection.start == finder.matches[finder.current]
-        assert app.target[1] == "python_for"  # n went to the match, not the next function
+        assert app.state.target[1] == "python_for"  # n went to the match, not the next function
         await pilot.press("N")
         assert converted.selection.start == first
         assert "of" in str(finder.bar.count.render())
         await pilot.press("escape")
         assert not finder.is_open and app.focused is converted
         await pilot.press("n")  # no find open: n is the next function again
-        assert await wait_for(pilot, lambda: app.target[1] == "tensor_for", 10)
+        assert await wait_for(pilot, lambda: app.state.target[1] == "tensor_for", 10)
 
 
 async def test_find_in_the_editor_uses_f3_and_in_the_log(flow_file, worker):

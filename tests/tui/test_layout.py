@@ -46,7 +46,7 @@ def app():
 
 
 async def started(pilot) -> None:
-    assert await wait_for(pilot, lambda: pilot.app.workspace_ready and pilot.app.target, 30)
+    assert await wait_for(pilot, lambda: pilot.app.workspace_ready and pilot.app.state.target, 30)
     await pilot.pause()  # the first function's layout is applied
 
 
@@ -102,7 +102,7 @@ async def test_ctrl_b_shows_the_list_and_picking_folds_it_at_80_columns(app):
         await pilot.press("ctrl+b")
         assert await wait_for(pilot, lambda: picker.display and picker.has_focus, 5)
         await pilot.press("down", "enter")  # the second function: fixed_loop
-        assert await wait_for(pilot, lambda: app.target[1] == "fixed_loop"
+        assert await wait_for(pilot, lambda: app.state.target[1] == "fixed_loop"
                               and not picker.display and app.source.has_focus, 10)
         await pilot.press("ctrl+b", "ctrl+b")  # open, then fold again by the same key
         await pilot.pause()  # both keys handled (the list is shown, then folded)
@@ -168,10 +168,10 @@ async def test_presentation_hides_chrome_and_space_runs_the_next_function(app):
         await pilot.press("space")
         assert await wait_for(pilot, lambda: worker.asked[-1].target.endswith("::fixed_loop")
                               and not worker.asked[-1].no_run, 10)
-        assert app.target[1] == "fixed_loop" and app.panes.panels.active == "tab-run"
+        assert app.state.target[1] == "fixed_loop" and app.panes.panels.active == "tab-run"
         await pilot.press("f12")
         assert await wait_for(pilot, lambda: app.query_one("Footer").display, 5)
         count = len(worker.asked)
         await pilot.press("space")  # outside presentation mode space steps nowhere
         await pilot.pause(ANALYSE_PAUSE + 0.1)  # a step would have asked by now
-        assert app.target[1] == "fixed_loop" and len(worker.asked) == count
+        assert app.state.target[1] == "fixed_loop" and len(worker.asked) == count

@@ -40,7 +40,7 @@ async def test_doctor_lists_findings_tries_a_fix_and_applies_it_to_the_buffer_on
 async def test_a_function_without_pitfalls_gets_no_findings(bad_loop_file, worker):
     app = explorer(bad_loop_file, worker, "fixed_loop")
     async with app.run_test(size=(160, 45)) as pilot:
-        assert await wait_for(pilot, lambda: app.report is not None)
+        assert await wait_for(pilot, lambda: app.state.report is not None)
         tab = app.query_one("#panels").get_tab("tab-doctor")
         panel = app.query_one("#doctor-panel")
         assert await wait_for(pilot, lambda: "No pitfalls" in str(
@@ -51,7 +51,7 @@ async def test_a_function_without_pitfalls_gets_no_findings(bad_loop_file, worke
 async def test_trace_tab_explains_each_retrace(bad_loop_file, worker):
     app = explorer(bad_loop_file, worker, "bad_loop")
     async with app.run_test(size=(160, 45)) as pilot:
-        assert await wait_for(pilot, lambda: app.report is not None)
+        assert await wait_for(pilot, lambda: app.state.report is not None)
         app.query_one("#trace-calls").value = "2; 3; 3; tf.constant(4)"
         app.query_one("#picker").focus()  # keys act outside the editor
         assert await wait_for(pilot, lambda: app.query_one("#picker").has_focus, 5)
@@ -67,7 +67,7 @@ async def test_trace_tab_explains_each_retrace(bad_loop_file, worker):
 async def test_trace_tab_reports_a_bad_call_in_one_sentence(bad_loop_file, worker):
     app = explorer(bad_loop_file, worker, "bad_loop")
     async with app.run_test(size=(160, 45)) as pilot:
-        assert await wait_for(pilot, lambda: app.report is not None)
+        assert await wait_for(pilot, lambda: app.state.report is not None)
         app.query_one("#panels").active = "tab-trace"
         assert await wait_for(pilot, lambda: app.query_one("#explain").region.width > 0, 5)
         app.query_one("#trace-calls").value = "2; (("

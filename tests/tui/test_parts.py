@@ -27,7 +27,7 @@ def test_every_declared_part_is_the_apps():
                                                      .replace("def __init__", "def f", 1)))
             if isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store)}
     names = declared()
-    assert {"bridge", "navigation", "target", "set_status", "analyse"} <= names
+    assert {"bridge", "navigation", "state", "set_status", "analyse"} <= names
     missing = {n for n in names if not hasattr(AgxApp, n) and n not in made}
     assert missing == set()
 

@@ -12,7 +12,7 @@ pytestmark = pytest.mark.tf  # the worker imports TensorFlow
 async def test_the_passes_tab_steps_through_the_conversion(flow_file, worker):
     app = explorer(flow_file, worker, "python_for")
     async with app.run_test(size=(140, 40)) as pilot:
-        assert await wait_for(pilot, lambda: app.report is not None)
+        assert await wait_for(pilot, lambda: app.state.report is not None)
         tab = app.panes.passes
         assert tab.passes is None  # asked only when shown
         await pilot.press("8")

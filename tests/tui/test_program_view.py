@@ -64,7 +64,7 @@ async def test_program_view_lists_the_step_its_retrace_and_the_unrolled_helper(r
         (loop,) = cells(screen.statements)
         assert loop[:3] == ["helpers.py:7", "for _ in range(steps):", "unrolled x3"]
         assert "tf.range(steps)" in loop[3].replace("\n", " ")
-        assert app.target is None  # nothing is analysed until a call is explored
+        assert app.state.target is None  # nothing is analysed until a call is explored
 
 
 @pytest.mark.tf
@@ -74,11 +74,11 @@ async def test_explore_this_call_opens_the_step_with_the_recorded_signature(reco
     async with app.run_test(size=(160, 45)) as pilot:
         assert await wait_for(pilot, lambda: screen_of(app) is not None)
         await pilot.press("e")
-        assert await wait_for(pilot, lambda: app.report is not None, 120)
-        assert screen_of(app) is None and app.target == (train, "train_step")
+        assert await wait_for(pilot, lambda: app.state.report is not None, 120)
+        assert screen_of(app) is None and app.state.target == (train, "train_step")
         call = "tf.zeros([16, 4], tf.float32), tf.zeros([16, 1], tf.float32)"
         assert app.call_input.value == call
-        report = app.report
+        report = app.state.report
         assert report.error is None and report.function == "train_step" and report.call == call
         assert any(f.function == "normalize" for f in report.reached)
         await pilot.press("P")  # back to the program view, where it was
@@ -88,7 +88,7 @@ async def test_explore_this_call_opens_the_step_with_the_recorded_signature(reco
         await pilot.press("down")  # the retrace: the 8-row batch
         await pilot.press("e")
         wanted = "tf.zeros([8, 4], tf.float32), tf.zeros([8, 1], tf.float32)"
-        assert await wait_for(pilot, lambda: app.report is not None and app.report.call == wanted,
+        assert await wait_for(pilot, lambda: app.state.report is not None and app.state.report.call == wanted,
                               120)
 
 
@@ -109,7 +109,7 @@ async def test_a_deleted_file_is_one_sentence_and_the_view_stays(recorded, worke
 
         assert await wait_for(pilot, lambda: "no longer exists, so train_step cannot be opened"
                               in detail(), 10), detail()
-        assert screen_of(app) is screen and app.target is None
+        assert screen_of(app) is screen and app.state.target is None
 
 
 def test_a_call_is_rebuilt_from_the_recorded_arguments():
@@ -176,10 +176,10 @@ async def test_e_on_keras_fit_opens_the_layer_with_its_recorded_input_and_instan
         assert "Smoother.call(tf.zeros([8, 4], tf.float32)) on Smoother(steps=6)" in \
             str(screen.detail.render()).replace("\n", "")
         await pilot.press("e")
-        assert await wait_for(pilot, lambda: app.report is not None, 120)
-        assert screen_of(app) is None and app.target == (script, "Smoother.call")
+        assert await wait_for(pilot, lambda: app.state.report is not None, 120)
+        assert screen_of(app) is None and app.state.target == (script, "Smoother.call")
         assert app.call_input.value == "tf.zeros([8, 4], tf.float32)"
         assert app.run_panel.init_input.display and app.run_panel.init_input.value == "steps=6"
-        (loop, _) = app.report.statements
+        (loop, _) = app.state.report.statements
         assert (loop.line, loop.verdict, loop.iterations) == (18, "python", 6)
         assert loop.unconverted == "keras3"

@@ -22,8 +22,8 @@ async def test_the_run_tabs_key_again_goes_into_its_call_box_where_every_key_typ
         bad_loop_file, worker):
     app = explorer(bad_loop_file, worker, "bad_loop")
     async with app.run_test(size=(160, 45)) as pilot:
-        assert await wait_for(pilot, lambda: app.report is not None)
-        target = app.target
+        assert await wait_for(pilot, lambda: app.state.report is not None)
+        target = app.state.target
         app.panes.converted.focus()
         await pilot.press("5")  # the Run tab: its results, not its box (a digit would type)
         assert app.panes.panels.active == "tab-run"
@@ -40,14 +40,14 @@ async def test_the_run_tabs_key_again_goes_into_its_call_box_where_every_key_typ
         await pilot.pause()  # a key taken as a shortcut would have acted by now
         # Text in the box: no function opened, no tab switched, no quit dialog, no help.
         assert app.call_input.value == SHORTCUTS + " "
-        assert app.target == target and app.panes.panels.active == "tab-run"
+        assert app.state.target == target and app.panes.panels.active == "tab-run"
         assert app.screen is app.screen_stack[0] and app.focused is app.call_input
 
 
 async def test_the_trace_and_graph_tabs_keys_again_go_into_their_boxes(flow_file, worker):
     app = explorer(flow_file, worker, "python_for")
     async with app.run_test(size=(150, 42)) as pilot:
-        assert await wait_for(pilot, lambda: app.report is not None)
+        assert await wait_for(pilot, lambda: app.state.report is not None)
         app.panes.converted.focus()
         for digit, box in (("6", "#trace-calls"), ("4", "#op-filter")):
             await pilot.press(digit)
@@ -57,5 +57,5 @@ async def test_the_trace_and_graph_tabs_keys_again_go_into_their_boxes(flow_file
             assert await wait_for(pilot, lambda b=box: app.focused is app.query_one(b), 5)
             await pilot.press(digit, "n")  # typed, not the Trace tab or the next function
             assert app.query_one(box).value == f"{digit}n"
-            assert app.target[1] == "python_for"
+            assert app.state.target[1] == "python_for"
             await pilot.press("escape")

@@ -93,7 +93,7 @@ async def test_a_served_save_never_writes_the_servers_own_file(flow_file, worker
     try:
         app = explorer(flow_file, worker, "tensor_for")
         async with app.run_test(size=(140, 40)) as pilot:
-            assert await wait_for(pilot, lambda: app.workspace_ready and app.target is not None)
+            assert await wait_for(pilot, lambda: app.workspace_ready and app.state.target is not None)
             source = app.query_one("#source")
             source.insert("# mine\n", (1, 0))
             assert await wait_for(pilot, lambda: app.state.analysed_text == source.text

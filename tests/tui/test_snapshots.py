@@ -72,7 +72,7 @@ async def until(pilot, condition: Callable[[], object], what: str) -> None:
 
 async def settle(pilot) -> None:
     app = pilot.app
-    await until(pilot, lambda: app.report is not None and app.engine_ready
+    await until(pilot, lambda: app.state.report is not None and app.engine_ready
                 and app.workspace_ready, "its first answer")
 
 
@@ -136,10 +136,10 @@ async def compare_disk(pilot) -> None:
 
     app = pilot.app
     await settle(pilot)
-    row = app.source.text.splitlines().index("    i = 0", app.report.first_line - 1)
+    row = app.source.text.splitlines().index("    i = 0", app.state.report.first_line - 1)
     app.source.replace("    i = tf.constant(0)", (row, 0), (row, 9))  # the loop stages
-    await until(pilot, lambda: app.report is not None and app.generation > 1
-                and app.state.answered == app.generation, "the edit's answer")
+    await until(pilot, lambda: app.state.report is not None and app.state.generation > 1
+                and app.state.answered == app.state.generation, "the edit's answer")
     app.action_compare_disk()
     await until(pilot, lambda: isinstance(app.screen, CompareScreen)
                 and app.screen.comparison is not None, "the comparison")
@@ -155,7 +155,7 @@ async def program_view(pilot) -> None:
 
 async def tour_step(pilot) -> None:
     app = pilot.app
-    await until(pilot, lambda: app.query("TourPanel") and app.report is not None
+    await until(pilot, lambda: app.query("TourPanel") and app.state.report is not None
                 and app.engine_ready, "the tour's first sample")
     panel = app.query_one("TourPanel")
     await pilot.press("enter")  # the step's action: its result highlighted

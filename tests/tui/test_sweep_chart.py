@@ -89,7 +89,7 @@ def test_the_estimate_and_the_values_the_view_asks_for():
 async def test_u_on_an_unrolled_loop_shows_its_cost_curve(worker):
     app = explorer(sample("s6_2_bad_loop.py"), worker, "range_loop")
     async with app.run_test(size=(160, 45)) as pilot:
-        assert await wait_for(pilot, lambda: app.report is not None)
+        assert await wait_for(pilot, lambda: app.state.report is not None)
         chart = app.panes.sweep_chart
         assert not app.sweeps.shown
         app.panes.verdicts.focus()
@@ -126,7 +126,7 @@ async def test_u_on_an_unrolled_loop_shows_its_cost_curve(worker):
 async def test_u_on_a_staged_loop_says_there_is_nothing_to_sweep(worker):
     app = explorer(sample("s6_2_bad_loop.py"), worker, "tf_range_loop")
     async with app.run_test(size=(80, 24)) as pilot:
-        assert await wait_for(pilot, lambda: app.report is not None)
+        assert await wait_for(pilot, lambda: app.state.report is not None)
         app.panes.verdicts.focus()
         await pilot.press("u")
         assert not app.sweeps.shown and app.sweeps.pending is None
@@ -138,7 +138,7 @@ async def test_u_on_a_staged_loop_says_there_is_nothing_to_sweep(worker):
 async def test_u_after_an_edit_that_does_not_trace_says_so(worker):
     app = explorer(sample("s6_2_bad_loop.py"), worker, "range_loop")
     async with app.run_test(size=(160, 45)) as pilot:
-        assert await wait_for(pilot, lambda: app.report is not None)
+        assert await wait_for(pilot, lambda: app.state.report is not None)
         app.source.insert("def broken(:\n", (0, 0))  # a syntax error: the analysis fails
         assert await wait_for(pilot, lambda: app.panes.verdicts.has_class("stale")
                               and app.state.analysed_text == app.source.text)

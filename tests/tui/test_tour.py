@@ -26,7 +26,7 @@ async def test_a_save_writes_the_scratch_copy_and_says_so(worker):
     original = open(os.path.join(SAMPLES, "s4_1_eager_vs_graph.py")).read()
     app = AgxApp(paths, worker=worker, program=Opening(scratch=True))
     async with app.run_test(size=(160, 45)) as pilot:
-        assert await wait_for(pilot, lambda: app.report is not None)
+        assert await wait_for(pilot, lambda: app.state.report is not None)
         assert app.query_one("#picker").border_subtitle == "scratch copies (ctrl+s saves the copy)"
         app.source.insert("# my note\n", (0, 0))
         await pilot.press("ctrl+s")
@@ -57,10 +57,10 @@ async def test_the_tour_runs_start_to_end(worker):
         for index, step in enumerate(STEPS):
             assert tour.index == index
             assert step.heading_zh in str(panel.heading.render())
-            assert await wait_for(pilot, lambda s=step: app.report is not None
-                                  and app.report.function == s.function
-                                  and app.target[1] == s.function, 120), step.target
-            assert os.path.dirname(app.target[0]) != SAMPLES  # the copy, not the lesson's file
+            assert await wait_for(pilot, lambda s=step: app.state.report is not None
+                                  and app.state.report.function == s.function
+                                  and app.state.target[1] == s.function, 120), step.target
+            assert os.path.dirname(app.state.target[0]) != SAMPLES  # the copy, not the lesson's file
             await pilot.press("enter")
             assert await wait_for(pilot, lambda: bool(panel.result_text), 240), step.target
             assert app.panes.panels.active == f"tab-{step.tab}"
@@ -83,8 +83,8 @@ async def test_at_80x24_the_answer_gets_the_room_and_the_next_section_gives_it_b
     app = tour_app(worker)
     async with app.run_test(size=(80, 24)) as pilot:
         panel = await tour_panel(app, pilot)
-        assert await wait_for(pilot, lambda: app.report is not None
-                              and app.report.function == STEPS[0].function, 120)
+        assert await wait_for(pilot, lambda: app.state.report is not None
+                              and app.state.report.function == STEPS[0].function, 120)
         code, panels = app.query_one("#code"), app.panes.panels
         assert code.size.height > panels.size.height  # the code first, as everywhere
         await pilot.press("enter")

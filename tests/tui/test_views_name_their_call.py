@@ -33,7 +33,7 @@ async def test_the_calls_tab_graph_and_a_comparison_name_their_calls(bad_loop_fi
     path = str(bad_loop_file)
     app = explorer(bad_loop_file, worker, "range_loop")
     async with app.run_test(size=(160, 45)) as pilot:
-        assert await wait_for(pilot, lambda: app.report is not None, 120)
+        assert await wait_for(pilot, lambda: app.state.report is not None, 120)
         label = "range_loop(5) [AGX_CALLS]"
         summary = app.panes.calls.summary_line.text
         assert summary.startswith(f"{label} reached no other function"), summary
@@ -68,7 +68,7 @@ async def test_the_explorers_tables_titles_and_notes_show_user_text_as_written(t
     app = explorer(path, worker, "shout")
     async with app.run_test(size=(160, 45)) as pilot:
         # (a MarkupError ends the app: the waits are short)
-        assert await wait_for(pilot, lambda: app.report is not None and app.workspace_ready, 30)
+        assert await wait_for(pilot, lambda: app.state.report is not None and app.workspace_ready, 30)
         # The source pane's title: "we[ird]<b>.py" once showed as "we<b>.py".
         assert Content.from_markup(app.source.border_title).plain == f"{NAME} :: shout"
         verdicts = app.panes.verdicts

@@ -127,7 +127,7 @@ async def test_the_explorer_shows_it_in_the_status_line_and_once_in_the_log():
 
     app = AgxApp([os.path.join(SAMPLES, "s6_2_bad_loop.py")], "bad_loop", worker=LostWorker())
     async with app.run_test(size=(120, 40)) as pilot:
-        assert await wait_for(pilot, lambda: app.report is not None and app.engine_ready, 30)
+        assert await wait_for(pilot, lambda: app.state.report is not None and app.engine_ready, 30)
         assert await wait_for(pilot, lambda: str(app.status_line.text) == LOST, 10)
         app.analyse()  # another request: the sentence is not told again
         assert await wait_for(pilot, lambda: str(app.status_line.text) != LOST, 10)

@@ -18,7 +18,7 @@ from agexplorer.tui.code.made import traced_with
 from agexplorer.tui.status_line import StatusLine
 
 if TYPE_CHECKING:
-    from agexplorer.tui.app import AgxApp
+    from agexplorer.tui.desk import Desk
     from agexplorer.tui.program.reached import ReachedScreen
     from agexplorer.tui.state import ReportChanged, TargetChanged
 
@@ -81,10 +81,13 @@ def own_ops(report: Report) -> int:
 
 
 class CallTreeTab(Vertical):
-    """The Calls tab: the explored function and the functions reached, nested by call path."""
+    """The Calls tab: the explored function and the functions reached, nested by call path.
+    Enter on the explored function focuses the source pane (``desk.source``), on a reached
+    one opens its view (which compares its trace's buffer with the ``desk``'s)."""
 
-    def __init__(self, *, id: str | None = None) -> None:
+    def __init__(self, desk: Desk, *, id: str | None = None) -> None:
         super().__init__(id=id)
+        self.desk = desk
         # Wraps (2 rows wide, 3 narrow: app.tcss): it names the call, and keeps its hint.
         self.summary_line = StatusLine(summary(None), wrap=True, id="calls-summary")
         self.call_tree: Tree[ReachedFunction | None] = Tree("", id="calls-tree")
@@ -92,11 +95,6 @@ class CallTreeTab(Vertical):
         self.call_tree.auto_expand = False  # Enter opens the function; space folds
         self.report: Report | None = None
         self.made_text = ""  # the buffer the report was made from
-
-    @property
-    def explorer(self) -> AgxApp:
-        """The app, typed (its report, its buffer)."""
-        return self.app  # type: ignore[return-value]
 
     def compose(self) -> ComposeResult:
         yield self.summary_line
@@ -162,8 +160,10 @@ class CallTreeTab(Vertical):
         if self.report is None:
             return
         if fn is None:  # the explored function: it is in the panes above
-            self.explorer.source.focus()
+            self.desk.source().focus()
             return
         from agexplorer.tui.program.reached import ReachedScreen
 
-        self.app.push_screen(ReachedScreen(fn, traced_with(self.report), self.made_text))
+        self.app.push_screen(ReachedScreen(fn, traced_with(self.report), self.made_text,
+                                          lambda: self.desk.source().text,
+                                          self.desk.colorblind))

@@ -80,10 +80,10 @@ class CompareActions(ExplorerApp):
     # -- the parts ---------------------------------------------------------------------
     def _compare_ready(self) -> Target | None:
         """The function open, when there is one and the explorer's own screen is shown."""
-        if not self.workspace_ready or self.target is None:
+        if not self.workspace_ready or self.state.target is None:
             self.set_status("open a function first, then compare it", error=True)
             return None
-        return self.target if self.screen is self.screen_stack[0] else None
+        return self.state.target if self.screen is self.screen_stack[0] else None
 
     def _compare_call(self) -> str | None:
         """The Run tab's call (None: each side's ready inputs)."""
@@ -99,8 +99,8 @@ class CompareActions(ExplorerApp):
                       names: tuple[str, str]) -> None:
         from agexplorer.tui.compare.screen import CompareScreen
 
-        key = AnalysisKey(shown[0], shown[1], self.generation)
-        self.push_screen(CompareScreen(request, key, title, names))
+        key = AnalysisKey(shown[0], shown[1], self.state.generation)
+        self.push_screen(CompareScreen(request, key, title, names, self.bridge.ask))
 
     @while_mounted
     def _compare_choose(self, others: bool) -> None:

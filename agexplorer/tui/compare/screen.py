@@ -19,7 +19,8 @@ from agexplorer.model.compare import CompareSide, Comparison
 from agexplorer.model.text import plural, seconds_text
 
 if TYPE_CHECKING:
-    from agexplorer.tui.app import AgxApp
+    from collections.abc import Callable
+
     from agexplorer.tui.messages import AnalysisKey, EngineAnswer
     from agexplorer.worker.protocol import CompareRequest
 
@@ -82,8 +83,9 @@ class CompareScreen(ModalScreen[None]):
     HORIZONTAL_BREAKPOINTS: list[tuple[int, str]] = [(0, "-narrow"), (110, "-wide")]  # noqa: RUF012 - Textual's own
 
     def __init__(self, request: CompareRequest, key: AnalysisKey, title: str,
-                 names: tuple[str, str] = ("left", "right")) -> None:
+                 names: tuple[str, str], ask: Callable[..., object]) -> None:
         super().__init__()
+        self.ask = ask  # the worker's (EngineBridge.ask)
         self.request, self.key, self.title_text, self.names = request, key, title, names
         self.comparison: Comparison | None = None
         self.failure: str | None = None  # the one sentence when the comparison failed
@@ -93,11 +95,6 @@ class CompareScreen(ModalScreen[None]):
         self.left = Static("", id="compare-left", classes="compare-side")
         self.right = Static("", id="compare-right", classes="compare-side")
         self.figures = Static("", id="compare-figures")
-
-    @property
-    def explorer(self) -> AgxApp:
-        """The app, typed (its bridge)."""
-        return self.app  # type: ignore[return-value]
 
     def compose(self) -> ComposeResult:
         yield self.header
@@ -118,7 +115,7 @@ class CompareScreen(ModalScreen[None]):
                         style="italic"))
         self.query_one("#compare-body").focus()
         request, key = self.request, self.key
-        self.explorer.bridge.ask(key, request, key.path, what, self.answer)
+        self.ask(key, request, key.path, what, self.answer)
 
     def _head(self, status: Text | None = None) -> None:
         lines: list[Text] = [Text(self.title_text, style="bold")]

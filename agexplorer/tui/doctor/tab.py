@@ -12,12 +12,16 @@ from agexplorer.tui.messages import AnalysisKey, EngineAnswer
 from agexplorer.worker.protocol import DoctorRequest, ReportRequest, TryFixRequest
 
 if TYPE_CHECKING:
-    from agexplorer.tui.app import AgxApp
+    from collections.abc import Callable
+
+    from agexplorer.tui.desk import Desk
     from agexplorer.tui.state import ReportChanged, ReportFailed, TargetChanged
 
 
 class DoctorTab(DoctorPanel):
-    """Doctor findings after each analysis; fix trials and their rewrites on request."""
+    """Doctor findings after each analysis; fix trials and their rewrites on request. It
+    asks and applies through ``desk``, trials run on ``device()`` (the Run tab's choice), and
+    ``label`` titles its tab with the count of findings."""
 
     # One key, two bindings: only the one for what x would do now is on, so the footer and
     # the help screen say it ("skip XLA" while trials run it, "use XLA" while they skip it).
@@ -29,6 +33,11 @@ class DoctorTab(DoctorPanel):
     before_fix: tuple[tuple[str, str], str, str] | None = None
     generation: int | None = None  # the analysis the findings shown are of
 
+    def __init__(self, desk: Desk, device: Callable[[], str | None],
+                 label: Callable[[str], object], *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.desk, self.device, self._label = desk, device, label
+
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "set_skip_xla":
             return parameters[0] != self.skip_xla
@@ -38,17 +47,12 @@ class DoctorTab(DoctorPanel):
         """Fix trials without XLA (``skip``) or with it: the x key."""
         self.skip_xla = skip
         self.refresh_bindings()
-        self.explorer.set_status("fix trials now " + ("skip XLA" if skip else "run XLA too")
+        self.desk.status.set("fix trials now " + ("skip XLA" if skip else "run XLA too")
                                  + " (x toggles it)")
 
     def action_toggle_xla(self) -> None:
         """Fix trials with XLA or without."""
         self.action_set_skip_xla(not self.skip_xla)
-
-    @property
-    def explorer(self) -> AgxApp:
-        """The app, typed (its bridge, its current function and its status line)."""
-        return self.app  # type: ignore[return-value]
 
     def on_target_changed(self, _: TargetChanged) -> None:
         self.reset()
@@ -63,10 +67,10 @@ class DoctorTab(DoctorPanel):
     def ask(self, key: AnalysisKey, request: ReportRequest | None) -> None:
         """The doctor's findings for the analysis ``key`` (same target, buffer and call, so
         the worker reuses that trace); skipped when a newer analysis has started."""
-        app = self.explorer
-        if request is None or key.generation != app.generation:
+        desk = self.desk
+        if request is None or key.generation != desk.state.generation:
             return
-        app.bridge.ask(key, DoctorRequest(request.target, call=request.call,
+        desk.bridge.ask(key, DoctorRequest(request.target, call=request.call,
                                           source=request.source, reuse=True,
                                           init=request.init),
                        key.path, "examining the pitfalls", self.answer)
@@ -76,21 +80,21 @@ class DoctorTab(DoctorPanel):
         if message.kind is TryFixRequest:
             self.show_trial(message.value, message.error)
             return
-        app = self.explorer
-        if message.key.generation != app.generation:
+        desk = self.desk
+        if message.key.generation != desk.state.generation:
             return  # an older buffer's findings
         self.show(message.value)
         self.generation = message.key.generation
         self.remove_class("stale")
         if message.value is not None:  # the call the worker examined, as it says
-            app.provenance.set("doctor", Made(message.key.target, app.state.analysed_text,
+            desk.provenance.set("doctor", Made(message.key.target, desk.state.analysed_text,
                                               answer_label(message.value)))
         else:
-            app.provenance.forget("doctor")
-        app.provenance.show("doctor")
+            desk.provenance.forget("doctor")
+        desk.provenance.show("doctor")
         count = len(message.value.findings) if message.value is not None else 0
         self._label(f"Doctor ({count})" if count else "Doctor")
-        app.state.pane_answered("doctor", message.key)
+        desk.state.pane_answered("doctor", message.key)
 
     def reset(self) -> None:
         """Another function: no findings yet."""
@@ -100,54 +104,52 @@ class DoctorTab(DoctorPanel):
         self.remove_class("stale")
         self._label("Doctor")
 
-    def _label(self, text: str) -> None:
-        self.explorer.panes.panels.get_tab("tab-doctor").label = text
-
     def apply_tried(self) -> None:
         """The `a` key: apply the fix last tried."""
         if self.trial is None:
-            self.explorer.set_status("no fix tried yet: pick a finding in the Doctor tab and "
+            self.desk.status.set("no fix tried yet: pick a finding in the Doctor tab and "
                                      "press f", error=True)
             return
         self.on_doctor_panel_apply_fix(self.ApplyFix(self.trial))
 
     def on_doctor_panel_try_fix(self, message: DoctorPanel.TryFix) -> None:
-        app = self.explorer
-        asked = app.buffer_request()
+        desk = self.desk
+        asked = desk.buffer_request()
         if asked is None:
             return
         finding = message.finding
         request = TryFixRequest(asked.target, fix=f"{finding.code}@{finding.line}",
                                 call=asked.call, source=asked.source, budget=0.3,
-                                device=app.run_panel.device, skip_xla=self.skip_xla,
+                                device=self.device(), skip_xla=self.skip_xla,
                                 # six modes and two traces share the request's timeout, so
                                 # ctrl+t (double the timeout) widens each mode's box too
-                                mode_timeout=app.bridge.worker.timeout / 10)
-        app.bridge.ask(asked.key, request, asked.key.path, f"trying the {finding.code} rewrite",
+                                mode_timeout=desk.bridge.worker.timeout / 10)
+        desk.bridge.ask(asked.key, request, asked.key.path, f"trying the {finding.code} rewrite",
                        self.answer)
 
     def on_doctor_panel_apply_fix(self, message: DoctorPanel.ApplyFix) -> None:
-        app = self.explorer
+        desk = self.desk
+        target = desk.state.target
         rewrite = message.trial.rewrite
         if rewrite.new_text is None:  # the fix is to the call (a tensor instead of a Python int)
-            if app.target is None or rewrite.new_call is None:
+            if target is None or rewrite.new_call is None:
                 return
             # This function's call only: the others keep their own (issue 22).
-            app.requests.set_call(app.target, rewrite.new_call)
-            app.set_status(f"{app.target[1]}'s call is now {rewrite.new_call}; F5 runs it")
-            app.analyse(call=rewrite.new_call)
+            desk.set_call(target, rewrite.new_call)
+            desk.status.set(f"{target[1]}'s call is now {rewrite.new_call}; F5 runs it")
+            desk.analyse(call=rewrite.new_call)
             return
-        source = app.source
+        source = desk.source()
         if not rewrite.made_from(source.text):
-            app.set_status("the buffer changed since the fix was tried; press f to try it "
+            desk.status.set("the buffer changed since the fix was tried; press f to try it "
                            "again", error=True)
             return
-        if app.target is not None:
-            self.before_fix = (app.target, source.text, rewrite.code)
+        if target is not None:
+            self.before_fix = (target, source.text, rewrite.code)
         source.replace_changed_lines(rewrite.new_text)
         # Re-trace now (the edit's own handler then finds the buffer analysed), and say what
         # happened as a notice: it outlasts that trace's "tracing…" and comes back for its
         # "ready", so the hint is still there when the new verdicts are.
-        app.analyse()
-        app.announce(f"{rewrite.code} applied to the buffer (ctrl+z undoes it, ctrl+s saves "
+        desk.analyse()
+        desk.status.announce(f"{rewrite.code} applied to the buffer (ctrl+z undoes it, ctrl+s saves "
                      "it, c compares it with before)", error=False)

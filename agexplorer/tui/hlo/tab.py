@@ -18,7 +18,10 @@ from agexplorer.tui.messages import EngineAnswer
 from agexplorer.worker.protocol import ReportRequest, Request
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from agexplorer.model.lab import HloText
+    from agexplorer.tui.desk import Desk
 
 MAX_LINES = 20_000  # past this the list is cut (a big model's HLO); the CLI prints it all
 
@@ -42,8 +45,10 @@ class HloTab(AsksWhenShown, Vertical):
     """
     WITH_CALL = True  # the HLO is compiled for the Run tab's call
 
-    def __init__(self, *, id: str | None = None) -> None:
+    def __init__(self, desk: Desk, device: Callable[[], str | None], *,
+                 id: str | None = None) -> None:
         super().__init__(id=id)
+        self.desk, self.device = desk, device  # device: the Run tab's choice
         self.hlo: HloText | None = None
         self.home: str | None = None  # the file whose lines the source pane shows
         self.head = Static("", id="hlo-head", markup=False)  # its sentences quote errors
@@ -58,10 +63,10 @@ class HloTab(AsksWhenShown, Vertical):
         self.start_following()
 
     def request_for(self, asked: Any) -> tuple[Request, str]:
-        app = self.explorer
+        desk = self.desk
         return (ReportRequest(asked.target, call=asked.call, source=asked.source, no_run=True,
                               init=asked.init,
-                              hlo=True, device=app.run_panel.device, user_code=app.user_code),
+                              hlo=True, device=self.device(), user_code=desk.user_code),
                 f"compiling {asked.key.qualname} with XLA")
 
     def waiting(self, text: str) -> None:
@@ -133,6 +138,6 @@ class HloTab(AsksWhenShown, Vertical):
         if where is None or not self.lines.has_focus:
             return
         if where[0] == self.home:
-            self.explorer.linking.line(where[1], "hlo")
+            self.desk.linking.line(where[1], "hlo")
         else:
-            self.explorer.set_status(f"this instruction came from {where[0]}:{where[1]}")
+            self.desk.status.set(f"this instruction came from {where[0]}:{where[1]}")

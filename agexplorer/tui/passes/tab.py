@@ -19,6 +19,7 @@ from agexplorer.worker.protocol import PassesRequest, Request
 
 if TYPE_CHECKING:
     from agexplorer.model.passes import Passes, PassStep
+    from agexplorer.tui.desk import Desk
 
 
 def step_label(number: int, step: PassStep) -> Text:
@@ -61,8 +62,9 @@ class PassesTab(AsksWhenShown, Horizontal):
     BINDINGS: ClassVar = [Binding("left_square_bracket", "step(-1)", "Prev pass"),
                           Binding("right_square_bracket", "step(1)", "Next pass")]
 
-    def __init__(self, *, id: str | None = None) -> None:
+    def __init__(self, desk: Desk, *, id: str | None = None) -> None:
         super().__init__(id=id)
+        self.desk = desk
         self.passes: Passes | None = None
         self.steps = OptionList(id="passes-steps")
         self.note = Static("", id="passes-note", markup=False)  # its sentences quote errors
@@ -122,7 +124,7 @@ class PassesTab(AsksWhenShown, Horizontal):
 
     def source_line(self, line: int) -> int | None:
         """The file's line that ``line`` (1-based) of the step shown came from."""
-        report = self.explorer.report
+        report = self.desk.state.report
         if self.passes is None or self.selected is None or report is None:
             return None
         if self.step_lines is None:
@@ -137,7 +139,7 @@ class PassesTab(AsksWhenShown, Horizontal):
         elif self.code.has_focus:  # the user's move, not a step shown anew
             line = self.source_line(event.option_index + 1)
             if line is not None:
-                self.explorer.linking.line(line, "passes")
+                self.desk.linking.line(line, "passes")
 
     def action_step(self, delta: int) -> None:
         """``]``: the next pass; ``[``: the previous one."""

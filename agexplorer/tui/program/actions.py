@@ -10,7 +10,7 @@ from agexplorer.runlog.log import read_log
 from agexplorer.runlog.summary import summarise
 
 if TYPE_CHECKING:
-    from agexplorer.tui.app import AgxApp
+    from agexplorer.tui.parts import ExplorerApp
 
 SCREEN = "program"  # the installed screen's name: the P key and the palette push it
 
@@ -26,12 +26,17 @@ class Program:
     def __init__(self, path: str, summary: dict[str, Any]) -> None:
         self.path = path
         self.summary = summary
-        self.app: AgxApp | None = None
+        self.app: ExplorerApp | None = None
 
     @property
     def functions(self) -> list[dict[str, Any]]:
         """The traced functions, by total trace time."""
         return self.summary["functions"]
+
+    @property
+    def explored(self) -> bool:
+        """Whether the explorer behind the program view shows a function yet."""
+        return self.app is not None and self.app.state.target is not None
 
     def user_files(self) -> list[str]:
         """The files of the user's traced functions, and of the user's functions a library's
@@ -41,7 +46,7 @@ class Program:
                   for r in t.get("reached") or [] if isinstance(r, dict) and r.get("file")]
         return [f for f in dict.fromkeys(files) if os.path.isfile(f)]
 
-    def open(self, app: AgxApp) -> None:
+    def open(self, app: ExplorerApp) -> None:
         """Show the program view (the explorer's first screen for a LOG); P brings it back."""
         from agexplorer.tui.program.screen import ProgramScreen
 
@@ -101,8 +106,8 @@ class Program:
         if call.problem or call.text is None:
             return call.problem or "the call cannot be rebuilt; type it in the Run tab."
         target = call.target or (os.path.abspath(function["file"]), function["function"])
-        if app.target and app.target[0] != target[0] and app.source.dirty:
-            return (f"save or undo the edits to {os.path.basename(app.target[0])} before "
+        if app.state.target and app.state.target[0] != target[0] and app.source.dirty:
+            return (f"save or undo the edits to {os.path.basename(app.state.target[0])} before "
                     "exploring another file (ctrl+s saves).")
         while len(app.screen_stack) > 1:  # the program view, and a reached function above it
             app.pop_screen()
@@ -111,7 +116,7 @@ class Program:
         from agexplorer.tui.functions.picker import FunctionPicker
 
         app.query_one(FunctionPicker).select_function(*target)
-        if app.target == target:
+        if app.state.target == target:
             app.analyse()
         else:
             app.navigation.go(target)

@@ -20,7 +20,7 @@ from agexplorer.tui.code.made import traced_with
 from agexplorer.tui.code.verdict_table import VerdictTable
 
 if TYPE_CHECKING:
-    from agexplorer.tui.app import AgxApp
+    from collections.abc import Callable
 
 
 def same_function(a: ReachedFunction, b: ReachedFunction) -> bool:
@@ -37,9 +37,12 @@ class ReachedScreen(ModalScreen[None]):
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "back", "Back to the explorer")]
     HORIZONTAL_BREAKPOINTS: list[tuple[int, str]] = [(0, "-narrow"), (120, "-wide")]  # noqa: RUF012 - Textual's own
 
-    def __init__(self, function: ReachedFunction, root: str, made_text: str) -> None:
+    def __init__(self, function: ReachedFunction, root: str, made_text: str,
+                 buffer: Callable[[], str], colorblind: Callable[[], bool]) -> None:
         super().__init__()
         self.function = function
+        self.buffer = buffer  # the explorer's buffer now (the verdicts shown are of made_text)
+        self.colorblind = colorblind  # the palette, asked at each paint (it can be toggled)
         self.root = root  # the explored function and its call, whose trace this is
         self.made_text = made_text  # the buffer that trace was made from
         self.gone: str | None = None  # why the verdicts shown are no longer current
@@ -51,11 +54,6 @@ class ReachedScreen(ModalScreen[None]):
         self.converted.border_title = "AutoGraph (to_code)"
         self.note = Static("", id="reached-note", markup=False)
         self.verdicts = VerdictTable(id="reached-verdicts")
-
-    @property
-    def explorer(self) -> AgxApp:
-        """The app, typed (its buffer and its palette)."""
-        return self.app  # type: ignore[return-value]
 
     def compose(self) -> ComposeResult:
         yield self.header
@@ -89,7 +87,7 @@ class ReachedScreen(ModalScreen[None]):
         source.border_title = Text(f"{os.path.basename(fn.file)} :: {fn.function}")
         source.line_number_start = fn.first_line
         source.show_code(fn.source)
-        colors = line_colors(fn, PALETTE if self.explorer.colorblind else VIVID)  # type: ignore[arg-type]
+        colors = line_colors(fn, PALETTE if self.colorblind() else VIVID)  # type: ignore[arg-type]
         self.verdict_gutter.set_verdicts(list(fn.statements), colors)
         has_code = fn.conversion is not None
         self.converted.display = self.refs.display = has_code
@@ -110,7 +108,7 @@ class ReachedScreen(ModalScreen[None]):
         lines = [f"{fn.function}  {os.path.basename(fn.file)}:{fn.first_line}-{fn.end_line}  "
                  f"{ops}  from the trace of {self.root}",
                  "reached by " + path_text(fn.call_path)]
-        stale = self.gone is not None or self.made_text != self.explorer.source.text
+        stale = self.gone is not None or self.made_text != self.buffer()
         if self.gone is not None:
             lines.insert(0, f"out of date: {self.gone}; these verdicts are from an earlier trace")
         elif stale:

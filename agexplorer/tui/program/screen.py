@@ -20,7 +20,6 @@ from agexplorer.render.page import where
 from agexplorer.runlog.summary import asked_by, command_line, reaches_nothing, short_name
 
 if TYPE_CHECKING:
-    from agexplorer.tui.app import AgxApp
     from agexplorer.tui.program.actions import Program
 
 NAME_WIDTH = 36  # a function's name folds past this, so its counts stay on an 80-column screen
@@ -96,10 +95,6 @@ class ProgramScreen(ModalScreen[None]):
         self.detail = Static("", id="program-detail", markup=False)
         self.function: dict[str, Any] | None = None
         self.trace: dict[str, Any] | None = None
-
-    @property
-    def explorer(self) -> AgxApp:
-        return self.app  # type: ignore[return-value]
 
     def compose(self) -> ComposeResult:
         yield self.header
@@ -239,7 +234,7 @@ class ProgramScreen(ModalScreen[None]):
             self.notify(problem, severity="error", markup=False)  # it quotes the user's code
 
     def action_back(self) -> None:
-        if self.explorer.target is None:
+        if not self.program.explored:
             self.notify("pick a function and press e to explore it (q quits).")
             return
         self.dismiss()

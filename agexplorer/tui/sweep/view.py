@@ -96,7 +96,7 @@ class SweepView:
         asked = self.app.buffer_request()
         if asked is None:
             return None
-        return (self.app.target, asked.call, self.app.source.text)
+        return (self.app.state.target, asked.call, self.app.source.text)
 
     def toggle(self) -> None:
         """Show the selected loop's curve, or hide the one shown."""
@@ -122,12 +122,12 @@ class SweepView:
         """Sweep the selected row's loop (or show its cached sweep); one sentence if none.
         While the verdicts are older than the buffer, it waits for the edit's verdicts."""
         app = self.app
-        if app.report is not None and app.state.report_text != app.source.text:
+        if app.state.report is not None and app.state.report_text != app.source.text:
             if app.source.text == app.state.analysed_text and app.panes.verdicts.has_class("stale"):
                 app.set_status("Nothing to sweep: your edit did not trace (the Log says why); "
                                "the verdicts shown are from before it.", error=True)
                 return
-            self.waiting = app.target
+            self.waiting = app.state.target
             if app.source.text != app.state.analysed_text:
                 app.analyse()  # the typing pause has not come yet: trace the edit now
             app.set_status("u: tracing your edit first; its loop's cost curve follows.")
@@ -159,7 +159,7 @@ class SweepView:
     def analysed(self) -> None:
         """The verdicts of the buffer are in: a u that waited for them goes on."""
         app = self.app
-        if self.waiting is not None and self.waiting == app.target \
+        if self.waiting is not None and self.waiting == app.state.target \
                 and app.state.report_text == app.source.text:
             self.show_selected()
 
@@ -198,7 +198,7 @@ class SweepView:
         the Run tab, else the function's ready inputs, from where the analysis said."""
         app = self.app
         typed = self.shown_key is not None and self.shown_key[1] is not None
-        report = app.report
+        report = app.state.report
         origin = "--call" if typed else (report.call_origin if report is not None
                                          and report.function == sweep.function else None)
         return call_label(sweep.function, sweep.call, origin)

@@ -9,11 +9,11 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from textual.widget import Widget
 
-    from agexplorer.tui.app import AgxApp
+    from agexplorer.tui.parts import ExplorerApp
     from agexplorer.tui.tour.steps import TourStep
 
 
-def result_of(app: AgxApp, step: TourStep, before: Any) -> tuple[str, Widget] | None:
+def result_of(app: ExplorerApp, step: TourStep, before: Any) -> tuple[str, Widget] | None:
     """(the result in words, the pane holding it), or None while the answer is awaited;
     ``before`` is what the pane held when the action was asked."""
     if step.tab == "run":
@@ -26,14 +26,14 @@ def result_of(app: AgxApp, step: TourStep, before: Any) -> tuple[str, Widget] | 
     if step.tab == "doctor":
         doctor = app.doctor_tab
         findings = doctor.findings
-        if not findings or doctor.generation != app.generation:
+        if not findings or doctor.generation != app.state.generation:
             # The doctor answers after the analysis (each tour step has findings), and only
             # this analysis's findings answer for the step's own call.
             return None
         first = findings[0]
         more = f" (and {len(findings) - 1} more)" if len(findings) > 1 else ""
         return f"{first.code} at line {first.line}: {first.message}{more}", app.doctor_tab
-    report = app.report
+    report = app.state.report
     if report is None:
         return None
     if step.tab == "graph":
@@ -71,7 +71,7 @@ def graph_result(ops: list) -> str:
     return f"{len(ops)} ops: {top}" if ops else "no ops in the graph"
 
 
-def flow_result(app: AgxApp, statements: list) -> str:
+def flow_result(app: ExplorerApp, statements: list) -> str:
     """The first if/for/while's verdict, its row selected in the Control flow tab."""
     if not statements:
         return "no if, for or while in this function"

@@ -17,7 +17,7 @@ from agexplorer.tui.state import PaneAnswered, ReportChanged
 from agexplorer.tui.tour.steps import STEPS, TourStep
 
 if TYPE_CHECKING:
-    from agexplorer.tui.app import AgxApp
+    from agexplorer.tui.parts import ExplorerApp
 
 TABS = {"run": "tab-run", "trace": "tab-trace", "doctor": "tab-doctor", "flow": "tab-flow",
         "graph": "tab-graph"}
@@ -34,7 +34,7 @@ class Opening:
     scratch: bool = False
     tour: bool = False
 
-    def open(self, app: AgxApp) -> None:
+    def open(self, app: ExplorerApp) -> None:
         """Open the first function as the explorer always does, then say it is a scratch
         copy, then open the tour."""
         app.COMMANDS = app.COMMANDS | {TourCommands}  # type: ignore[misc]  # this app's only
@@ -63,7 +63,7 @@ class TourCommands(Provider):
 RESULT = "-tour-result"  # the screen's class while a step's answer is shown (app.tcss)
 
 
-def start_tour(app: AgxApp) -> Tour | None:
+def start_tour(app: ExplorerApp) -> Tour | None:
     """Open the tour beside the explorer (or focus it when open already)."""
     from agexplorer.tui.tour.panel import TourPanel
 
@@ -79,7 +79,7 @@ def start_tour(app: AgxApp) -> Tour | None:
     return tour
 
 
-def sample_paths(app: AgxApp) -> dict[str, str]:
+def sample_paths(app: ExplorerApp) -> dict[str, str]:
     """Each sample's file name -> the copy the tour opens: those in the function list, else
     scratch copies added to it (never the package's own files)."""
     picker = app.query_one(FunctionPicker)
@@ -96,7 +96,7 @@ def sample_paths(app: AgxApp) -> dict[str, str]:
 class Tour:
     """The tour's state: the current step, and the answer it waits for."""
 
-    def __init__(self, app: AgxApp, paths: dict[str, str]) -> None:
+    def __init__(self, app: ExplorerApp, paths: dict[str, str]) -> None:
         self.app = app
         self.paths = paths
         self.index = 0
@@ -123,7 +123,7 @@ class Tour:
         # The step's own calls, never ones typed before: its call (None: its ready inputs),
         # and in the Trace tab the file's AGX_RETRACE.
         own = self.step.call or ""
-        if app.target != wanted:
+        if app.state.target != wanted:
             requests = app.requests  # the boxes show them once the function opens
             requests.set_call(wanted, own)
             requests.set_call(wanted, "", "trace")
@@ -142,7 +142,7 @@ class Tour:
     def act(self) -> None:
         """Do the step's one action, then wait for its answer and highlight it."""
         app, step = self.app, self.step
-        if app.target != self.target(step):
+        if app.state.target != self.target(step):
             app.set_status(f"the tour's sample {step.target} is not open: save or undo the "
                            "edits to the open file first", error=True)
             return
@@ -197,11 +197,11 @@ class Tour:
         from agexplorer.tui.tour.results import result_of
 
         app, step = self.app, self.step
-        if self.panel is None or app.target != self.target(step):
+        if self.panel is None or app.state.target != self.target(step):
             return self._stop()
-        report = app.report
+        report = app.state.report
         if (report is None or report.function != step.function
-                or app.state.answered != app.generation):
+                or app.state.answered != app.state.generation):
             return None  # the analysis of the opened function (with its call) has not answered
         found = result_of(app, step, self._before)
         if found is None:

@@ -10,25 +10,23 @@ from agexplorer.tui.trace.panel import TracePanel
 from agexplorer.worker.protocol import RetraceRequest
 
 if TYPE_CHECKING:
-    from agexplorer.tui.app import AgxApp
+    from agexplorer.tui.desk import Desk
     from agexplorer.tui.state import TargetChanged
 
 
 class TraceTab(TracePanel):
     """The retrace explainer on request (t, or the Explain button)."""
 
-
-    @property
-    def explorer(self) -> AgxApp:
-        """The app, typed (its bridge, its current function and its status line)."""
-        return self.app  # type: ignore[return-value]
+    def __init__(self, desk: Desk, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.desk = desk
 
     def on_target_changed(self, _: TargetChanged) -> None:
         self.clear()  # the calls typed stay
 
     def on_trace_panel_explain_requested(self, message: TracePanel.ExplainRequested) -> None:
-        app = self.explorer
-        asked = app.buffer_request()
+        desk = self.desk
+        asked = desk.buffer_request()
         if asked is None:
             return
         qualname = asked.key.qualname
@@ -36,11 +34,11 @@ class TraceTab(TracePanel):
         request = RetraceRequest(asked.target, calls=calls, source=asked.source)
         what = f"explaining the retraces of {qualname}"
         named = "; ".join(message.calls) if message.calls else "the file's AGX_RETRACE"
-        app.provenance.set("trace", Made(asked.key.target, app.source.text,
+        desk.provenance.set("trace", Made(asked.key.target, desk.source().text,
                                          f"{qualname}, calls {named}"))
         self.note(what + "… (each call runs, then two replays)")
-        app.provenance.show("trace")
-        app.bridge.ask(asked.key, request, asked.key.path, what, self.answer,
+        desk.provenance.show("trace")
+        desk.bridge.ask(asked.key, request, asked.key.path, what, self.answer,
                        tells_failures=True)
 
     def answer(self, message: EngineAnswer) -> None:
@@ -52,8 +50,8 @@ class TraceTab(TracePanel):
                         "separated by ;, e.g. tf.ones([8, 4]); tf.ones([16, 4]), and press "
                         "Enter.")
             self.note(text)
-            self.explorer.set_status(text, error=True)
+            self.desk.status.set(text, error=True)
         else:
             self.show(message.value)
-            self.explorer.state.pane_answered("trace", message.key)
-        self.explorer.provenance.show("trace")
+            self.desk.state.pane_answered("trace", message.key)
+        self.desk.provenance.show("trace")
