@@ -14,6 +14,10 @@ SAMPLES = os.path.join(ROOT, "samples")
 FIXTURES = os.path.join(ROOT, "tests", "fixtures")
 
 os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
+# Each command starts a worker of its own, as with --no-daemon: a test's command must not
+# leave a background worker running, nor answer from one another test warmed (the tests of
+# the background worker, tests/daemon/, turn it on in a runtime folder of their own).
+os.environ.setdefault("AGX_NO_DAEMON", "1")
 
 
 def fixture(name: str) -> str:

@@ -13,8 +13,8 @@ from agexplorer.model.errors import AgxError
 
 if TYPE_CHECKING:
     from agexplorer.check.run import Target
+    from agexplorer.cli.common import CommandWorker
     from agexplorer.model.check import Snapshot, TargetSnap
-    from agexplorer.worker.client import Worker
 
 
 def add_check_parser(sub: argparse._SubParsersAction) -> None:
@@ -58,7 +58,6 @@ def cmd_check(args: argparse.Namespace) -> int:
     file records that it fails so), 2 on bad input."""
     from agexplorer.check.run import DEFAULT_GOLDEN, find_targets, in_scope
     from agexplorer.model.check import Snapshot, compare
-    from agexplorer.worker.client import shared_worker
 
     targets = find_targets(args.paths, args.call)  # bad paths answer before the golden file
     golden_path = os.path.abspath(args.golden or DEFAULT_GOLDEN)
@@ -76,7 +75,9 @@ def cmd_check(args: argparse.Namespace) -> int:
         raise AgxError("no-targets", f"no function with a ready call in {' '.join(args.paths)}",
                        advice="give one AGX_CALLS, an input_signature or defaults, or check "
                        "PATH::FUNC --call ARGS.")
-    worker = shared_worker(args.timeout, args.python)
+    from agexplorer.cli.common import command_worker
+
+    worker = command_worker(args)
     analysed = [_analyse(worker, t, golden_path, args.call) for t in targets]
     # read after the requests: a worker replaced midway says them again in its Hello
     current = Snapshot(analysed, worker.tf_version, worker.keras_version, worker.keras_flavour)
@@ -124,7 +125,7 @@ def _load(path: str, data: Any) -> Snapshot:
                        advice="write it again with --update.") from None
 
 
-def _analyse(worker: Worker, target: Target, golden: str, call: str | None) -> TargetSnap:
+def _analyse(worker: CommandWorker, target: Target, golden: str, call: str | None) -> TargetSnap:
     from agexplorer.check.run import failed, snapshot_of
     from agexplorer.worker.protocol import ReportRequest
 
@@ -150,7 +151,7 @@ def _shown(golden: str):
 
 
 def _update(args: argparse.Namespace, golden: str, merged: Snapshot, current: Snapshot,
-            worker: Worker) -> int:
+            worker: CommandWorker) -> int:
     from agexplorer.cli.common import worker_json
     from agexplorer.source.files import write_source
 
@@ -173,7 +174,7 @@ def _update(args: argparse.Namespace, golden: str, merged: Snapshot, current: Sn
 
 
 def _print(args: argparse.Namespace, changes: list, current: Snapshot, golden: str,
-           kept: int, worker: Worker) -> None:
+           kept: int, worker: CommandWorker) -> None:
     from agexplorer.cli.common import worker_json
 
     shown = _shown(golden)

@@ -9,14 +9,13 @@ import shutil
 import sys
 from typing import TYPE_CHECKING
 
-from agexplorer.cli.common import checked, samples_dir, user_code_paths, worker_json
+from agexplorer.cli.common import checked, command_worker, samples_dir, user_code_paths, worker_json
 
 if TYPE_CHECKING:
     pass
 
 
 def cmd_report(args: argparse.Namespace) -> int:
-    from agexplorer.worker.client import shared_worker
     from agexplorer.worker.protocol import ReportRequest
 
     if args.markdown or args.html or args.output:  # a page to share: cli/share.py
@@ -34,7 +33,7 @@ def cmd_report(args: argparse.Namespace) -> int:
                             if args.tensorboard else None,
                             user_code=user_code_paths(args.user_code), depth=args.depth,
                             skip_xla=args.no_xla, mode_timeout=args.mode_timeout)
-    worker = shared_worker(args.timeout, args.python)
+    worker = command_worker(args)
     answer = worker.request(request, what=f"loading {spec.path}", path=spec.path)
     report, lab = answer["report"], answer["lab"]
     if args.json:
@@ -55,11 +54,10 @@ def cmd_report(args: argparse.Namespace) -> int:
 
 
 def cmd_retrace(args: argparse.Namespace) -> int:
-    from agexplorer.worker.client import shared_worker
     from agexplorer.worker.protocol import RetraceRequest
 
     spec, _, target = checked(args.target)
-    worker = shared_worker(args.timeout, args.python)
+    worker = command_worker(args)
     calls = tuple(args.call) if args.call is not None else None
     report = worker.request(RetraceRequest(target, calls=calls),
                             what=f"loading {spec.path}", path=spec.path)
@@ -73,10 +71,9 @@ def cmd_retrace(args: argparse.Namespace) -> int:
 
 
 def cmd_devices(args: argparse.Namespace) -> int:
-    from agexplorer.worker.client import shared_worker
     from agexplorer.worker.protocol import DevicesRequest
 
-    worker = shared_worker(python=args.python)
+    worker = command_worker(args)
     devices = worker.request(DevicesRequest(), what="listing devices")
     if args.json:
         print(worker_json({"devices": devices,

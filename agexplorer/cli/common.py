@@ -11,8 +11,14 @@ from typing import TYPE_CHECKING
 from agexplorer.model.errors import AgxError
 
 if TYPE_CHECKING:
+    from typing import TypeAlias
+
+    from agexplorer.daemon.client import BackgroundWorker
     from agexplorer.source.targets import TargetSpec
     from agexplorer.worker.client import Worker
+
+    # What a command asks: its own worker, or the background one answering as one.
+    CommandWorker: TypeAlias = Worker | BackgroundWorker
 
 
 def samples_dir() -> str:
@@ -22,7 +28,22 @@ def samples_dir() -> str:
     return bundled_samples()
 
 
-def worker_json(data: dict, worker: Worker) -> str:
+def command_worker(args: argparse.Namespace) -> CommandWorker:
+    """The worker a command asks: the background one (daemon/, warm between commands), or
+    with ``--no-daemon`` or ``AGX_NO_DAEMON=1`` a worker of the command's own."""
+    from agexplorer.daemon.place import disabled
+    from agexplorer.worker.client import DEFAULT_TIMEOUT, shared_worker
+
+    timeout = getattr(args, "timeout", None) or DEFAULT_TIMEOUT
+    python = getattr(args, "python", None)
+    if getattr(args, "no_daemon", False) or disabled():
+        return shared_worker(timeout, python)
+    from agexplorer.daemon.client import BackgroundWorker
+
+    return BackgroundWorker(timeout, python, getattr(args, "daemon_idle", None))
+
+
+def worker_json(data: dict, worker: CommandWorker) -> str:
     """A command's JSON output: ``data`` with the worker's lost-capability sentences (what this
     TensorFlow cannot do; stderr says them too) in a top-level ``warnings`` list."""
     return json.dumps({**data, "warnings": list(worker.tf_warnings)}, indent=2)

@@ -7,7 +7,7 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
-from agexplorer.cli.common import checked, worker_json
+from agexplorer.cli.common import checked, command_worker, worker_json
 from agexplorer.cli.options import add_mode_options, add_python, positive
 
 
@@ -42,7 +42,6 @@ def cmd_compare(args: argparse.Namespace) -> int:
     """Exit 0 when both sides were analysed, else the worst side's exit status (1: its code
     raised; the other side is still shown)."""
     from agexplorer.compare.compare import compare_apart
-    from agexplorer.worker.client import shared_worker
     from agexplorer.worker.protocol import CompareRequest
 
     left, _, left_target = checked(args.left)
@@ -52,7 +51,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
                              no_run=args.no_run, device=args.device, budget=args.budget,
                              skip_xla=args.no_xla,
                              mode_timeout=args.mode_timeout or args.timeout / 10)
-    worker = shared_worker(args.timeout, args.python)
+    worker = command_worker(args)
 
     def ask(req: Any, heard: Callable[[str], None]) -> Any:
         target = getattr(req, "target", None)  # one side alone (after a death), else both

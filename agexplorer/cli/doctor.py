@@ -6,11 +6,11 @@ import argparse
 import os
 from typing import TYPE_CHECKING
 
-from agexplorer.cli.common import checked, worker_json
+from agexplorer.cli.common import checked, command_worker, worker_json
 from agexplorer.model.errors import AgxError
 
 if TYPE_CHECKING:
-    from agexplorer.worker.client import Worker
+    from agexplorer.cli.common import CommandWorker
 
 
 def cmd_doctor(args: argparse.Namespace) -> int:
@@ -20,7 +20,6 @@ def cmd_doctor(args: argparse.Namespace) -> int:
     from agexplorer.doctor.checks import doctor_targets, module_findings
     from agexplorer.model.doctor import DoctorReport
     from agexplorer.runlog.log import is_log
-    from agexplorer.worker.client import shared_worker
     from agexplorer.worker.protocol import DoctorRequest
 
     if is_log(args.target.partition("::")[0]):
@@ -40,7 +39,7 @@ def cmd_doctor(args: argparse.Namespace) -> int:
         option = "--try" if args.try_fix else "--call" if args.call is not None else "--init"
         raise AgxError("bad-arguments", f"{option} needs one function: write "
                        f"{args.target}::FUNCTION.")
-    worker = shared_worker(args.timeout, args.python)
+    worker = command_worker(args)
     if args.try_fix:
         return _doctor_try(args, worker, target)
     names = [spec.qualname] if spec.qualname else doctor_targets(spec.path)
@@ -75,7 +74,7 @@ def _python_file(path: str) -> None:
                        "written by `agexplorer record`", advice="pass one of those.", exit_code=2)
 
 
-def _doctor_try(args: argparse.Namespace, worker: Worker, target: str) -> int:
+def _doctor_try(args: argparse.Namespace, worker: CommandWorker, target: str) -> int:
     from agexplorer.doctor.trial import apply_fix
     from agexplorer.source.targets import parse_spec
     from agexplorer.worker.protocol import TryFixRequest

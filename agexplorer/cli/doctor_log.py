@@ -15,7 +15,7 @@ import os
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
-from agexplorer.cli.common import worker_json
+from agexplorer.cli.common import command_worker, worker_json
 from agexplorer.model.errors import AgxError
 from agexplorer.model.text import plural
 
@@ -70,7 +70,6 @@ def cmd_doctor_log(args: argparse.Namespace, path: str) -> int:
     from agexplorer.runlog.calls import parameter_kinds, rebuild_call
     from agexplorer.runlog.log import read_log
     from agexplorer.runlog.summary import summarise
-    from agexplorer.worker.client import shared_worker
     from agexplorer.worker.protocol import DoctorRequest
 
     for option in ("call", "init", "try_fix"):
@@ -82,7 +81,7 @@ def cmd_doctor_log(args: argparse.Namespace, path: str) -> int:
     examined = targets(summary)
     reports: list[DoctorReport] = []
     skipped: list[dict[str, str]] = []
-    worker = shared_worker(args.timeout, args.python) if examined else None
+    worker = command_worker(args) if examined else None
     for item in examined:
         why = _why_not(item, parameter_kinds)
         call = None

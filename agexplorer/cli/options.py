@@ -51,8 +51,15 @@ def add_mode_options(parser: argparse.ArgumentParser, default: str) -> None:
 
 
 def add_python(parser: argparse.ArgumentParser) -> None:
-    """``--python PATH``, for every command that starts a TensorFlow worker."""
+    """``--python PATH``, ``--no-daemon`` and ``--daemon-idle``, for every command that asks
+    a TensorFlow worker."""
     parser.add_argument("--python", metavar="PATH", default=None, help=PYTHON_HELP)
+    parser.add_argument("--no-daemon", action="store_true", help="start a TensorFlow worker "
+                        "of this command's own (default: the background worker, kept warm "
+                        "between commands; so does AGX_NO_DAEMON=1)")
+    parser.add_argument("--daemon-idle", type=positive, default=None, metavar="SECONDS",
+                        help="a background worker started now stops after this long without "
+                        "a request (default: $AGX_DAEMON_IDLE, else 600)")
 
 
 # The longest wait agexplorer accepts (the worker's own bound, about 11 days).

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from agexplorer.cli.common import checked, worker_json
+from agexplorer.cli.common import checked, command_worker, worker_json
 from agexplorer.cli.options import add_python, positive
 
 
@@ -24,11 +24,10 @@ def add_passes_parser(sub: argparse._SubParsersAction) -> None:
 
 def cmd_passes(args: argparse.Namespace) -> int:
     """Exit 0 with the steps; 2 on a bad target, 1 when the file raises or AutoGraph refuses."""
-    from agexplorer.worker.client import shared_worker
     from agexplorer.worker.protocol import PassesRequest
 
     spec, _, target = checked(args.target)
-    worker = shared_worker(args.timeout, args.python)
+    worker = command_worker(args)
     passes = worker.request(PassesRequest(target), what=f"converting {spec.qualname}",
                             path=spec.path)
     if args.json:

@@ -10,8 +10,8 @@ from typing import TYPE_CHECKING
 from agexplorer.model.errors import AgxError
 
 if TYPE_CHECKING:
+    from agexplorer.cli.common import CommandWorker
     from agexplorer.render.page import FilePage, FunctionPage
-    from agexplorer.worker.client import Worker
 
 
 def add_share_options(parser: argparse.ArgumentParser) -> None:
@@ -58,10 +58,9 @@ def write_page(text: str, output: str | None) -> None:
 def cmd_share_report(args: argparse.Namespace) -> int:
     """A page for a file (every function with a ready call) or one function; exit 1 when one
     failed to analyse (the page is written all the same)."""
-    from agexplorer.cli.common import checked
+    from agexplorer.cli.common import checked, command_worker
     from agexplorer.render.page import FilePage
     from agexplorer.source.targets import list_functions, parse_source
-    from agexplorer.worker.client import shared_worker
 
     fmt = page_format(args)
     if args.output:  # before any work: never over the source (or another kind of file)
@@ -85,7 +84,7 @@ def cmd_share_report(args: argparse.Namespace) -> int:
         from agexplorer.doctor.checks import module_findings
 
         page.module_findings = [f for f in module_findings(text) if f.subject not in names]
-    worker = shared_worker(args.timeout, args.python)
+    worker = command_worker(args)
     page.functions = [_analyse(worker, args, spec.path, name) for name in names]
     write_page(_render(page, fmt), args.output)
     failed = [fp for fp in page.functions if fp.error]
@@ -109,7 +108,7 @@ def _render(page: FilePage, fmt: str | None) -> str:
     return file_markdown(page)
 
 
-def _analyse(worker: Worker, args: argparse.Namespace, path: str, name: str) -> FunctionPage:
+def _analyse(worker: CommandWorker, args: argparse.Namespace, path: str, name: str) -> FunctionPage:
     """One function's report, run lab and findings; a failure becomes its one sentence."""
     from agexplorer.cli.common import user_code_paths
     from agexplorer.render.page import FunctionPage

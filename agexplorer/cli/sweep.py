@@ -54,9 +54,8 @@ def _count(text: str) -> int:
 
 def cmd_sweep(args: argparse.Namespace) -> int:
     """Print the sweep (a report, or one JSON object); 0, or the error's exit status."""
-    from agexplorer.cli.common import checked, worker_json
+    from agexplorer.cli.common import checked, command_worker, worker_json
     from agexplorer.sweep.vary import parse_vary
-    from agexplorer.worker.client import shared_worker
     from agexplorer.worker.protocol import SweepRequest
 
     vary, values = parse_vary(args.vary) if args.vary is not None else (None, None)
@@ -64,7 +63,7 @@ def cmd_sweep(args: argparse.Namespace) -> int:
     request = SweepRequest(target, vary=vary, values=values, at=args.at, call=args.call,
                            no_run=args.no_run, device=args.device, budget=args.budget,
                            timeout=args.timeout * _SWEEP_SHARE)
-    worker = shared_worker(args.timeout, args.python)
+    worker = command_worker(args)
     sweep = worker.request(request, what=f"sweeping {spec.qualname}", path=spec.path)
     if args.json:
         print(worker_json(sweep.to_dict(), worker))

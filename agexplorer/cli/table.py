@@ -49,6 +49,8 @@ COMMANDS: tuple[Command, ...] = (
     Command("tour", "agexplorer.cli.arguments:add_tour_parser", None),
     Command("devices", "agexplorer.cli.arguments:add_devices_parser",
             "agexplorer.cli.commands:cmd_devices"),
+    Command("daemon", "agexplorer.cli.daemon:add_daemon_parser",
+            "agexplorer.cli.daemon:cmd_daemon"),
 )
 BY_NAME = {c.name: c for c in COMMANDS}
 

@@ -64,6 +64,7 @@ ErrorKind = Literal[
     "tf-unsupported",
     "unknown-device",
     "bad-request",
+    "daemon-folder",
     "internal-error",
     "protocol-mismatch",
     "stale",
@@ -128,6 +129,7 @@ KINDS: dict[ErrorKind, str] = {
     "unknown-device": "no such TensorFlow device",
     # the worker
     "bad-request": "the worker does not know the request",
+    "daemon-folder": "the background worker's folder is not a private folder of the user's",
     "internal-error": "agexplorer itself failed (a bug: please report it)",
     "protocol-mismatch": "the worker is of another agexplorer install",
     "stale": "the trace asked about is no longer in the worker",

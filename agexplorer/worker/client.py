@@ -132,6 +132,12 @@ class Worker:
         self._ready = False
         self.phase = "starting"
 
+    def wait_ready(self) -> None:
+        """Start the process if none runs, and wait for its Hello (AgxError when it does
+        not come): its versions and ``tf_warnings`` are then known."""
+        with self._lock:
+            self._wait_ready()
+
     def _wait_ready(self) -> None:
         if self._proc is None:
             self.start()
@@ -200,6 +206,16 @@ class Worker:
                         grace=grace)
         if folder is not None:
             shutil.rmtree(folder, ignore_errors=True)
+
+    def end_leftovers(self) -> None:
+        """End whatever the user code of the last request started and left running (the
+        worker's descendants: its subreaper keeps the orphans below it); the worker stays."""
+        from agexplorer.worker.descendants import end_descendants
+
+        with self._life:
+            proc = self._proc
+        if proc is not None and proc.poll() is None:
+            end_descendants(proc.pid)
 
     @property
     def _python_shown(self) -> str:

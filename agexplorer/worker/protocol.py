@@ -217,6 +217,16 @@ class PingRequest(Request[str]):
     label: ClassVar[str] = "ping"
 
 
+@dataclass(frozen=True)
+class InFolder(Request[Any]):
+    """``request``, answered with ``folder`` as the current folder (the background worker
+    answers commands from any folder; user code may open files relative to its own). The
+    reply is ``request``'s."""
+
+    folder: str
+    request: Request[Any]
+
+
 REQUESTS: tuple[type[Request[Any]], ...] = (ReportRequest, RetraceRequest, DoctorRequest,
                                        TryFixRequest, OpAttributesRequest, DevicesRequest,
                                        PingRequest, PassesRequest, CompareRequest,

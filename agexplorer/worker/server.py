@@ -27,6 +27,7 @@ from agexplorer.worker.protocol import (
     DoctorRequest,
     Failure,
     Hello,
+    InFolder,
     OpAttributesRequest,
     PassesRequest,
     PingRequest,
@@ -268,6 +269,10 @@ def serve(sock: socket.socket) -> None:
             return
         except Exception:  # noqa: BLE001 - a class this install lacks: answered, not a crash
             message = None
+        if isinstance(message, InFolder):  # the command's folder, for this request only
+            with contextlib.suppress(OSError):
+                os.chdir(message.folder)
+            message = message.request
         handler = HANDLERS.get(type(message)) if isinstance(message, Request) else None
         reply: Reply | Failure
         try:

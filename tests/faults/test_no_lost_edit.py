@@ -129,7 +129,10 @@ async def test_unsaved_edits_are_kept_restored_and_dropped_once_saved(faults_fil
         assert await wait_for(pilot, lambda: app.workspace_ready and app.state.target is not None)
         source = app.query_one("#source")
         assert await wait_for(pilot, lambda: source.text == edited, 10)
-        assert source.dirty and "restored unsaved edits to tui_faults.py" in status(app)
+        # Said at once, then in place of each "ready" (a "tracing…" between may hide it).
+        assert await wait_for(
+            pilot, lambda: "restored unsaved edits to tui_faults.py" in status(app), 10)
+        assert source.dirty
         source.focus()
         await pilot.press("ctrl+z")  # one edit: back to the disk's text
         assert source.text == disk and not source.dirty

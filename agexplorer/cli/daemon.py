@@ -1,0 +1,58 @@
+"""``agexplorer daemon status|stop``: the background worker the commands share."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from typing import Any
+
+from agexplorer.cli.options import PYTHON_HELP
+
+
+def add_daemon_parser(sub: Any) -> None:
+    daemon = sub.add_parser("daemon", help="the background worker the commands share: is one "
+                            "running (status), stop it (stop)")
+    daemon.add_argument("action", choices=("status", "stop"),
+                        help="status: whether one runs for this interpreter, and how it is; "
+                        "stop: end it now")
+    daemon.add_argument("--python", metavar="PATH", default=None, help=PYTHON_HELP)
+    daemon.add_argument("--json", action="store_true", help="print one JSON object")
+
+
+def cmd_daemon(args: argparse.Namespace) -> int:
+    from agexplorer.daemon.client import status, stop
+
+    if args.action == "stop":
+        place, pid = stop(args.python)
+        if args.json:
+            print(json.dumps({"stopped": pid is not None, "pid": pid, "socket": place.socket},
+                             indent=2))
+        elif pid is None:
+            print("no background worker runs for this interpreter and environment.")
+        else:
+            print(f"stopped the background worker (pid {pid}).")
+        return 0
+    place, found = status(args.python)
+    if args.json:
+        data: dict[str, Any] = {"running": found is not None, "socket": place.socket}
+        if found is not None:
+            data.update(pid=found.pid, python=found.executable, started=found.started,
+                        idle_limit_s=found.idle_limit, idle_s=round(found.idle_for, 1),
+                        answered=found.answered, workers=found.workers)
+        print(json.dumps(data, indent=2))
+        return 0
+    if found is None:
+        print("no background worker runs for this interpreter and environment (the next "
+              "command starts one).")
+        return 0
+    up = time.time() - found.started
+    busy = sum(1 for w in found.workers if w["busy"])
+    left = max(found.idle_limit - found.idle_for, 0.0) if not busy else found.idle_limit
+    print(f"background worker pid {found.pid}, up {up:.0f} s, {found.answered} requests "
+          f"answered; Python {found.executable}")
+    print(f"TensorFlow workers: {len(found.workers)} ({busy} busy); "
+          + (f"stops after {left:.0f} s more without a request" if not busy
+             else f"stops {found.idle_limit:.0f} s after the last request ends"))
+    print(f"socket: {place.socket}")
+    return 0

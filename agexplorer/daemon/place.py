@@ -1,0 +1,131 @@
+"""Where a background worker listens, and which one a command may use.
+
+The folder is ``$XDG_RUNTIME_DIR/agexplorer`` (the user's own runtime folder, mode 0700 by
+the system), else ``<state home>/run``; either is made with mode 0700 and refused when it is
+not a real folder of this user that only this user can enter. In it each background worker
+has ``<key>.sock``, ``<key>.lock`` (held while it runs) and ``<key>.log``. The key tells apart
+what must never share a worker: the interpreter the worker runs under (``--python``), this
+agexplorer build (its version and its files' times, so an edited checkout never talks to an
+old worker), and the environment variables that change what TensorFlow, Keras or the user's
+imports do.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import stat
+import sys
+from dataclasses import dataclass
+
+from agexplorer.model.errors import AgxError
+
+IDLE_DEFAULT = 600.0  # seconds without a request before a background worker stops itself
+# Environment variables that change what the worker's TensorFlow, Keras or imports do: a
+# command whose values differ gets a background worker of its own.
+_RELEVANT_PREFIXES = ("TF_", "KERAS_", "CUDA_", "XLA_", "NVIDIA_", "HIP_", "ROCM_", "OMP_",
+                      "MKL_", "KMP_", "PYTHON", "LD_", "AGX_")
+_RELEVANT_NAMES = ("HOME", "VIRTUAL_ENV", "PATH", "TMPDIR")
+# Ours that only say how to reach or keep the background worker, not what it answers.
+_IRRELEVANT = ("AGX_NO_DAEMON", "AGX_DAEMON_IDLE")
+
+
+@dataclass(frozen=True)
+class Place:
+    """One background worker's files."""
+
+    folder: str
+    key: str
+
+    @property
+    def socket(self) -> str:
+        return os.path.join(self.folder, self.key + ".sock")
+
+    @property
+    def lock(self) -> str:
+        return os.path.join(self.folder, self.key + ".lock")
+
+    @property
+    def log(self) -> str:
+        return os.path.join(self.folder, self.key + ".log")
+
+
+def runtime_folder(environ: dict[str, str] | None = None) -> str:
+    """The private folder the sockets live in (made, mode 0700), checked: AgxError when it is
+    a link, another user's, or open to others."""
+    from agexplorer.state.session import state_home
+
+    env = os.environ if environ is None else environ
+    base = env.get("XDG_RUNTIME_DIR")
+    folder = os.path.join(base, "agexplorer") if base else os.path.join(state_home(), "run")
+    try:
+        os.makedirs(folder, mode=0o700, exist_ok=True)
+        info = os.lstat(folder)
+    except OSError as exc:
+        raise AgxError("daemon-folder", f"the background worker's folder {folder} could not be "
+                       f"made ({exc.strerror or exc})", advice="pass --no-daemon, or fix the "
+                       "folder's permissions.", exit_code=1) from None
+    if not stat.S_ISDIR(info.st_mode) or info.st_uid != os.getuid() or info.st_mode & 0o077:
+        raise AgxError("daemon-folder", f"the background worker's folder {folder} is not a "
+                       "private folder of yours (a link, another user's, or open to others), "
+                       "so no background worker is used there", advice="remove it, or pass "
+                       "--no-daemon.", exit_code=1)
+    return folder
+
+
+def build_stamp() -> str:
+    """This agexplorer build: its version and the newest time of its Python files."""
+    import agexplorer
+
+    root = os.path.dirname(os.path.abspath(agexplorer.__file__))
+    newest = 0
+    for folder, _, files in os.walk(root):
+        for name in files:
+            if name.endswith(".py"):
+                try:
+                    newest = max(newest, os.stat(os.path.join(folder, name)).st_mtime_ns)
+                except OSError:
+                    continue
+    return f"{agexplorer.__version__}:{root}:{newest}"
+
+
+def relevant_environment(environ: dict[str, str] | None = None) -> list[tuple[str, str]]:
+    """The variables that change a worker's answers, sorted."""
+    env = os.environ if environ is None else environ
+    return sorted((k, v) for k, v in env.items()
+                  if (k.startswith(_RELEVANT_PREFIXES) or k in _RELEVANT_NAMES)
+                  and k not in _IRRELEVANT)
+
+
+def place_for(executable: str | None, environ: dict[str, str] | None = None) -> Place:
+    """The background worker for the interpreter ``executable`` (None: this one)."""
+    digest = hashlib.sha256(repr((executable or sys.executable, sys.executable, build_stamp(),
+                                  relevant_environment(environ))).encode()).hexdigest()
+    return Place(runtime_folder(environ), "worker-" + digest[:20])
+
+
+def idle_seconds(flag: float | None = None, environ: dict[str, str] | None = None) -> float:
+    """How long a background worker waits for a request before it stops: ``--daemon-idle``,
+    else ``AGX_DAEMON_IDLE``, else 10 minutes; AgxError for a value that is not a positive
+    number of seconds."""
+    env = os.environ if environ is None else environ
+    if flag is not None:
+        value, named = str(flag), "--daemon-idle"
+    else:
+        value, named = env.get("AGX_DAEMON_IDLE", ""), "AGX_DAEMON_IDLE"
+        if not value:
+            return IDLE_DEFAULT
+    try:
+        seconds = float(value)
+    except ValueError:
+        seconds = -1.0
+    if not seconds > 0 or seconds != seconds or seconds == float("inf"):
+        raise AgxError("bad-arguments", f"{named} {value}: not a number of seconds above 0",
+                       advice="pass e.g. 600 (ten minutes).", exit_code=2)
+    return seconds
+
+
+def disabled(environ: dict[str, str] | None = None) -> bool:
+    """``AGX_NO_DAEMON=1``: commands start their own worker, as without a background one."""
+    env = os.environ if environ is None else environ
+    return env.get("AGX_NO_DAEMON", "").strip().lower() not in ("", "0", "no", "false")
