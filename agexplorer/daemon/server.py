@@ -213,15 +213,17 @@ class Server:
             except AgxError as exc:
                 reply = Failure(exc)
             running.clear()
+            # What the user code started ends with the command, as with its own worker;
+            # then the answer (the status a command asks next counts it).
+            worker.end_leftovers()
+            with self.count_lock:
+                self.answered += 1
             wire.send(conn, reply)
         finally:
             running.clear()
-            # What the user code started ends with the command, as with its own worker.
-            worker.end_leftovers()
             self.pool.give_back(worker)
             with self.count_lock:
                 self.active -= 1
-                self.answered += 1
                 self.last_end = time.monotonic()
 
     def _watch(self, conn: socket.socket, worker: Worker, running: threading.Event) -> None:
