@@ -15,10 +15,21 @@ import os
 import socket
 import subprocess
 import sys
+import threading
 import time
 from typing import Any, TypeVar
 
-from agexplorer.daemon.messages import Ask, Busy, Status, StatusAsk, StopAsk, Stopping, Taken
+from agexplorer.daemon.messages import (
+    Ask,
+    Busy,
+    Lease,
+    Notice,
+    Status,
+    StatusAsk,
+    StopAsk,
+    Stopping,
+    Taken,
+)
 from agexplorer.daemon.place import Place, idle_seconds, place_for
 from agexplorer.model.errors import AgxError
 from agexplorer.worker import wire
@@ -244,3 +255,153 @@ def stop(python: str | None = None, wait: float = 15.0) -> tuple[Place, int | No
     while os.path.exists(place.socket) and time.monotonic() < deadline:
         time.sleep(0.05)
     return place, answer.pid
+
+
+class SessionWorker:
+    """The explorer's worker, lent for its session by the background worker when one runs:
+    TensorFlow is loaded already, and the background worker warms another for the next
+    command or explorer. The same calls as worker/client.py's ``Worker`` that the explorer
+    makes (``request``, ``timeout``, ``timeout_hint``, ``tf_warnings``, ``take_notice``,
+    ``close``). When the background worker cannot lend one (none runs, its folder is not
+    private, it ended), the explorer's own ``Worker`` answers instead, as without it:
+    ``why_own`` says why.
+    """
+
+    def __init__(self, timeout: float = DEFAULT_TIMEOUT, python: Interpreter | None = None,
+                 own: Any = None) -> None:
+        from agexplorer.worker.client import TIMEOUT_HINT, Worker
+
+        self.timeout = timeout
+        self.timeout_hint = TIMEOUT_HINT
+        self.python = python
+        self.tf_warnings: tuple[str, ...] = ()
+        self.on_tf_warnings: Any = None
+        self.why_own: str | None = None  # why the explorer's own worker answers
+        self._own = own if own is not None else Worker(timeout, python=python)
+        self._sock: socket.socket | None = None
+        self._leased: bool | None = None  # None: not tried yet
+        self._notice: str | None = None
+        self._lock = threading.RLock()
+
+    def lease(self) -> bool:
+        """Ask the running background worker for a worker of this session's own; False
+        (and ``why_own`` says why) when none runs or it cannot lend one."""
+        with self._lock:
+            if self._leased is None:
+                self._leased = self._try_lease()
+            return self._leased
+
+    def _try_lease(self) -> bool:
+        try:
+            place = place_for(self.python.executable if self.python else None)
+            sock = _connect(place)
+        except AgxError as exc:
+            self.why_own = exc.message
+            return False
+        except OSError:
+            self.why_own = "no background worker runs (a command starts one)"
+            return False
+        try:
+            wire.send(sock, Lease(), time.monotonic() + 10)
+            message = wire.receive(sock, time.monotonic() + START_TIMEOUT)
+        except (OSError, EOFError, TimeoutError):
+            sock.close()
+            self.why_own = "the background worker did not lend a worker"
+            return False
+        if isinstance(message, Failure):
+            sock.close()
+            self.why_own = message.error.message
+            return False
+        if not isinstance(message, Taken):
+            sock.close()
+            self.why_own = "the background worker answered in another protocol"
+            return False
+        self._sock = sock
+        self.tf_warnings = tuple(message.tf_warnings)
+        return True
+
+    @property
+    def background(self) -> bool:
+        """Whether the background worker's lent worker answers (not the explorer's own)."""
+        return bool(self._leased) and self._sock is not None
+
+    def request(self, req: Request[T], *, timeout: float | None = None, what: str = "",
+                path: str | None = None, on_progress: Any = None) -> T:
+        """As ``Worker.request``: AgxError only."""
+        with self._lock:
+            if not self.lease() or self._sock is None:
+                return self._ask_own(req, timeout, what, path, on_progress)
+            limit = self.timeout if timeout is None else timeout
+            sock = self._sock
+            try:
+                wire.send(sock, Ask(req, limit, what, path, _here(), self.timeout_hint),
+                          time.monotonic() + 10)
+            except OSError:
+                self._lost()
+                return self._ask_own(req, timeout, what, path, on_progress)
+            deadline = time.monotonic() + limit + SLACK
+            phase = what or req.label
+            while True:
+                try:
+                    message = wire.receive(sock, deadline)
+                except (EOFError, OSError, TimeoutError):
+                    self._lost()
+                    raise AgxError("worker-died", f"the background worker ended while {phase}",
+                                   advice="the explorer's own TensorFlow worker takes the "
+                                   "next request.", exit_code=1) from None
+                if isinstance(message, Progress):
+                    phase = message.phase
+                    if on_progress is not None:
+                        on_progress(phase)
+                elif isinstance(message, Notice):
+                    self._notice = message.text
+                elif isinstance(message, Reply):
+                    return message.value
+                elif isinstance(message, Failure):
+                    raise message.error
+
+    def _ask_own(self, req: Request[T], timeout: float | None, what: str, path: str | None,
+                 on_progress: Any) -> T:
+        own = self._own
+        own.timeout, own.timeout_hint = self.timeout, self.timeout_hint
+        try:
+            return own.request(req, timeout=timeout, what=what, path=path,
+                               on_progress=on_progress)
+        finally:
+            self.tf_warnings = own.tf_warnings
+
+    def _lost(self) -> None:
+        """The background worker went away: the explorer's own worker from now on."""
+        if self._sock is not None:
+            with contextlib.suppress(OSError):
+                self._sock.close()
+        self._sock = None
+        self.why_own = "the background worker ended"
+        self._notice = ("the background worker ended; the explorer's own TensorFlow worker "
+                        "answers from now on.")
+
+    def take_notice(self) -> str | None:
+        """A sentence about a worker replaced between requests (once), or None."""
+        notice, self._notice = self._notice, None
+        return notice or (self._own.take_notice() if not self.background else None)
+
+    def close(self, final: bool = False) -> None:
+        """End the session: the lent worker ends with it; the explorer's own, if it ran."""
+        sock, self._sock = self._sock, None
+        if sock is not None:
+            with contextlib.suppress(OSError):
+                sock.shutdown(socket.SHUT_RDWR)
+            with contextlib.suppress(OSError):
+                sock.close()
+        self._own.close(final=final)
+
+
+def explorer_worker(timeout: float, python: Interpreter | None) -> Any:
+    """The explorer's worker: one lent by the background worker when one runs (TensorFlow
+    loaded already), else its own, as with ``--no-daemon`` or ``AGX_NO_DAEMON=1``."""
+    from agexplorer.daemon.place import disabled
+    from agexplorer.worker.client import Worker
+
+    if disabled():
+        return Worker(timeout, python=python)
+    return SessionWorker(timeout, python)
