@@ -20,22 +20,6 @@ class Ask:
     what: str = ""
     path: str | None = None  # the user's file, for the line a hang or a crash was at
     folder: str | None = None
-    hint: str | None = None  # ends a timeout's sentence (the explorer's: "press ctrl+t ...")
-
-
-@dataclass(frozen=True)
-class Lease:
-    """Keep a TensorFlow worker for this connection (an explorer's session): it answers the
-    Asks that follow on it, one at a time, and ends when the connection closes. The
-    background worker warms another for the next command."""
-
-
-@dataclass(frozen=True)
-class Notice:
-    """What the worker noticed before answering (it died while idle, and a fresh one took
-    the request): sent before that answer."""
-
-    text: str
 
 
 @dataclass(frozen=True)

@@ -75,10 +75,9 @@ def runtime_folder(environ: dict[str, str] | None = None) -> str:
 
 def build_stamp() -> str:
     """This agexplorer build: its version and the newest time of its Python files."""
-    # The package is imported already (this module is in it); an import statement here
-    # would tie this module to the package's lazy ``agexplorer.recording`` for the checks.
-    package = sys.modules["agexplorer"]
-    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    import agexplorer
+
+    root = os.path.dirname(os.path.abspath(agexplorer.__file__))
     newest = 0
     for folder, _, files in os.walk(root):
         for name in files:
@@ -87,7 +86,7 @@ def build_stamp() -> str:
                     newest = max(newest, os.stat(os.path.join(folder, name)).st_mtime_ns)
                 except OSError:
                     continue
-    return f"{package.__version__}:{root}:{newest}"
+    return f"{agexplorer.__version__}:{root}:{newest}"
 
 
 def relevant_environment(environ: dict[str, str] | None = None) -> list[tuple[str, str]]:

@@ -17,7 +17,6 @@ from __future__ import annotations
 import contextlib
 import fcntl
 import os
-import select
 import signal
 import socket
 import sys
@@ -25,17 +24,7 @@ import threading
 import time
 from typing import Any
 
-from agexplorer.daemon.messages import (
-    Ask,
-    Busy,
-    Lease,
-    Notice,
-    Status,
-    StatusAsk,
-    StopAsk,
-    Stopping,
-    Taken,
-)
+from agexplorer.daemon.messages import Ask, Busy, Status, StatusAsk, StopAsk, Stopping, Taken
 from agexplorer.daemon.place import Place
 from agexplorer.model.errors import AgxError
 from agexplorer.worker import wire
@@ -78,20 +67,6 @@ class Pool:
                 return None
             self.busy.append(worker)
             return worker
-
-    def lend(self) -> Worker:
-        """A worker for a session of its own (warm if one is idle): it leaves the pool, and
-        a fresh one starts warming in its place."""
-        with self.lock:
-            worker = self.idle.pop(0) if self.idle else self._new()
-        threading.Thread(target=self._warm_spare, daemon=True).start()
-        return worker
-
-    def _warm_spare(self) -> None:
-        with self.lock:
-            if self.idle:
-                return
-        self.warm()
 
     def give_back(self, worker: Worker) -> None:
         with self.lock:
@@ -194,8 +169,6 @@ class Server:
                     self.stopping.set()
                 elif isinstance(question, Ask):
                     self._relay(conn, question)
-                elif isinstance(question, Lease):
-                    self._lend(conn)
 
     def status(self) -> Status:
         with self.count_lock:
@@ -203,68 +176,6 @@ class Server:
             answered = self.answered
         return Status(os.getpid(), self.executable, self.started, self.idle_limit, idle_for,
                       answered, self.pool.describe())
-
-    def _lend(self, conn: socket.socket) -> None:
-        """A session: its own worker answers each Ask on ``conn`` until it closes, and then
-        ends (what the session's user code left in it goes too)."""
-        with self.count_lock:
-            self.active += 1  # no idle stop while a session holds a worker
-        worker = self.pool.lend()
-        try:
-            try:
-                worker.wait_ready()
-            except AgxError as exc:
-                wire.send(conn, Failure(exc))
-                return
-            wire.send(conn, self._taken(worker))
-            while True:
-                try:
-                    ask = wire.receive(conn)
-                except (EOFError, OSError):
-                    return
-                if not isinstance(ask, Ask):
-                    return
-                running = threading.Event()
-                running.set()
-                threading.Thread(target=self._watch, args=(conn, worker, running),
-                                 daemon=True).start()
-                reply = self._run(conn, worker, ask)
-                running.clear()
-                notice = worker.take_notice()
-                if notice:
-                    wire.send(conn, Notice(notice))
-                with self.count_lock:
-                    self.answered += 1
-                wire.send(conn, reply)
-        finally:
-            worker.close(final=True)
-            with self.count_lock:
-                self.active -= 1
-                self.last_end = time.monotonic()
-
-    @staticmethod
-    def _taken(worker: Worker) -> Taken:
-        return Taken(worker.pid or 0, worker.python_executable, worker.python_version,
-                     worker.tf_version, worker.keras_version, worker.keras_flavour,
-                     tuple(worker.tf_warnings))
-
-    @staticmethod
-    def _run(conn: socket.socket, worker: Worker, ask: Ask) -> Reply | Failure:
-        """``ask`` on ``worker``, its progress sent on ``conn``."""
-
-        def progress(phase: str) -> None:
-            with contextlib.suppress(OSError):
-                wire.send(conn, Progress(phase))
-
-        if ask.hint:
-            worker.timeout_hint = ask.hint
-        request = ask.request if ask.folder is None else InFolder(ask.folder, ask.request)
-        try:
-            return Reply(worker.request(request, timeout=ask.timeout,
-                                        what=ask.what or ask.request.label, path=ask.path,
-                                        on_progress=progress))
-        except AgxError as exc:
-            return Failure(exc)
 
     def _relay(self, conn: socket.socket, ask: Ask) -> None:
         worker = self.pool.take()
@@ -281,11 +192,26 @@ class Server:
             except AgxError as exc:
                 wire.send(conn, Failure(exc))
                 return
-            wire.send(conn, self._taken(worker))
+            wire.send(conn, Taken(worker.pid or 0, worker.python_executable,
+                                  worker.python_version, worker.tf_version,
+                                  worker.keras_version, worker.keras_flavour,
+                                  tuple(worker.tf_warnings)))
             running.set()
             threading.Thread(target=self._watch, args=(conn, worker, running),
                              daemon=True).start()
-            reply = self._run(conn, worker, ask)
+
+            def progress(phase: str) -> None:
+                with contextlib.suppress(OSError):
+                    wire.send(conn, Progress(phase))
+
+            request = ask.request if ask.folder is None else InFolder(ask.folder, ask.request)
+            reply: Reply | Failure
+            try:
+                reply = Reply(worker.request(request, timeout=ask.timeout,
+                                             what=ask.what or ask.request.label, path=ask.path,
+                                             on_progress=progress))
+            except AgxError as exc:
+                reply = Failure(exc)
             running.clear()
             # What the user code started ends with the command, as with its own worker;
             # then the answer (the status a command asks next counts it).
@@ -300,22 +226,15 @@ class Server:
                 self.active -= 1
                 self.last_end = time.monotonic()
 
-    @staticmethod
-    def _watch(conn: socket.socket, worker: Worker, running: threading.Event) -> None:
-        """The command (or session) went away while its request ran: end the worker running
-        it (its user code stops, as with a worker of its own). Peeks only: what a session
-        sends next stays for its loop to read."""
-        while running.is_set():
-            readable, _, _ = select.select([conn], [], [], TICK)
-            if not readable:
-                continue
-            try:
-                data = conn.recv(1, socket.MSG_PEEK)
-            except OSError:
-                data = b""
-            if not data and running.is_set():
-                worker.close()
-            return
+    def _watch(self, conn: socket.socket, worker: Worker, running: threading.Event) -> None:
+        """The command went away while its request ran: end the worker running it (its user
+        code stops, as with the command's own worker); the pool starts a fresh one."""
+        try:
+            conn.recv(1)  # the command sends nothing more: this returns when it closes
+        except OSError:
+            pass
+        if running.is_set():
+            worker.close()
 
 
 def main(argv: list[str] | None = None) -> int:

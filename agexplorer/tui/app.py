@@ -36,7 +36,6 @@ from agexplorer.tui.messages import (
     BufferRequest,
     EngineAnswer,
     EngineStatus,
-    LogNote,
     WorkerNotice,
 )
 from agexplorer.tui.requests import Requests
@@ -272,11 +271,6 @@ class AgxApp(KeyActions, CompareActions, LayoutApp):
     def _worker_notice(self, message: WorkerNotice) -> None:
         if self.workspace_ready:
             self.announce(message.text)
-
-    @on(LogNote)
-    @while_mounted
-    def _log_note(self, message: LogNote) -> None:
-        self.log_line(message.text)
 
     @on(EngineStatus)
     @while_mounted

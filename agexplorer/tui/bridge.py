@@ -9,7 +9,6 @@ from typing import Any
 from textual.app import App
 from textual.worker import get_current_worker
 
-from agexplorer.daemon.client import SessionWorker, explorer_worker
 from agexplorer.model.errors import AgxError
 from agexplorer.tui.messages import (
     AnalysisFailed,
@@ -17,7 +16,6 @@ from agexplorer.tui.messages import (
     AnalysisReady,
     EngineAnswer,
     EngineStatus,
-    LogNote,
     WorkerNotice,
 )
 from agexplorer.worker.client import MAX_TIMEOUT, Worker
@@ -69,8 +67,7 @@ class EngineBridge:
     def __init__(self, app: App, worker: Worker | None = None, timeout: float = 30.0,
                  python: Any = None) -> None:  # python: worker.interpreter.Interpreter | None
         self.app = app
-        # Lent by the background worker when one runs (daemon/client.py), else its own.
-        self.worker: Worker = worker or explorer_worker(timeout, python)
+        self.worker = worker or Worker(timeout, python=python)
         self._owns = worker is None
         # One analysis at a time: one superseded while it waited (the worker busy with the
         # one before) is dropped here instead of tracing a function no longer shown.
@@ -79,7 +76,6 @@ class EngineBridge:
         # The worker's lost-capability sentences already shown: each once per explorer
         # (a worker restarted after a crash sends them again).
         self._told: set[str] = set()
-        self._whose_said = False  # whose worker answers: said in the Log once
         self._set_timeout_hint()
 
     def _set_timeout_hint(self) -> None:
@@ -132,19 +128,6 @@ class EngineBridge:
         self.app.post_message(EngineStatus("ready", ready=True,
                                            devices=[d["name"] for d in devices]))
 
-    def _say_whose(self) -> None:
-        """Whose worker answers, in the Log after the first analysis (the Log starts anew
-        when a function opens; by then the worker was chosen): one the background worker
-        lent (TensorFlow was loaded already), or the explorer's own, and why."""
-        worker = self.worker
-        if self._whose_said or not isinstance(worker, SessionWorker):
-            return
-        self._whose_said = True
-        self.app.post_message(LogNote(
-            "TensorFlow was loaded already: the background worker lent this explorer a worker"
-            if worker.background else
-            f"TensorFlow loads in the explorer's own worker: {worker.why_own}"))
-
     def _notice(self) -> None:
         """Pass on what the worker noticed between requests (it died while idle, and a fresh
         one answered), and each of its sentences about a capability this TensorFlow lost:
@@ -190,7 +173,6 @@ class EngineBridge:
             return
         elif answer is not None:
             self.app.post_message(AnalysisReady(key, answer["report"], answer.get("lab")))
-        self._say_whose()
         self._notice()
         self.app.post_message(EngineStatus("ready", ready=True))
 

@@ -90,13 +90,6 @@ class EngineAnswer(Message):
 
 
 @dataclass
-class LogNote(Message):
-    """One line for the Log alone (whose worker answers): worth a look, not an interruption."""
-
-    text: str
-
-
-@dataclass
 class WorkerNotice(Message):
     """One sentence to show in the status line and the Log: a worker that died between
     requests and was replaced, a recovery copy that could not be written, ..."""
