@@ -229,10 +229,15 @@ class Server:
     def _watch(self, conn: socket.socket, worker: Worker, running: threading.Event) -> None:
         """The command went away while its request ran: end the worker running it (its user
         code stops, as with the command's own worker); the pool starts a fresh one."""
-        try:
-            conn.recv(1)  # the command sends nothing more: this returns when it closes
-        except OSError:
-            pass
+        while True:
+            try:
+                conn.recv(1)  # the command sends nothing more: this returns when it closes
+            except TimeoutError:  # a timeout left on the socket is not a hang-up
+                if running.is_set():
+                    continue
+            except OSError:
+                pass
+            break
         if running.is_set():
             worker.close()
 
