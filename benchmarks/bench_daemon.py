@@ -31,7 +31,7 @@ import time
 from _common import repeats_from_args
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-sys.path.insert(0, os.path.join(ROOT, "tests", "daemon"))
+sys.path.insert(0, os.path.join(ROOT, "tests"))
 from same_answer import comparable  # noqa: E402 - the tests' own comparison
 
 BAD_LOOP = os.path.join(ROOT, "samples", "s6_2_bad_loop.py")

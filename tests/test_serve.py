@@ -225,6 +225,7 @@ def _workers_of(pid: int) -> tuple[set[int], list[int]]:
 
 
 @pytest.mark.tf
+@pytest.mark.usefixtures("cold_start")  # its workers are found below the server's process
 def test_two_browser_tabs_are_two_sessions_that_share_nothing(tmp_path):
     """A real Chromium opens the printed address (the bare one is refused) and the explorer
     draws and answers keys; an unsaved edit in one session is not restored into another; F9

@@ -19,15 +19,9 @@ import sys
 from dataclasses import dataclass
 
 from agexplorer.model.errors import AgxError
+from agexplorer.worker.environment import relevant_environment
 
 IDLE_DEFAULT = 600.0  # seconds without a request before a background worker stops itself
-# Environment variables that change what the worker's TensorFlow, Keras or imports do: a
-# command whose values differ gets a background worker of its own.
-_RELEVANT_PREFIXES = ("TF_", "KERAS_", "CUDA_", "XLA_", "NVIDIA_", "HIP_", "ROCM_", "OMP_",
-                      "MKL_", "KMP_", "PYTHON", "LD_", "AGX_")
-_RELEVANT_NAMES = ("HOME", "VIRTUAL_ENV", "PATH", "TMPDIR")
-# Ours that only say how to reach or keep the background worker, not what it answers.
-_IRRELEVANT = ("AGX_NO_DAEMON", "AGX_DAEMON_IDLE")
 
 
 @dataclass(frozen=True)
@@ -87,14 +81,6 @@ def build_stamp() -> str:
                 except OSError:
                     continue
     return f"{agexplorer.__version__}:{root}:{newest}"
-
-
-def relevant_environment(environ: dict[str, str] | None = None) -> list[tuple[str, str]]:
-    """The variables that change a worker's answers, sorted."""
-    env = os.environ if environ is None else environ
-    return sorted((k, v) for k, v in env.items()
-                  if (k.startswith(_RELEVANT_PREFIXES) or k in _RELEVANT_NAMES)
-                  and k not in _IRRELEVANT)
 
 
 def place_for(executable: str | None, environ: dict[str, str] | None = None) -> Place:

@@ -23,12 +23,14 @@ from agexplorer.worker.process import (
     ask_for_stack,
     end_on_signals,
     end_process,
+    forked,
     how_ended,
     make_folder,
     popen,
     sweep_once,
 )
 from agexplorer.worker.protocol import Failure, Progress, Reply, Request
+from agexplorer.worker.zygote import ForkedProcess
 
 T = TypeVar("T")
 
@@ -79,7 +81,7 @@ class Worker:
         # shared_worker): a fresh worker after a crash sends them again.
         self.on_tf_warnings: Callable[[tuple[str, ...]], None] | None = None
         self.tmpdir: str | None = None  # the current worker's private temp folder
-        self._proc: subprocess.Popen | None = None
+        self._proc: subprocess.Popen | ForkedProcess | None = None
         self._sock: socket.socket | None = None
         self._log: Any = None
         self._ready = False
@@ -115,11 +117,15 @@ class Worker:
         try:
             # Its own session: the terminal's Ctrl-C reaches this process (which ends the
             # worker) and not the worker mid-answer; killpg ends whatever it started.
-            self._proc = popen(
-                [self.executable, "-c", "from agexplorer.worker.server import main; main()",
-                 str(theirs.fileno()), str(os.getpid())],
-                pass_fds=(theirs.fileno(),), stdin=subprocess.DEVNULL, stdout=self._log,
-                stderr=self._log, env=env, start_new_session=True)
+            args = [self.executable, "-c", "from agexplorer.worker.server import main; main()",
+                    str(theirs.fileno()), str(os.getpid())]
+            # forked from a warm zygote where one of this interpreter and environment runs
+            self._proc = None if self.python is not None else \
+                forked(env, theirs.fileno(), self._log.fileno(), args)
+            if self._proc is None:
+                self._proc = popen(args, pass_fds=(theirs.fileno(),), stdin=subprocess.DEVNULL,
+                                   stdout=self._log, stderr=self._log, env=env,
+                                   start_new_session=True)
         except OSError as exc:
             ours.close()
             self._discard(graceful=False)

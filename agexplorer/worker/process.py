@@ -19,6 +19,7 @@ from concurrent.futures import Future
 from typing import Any
 
 from agexplorer.worker.descendants import end_descendants, end_group, kill_all, marked, start_time
+from agexplorer.worker.zygote import ForkedProcess, fork_worker
 
 # Each worker's private temp folder: agx-worker-<client pid>-XXXXXXXX, so that a later client
 # can tell a folder whose client is gone (killed, it could not clean up) from a live one.
@@ -79,7 +80,7 @@ class _Spawner:
 _spawner = _Spawner()
 _swept = False
 # When each process popen started began (its pid may name another process once it is reaped).
-_started: weakref.WeakKeyDictionary[subprocess.Popen, int] = weakref.WeakKeyDictionary()
+_started: weakref.WeakKeyDictionary[subprocess.Popen | ForkedProcess, int] = weakref.WeakKeyDictionary()
 
 
 def popen(*args: Any, **kwargs: Any) -> subprocess.Popen:
@@ -91,7 +92,18 @@ def popen(*args: Any, **kwargs: Any) -> subprocess.Popen:
     return proc
 
 
-def end_process(proc: subprocess.Popen, graceful: bool, marker: str | None = None,
+def forked(env: dict[str, str], sock_fd: int, log_fd: int, args: list[str]) -> ForkedProcess | None:
+    """A worker forked by the warm zygote ``AGX_ZYGOTE`` names (see ``worker.zygote``), its
+    start time kept as ``popen`` keeps it; None where there is none that can make it."""
+    proc = fork_worker(env, sock_fd, log_fd, args)
+    if proc is not None:
+        start = start_time(proc.pid)
+        if start is not None:
+            _started[proc] = start
+    return proc
+
+
+def end_process(proc: subprocess.Popen | ForkedProcess, graceful: bool, marker: str | None = None,
                 grace: float = 3.0) -> None:
     """End ``proc`` and everything it started: its descendants (read from /proc while it
     still holds them), then itself (SIGTERM first when ``graceful``, SIGKILL after ``grace``

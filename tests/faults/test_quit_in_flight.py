@@ -21,7 +21,10 @@ import pytest
 from conftest import ROOT, fixture
 
 pytestmark = [pytest.mark.tf,  # each case starts an explorer, which starts a TensorFlow worker
-              pytest.mark.skipif(not os.path.isdir("/proc/self"), reason="reads /proc")]
+              pytest.mark.skipif(not os.path.isdir("/proc/self"), reason="reads /proc"),
+              # a worker is found by its environment in /proc, which shows what a process was
+              # started with: a worker forked from the test's zygote would not show its own
+              pytest.mark.usefixtures("cold_start")]
 
 
 def worker_folders(temp) -> set[str]:

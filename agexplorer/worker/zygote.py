@@ -1,0 +1,189 @@
+"""A warm zygote: one process that has imported TensorFlow and forks workers from it.
+
+Importing TensorFlow takes about 5 s of CPU; a worker forked from a process that already did
+is ready in about 0.1 s. TensorFlow's runtime (its thread pools, its eager context) starts
+on first use, not on import, so a fork made after the import and before any use is sound.
+
+The zygote listens on a Unix socket in a private folder (mode 0700) named by ``AGX_ZYGOTE``.
+A client (``Worker.start``) sends its environment, folder and interpreter with the worker's
+socket and log as descriptors (SCM_RIGHTS). The zygote refuses a request whose interpreter or
+relevant environment (``worker.environment``) is not its own (the client then starts a worker
+the usual way), else forks a *shim*, which forks the worker and stays its parent:
+
+- the worker runs ``server.main`` as a started one would: a session of its own, the client's
+  environment, folder and descriptors, dying with its parent (the shim);
+- the shim sends the worker's pid on the connection, then its exit status (as
+  ``Popen.returncode`` gives it) once it ends, and exits;
+- a client that goes away closes the connection: the shim exits, and the worker is ended by
+  the kernel's parent-death signal, as it would be on its client's death;
+- the client signals the worker through a pidfd opened while the shim still holds it, so a
+  reused pid is never hit (``ForkedProcess``).
+
+The test suite starts one zygote per test process (its subprocesses inherit ``AGX_ZYGOTE``);
+the tests of a worker's start and life turn it off, so they see the start users get.
+"""
+
+from __future__ import annotations
+
+import array
+import contextlib
+import json
+import os
+import select
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+
+from agexplorer.worker.environment import relevant_environment
+
+ENV_VAR = "AGX_ZYGOTE"
+# Set by each worker on start: the per-worker folder, never part of the zygote's key.
+_PER_WORKER = ("TMPDIR", "TEMP", "TMP", "AGX_WORKER_TMPDIR")
+
+
+def key(environ: dict[str, str] | os._Environ[str], executable: str) -> str:
+    """What a worker forked from a zygote shares with it: interpreter and relevant variables."""
+    return json.dumps([os.path.realpath(executable),
+                       relevant_environment(environ, ignore=_PER_WORKER)])
+
+
+# -- the client's side -------------------------------------------------------------------------
+class ForkedProcess:
+    """A worker forked by a zygote, with the part of ``subprocess.Popen`` the client uses:
+    ``pid``, ``returncode``, ``poll``, ``wait``, ``send_signal``, ``terminate``, ``kill``."""
+
+    def __init__(self, pid: int, conn: socket.socket, args: list[str]) -> None:
+        self.pid = pid
+        self.args = args
+        self.returncode: int | None = None
+        self._conn = conn
+        self._buffer = b""
+        self._pidfd: int | None = None
+        with contextlib.suppress(OSError):  # the shim holds it: the pid is still the worker's
+            self._pidfd = os.pidfd_open(pid)
+
+    def _read(self, timeout: float | None) -> None:
+        deadline = None if timeout is None else time.monotonic() + timeout
+        while self.returncode is None:
+            left = None if deadline is None else max(0.0, deadline - time.monotonic())
+            ready, _, _ = select.select([self._conn], [], [], left)
+            if not ready:
+                return
+            try:
+                chunk = self._conn.recv(4096)
+            except OSError:
+                chunk = b""
+            if not chunk:  # the shim is gone without a word: its worker died with it
+                self._ended(-signal.SIGKILL)
+                return
+            self._buffer += chunk
+            while b"\n" in self._buffer:
+                line, self._buffer = self._buffer.split(b"\n", 1)
+                with contextlib.suppress(ValueError):
+                    message = json.loads(line)
+                    if isinstance(message, dict) and "exit" in message:
+                        self._ended(int(message["exit"]))
+                        return
+
+    def _ended(self, code: int) -> None:
+        self.returncode = code
+        with contextlib.suppress(OSError):
+            self._conn.close()
+        if self._pidfd is not None:
+            with contextlib.suppress(OSError):
+                os.close(self._pidfd)
+            self._pidfd = None
+
+    def poll(self) -> int | None:
+        self._read(0)
+        return self.returncode
+
+    def wait(self, timeout: float | None = None) -> int:
+        self._read(timeout)
+        if self.returncode is None:
+            raise subprocess.TimeoutExpired(self.args, timeout or 0)
+        return self.returncode
+
+    def send_signal(self, sig: int) -> None:
+        if self.poll() is not None:
+            return
+        with contextlib.suppress(ProcessLookupError, OSError):
+            if self._pidfd is not None:
+                signal.pidfd_send_signal(self._pidfd, sig)
+            else:
+                os.kill(self.pid, sig)
+
+    def terminate(self) -> None:
+        self.send_signal(signal.SIGTERM)
+
+    def kill(self) -> None:
+        self.send_signal(signal.SIGKILL)
+
+    def __del__(self) -> None:
+        with contextlib.suppress(Exception):
+            if self._pidfd is not None:
+                os.close(self._pidfd)
+            self._conn.close()
+
+
+def fork_worker(env: dict[str, str], sock_fd: int, log_fd: int,
+                args: list[str]) -> ForkedProcess | None:
+    """A worker forked by the zygote ``AGX_ZYGOTE`` names, in this process's folder with
+    ``env`` and these descriptors; None where there is none, or it refused or failed (the
+    caller starts one the usual way)."""
+    path = os.environ.get(ENV_VAR)
+    if not path or not hasattr(os, "pidfd_open"):
+        return None
+    conn = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    try:
+        conn.settimeout(10)
+        conn.connect(path)
+        header = json.dumps({"env": env, "cwd": os.getcwd(), "executable": sys.executable})
+        conn.sendmsg([header.encode() + b"\n"],
+                     [(socket.SOL_SOCKET, socket.SCM_RIGHTS, array.array("i", [sock_fd, log_fd]))])
+        line = b""
+        while not line.endswith(b"\n"):
+            chunk = conn.recv(4096)
+            if not chunk:
+                raise OSError("the zygote closed the connection")
+            line += chunk
+        answer = json.loads(line)
+        if "pid" not in answer:
+            conn.close()
+            return None
+        conn.settimeout(None)
+        return ForkedProcess(int(answer["pid"]), conn, args)
+    except (OSError, ValueError):
+        conn.close()
+        return None
+
+
+class Zygote:
+    """A zygote started by this process (it dies with it): ``env()`` names it to clients."""
+
+    def __init__(self, timeout: float = 180.0) -> None:
+        self.folder = tempfile.mkdtemp(prefix="agx-zygote-")
+        self.path = os.path.join(self.folder, "zygote.sock")
+        self.proc = subprocess.Popen(
+            [sys.executable, "-c", "from agexplorer.worker.zygote_process import main; main()",
+             self.path, str(os.getpid())],
+            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, start_new_session=True)
+        assert self.proc.stdout is not None
+        ready, _, _ = select.select([self.proc.stdout], [], [], timeout)
+        if not ready or self.proc.stdout.readline().strip() != b"ready":
+            self.close()
+            raise RuntimeError("the zygote did not start")
+
+    def close(self) -> None:
+        with contextlib.suppress(OSError):
+            self.proc.kill()
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            self.proc.wait(timeout=10)
+        if self.proc.stdout is not None:
+            self.proc.stdout.close()
+        import shutil
+
+        shutil.rmtree(self.folder, ignore_errors=True)
