@@ -122,29 +122,58 @@ def tf():
     return import_tf()
 
 
+# The longest test files (about 20-70 s each on 2 cores), run first: the files are shared out
+# over the test processes one at a time in this order, and a long one taken last would keep
+# one process busy while the others have finished (a run's --durations shows them).
+LONGEST_FIRST = ("tests/faults/test_leak.py", "tests/record/test_framework_traces.py",
+                 "tests/test_serve.py", "tests/tui/test_compare_screen.py",
+                 "tests/tui/test_tour.py", "tests/daemon/test_daemon.py",
+                 "tests/worker/test_worker.py", "tests/faults/test_quit_in_flight.py")
+
+
 def pytest_collection_modifyitems(items):
-    """Tests that use TensorFlow (through the ``tf`` or ``report`` fixtures) carry the tf mark."""
+    """Tests that use TensorFlow (through the ``tf`` or ``report`` fixtures) carry the tf mark;
+    the longest files go first (``LONGEST_FIRST``)."""
     for item in items:
         if {"tf", "report"} & set(getattr(item, "fixturenames", ())):
             item.add_marker("tf")
+    rank = {os.path.join(ROOT, path): i for i, path in enumerate(LONGEST_FIRST)}
+    items.sort(key=lambda item: rank.get(str(item.path), len(rank)))
 
 
-@pytest.fixture(scope="session", autouse=True)
-def _zygote():
-    """One warm zygote per test process (agexplorer.worker.zygote): the workers of this
-    process and of the commands it runs are forked from it, ready in about 0.3 s instead of
-    5 s of TensorFlow's import. ``cold_start`` turns it off for a module or a test.
-    AGX_TEST_ZYGOTE=0 turns it off for the whole run."""
-    if os.environ.get("AGX_TEST_ZYGOTE", "1") == "0":
-        yield None
-        return
+def pytest_configure(config):
+    """One warm zygote for the whole run (agexplorer.worker.zygote), started by the process
+    that runs pytest before its test processes, which inherit ``AGX_ZYGOTE``: the workers of
+    every test process, and of the commands they run, are forked from it, ready in about
+    0.4 s instead of 5 s of TensorFlow's import. ``cold_start`` turns it off for a module or a
+    test; AGX_TEST_ZYGOTE=0 for the whole run. A run of the tests without TensorFlow
+    (``-m "not tf"``) starts none."""
     from agexplorer.worker.zygote import ENV_VAR, Zygote
 
-    zygote = Zygote()
-    os.environ[ENV_VAR] = zygote.path
-    yield zygote
-    os.environ.pop(ENV_VAR, None)
-    zygote.close()
+    if hasattr(config, "workerinput") or ENV_VAR in os.environ:  # a test process: inherited
+        return
+    if os.environ.get("AGX_TEST_ZYGOTE", "1") == "0" or \
+            (config.option.markexpr or "").replace(" ", "") == "nottf":
+        return
+    config._agx_zygote = Zygote()
+    os.environ[ENV_VAR] = config._agx_zygote.path
+
+
+def pytest_unconfigure(config):
+    from agexplorer.worker.zygote import ENV_VAR
+
+    zygote = getattr(config, "_agx_zygote", None)
+    if zygote is not None:
+        os.environ.pop(ENV_VAR, None)
+        zygote.close()
+
+
+@pytest.fixture(scope="session")
+def zygote_path() -> str | None:
+    """The socket of the run's zygote (None: this run has none)."""
+    from agexplorer.worker.zygote import ENV_VAR
+
+    return os.environ.get(ENV_VAR)
 
 
 @pytest.fixture

@@ -30,6 +30,7 @@ import contextlib
 import json
 import os
 import select
+import shutil
 import signal
 import socket
 import subprocess
@@ -42,6 +43,7 @@ from agexplorer.worker.environment import relevant_environment
 ENV_VAR = "AGX_ZYGOTE"
 # Set by each worker on start: the per-worker folder, never part of the zygote's key.
 _PER_WORKER = ("TMPDIR", "TEMP", "TMP", "AGX_WORKER_TMPDIR")
+FIRST_ANSWER = 120.0  # seconds: TensorFlow's import on a loaded machine, once per zygote
 
 
 def key(environ: dict[str, str] | os._Environ[str], executable: str) -> str:
@@ -144,6 +146,7 @@ def fork_worker(env: dict[str, str], sock_fd: int, log_fd: int,
         header = json.dumps({"env": env, "cwd": os.getcwd(), "executable": sys.executable})
         conn.sendmsg([header.encode() + b"\n"],
                      [(socket.SOL_SOCKET, socket.SCM_RIGHTS, array.array("i", [sock_fd, log_fd]))])
+        conn.settimeout(FIRST_ANSWER)  # a zygote still importing TensorFlow answers after it
         line = b""
         while not line.endswith(b"\n"):
             chunk = conn.recv(4096)
@@ -162,28 +165,28 @@ def fork_worker(env: dict[str, str], sock_fd: int, log_fd: int,
 
 
 class Zygote:
-    """A zygote started by this process (it dies with it): ``env()`` names it to clients."""
+    """A zygote started by this process, which it dies with; ``path`` names it to clients
+    (``AGX_ZYGOTE``). Its socket listens at once: a client that comes while it imports
+    TensorFlow waits for it (``fork_worker``'s first answer)."""
 
-    def __init__(self, timeout: float = 180.0) -> None:
-        self.folder = tempfile.mkdtemp(prefix="agx-zygote-")
+    def __init__(self) -> None:
+        self.folder = tempfile.mkdtemp(prefix="agx-zygote-")  # mode 0700: ours alone
         self.path = os.path.join(self.folder, "zygote.sock")
-        self.proc = subprocess.Popen(
-            [sys.executable, "-c", "from agexplorer.worker.zygote_process import main; main()",
-             self.path, str(os.getpid())],
-            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, start_new_session=True)
-        assert self.proc.stdout is not None
-        ready, _, _ = select.select([self.proc.stdout], [], [], timeout)
-        if not ready or self.proc.stdout.readline().strip() != b"ready":
-            self.close()
-            raise RuntimeError("the zygote did not start")
+        listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        try:
+            listener.bind(self.path)
+            listener.listen(64)
+            self.proc = subprocess.Popen(
+                [sys.executable, "-c", "from agexplorer.worker.zygote_process import main; main()",
+                 str(listener.fileno()), str(os.getpid())],
+                pass_fds=(listener.fileno(),), stdin=subprocess.DEVNULL,
+                stdout=subprocess.DEVNULL, start_new_session=True)
+        finally:
+            listener.close()
 
     def close(self) -> None:
         with contextlib.suppress(OSError):
             self.proc.kill()
         with contextlib.suppress(subprocess.TimeoutExpired):
             self.proc.wait(timeout=10)
-        if self.proc.stdout is not None:
-            self.proc.stdout.close()
-        import shutil
-
         shutil.rmtree(self.folder, ignore_errors=True)

@@ -21,14 +21,14 @@ _MAX_HEADER = 1 << 20
 
 
 def main() -> None:
-    """``python -c 'from agexplorer.worker.zygote import main; main()' SOCKET PARENT``: import
-    TensorFlow, say ``ready`` on stdout, then fork a worker for each request until the parent
-    (the process that started it) ends."""
+    """``python -c 'from agexplorer.worker.zygote_process import main; main()' FD PARENT``:
+    import TensorFlow, then fork a worker for each connection to the listening socket ``FD``
+    (bound by the starter, so clients that come during the import wait in its backlog) until
+    the parent (the process that started it) ends."""
     from agexplorer.worker.confine import die_with_parent
 
-    path, parent = sys.argv[1], int(sys.argv[2])
-    die_with_parent(parent)
-    ready = os.fdopen(os.dup(1), "w")
+    listener = socket.socket(fileno=int(sys.argv[1]))
+    die_with_parent(int(sys.argv[2]))
     null = os.open(os.devnull, os.O_RDWR)
     os.dup2(null, 1)  # TensorFlow's chatter on import goes nowhere: workers have their logs
     os.dup2(null, 2)
@@ -41,11 +41,6 @@ def main() -> None:
     own = key(os.environ, sys.executable)
     # Shims are reaped by the kernel: the zygote never waits for its children.
     signal.signal(signal.SIGCHLD, signal.SIG_IGN)
-    listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-    listener.bind(path)
-    listener.listen(16)
-    ready.write("ready\n")
-    ready.close()
     while True:
         try:
             conn, _ = listener.accept()

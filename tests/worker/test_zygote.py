@@ -25,10 +25,10 @@ RUNS = fixture("runs.py")
 
 
 @pytest.fixture
-def zygote(_zygote):
-    if _zygote is None:
-        pytest.skip("AGX_TEST_ZYGOTE=0: this run has no zygote")
-    return _zygote
+def zygote(zygote_path):
+    if zygote_path is None:
+        pytest.skip("this run has no zygote (AGX_TEST_ZYGOTE=0)")
+    return zygote_path
 
 
 def gone(pid: int, seconds: float = 10.0) -> bool:
