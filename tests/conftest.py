@@ -18,6 +18,12 @@ os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
 # leave a background worker running, nor answer from one another test warmed (the tests of
 # the background worker, tests/daemon/, turn it on in a runtime folder of their own).
 os.environ.setdefault("AGX_NO_DAEMON", "1")
+# Every command a test runs imports this checkout's agexplorer, also from another folder,
+# where `python -m agexplorer` would find the installed one (another checkout's, when the
+# suite runs from a copy of the project); set before the run's zygote starts, whose key
+# holds it.
+if ROOT not in os.environ.get("PYTHONPATH", "").split(os.pathsep):
+    os.environ["PYTHONPATH"] = os.pathsep.join(filter(None, [ROOT, os.environ.get("PYTHONPATH")]))
 
 
 def fixture(name: str) -> str:

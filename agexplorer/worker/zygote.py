@@ -4,7 +4,9 @@ Importing TensorFlow takes about 5 s of CPU; a worker forked from a process that
 is ready in about 0.1 s. TensorFlow's runtime (its thread pools, its eager context) starts
 on first use, not on import, so a fork made after the import and before any use is sound.
 
-The zygote listens on a Unix socket in a private folder (mode 0700) named by ``AGX_ZYGOTE``.
+The zygote listens on a Unix socket in a private folder (mode 0700) named by ``AGX_ZYGOTE``,
+bound by the process that starts it (``Zygote``), so a client that comes during the import
+waits for it instead of being refused.
 A client (``Worker.start``) sends its environment, folder and interpreter with the worker's
 socket and log as descriptors (SCM_RIGHTS). The zygote refuses a request whose interpreter or
 relevant environment (``worker.environment``) is not its own (the client then starts a worker
@@ -19,8 +21,9 @@ the usual way), else forks a *shim*, which forks the worker and stays its parent
 - the client signals the worker through a pidfd opened while the shim still holds it, so a
   reused pid is never hit (``ForkedProcess``).
 
-The test suite starts one zygote per test process (its subprocesses inherit ``AGX_ZYGOTE``);
-the tests of a worker's start and life turn it off, so they see the start users get.
+The test suite starts one zygote per run (its test processes and the commands they run
+inherit ``AGX_ZYGOTE``); the tests that find a worker by the environment it was started
+with, or are about how one starts, turn it off and see the start users get.
 """
 
 from __future__ import annotations

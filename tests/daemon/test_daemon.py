@@ -33,10 +33,9 @@ def daemon_env(folder) -> dict:
     values = {k: v for k, v in os.environ.items() if k not in ("AGX_NO_DAEMON",
                                                                 "PYTEST_CURRENT_TEST")}
     values["XDG_RUNTIME_DIR"] = str(runtime)
-    # This checkout, also for a command run from another folder: there `python -m agexplorer`
-    # would import the installed agexplorer (another checkout's, where the suite runs from a
-    # copy), whose build is another background worker's
-    values["PYTHONPATH"] = os.pathsep.join(filter(None, [ROOT, values.get("PYTHONPATH")]))
+    # PYTHONPATH names this checkout (conftest): a command run from another folder too
+    # imports it, not the installed one, whose build is another background worker's
+    assert ROOT in values["PYTHONPATH"].split(os.pathsep)
     return values
 
 

@@ -159,9 +159,11 @@ def test_a_tensorflow_that_does_not_import_is_one_sentence_with_its_error(tmp_pa
 @pytest.mark.tf
 def test_a_report_under_another_interpreter_equals_ours(tf_venv, worker, tmp_path):
     python = tf_venv / "bin" / "python"
-    # Outside the checkout (whose folder `python -c` would put first on the path).
+    # Outside the checkout (whose folder `python -c` would put first on the path), and
+    # without the suite's PYTHONPATH (conftest), which names it.
+    alone = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
     plain = subprocess.run([str(python), "-c", "import agexplorer"], cwd=tmp_path,
-                           capture_output=True, text=True, check=False)
+                           capture_output=True, text=True, check=False, env=alone)
     assert plain.returncode == 1 and "No module named 'agexplorer'" in plain.stderr
     mark = tmp_path / "mark"
     done = agx("report", "--python", str(python), TARGET, "--no-run", "--json", cwd=tmp_path,
