@@ -39,7 +39,8 @@ def cmd_daemon(args: argparse.Namespace) -> int:
         if found is not None:
             data.update(pid=found.pid, python=found.executable, started=found.started,
                         idle_limit_s=found.idle_limit, idle_s=round(found.idle_for, 1),
-                        answered=found.answered, workers=found.workers)
+                        answered=found.answered, workers=found.workers,
+                        zygote=getattr(found, "zygote", None))
         print(json.dumps(data, indent=2))
         return 0
     if found is None:
@@ -55,4 +56,7 @@ def cmd_daemon(args: argparse.Namespace) -> int:
           + (f"stops after {left:.0f} s more without a request" if not busy
              else f"stops {found.idle_limit:.0f} s after the last request ends"))
     print(f"socket: {place.socket}")
+    zygote = getattr(found, "zygote", None)  # one of an older agexplorer has none
+    print(f"workers forked from a warm zygote ({zygote}): an explorer opened now forks its "
+          "own there" if zygote else "workers start the usual way (no warm zygote)")
     return 0

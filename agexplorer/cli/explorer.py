@@ -83,6 +83,8 @@ def _open_tui(argv: list[str], session: ServedSession | None) -> int:
         paths = session.copies(paths, argv[0] if os.path.isdir(argv[0]) else None)
     if program is None:  # the tour's palette command everywhere; the tour itself when asked
         program = Opening(scratch=not argv, tour=tour)
+    if options.no_daemon:  # its worker is not forked from the background worker's zygote
+        os.environ["AGX_NO_DAEMON"] = "1"
     python = resolve(flag)  # before the explorer opens: a bad interpreter is one sentence
     from agexplorer.tui.app import AgxApp
 
@@ -118,6 +120,7 @@ def explorer_parser() -> argparse.ArgumentParser:
     parser.add_argument("--timeout", type=positive, default=30.0, metavar="SECONDS")
     parser.add_argument("--python", metavar="PATH", default=None)
     parser.add_argument("--user-code", action="append", default=[], metavar="PATH")
+    parser.add_argument("--no-daemon", action="store_true")
     add_debug(parser)
     return parser
 

@@ -56,7 +56,7 @@ BY_NAME = {c.name: c for c in COMMANDS}
 
 # The explorer's form, which takes no command: the first line of --help's usage.
 EXPLORER_USAGE = ("agexplorer [--timeout SECONDS] [--python PATH] [--user-code PATH]...\n"
-                  "                  [PATH[::FUNC] | DIR | LOG]")
+                  "                  [--no-daemon] [PATH[::FUNC] | DIR | LOG]")
 
 
 def resolve(where: str) -> Callable[..., Any]:

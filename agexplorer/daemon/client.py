@@ -19,7 +19,7 @@ import time
 from typing import Any, TypeVar
 
 from agexplorer.daemon.messages import Ask, Busy, Status, StatusAsk, StopAsk, Stopping, Taken
-from agexplorer.daemon.place import Place, idle_seconds, place_for
+from agexplorer.daemon.place import Place, disabled, idle_seconds, place_for
 from agexplorer.model.errors import AgxError
 from agexplorer.worker import wire
 from agexplorer.worker.client import DEFAULT_TIMEOUT, START_TIMEOUT, TellOnce, shared_worker
@@ -244,3 +244,21 @@ def stop(python: str | None = None, wait: float = 15.0) -> tuple[Place, int | No
     while os.path.exists(place.socket) and time.monotonic() < deadline:
         time.sleep(0.05)
     return place, answer.pid
+
+
+def explorer_zygote(python: Interpreter | None) -> tuple[str | None, str]:
+    """The warm zygote a running background worker forks its workers from, for the explorer
+    to fork its own worker there (TensorFlow loaded already), else None; and why not, in
+    words. The explorer never starts a background worker itself."""
+    if disabled():
+        return None, "the background worker is off (--no-daemon or AGX_NO_DAEMON)"
+    if python is not None:
+        return None, f"its interpreter ({python.executable}) is not agexplorer's own"
+    answer = _ask(place_for(None), StatusAsk())
+    if not isinstance(answer, Status):
+        return None, ("no background worker runs (a command such as `agexplorer devices` "
+                      "starts one, kept for 10 minutes)")
+    zygote = getattr(answer, "zygote", None)  # one of an older agexplorer has none
+    if not zygote:
+        return None, "the background worker running has no TensorFlow to fork a worker from"
+    return zygote, ""

@@ -59,6 +59,9 @@ class Status:
     idle_for: float  # seconds since its last request ended (0 while one runs)
     answered: int  # requests answered so far
     workers: list[dict[str, Any]] = field(default_factory=list)  # pid, busy, ready
+    # The socket of the warm zygote its workers are forked from (worker/zygote.py), which
+    # the explorer forks its own worker from too; None: its workers start the usual way.
+    zygote: str | None = None
 
 
 @dataclass(frozen=True)

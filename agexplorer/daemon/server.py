@@ -30,6 +30,8 @@ from agexplorer.model.errors import AgxError
 from agexplorer.worker import wire
 from agexplorer.worker.client import Worker
 from agexplorer.worker.protocol import Failure, InFolder, Progress, Reply
+from agexplorer.worker.zygote import ENV_VAR as ZYGOTE_VAR
+from agexplorer.worker.zygote import Zygote
 
 MAX_WORKERS = 3  # TensorFlow workers at once (each holds its own TensorFlow in memory)
 QUESTION_TIMEOUT = 10.0  # seconds a connection has to say what it wants
@@ -40,8 +42,9 @@ class Pool:
     """The TensorFlow workers: the first kept warm for good, others made while it is busy
     and ended once idle again (one idle worker is enough to answer the next command)."""
 
-    def __init__(self, python: Any) -> None:
+    def __init__(self, python: Any, zygote: str | None = None) -> None:
         self.python = python
+        self.zygote = zygote
         self.lock = threading.Lock()
         self.idle: list[Worker] = []
         self.busy: list[Worker] = []
@@ -54,7 +57,7 @@ class Pool:
             self.idle.append(worker)
 
     def _new(self) -> Worker:
-        return Worker(python=self.python, restart_at_once=True)
+        return Worker(python=self.python, restart_at_once=True, zygote=self.zygote)
 
     def take(self) -> Worker | None:
         """An idle worker (a new one if none is), or None when ``MAX_WORKERS`` are busy."""
@@ -95,7 +98,21 @@ class Server:
 
     def __init__(self, place: Place, python: Any, idle: float) -> None:
         self.place, self.idle_limit = place, idle
-        self.pool = Pool(python)
+        # A warm zygote (worker/zygote.py) for this interpreter: its workers, and an
+        # explorer's, are forked there with TensorFlow loaded. One this process inherited
+        # (AGX_ZYGOTE: a test run's) serves as it is; else it starts its own, which ends
+        # with it. Another interpreter's (--python) workers start the usual way.
+        self.own_zygote: Zygote | None = None
+        zygote = os.environ.get(ZYGOTE_VAR) if python is None else None
+        if python is None and zygote is None:
+            try:
+                self.own_zygote = Zygote()
+                zygote = self.own_zygote.path
+            except OSError as exc:
+                print(f"agexplorer daemon: no warm zygote ({exc}); workers start the usual "
+                      "way", file=sys.stderr, flush=True)
+        self.zygote = zygote
+        self.pool = Pool(python, zygote)
         self.executable = sys.executable if python is None else python.executable
         self.started = time.time()
         self.answered = 0
@@ -153,6 +170,8 @@ class Server:
             if os.stat(self.place.socket).st_ino == self.inode:
                 os.unlink(self.place.socket)
         self.pool.close()
+        if self.own_zygote is not None:
+            self.own_zygote.close()
 
     # -- one connection ----------------------------------------------------------------
     def _answer(self, conn: socket.socket) -> None:
@@ -175,7 +194,7 @@ class Server:
             idle_for = 0.0 if self.active else time.monotonic() - self.last_end
             answered = self.answered
         return Status(os.getpid(), self.executable, self.started, self.idle_limit, idle_for,
-                      answered, self.pool.describe())
+                      answered, self.pool.describe(), self.zygote)
 
     def _relay(self, conn: socket.socket, ask: Ask) -> None:
         worker = self.pool.take()

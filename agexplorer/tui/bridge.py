@@ -9,6 +9,7 @@ from typing import Any
 from textual.app import App
 from textual.worker import get_current_worker
 
+from agexplorer.daemon.client import explorer_zygote
 from agexplorer.model.errors import AgxError
 from agexplorer.tui.messages import (
     AnalysisFailed,
@@ -67,8 +68,15 @@ class EngineBridge:
     def __init__(self, app: App, worker: Worker | None = None, timeout: float = 30.0,
                  python: Any = None) -> None:  # python: worker.interpreter.Interpreter | None
         self.app = app
-        self.worker = worker or Worker(timeout, python=python)
         self._owns = worker is None
+        # Whose TensorFlow answers, said in the Log after the first analysis (the Log starts
+        # anew when a function opens): forked from the background worker's warm zygote when
+        # one runs, else loaded in a worker of the explorer's own, and why.
+        self._whose: str | None = None
+        if worker is None:
+            zygote, self._whose = explorer_zygote(python)
+            worker = Worker(timeout, python=python, zygote=zygote)
+        self.worker = worker
         # One analysis at a time: one superseded while it waited (the worker busy with the
         # one before) is dropped here instead of tracing a function no longer shown.
         self._analysing = threading.Lock()
@@ -174,7 +182,20 @@ class EngineBridge:
         elif answer is not None:
             self.app.post_message(AnalysisReady(key, answer["report"], answer.get("lab")))
         self._notice()
-        self.app.post_message(EngineStatus("ready", ready=True))
+        self.app.post_message(EngineStatus("ready", ready=True, log=self._say_whose()))
+
+    def _say_whose(self) -> str | None:
+        """Once, for the explorer's own worker: whose TensorFlow answers (see ``__init__``)."""
+        if self._whose is None:
+            return None
+        why, self._whose = self._whose, None
+        if self.worker.forked and self.worker.zygote:
+            ready = f" (ready in {self.worker.start_s:.1f} s)" if self.worker.start_s else ""
+            return ("TensorFlow was loaded already: this explorer's worker was forked from the "
+                    f"background worker's{ready}")
+        return ("TensorFlow loads in this explorer's own worker: "
+                + (why or "the background worker's runs under other settings (its environment "
+                   "or interpreter), so it was not forked there"))
 
     def ask(self, key: AnalysisKey, request: Request, path: str, what: str,
             reply: Callable[[EngineAnswer], None], tells_failures: bool = False) -> None:

@@ -55,6 +55,7 @@ class EngineStatus(Message):
     text: str
     ready: bool = False
     devices: list[str] | None = None
+    log: str | None = None  # a line for the Log alone (whose TensorFlow answers)
 
 
 @dataclass

@@ -102,6 +102,8 @@ class StatusReporter:
 
     def engine(self, message: EngineStatus) -> None:
         """The worker's state, in words."""
+        if message.log:
+            self.log(message.log)
         notice = self._sticky or self._held
         if message.ready and notice is not None:
             text, error = notice

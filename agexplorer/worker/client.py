@@ -57,7 +57,7 @@ class Worker:
 
     def __init__(self, timeout: float = DEFAULT_TIMEOUT, env: dict[str, str] | None = None,
                  timeout_hint: str = TIMEOUT_HINT, python: Interpreter | None = None,
-                 restart_at_once: bool = True) -> None:
+                 restart_at_once: bool = True, zygote: str | None = None) -> None:
         self.timeout = timeout
         # A worker that hung or died is replaced at once (the explorer: TensorFlow loads while
         # the user reads the error), or only by a next request (a command, which then ends).
@@ -66,6 +66,10 @@ class Worker:
         # Another interpreter, with its own TensorFlow (--python); None: this one.
         self.python = python
         self.executable = sys.executable if python is None else python.executable
+        # The warm zygote its workers are forked from (worker/zygote.py; None: the one
+        # AGX_ZYGOTE names, if any), and whether the current one was forked there.
+        self.zygote = zygote
+        self.forked = False
         # The worker's Python (its sys.executable), TensorFlow and Keras, from its Hello.
         self.python_executable = self.python_version = ""
         self.tf_version = ""
@@ -121,7 +125,8 @@ class Worker:
                     str(theirs.fileno()), str(os.getpid())]
             # forked from a warm zygote where one of this interpreter and environment runs
             self._proc = None if self.python is not None else \
-                forked(env, theirs.fileno(), self._log.fileno(), args)
+                forked(env, theirs.fileno(), self._log.fileno(), args, self.zygote)
+            self.forked = self._proc is not None
             if self._proc is None:
                 self._proc = popen(args, pass_fds=(theirs.fileno(),), stdin=subprocess.DEVNULL,
                                    stdout=self._log, stderr=self._log, env=env,

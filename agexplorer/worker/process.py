@@ -92,10 +92,12 @@ def popen(*args: Any, **kwargs: Any) -> subprocess.Popen:
     return proc
 
 
-def forked(env: dict[str, str], sock_fd: int, log_fd: int, args: list[str]) -> ForkedProcess | None:
-    """A worker forked by the warm zygote ``AGX_ZYGOTE`` names (see ``worker.zygote``), its
-    start time kept as ``popen`` keeps it; None where there is none that can make it."""
-    proc = fork_worker(env, sock_fd, log_fd, args)
+def forked(env: dict[str, str], sock_fd: int, log_fd: int, args: list[str],
+           zygote: str | None = None) -> ForkedProcess | None:
+    """A worker forked by the warm zygote at ``zygote`` (else the one ``AGX_ZYGOTE`` names;
+    see ``worker.zygote``), its start time kept as ``popen`` keeps it; None where there is
+    none that can make it."""
+    proc = fork_worker(env, sock_fd, log_fd, args, zygote)
     if proc is not None:
         start = start_time(proc.pid)
         if start is not None:

@@ -134,12 +134,12 @@ class ForkedProcess:
             self._conn.close()
 
 
-def fork_worker(env: dict[str, str], sock_fd: int, log_fd: int,
-                args: list[str]) -> ForkedProcess | None:
-    """A worker forked by the zygote ``AGX_ZYGOTE`` names, in this process's folder with
-    ``env`` and these descriptors; None where there is none, or it refused or failed (the
-    caller starts one the usual way)."""
-    path = os.environ.get(ENV_VAR)
+def fork_worker(env: dict[str, str], sock_fd: int, log_fd: int, args: list[str],
+                path: str | None = None) -> ForkedProcess | None:
+    """A worker forked by the zygote at ``path`` (else the one ``AGX_ZYGOTE`` names), in this
+    process's folder with ``env`` and these descriptors; None where there is none, or it
+    refused or failed (the caller starts one the usual way)."""
+    path = path or os.environ.get(ENV_VAR)
     if not path or not hasattr(os, "pidfd_open"):
         return None
     conn = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
