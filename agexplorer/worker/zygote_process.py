@@ -11,6 +11,7 @@ import os
 import select
 import signal
 import socket
+import struct
 import sys
 import tempfile
 from typing import Any
@@ -54,26 +55,43 @@ def main() -> None:
             conn.close()
 
 
-def _receive(conn: socket.socket) -> tuple[dict[str, Any], list[int]]:
-    fds = array.array("i")
+def _receive(conn: socket.socket, fds: list[int]) -> dict[str, Any]:
+    """The request's header; the descriptors that came with it are added to ``fds`` (the
+    caller closes them, also when the header is unreadable)."""
+    received = array.array("i")
     data = b""
     conn.settimeout(10)
     while not data.endswith(b"\n"):
-        chunk, ancillary, _flags, _addr = conn.recvmsg(65536, socket.CMSG_LEN(16 * fds.itemsize))
+        chunk, ancillary, _flags, _addr = conn.recvmsg(65536, socket.CMSG_LEN(16 * received.itemsize))
         for level, kind, payload in ancillary:
             if level == socket.SOL_SOCKET and kind == socket.SCM_RIGHTS:
-                fds.frombytes(payload[:len(payload) - len(payload) % fds.itemsize])
+                received.frombytes(payload[:len(payload) - len(payload) % received.itemsize])
+        fds.extend(received)
+        del received[:]
         if not chunk or len(data) > _MAX_HEADER:
             break
         data += chunk
     conn.settimeout(None)
-    return json.loads(data), list(fds)
+    return json.loads(data)
+
+
+def _same_user(conn: socket.socket) -> bool:
+    """Whether the process at the other end runs as this one's user (the folder is private
+    too: this is the second lock)."""
+    try:
+        _pid, uid, _gid = struct.unpack("3i", conn.getsockopt(
+            socket.SOL_SOCKET, socket.SO_PEERCRED, struct.calcsize("3i")))
+    except (OSError, AttributeError):
+        return False
+    return uid == os.getuid()
 
 
 def _serve_one(conn: socket.socket, listener: socket.socket, own: str) -> None:
     fds: list[int] = []
     try:
-        header, fds = _receive(conn)
+        if not _same_user(conn):
+            return
+        header = _receive(conn, fds)
         if key(header["env"], header["executable"]) != own or len(fds) != 2:
             conn.sendall(json.dumps({"refused": "another interpreter or environment"}).encode()
                          + b"\n")

@@ -115,3 +115,22 @@ def test_a_command_answers_the_same_forked_and_started(zygote):
         assert done.returncode == 0, done.stderr
         answers.append(comparable(json.loads(done.stdout)))
     assert answers[0] == answers[1]
+
+
+def test_a_bad_request_ends_its_connection_and_the_zygote_goes_on(zygote):
+    import socket
+
+    for data in (b"not json\n", b'{"env": {}, "executable": "python"}\n', b"\xff" * 100):
+        with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as conn:
+            conn.settimeout(30)
+            conn.connect(zygote)
+            conn.sendall(data)
+            conn.shutdown(socket.SHUT_WR)
+            answer = conn.recv(4096)
+            assert b"pid" not in answer  # refused, or closed
+    worker = Worker(timeout=60)
+    try:
+        worker.wait_ready()
+        assert isinstance(worker._proc, ForkedProcess)
+    finally:
+        worker.close()
