@@ -9,7 +9,6 @@ from typing import Any
 from textual.app import App
 from textual.worker import get_current_worker
 
-from agexplorer.daemon.client import explorer_zygote
 from agexplorer.model.errors import AgxError
 from agexplorer.tui.messages import (
     AnalysisFailed,
@@ -69,14 +68,13 @@ class EngineBridge:
                  python: Any = None) -> None:  # python: worker.interpreter.Interpreter | None
         self.app = app
         self._owns = worker is None
+        self._python = python
         # Whose TensorFlow answers, said in the Log after the first analysis (the Log starts
         # anew when a function opens): forked from the background worker's warm zygote when
-        # one runs, else loaded in a worker of the explorer's own, and why.
+        # one runs, else loaded in a worker of the explorer's own, and why (_choose_zygote).
         self._whose: str | None = None
-        if worker is None:
-            zygote, self._whose = explorer_zygote(python)
-            worker = Worker(timeout, python=python, zygote=zygote)
-        self.worker = worker
+        self.worker = worker or Worker(timeout, python=python)
+        self._choosing, self._chosen = threading.Lock(), False
         # One analysis at a time: one superseded while it waited (the worker busy with the
         # one before) is dropped here instead of tracing a function no longer shown.
         self._analysing = threading.Lock()
@@ -121,7 +119,18 @@ class EngineBridge:
 
         return run
 
+    def _choose_zygote(self) -> None:
+        """Before the explorer's own worker first starts (in a request's thread, not on the
+        first frame): fork it from the background worker's warm zygote if one runs."""
+        with self._choosing:
+            if self._owns and not self._chosen:
+                self._chosen = True
+                from agexplorer.daemon.client import explorer_zygote
+
+                self.worker.zygote, self._whose = explorer_zygote(self._python)
+
     def _warm(self) -> None:
+        self._choose_zygote()
         self.app.post_message(EngineStatus("loading TensorFlow…"))
         try:
             self.worker.request(PingRequest(), what="starting")
@@ -165,6 +174,7 @@ class EngineBridge:
     def _analyse_now(self, job: Any, key: AnalysisKey, request: ReportRequest, path: str,
                      what: str) -> None:
         progress = _Phases(self.app)
+        self._choose_zygote()
         try:
             answer = self.worker.request(request, what=what, path=path, on_progress=progress)
             failure = None
@@ -185,7 +195,7 @@ class EngineBridge:
         self.app.post_message(EngineStatus("ready", ready=True, log=self._say_whose()))
 
     def _say_whose(self) -> str | None:
-        """Once, for the explorer's own worker: whose TensorFlow answers (see ``__init__``)."""
+        """Once, for the explorer's own worker: whose TensorFlow answers (``_choose_zygote``)."""
         if self._whose is None:
             return None
         why, self._whose = self._whose, None
@@ -208,6 +218,7 @@ class EngineBridge:
 
         def run() -> None:
             progress = _Phases(self.app)
+            self._choose_zygote()
             try:
                 self._answer(request, path, what, progress, answer)
             finally:
