@@ -32,8 +32,8 @@ class StatementSnap:
 
     @property
     def verdict_text(self) -> str:
-        """``staged``, ``python x200``."""
-        return f"{self.verdict} x{self.iterations}" if self.verdict == "python" \
+        """``staged``, ``unrolled x200`` (the explorer's words for a loop run in Python)."""
+        return f"unrolled x{self.iterations}" if self.verdict == "python" \
             and self.iterations is not None else self.verdict
 
     def to_dict(self) -> dict[str, Any]:
@@ -161,7 +161,7 @@ class Change:
     explains: tuple[tuple[str, str], ...] = ()
 
     def text(self, shown: Callable[[str], str] = str) -> str:
-        """The sentence: ``train.py:42 `for i in range(n)`: staged -> python x200``;
+        """The sentence: ``train.py:42 `for i in range(n)`: staged -> unrolled x200``;
         ``shown`` turns the stored file into the path to print."""
         if self.kind in ("tensorflow", "keras"):  # about the whole check: no file, no line
             return self._environment_text()

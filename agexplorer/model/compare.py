@@ -10,7 +10,7 @@ from typing import Any
 
 from agexplorer.model.errors import AgxError
 from agexplorer.model.lab import RunLab
-from agexplorer.model.report import Verdict, uncounted
+from agexplorer.model.report import Verdict, uncounted, verdict_badge
 
 MODES = ("eager", "graph", "xla")
 
@@ -77,17 +77,10 @@ class StatementPair:
 
 
 def verdict_text(v: Verdict) -> str:
-    """A verdict in a few words, for marking a change: ``python x200``, ``staged``,
-    ``python (took true)``, ``mixed 2+3``, ``unreached``."""
-    if uncounted(v):
-        return "python (not counted)"
-    if v.verdict == "python":
-        if v.kind == "if":
-            return f"python (took {v.branch})" if v.branch else "python (both, in turn)"
-        return f"python x{v.iterations}" if v.iterations is not None else "python"
-    if v.verdict == "mixed" and v.mixed:
-        return f"mixed {v.mixed[0]}+{v.mixed[1]}"
-    return v.verdict
+    """A verdict in a few words, for marking a change, in the explorer's words
+    (``verdict_badge``): ``unrolled x200``, ``staged``, ``took true``, ``mixed 2+3``,
+    ``in Python (not counted)``, ``unreached``."""
+    return "in Python (not counted)" if uncounted(v) else verdict_badge(v)
 
 
 def normalized_header(header: str) -> str:

@@ -142,6 +142,30 @@ def uncounted(v: Any) -> bool:
             and not v.branch)
 
 
+# Each verdict kind in words, for counts ("2 run in Python while tracing"): the explorer's
+# Control flow summary and the report's heading.
+VERDICT_WORDS = {"staged": "staged in the graph", "python": "run in Python while tracing",
+                 "mixed": "staged on some runs and Python on others",
+                 "unreached": "never reached"}
+
+
+def verdict_badge(v: Any) -> str:
+    """A verdict in the words every view uses (the explorer's gutter and function list, the
+    report, compare, check): ``staged``, ``unrolled x4``, ``took true``, ``mixed 2+3``,
+    ``in Python`` (not counted), ``unreached``."""
+    if uncounted(v):
+        return "in Python"
+    if v.verdict == "staged":
+        return "staged" + (f" x{v.times}" if v.times > 1 else "")
+    if v.verdict == "mixed":
+        return f"mixed {v.mixed[0]}+{v.mixed[1]}" if v.mixed else "mixed"
+    if v.verdict == "python":
+        if v.kind == "if":
+            return f"took {v.branch}" if v.branch else "both, in turn"
+        return f"unrolled x{v.iterations}" if v.iterations is not None else "unrolled"
+    return "unreached"
+
+
 @dataclass(frozen=True)
 class ReachedFunction:
     """A function of the user's code that the trace ran (the explored one is the first of

@@ -4,26 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from agexplorer.model.report import uncounted
+from agexplorer.model.report import uncounted, verdict_badge
+
+__all__ = ["VERDICT_STYLE", "compact_badge", "verdict_badge"]
 
 VERDICT_STYLE = {"staged": "bold green", "python": "bold yellow", "mixed": "bold magenta",
                  "unreached": "dim"}
-
-
-def verdict_badge(v: Any) -> str:
-    """Short gutter mark: ``staged``, ``unrolled x4``, ``took true``, ``in Python`` (not
-    counted), ``unreached``."""
-    if uncounted(v):
-        return "in Python"
-    if v.verdict == "staged":
-        return "staged" + (f" x{v.times}" if v.times > 1 else "")
-    if v.verdict == "mixed" and v.mixed:
-        return f"mixed {v.mixed[0]}+{v.mixed[1]}"
-    if v.verdict == "python":
-        if v.kind == "if":
-            return f"took {v.branch}" if v.branch else "both, in turn"
-        return f"unrolled x{v.iterations}"
-    return "unreached"
 
 
 def compact_badge(v: Any) -> str:

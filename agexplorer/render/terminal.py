@@ -16,7 +16,7 @@ from rich.text import Text
 from rich.tree import Tree
 
 from agexplorer.model.lab import RunLab
-from agexplorer.model.report import Report, Verdict, path_text
+from agexplorer.model.report import VERDICT_WORDS, Report, Verdict, path_text
 from agexplorer.model.text import plural, seconds_text
 from agexplorer.render.badges import VERDICT_STYLE, verdict_badge
 from agexplorer.render.cells import TextTable
@@ -112,15 +112,15 @@ def _verdict_table(verdicts: Sequence[Verdict],
     table.add_column("ops", justify="right")
     table.add_column("why, and what to do", ratio=5)
     for v in verdicts:
-        detail = v.graph_op or (f"x{v.iterations}" if v.iterations is not None else
-                                (v.branch or ""))
+        # the explorer's words (unrolled x5, took true), the op a staged one became under them
+        shown = verdict_badge(v) + (f"\n{v.graph_op}" if v.graph_op else "")
         why = Text(v.reason)
         if v.hint:
             why.append("\nfix: ", style="bold cyan")
             why.append(v.hint, style="cyan")
         why.append_text(loop_var_text(v))
         table.add_row(str(v.line), v.header,
-                      Text(f"{v.verdict}\n{detail}", style=VERDICT_STYLE[v.verdict]),
+                      Text(shown, style=VERDICT_STYLE[v.verdict]),
                       str(v.ops_created), why)
     return table
 
@@ -321,7 +321,8 @@ def render_report(report: Report, console: Console | None = None, width: int | N
         summary.append(f"\n{len(inv.ops)} ops in {bodies} function bod{'ies' if bodies != 1 else 'y'};  ")
     else:
         summary.append("\n")
-    summary.append(", ".join(f"{n} {k}" for k, n in counts.items()) or "no if/for/while")
+    summary.append(", ".join(f"{n} {VERDICT_WORDS[k]}" for k, n in counts.items())
+                   or "no if/for/while")
     console.print(Panel(summary, title="agexplorer report", title_align="left"))
 
     side_by_side = console.width >= 150

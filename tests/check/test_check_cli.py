@@ -89,7 +89,7 @@ def test_a_mutated_sample_fails_with_the_sentence(mutated, monkeypatch):
     monkeypatch.chdir(mutated["folder"])
     code, out, _ = run("check", ".", "--golden", "golden.json")
     assert code == 1
-    assert "s6_2_bad_loop.py:47 `for i in range(n)`: staged -> python x5" in out
+    assert "s6_2_bad_loop.py:47 `for i in range(n)`: staged -> unrolled x5" in out
     assert "s6_2_bad_loop.py::tf_range_loop: 40 ops -> 12 ops" in out
     assert "\x1b[" not in out  # no colours when stdout is not a terminal
 
@@ -131,7 +131,7 @@ def test_github_annotations(mutated, monkeypatch):
     code, out, _ = run("check", ".", "--golden", "golden.json", "--format", "github")
     assert code == 1
     assert ("::error file=s6_2_bad_loop.py,line=47::s6_2_bad_loop.py:47 `for i in range(n)`: "
-            "staged -> python x5") in out.splitlines()
+            "staged -> unrolled x5") in out.splitlines()
 
 
 def test_a_target_that_fails_to_analyse_is_reported(tmp_path):

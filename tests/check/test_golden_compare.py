@@ -31,7 +31,7 @@ def test_unchanged_snapshots_have_no_change():
 def test_a_loop_that_falls_back_to_python_is_the_issue_sentence():
     changes = compare(Snapshot([target(loop())]),
                       Snapshot([target(loop(verdict="python", iterations=200), ops=120)]))
-    assert texts(changes) == ["train.py:42 `for i in range(n)`: staged -> python x200"]
+    assert texts(changes) == ["train.py:42 `for i in range(n)`: staged -> unrolled x200"]
 
 
 def test_a_moved_loop_is_information_not_a_change():
@@ -45,16 +45,16 @@ def test_an_edited_header_pairs_by_line_then_by_order():
     staged = loop(header="for i in tf.range(n)")
     by_line = compare(Snapshot([target(staged)]),
                       Snapshot([target(loop(verdict="python", iterations=5))]))
-    assert texts(by_line) == ["train.py:42 `for i in range(n)`: staged -> python x5"]
+    assert texts(by_line) == ["train.py:42 `for i in range(n)`: staged -> unrolled x5"]
     moved_too = compare(Snapshot([target(staged)]),
                         Snapshot([target(loop(line=50, verdict="python", iterations=5))]))
-    assert texts(moved_too) == ["train.py:50 `for i in range(n)`: staged -> python x5"]
+    assert texts(moved_too) == ["train.py:50 `for i in range(n)`: staged -> unrolled x5"]
 
 
 def test_iteration_counts_are_part_of_the_verdict():
     changes = compare(Snapshot([target(loop(verdict="python", iterations=5))]),
                       Snapshot([target(loop(verdict="python", iterations=6))]))
-    assert texts(changes) == ["train.py:42 `for i in range(n)`: python x5 -> python x6"]
+    assert texts(changes) == ["train.py:42 `for i in range(n)`: unrolled x5 -> unrolled x6"]
 
 
 def test_new_and_gone_statements():

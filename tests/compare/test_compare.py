@@ -56,7 +56,7 @@ def test_a_python_range_against_tf_range_with_one_call_reads_as_a_change(cli):
     code, out, err = cli(f"{LOOPS}::range_loop", f"{LOOPS}::tf_range_loop", "--call", "5",
                          "--no-run", "--width", "140")
     assert code == 0, err
-    assert "python x5 -> staged" in out
+    assert "unrolled x5 -> staged" in out
     assert "for i in range(n):" in out and "for i in tf.range(n):" in out
     assert "--- s6_2_bad_loop.py::range_loop" in out
 

@@ -31,7 +31,7 @@ def test_a_loop_and_its_tf_range_rewrite_pair_up():
     assert lines(pairs) == [(4, 14)]
     assert pairs[0].differs
     assert f"{verdict_text(pairs[0].left)} -> {verdict_text(pairs[0].right)}" == \
-        "python x200 -> staged"
+        "unrolled x200 -> staged"
 
 
 def test_same_headers_pair_by_header_even_when_a_statement_is_added_before_them():
@@ -56,10 +56,9 @@ def test_a_statement_removed_leaves_null_on_the_other_side_in_the_json():
 
 
 def test_verdict_words_name_the_branch_and_the_count():
-    assert verdict_text(verdict("if", 1, "if a:", "python", branch="true")) == \
-        "python (took true)"
+    assert verdict_text(verdict("if", 1, "if a:", "python", branch="true")) == "took true"
     assert verdict_text(verdict("while", 1, "while a:", "python", iterations=5)) == \
-        "python x5"
+        "unrolled x5"
     assert verdict_text(verdict("while", 1, "while a:", "unreached")) == "unreached"
 
 

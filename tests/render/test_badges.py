@@ -30,7 +30,7 @@ def test_a_statement_run_in_python_but_not_counted_says_no_more_than_is_known():
     for kind in ("if", "for", "while"):
         v = verdict(kind, "python")
         assert verdict_badge(v) == "in Python" and compact_badge(v) == "Py"
-        assert verdict_text(v) == "python (not counted)"
+        assert verdict_text(v) == "in Python (not counted)"
 
 
 def test_the_program_views_badge_reads_the_summarys_rows():

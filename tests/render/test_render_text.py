@@ -132,7 +132,7 @@ def test_a_real_report_lists_a_verdict_per_loop(report):
     text = console.export_text()
     assert "Control flow: what AutoGraph did with each if/for/while" in text
     verdicts = [row for row in _rows(text) if len(row) == 5 and row[0].isdigit()]
-    assert verdicts and verdicts[0][2] == "python"  # a Python range loop is unrolled
+    assert verdicts and verdicts[0][2] == "unrolled x3"  # a Python range loop is unrolled
 
 
 def _slow_lab() -> RunLab:

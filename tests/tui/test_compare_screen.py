@@ -76,7 +76,7 @@ async def test_another_function_from_the_palette_shows_the_changed_verdict(loop_
         comparison = screen.comparison
         assert (comparison.left.function, comparison.right.function) == ("bad_loop",
                                                                           "fixed_loop")
-        assert "python x5 -> staged" in shown(screen.verdicts)
+        assert "unrolled x5 -> staged" in shown(screen.verdicts)
         header = shown(screen.header)
         assert "bad_loop(5)" in header and "fixed_loop(tf.constant(5))" in header
         # The converted codes side by side, the function's own name marked on each side.
@@ -108,7 +108,7 @@ async def test_buffer_against_disk_after_an_edit_and_esc_keeps_the_buffer(loop_f
         screen = await _answered(app, pilot)
         assert screen.failure is None, screen.failure
         assert screen.comparison.left.code != screen.comparison.right.code
-        assert "python x5 -> staged" in shown(screen.verdicts)
+        assert "unrolled x5 -> staged" in shown(screen.verdicts)
         assert "for i in range(n)" in loop_file.read_text()  # the disk is as it was
         await pilot.press("escape")
         assert await wait_for(pilot, lambda: app.screen is app.screen_stack[0], 5)
@@ -183,7 +183,7 @@ async def test_before_the_fix_after_the_doctors_apply_with_the_c_key(loop_file, 
         screen = await _answered(app, pilot)
         assert screen.failure is None, screen.failure
         assert screen.request.left_source == before and screen.request.right_source == after
-        assert "python x5 -> staged" in shown(screen.verdicts)
+        assert "unrolled x5 -> staged" in shown(screen.verdicts)
         assert screen.names == ("before the fix", "after AGX004")
         await pilot.press("escape")
         assert await wait_for(pilot, lambda: app.screen is app.screen_stack[0], 5)

@@ -9,6 +9,7 @@ from rich.text import Text
 from textual.message import Message
 from textual.widgets import DataTable
 
+from agexplorer.model.report import VERDICT_WORDS
 from agexplorer.render.badges import VERDICT_STYLE, verdict_badge
 from agexplorer.render.loopvars import loop_var_lines
 
@@ -25,10 +26,8 @@ def flow_summary(function: str, verdicts: list, failed: bool, label: str | None 
             return f"no verdicts for {name}: it did not trace (the status line says why)"
         return (f"no if, for or while in {name}: nothing for AutoGraph to stage; its converted "
                 "code only wraps the function (FunctionScope, the return value)")
-    kinds = {"staged": "staged in the graph", "python": "run in Python while tracing",
-             "mixed": "staged on some runs and Python on others", "unreached": "never reached"}
-    counts = {k: sum(v.verdict == k for v in verdicts) for k in kinds}
-    parts = [f"{n} {kinds[k]}" for k, n in counts.items() if n]
+    counts = {k: sum(v.verdict == k for v in verdicts) for k in VERDICT_WORDS}
+    parts = [f"{n} {VERDICT_WORDS[k]}" for k, n in counts.items() if n]
     noun = "statement" if len(verdicts) == 1 else "statements"
     return f"{len(verdicts)} {noun} in {name}: " + ", ".join(parts) + " (Enter on a row: its line)"
 
