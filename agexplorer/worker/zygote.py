@@ -49,9 +49,11 @@ _PER_WORKER = ("TMPDIR", "TEMP", "TMP", "AGX_WORKER_TMPDIR")
 FIRST_ANSWER = 120.0  # seconds: TensorFlow's import on a loaded machine, once per zygote
 
 
-def key(environ: dict[str, str] | os._Environ[str], executable: str) -> str:
-    """What a worker forked from a zygote shares with it: interpreter and relevant variables."""
-    return json.dumps([os.path.realpath(executable),
+def key(environ: dict[str, str] | os._Environ[str], executable: str, prefix: str) -> str:
+    """What a worker forked from a zygote shares with it: the interpreter as named (not its
+    real path: two virtual environments link one interpreter, each with its own packages),
+    its installation (``sys.prefix``) and the relevant variables."""
+    return json.dumps([os.path.abspath(executable), os.path.abspath(prefix),
                        relevant_environment(environ, ignore=_PER_WORKER)])
 
 
@@ -146,7 +148,8 @@ def fork_worker(env: dict[str, str], sock_fd: int, log_fd: int, args: list[str],
     try:
         conn.settimeout(10)
         conn.connect(path)
-        header = json.dumps({"env": env, "cwd": os.getcwd(), "executable": sys.executable})
+        header = json.dumps({"env": env, "cwd": os.getcwd(), "executable": sys.executable,
+                             "prefix": sys.prefix})
         conn.sendmsg([header.encode() + b"\n"],
                      [(socket.SOL_SOCKET, socket.SCM_RIGHTS, array.array("i", [sock_fd, log_fd]))])
         conn.settimeout(FIRST_ANSWER)  # a zygote still importing TensorFlow answers after it

@@ -39,7 +39,7 @@ def main() -> None:
     from agexplorer.engine.tfenv import import_tf
 
     import_tf()
-    own = key(os.environ, sys.executable)
+    own = key(os.environ, sys.executable, sys.prefix)
     # Shims are reaped by the kernel: the zygote never waits for its children.
     signal.signal(signal.SIGCHLD, signal.SIG_IGN)
     while True:
@@ -92,7 +92,8 @@ def _serve_one(conn: socket.socket, listener: socket.socket, own: str) -> None:
         if not _same_user(conn):
             return
         header = _receive(conn, fds)
-        if key(header["env"], header["executable"]) != own or len(fds) != 2:
+        if key(header["env"], header["executable"], header.get("prefix", "")) != own \
+                or len(fds) != 2:
             conn.sendall(json.dumps({"refused": "another interpreter or environment"}).encode()
                          + b"\n")
             return

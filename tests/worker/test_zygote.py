@@ -134,3 +134,16 @@ def test_a_bad_request_ends_its_connection_and_the_zygote_goes_on(zygote):
         assert isinstance(worker._proc, ForkedProcess)
     finally:
         worker.close()
+
+
+def test_an_interpreter_named_otherwise_is_refused_though_it_links_the_same(zygote, tmp_path):
+    # A virtual environment's python links the one the zygote runs, with packages of its
+    # own: the zygote's TensorFlow must not answer for it.
+    linked = tmp_path / "python3"
+    linked.symlink_to(os.path.realpath(sys.executable))
+    done = subprocess.run(
+        [str(linked), "-c", "from agexplorer.worker.client import Worker\n"
+         "w = Worker(timeout=120); w.wait_ready()\nprint(type(w._proc).__name__)\nw.close()"],
+        capture_output=True, text=True, timeout=240, cwd=ROOT)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["Popen"]
