@@ -62,18 +62,21 @@ class ForkedProcess:
     """A worker forked by a zygote, with the part of ``subprocess.Popen`` the client uses:
     ``pid``, ``returncode``, ``poll``, ``wait``, ``send_signal``, ``terminate``, ``kill``."""
 
-    def __init__(self, pid: int, conn: socket.socket, args: list[str]) -> None:
+    def __init__(self, pid: int, conn: socket.socket, args: list[str],
+                 buffered: bytes = b"") -> None:
         self.pid = pid
         self.args = args
         self.returncode: int | None = None
         self._conn = conn
-        self._buffer = b""
+        self._buffer = buffered  # what the shim sent after the pid (its exit, if it came)
         self._pidfd: int | None = None
         with contextlib.suppress(OSError):  # the shim holds it: the pid is still the worker's
             self._pidfd = os.pidfd_open(pid)
 
     def _read(self, timeout: float | None) -> None:
         deadline = None if timeout is None else time.monotonic() + timeout
+        if self._take_exit():
+            return
         while self.returncode is None:
             left = None if deadline is None else max(0.0, deadline - time.monotonic())
             ready, _, _ = select.select([self._conn], [], [], left)
@@ -87,13 +90,19 @@ class ForkedProcess:
                 self._ended(-signal.SIGKILL)
                 return
             self._buffer += chunk
-            while b"\n" in self._buffer:
-                line, self._buffer = self._buffer.split(b"\n", 1)
-                with contextlib.suppress(ValueError):
-                    message = json.loads(line)
-                    if isinstance(message, dict) and "exit" in message:
-                        self._ended(int(message["exit"]))
-                        return
+            if self._take_exit():
+                return
+
+    def _take_exit(self) -> bool:
+        """Whether the buffered lines hold the shim's exit status (then ended with it)."""
+        while b"\n" in self._buffer:
+            line, self._buffer = self._buffer.split(b"\n", 1)
+            with contextlib.suppress(ValueError):
+                message = json.loads(line)
+                if isinstance(message, dict) and "exit" in message:
+                    self._ended(int(message["exit"]))
+                    return True
+        return False
 
     def _ended(self, code: int) -> None:
         self.returncode = code
@@ -153,18 +162,20 @@ def fork_worker(env: dict[str, str], sock_fd: int, log_fd: int, args: list[str],
         conn.sendmsg([header.encode() + b"\n"],
                      [(socket.SOL_SOCKET, socket.SCM_RIGHTS, array.array("i", [sock_fd, log_fd]))])
         conn.settimeout(FIRST_ANSWER)  # a zygote still importing TensorFlow answers after it
-        line = b""
-        while not line.endswith(b"\n"):
+        received = b""
+        while b"\n" not in received:
             chunk = conn.recv(4096)
             if not chunk:
                 raise OSError("the zygote closed the connection")
-            line += chunk
+            received += chunk
+        # the pid's line; a worker that ended at once may have its exit status behind it
+        line, rest = received.split(b"\n", 1)
         answer = json.loads(line)
         if "pid" not in answer:
             conn.close()
             return None
         conn.settimeout(None)
-        return ForkedProcess(int(answer["pid"]), conn, args)
+        return ForkedProcess(int(answer["pid"]), conn, args, rest)
     except (OSError, ValueError):
         conn.close()
         return None

@@ -147,3 +147,37 @@ def test_an_interpreter_named_otherwise_is_refused_though_it_links_the_same(zygo
         capture_output=True, text=True, timeout=240, cwd=ROOT)
     assert done.returncode == 0, done.stderr
     assert done.stdout.split() == ["Popen"]
+
+
+def test_an_exit_sent_with_the_pid_is_read_not_lost(tmp_path):
+    # A worker that ends at once: its shim's two lines (the pid, the exit status) can arrive
+    # in one read; the status must be the process's, not a reason to start another worker.
+    import socket
+    import threading
+
+    from agexplorer.worker.zygote import fork_worker
+
+    path = str(tmp_path / "z.sock")
+    listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    listener.bind(path)
+    listener.listen(1)
+    sleeper = subprocess.Popen(["sleep", "30"])
+
+    def shim() -> None:
+        conn, _ = listener.accept()
+        with conn:
+            conn.recvmsg(65536, socket.CMSG_LEN(16))
+            conn.sendall(json.dumps({"pid": sleeper.pid}).encode() + b"\n"
+                         + json.dumps({"exit": 3}).encode() + b"\n")
+            conn.recv(1)
+
+    threading.Thread(target=shim, daemon=True).start()
+    try:
+        a, b = socket.socketpair()
+        proc = fork_worker(dict(os.environ), a.fileno(), b.fileno(), ["x"], path)
+        assert isinstance(proc, ForkedProcess)
+        assert proc.pid == sleeper.pid and proc.poll() == 3
+    finally:
+        sleeper.kill()
+        sleeper.wait()
+        listener.close()
