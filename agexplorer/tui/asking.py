@@ -43,6 +43,12 @@ class AsksWhenShown:
         self.desk.state.subscribe(self)
 
     def on_show(self) -> None:
+        self.shown()
+
+    def shown(self) -> None:
+        """The tab is on screen: ask if what it shows changed since it last asked. Called on
+        Show, and by the workspace after its TabPane is activated (Show alone can go
+        missing: see ``Workspace.on_tabbed_content_tab_activated``)."""
         self._follow()
 
     # Told inside the change: the tab asks once the app's own request is sent (the worker

@@ -103,6 +103,16 @@ class Workspace(Vertical):
             with TabPane("HLO", id="tab-hlo"):
                 yield self.hlo
 
+    def on_tabbed_content_tab_activated(self, event: TabbedContent.TabActivated) -> None:
+        """The tabs that fill or ask only when shown are told so after the next refresh as
+        well as by Show: Textual posts Show when a reflow finds a widget new on screen, and a
+        layout query between the tab's switch and that reflow (the compositor rebuilding its
+        map lazily) makes it not new, so no Show comes and the tab would wait for good.
+        Each ``shown`` does nothing the second time."""
+        for tab in (self.passes, self.hlo, self.ops):
+            if event.pane in tab.ancestors:
+                self.call_after_refresh(tab.shown)
+
     def set_origin(self, panel: str, header: str, stale: bool) -> None:
         """Head result panel ``panel`` ("run", "trace", "doctor") with what it was made
         from (see agexplorer.tui.code.made.Provenance)."""

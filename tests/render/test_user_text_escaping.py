@@ -236,7 +236,8 @@ async def test_the_explorers_panes_and_svg_show_user_text_as_written(hostile, wo
 
         app.query_one("#panels").active = "tab-passes"
         passes = app.query_one("#passes-panel")
-        assert await wait_for(pilot, lambda: passes.passes is not None, 60)
+        assert await wait_for(pilot, lambda: passes.passes is not None, 60), \
+            (str(passes.note.render()), passes.asked, app.state.generation, app.state.target)
         _shown_as_written(passes.shown_code, '"[/b] closes nothing [bold]x[/bold] <b>&amp;</b>"'
                           .replace('"', "'"))
 

@@ -47,3 +47,25 @@ async def test_the_passes_tab_steps_through_the_conversion(flow_file, worker):
         assert await wait_for(pilot, lambda: tab.passes is not None
                               and "s = s * 3.0" in tab.passes.steps[0].code)
         assert "s * 3.0" not in flow_file.read_text()
+
+
+async def test_a_tab_whose_show_event_never_comes_still_fills(flow_file, worker, monkeypatch):
+    """Textual posts Show only when a reflow finds the widget new on screen; a layout query
+    between a tab's switch and that reflow makes it not new, and no Show comes (seen on a
+    loaded machine: the Passes tab said "shown when this tab opens" for good). The tabs that
+    wait to be shown are told by the workspace when their TabPane is activated too."""
+    from agexplorer.tui.asking import AsksWhenShown
+    from agexplorer.tui.graph.op_tree import OpTree
+
+    monkeypatch.setattr(AsksWhenShown, "on_show", lambda self: None)
+    monkeypatch.setattr(OpTree, "on_show", lambda self: None)
+    app = explorer(flow_file, worker, "python_for")
+    async with app.run_test(size=(140, 40)) as pilot:
+        assert await wait_for(pilot, lambda: app.state.report is not None)
+        ops = app.panes.ops
+        assert ops._pending  # the Graph tab is hidden: its tree waits
+        await pilot.press("8")
+        assert await wait_for(pilot, lambda: app.panes.passes.passes is not None)
+        await pilot.press("4")
+        assert app.panes.panels.active == "tab-graph"
+        assert await wait_for(pilot, lambda: not ops._pending and ops._by_line)

@@ -66,6 +66,11 @@ class OpTree(Tree):
         self._fill()
 
     def on_show(self) -> None:
+        self.shown()
+
+    def shown(self) -> None:
+        """On screen: fill the tree if an inventory waited (also called by the workspace
+        after the Graph tab is activated; see ``Workspace.on_tabbed_content_tab_activated``)."""
         if self._pending:
             self._fill()
             if self._line is not None:
