@@ -161,12 +161,16 @@ def _server_class() -> type:
     first (the token, the Origin, the Host), and the tokened page sets the cookie its own
     requests carry the token in; the page's websocket follows the address the browser used
     (so a class that reaches us by our name or IP connects back to it, where the stock page
-    would point every browser at --host, e.g. 0.0.0.0), and its banner is replaced by our
-    one line."""
+    would point every browser at --host, e.g. 0.0.0.0); the page asks nothing of another
+    machine (serve_page.py: its font is the one textual-serve ships), and its banner is
+    replaced by our one line."""
     import logging
 
+    import aiohttp_jinja2
     from aiohttp import web
     from textual_serve.server import Server
+
+    from agexplorer.cli.serve_page import OfflineTemplates
 
     class ExplorerServer(Server):
         def __init__(self, command: str, *, token: str | None, loopback: bool,
@@ -176,6 +180,7 @@ def _server_class() -> type:
 
         async def _make_app(self) -> web.Application:
             app = await super()._make_app()
+            aiohttp_jinja2.get_env(app).loader = OfflineTemplates(self.templates_path)
             app.middlewares.append(self.guard)
             return app
 
