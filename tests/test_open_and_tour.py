@@ -104,7 +104,7 @@ def test_each_tour_step_names_a_sample_function_and_an_action():
         tree = ast.parse(open(os.path.join(SAMPLES, step.file)).read())
         names = {n.name for n in ast.walk(tree) if isinstance(n, ast.FunctionDef | ast.ClassDef)}
         assert set(step.function.split(".")) <= names, step.target
-        assert step.action in ("run", "trace", "doctor", "none")
+        assert step.action in ("run", "trace", "doctor", "curves", "none")
         assert step.heading_zh[:3].replace(".", "").isdigit() and step.title_en and step.look
     headings = [s.heading_zh.split()[0] for s in STEPS]
     assert headings == sorted(headings, key=lambda h: [int(x) for x in h.split(".")])

@@ -44,6 +44,8 @@ COMMANDS: tuple[Command, ...] = (
     Command("passes", "agexplorer.cli.passes:add_passes_parser",
             "agexplorer.cli.passes:cmd_passes"),
     Command("sweep", "agexplorer.cli.sweep:add_sweep_parser", "agexplorer.cli.sweep:cmd_sweep"),
+    Command("curves", "agexplorer.cli.curves:add_curves_parser",
+            "agexplorer.cli.curves:cmd_curves"),
     Command("samples", "agexplorer.cli.arguments:add_samples_parser",
             "agexplorer.cli.commands:cmd_samples"),
     Command("tour", "agexplorer.cli.arguments:add_tour_parser", None),

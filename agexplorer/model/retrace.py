@@ -83,6 +83,10 @@ class RetraceCall:
     effects: list[Effect] = field(default_factory=list)
     error: str | None = None
     error_line: int | None = None
+    # Where TensorFlow itself refused the call (an input_signature's binding), its own
+    # message as raised ("TypeError: Binding inputs to tf.function failed ..."): ``error``
+    # says it in plain words, this quotes it.
+    tf_message: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON form."""
@@ -93,7 +97,8 @@ class RetraceCall:
                 "arguments": {a.name: a.to_dict() for a in self.arguments},
                 "printed": self.printed, "logged": self.logged,
                 "effects": [e.to_dict() for e in self.effects],
-                "error": self.error, "error_line": self.error_line}
+                "error": self.error, "error_line": self.error_line,
+                "tf_message": self.tf_message}
 
 
 @dataclass(frozen=True)

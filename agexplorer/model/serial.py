@@ -66,6 +66,7 @@ def _records() -> dict[str, Any]:
     """The model's names, for hints that only name them (imported under TYPE_CHECKING)."""
     from agexplorer.model import (
         compare,
+        curves,
         doctor,
         inventory,
         lab,
@@ -79,7 +80,7 @@ def _records() -> dict[str, Any]:
 
     names: dict[str, Any] = {}
     for module in (values, loopvars, inventory, report, lab, doctor, compare, passes,
-                   retrace, sweep):
+                   retrace, sweep, curves):
         names.update({k: v for k, v in vars(module).items() if not k.startswith("_")})
     return names
 

@@ -9,16 +9,20 @@ from rich.table import Table
 from rich.text import Text
 
 from agexplorer.model.retrace import RetraceCall, RetraceReport
-from agexplorer.model.text import plural, times
+from agexplorer.model.text import plural, shortened, times
 from agexplorer.render.terminal import display_path
 
+TF_QUOTE = 320  # characters of TensorFlow's own message quoted (its args' reprs follow)
 OUTCOME_STYLE = {"traced": "bold yellow", "reused": "green", "failed": "bold red"}
 
 
 def _note(call: RetraceCall) -> Text:
     """The last column of the calls table: why it traced, what it reused, or its error."""
     if call.outcome == "failed":
-        return Text(call.error or "raised", style="red")
+        note = Text(call.error or "raised", style="red")
+        if call.tf_message:  # TensorFlow's own words, quoted as raised
+            note.append(f"\nTensorFlow: “{shortened(call.tf_message, TF_QUOTE)}”", style="dim")
+        return note
     if call.outcome == "reused":
         return Text(call.reused_because or "reused a trace made earlier", style="dim")
     return Text(call.reason or "")

@@ -50,10 +50,15 @@ class TimingTable:
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
         # The title above the table, at the full width: the narrow table would wrap it.
         yield Text(TITLE, style="table.title")
-        yield self.by_mode() if self.wide_width() <= options.max_width else self.by_measure()
+        if self.wide_width() <= options.max_width:
+            yield self.by_mode()
+        elif self.narrow_width() <= options.max_width:
+            yield self.by_measure()
+        else:  # narrower still (the tour's panel beside a 24-row screen): never "…"
+            yield self.as_lines()
 
     def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
-        return Measurement(min(self.wide_width(), self.narrow_width()),
+        return Measurement(min(self.wide_width(), self.narrow_width(), self.lines_width()),
                            max(self.wide_width(), cell_len(TITLE)))
 
     def wide_width(self) -> int:
@@ -67,6 +72,22 @@ class TimingTable:
         """The columns a row per measure needs."""
         return _width([["per call", *MEASURES]] + [[mode, *values]
                                                    for mode, values in self.values.items()])
+
+    def lines_width(self) -> int:
+        """The columns the label/value lines need (their longest line)."""
+        return max((cell_len(line.plain) for line in self._lines()), default=0)
+
+    def _lines(self) -> list[Text]:
+        lines = []
+        for mode, values in self.values.items():
+            lines.append(Text(mode, style="bold"))
+            lines += [Text(f"  {name}: {value}") for name, value in zip(MEASURES, values,
+                                                                      strict=True)]
+        return lines
+
+    def as_lines(self) -> Text:
+        """A line per measure under each mode's name: what a panel of 30 columns holds."""
+        return Text("\n").join(self._lines())
 
     def by_mode(self) -> Table:
         """A row per mode: ``mode, first call, median, ... speed-up``."""

@@ -178,18 +178,28 @@ def _run_sequence(fn: Any, sequence: list[_Call], loaded: Loaded, parameters: An
         effects = [Effect(*e, during=outcome) for e in changes(before, snapshot(loaded))]
         error, error_line = (None, None) if failure is None else \
             _error(failure, fn, arguments, loaded, index, call, traced)
+        refused = failure is not None and _refused(failure, fn, traced)
         results.append(RetraceCall(index=index, call=call.text, outcome=outcome, traced=traced,
                                    tracing_count=after, arguments=arguments, printed=out.stdout,
                                    logged=out.log, effects=effects, error=error,
-                                   error_line=error_line))
+                                   error_line=error_line,
+                                   tf_message=f"{type(failure).__name__}: {failure}"
+                                   if refused else None))
     return results
+
+
+def _refused(exc: BaseException, fn: Any, traced: bool) -> bool:
+    """TensorFlow refused the call before tracing: its arguments do not bind to the
+    input_signature."""
+    return getattr(fn, "input_signature", None) is not None and not traced \
+        and "Binding inputs" in str(exc)
 
 
 def _error(exc: BaseException, fn: Any, arguments: list[Argument], loaded: Loaded, index: int,
            call: _Call, traced: bool) -> tuple[str, int | None]:
     """One sentence for a call that raised; an input_signature refusal said as such."""
     signature = getattr(fn, "input_signature", None)
-    if signature is not None and not traced and "Binding inputs" in str(exc):
+    if _refused(exc, fn, traced):
         return f"call {index} was refused by the input_signature: " \
                f"{refusal(arguments, signature, str(exc))}.", None
     name = loaded.qualname.rpartition(".")[2]

@@ -29,7 +29,7 @@ from agexplorer.tui.functions.picker import FunctionPicker
 from agexplorer.tui.graph.op_detail import OpDetail
 from agexplorer.tui.guards import while_mounted
 from agexplorer.tui.keys import KeyActions
-from agexplorer.tui.layout import LayoutApp, fit_controls
+from agexplorer.tui.layout import LayoutApp, fit_controls, fit_tour
 from agexplorer.tui.messages import (
     AnalysisFailed,
     AnalysisReady,
@@ -228,6 +228,7 @@ class AgxApp(KeyActions, CompareActions, LayoutApp):
             self.state.subscribe(pane)
         source, converted = self.source, panes.converted
         source.on_edit = self.editing.edited
+        source.leave_first = self.back_to_tour
         self.watch(source, "scroll_y", lambda _: self.sync_gutter(), init=False)
         self.watch(converted, "scroll_y", lambda _: self.sync_gutter(), init=False)
         self.set_interval(1.0, self._check_disk)
@@ -235,7 +236,7 @@ class AgxApp(KeyActions, CompareActions, LayoutApp):
 
     def on_resize(self) -> None:
         self.call_after_refresh(self.sync_gutter)
-        self.call_after_refresh(fit_controls, self)
+        self.call_after_refresh(fit_tour, self)  # the tour's room, then the controls
 
     @while_mounted
     def sync_gutter(self) -> None:
@@ -288,10 +289,12 @@ class AgxApp(KeyActions, CompareActions, LayoutApp):
         return self.requests.buffer()
 
     @while_mounted
-    def analyse(self, run: bool = False, call: str | None = None) -> None:
+    def analyse(self, run: bool = False, call: str | None = None,
+                tensorboard: str | None = None) -> None:
         """Ask the worker for the current function (the buffer if it has unsaved edits);
-        the arguments are those typed in the Run tab, else the function's ready inputs."""
-        self.requests.analyse(run, call)
+        the arguments are those typed in the Run tab, else the function's ready inputs;
+        ``tensorboard``: the run also writes the graph's TensorBoard log there."""
+        self.requests.analyse(run, call, tensorboard)
 
     @on(AnalysisReady)
     def _analysis_ready(self, message: AnalysisReady) -> None:

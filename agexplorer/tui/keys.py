@@ -15,6 +15,7 @@ from agexplorer.tui.parts import ExplorerApp
 if TYPE_CHECKING:
     from agexplorer.tui.code.find import Finder
     from agexplorer.tui.sweep.view import SweepView
+    from agexplorer.tui.tour.tour import Tour
 
 # The tabs (digits 1-9) and the panes (alt+digits), in screen order.
 TABS: tuple[tuple[str, str], ...] = (
@@ -35,6 +36,10 @@ BINDINGS: list[BindingType] = [
     Binding("f1", "help", "Keys"),
     Binding("question_mark", "help", "Keys", show=False),
     Binding("escape", "leave", "Leave"),
+    # While the tour is open (tui/tour): its sections from any pane (the arrows only in its
+    # panel), as F3/shift+F3 step a find (F6 and F7 are the editor's); Esc goes back to it.
+    Binding("f8", "tour_step(1)", "Next section"),
+    Binding("shift+f8", "tour_step(-1)", "Prev section", show=False),
     # n/N step through a find's matches while its pane has the focus; else n is the next function.
     Binding("n", "find_next", "Next match"),
     Binding("N", "find_previous", "Prev match"),
@@ -52,6 +57,9 @@ BINDINGS: list[BindingType] = [
     Binding("ctrl+s", "save", "Save"),
     Binding("ctrl+f", "find", "Find"),
     Binding("a", "apply_fix", "Apply fix"),
+    # ctrl+z outside the editor undoes the Doctor's last Apply (in the editor it undoes any
+    # edit; a read-only editor passes the key on to this one).
+    Binding("ctrl+z", "undo_apply", "Undo Apply", show=False),
     Binding("c", "compare", "Compare", show=False),
     Binding("u", "cost_curve", "Cost curve", show=False),
     *LAYOUT_BINDINGS[1:],  # zoom, presentation mode
@@ -73,6 +81,7 @@ COMMANDS: list[tuple[str, str]] = [
     ("Trace: explain which calls retrace, and why", "trace"),
     ("Try the selected finding's fix on a copy", "try_fix"),
     ("Apply the tried fix to the buffer", "apply_fix"),
+    ("Undo the last Apply of a fix", "undo_apply"),
     ("Compare with...: the file on disk, before the fix or another function", "compare"),
     ("Compare with the file on disk", "compare_disk"),
     ("Compare with another function...", "compare_function"),
@@ -132,6 +141,18 @@ class KeyActions(ExplorerApp):
         """Is the cost curve on screen? (False before it was ever made.)"""
         return "sweeps" in self.__dict__ and self.sweeps.shown
 
+    def _tour(self) -> Tour | None:
+        """The lesson tour, when open."""
+        from agexplorer.tui.tour.tour import open_tour
+
+        return open_tour(self)
+
+    def _away_from_tour(self) -> bool:
+        """The tour is open and the focus is elsewhere (Esc leads back to it)."""
+        tour = self._tour()
+        return tour is not None and tour.panel is not None and not (
+            self.focused is not None and tour.panel in (self.focused, *self.focused.ancestors))
+
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Keys that would type text are off while typing; find keys only while finding;
         the pane keys only on the explorer's own screen."""
@@ -143,7 +164,9 @@ class KeyActions(ExplorerApp):
         if action == "find_step":  # F3 / shift+F3: anywhere while the find bar is open
             return self._finding()
         if action == "leave":
-            return typing or self._finding() or self._sweep_shown()
+            return typing or self._finding() or self._sweep_shown() or self._away_from_tour()
+        if action == "tour_step":
+            return self._tour() is not None
         if action == "focus_pane":
             return self.screen is self.screen_stack[0]
         return True
@@ -195,6 +218,11 @@ class KeyActions(ExplorerApp):
     def action_apply_fix(self) -> None:
         if self.workspace_ready:
             self.doctor_tab.apply_tried()
+
+    @while_mounted
+    def action_undo_apply(self) -> None:
+        if self.workspace_ready:
+            self.doctor_tab.undo_apply()
 
     @while_mounted
     def action_save(self) -> None:
@@ -276,9 +304,24 @@ class KeyActions(ExplorerApp):
                 self.screen_stack[0].set_class(pane == "converted", "-show-converted")
             getattr(self.panes, pane).focus()
 
+    def back_to_tour(self) -> bool:
+        """Focus the lesson tour's panel when it is open (Esc from any pane); False if not."""
+        from agexplorer.tui.tour.tour import back_to_tour
+
+        return back_to_tour(self)
+
+    def action_tour_step(self, delta: int) -> None:
+        """F8/shift+F8: the tour's next or previous section, from any pane."""
+        tour = self._tour()
+        if tour is not None:
+            tour.go(tour.index + delta)
+
     def action_leave(self) -> None:
-        """Esc: out of an input (to the next pane), or the find bar closes."""
-        if typing_in(self.focused):
+        """Esc: back to the tour when it is open, out of an input (to the next pane), or
+        the find bar or the cost curve closes."""
+        if self._away_from_tour() and not self._finding() and not self._sweep_shown():
+            self.back_to_tour()
+        elif typing_in(self.focused):
             self.screen.focus_next()
         elif self._finding():
             self.finder.close()

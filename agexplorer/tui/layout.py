@@ -134,6 +134,54 @@ def _shown_again(app: ExplorerApp, pane: Widget) -> None:
 COMPACT_BELOW = (110, 50)  # columns, rows
 
 
+# The lesson tour's panel, by the screen's width: (from columns, the panel's width).
+TOUR_WIDTHS = [(0, 34), (110, 40), (150, 44)]
+# Beside the tour, the code panes side by side keep 60 columns each with the function list
+# (30) from this many columns left; under it the list folds (-tour-folded) and they do.
+TOUR_KEEPS_LIST = 170
+TOUR_FOLDED = "-tour-folded"
+
+
+def tour_width(app: App) -> int:
+    """The columns the lesson tour's panel takes now (0: it is not open)."""
+    from agexplorer.tui.tour.panel import TourPanel
+
+    screen = app.screen_stack[0] if app.screen_stack else None
+    if screen is None or not any(p.tour.panel is p for p in screen.query(TourPanel)):
+        return 0  # (a panel being removed is the closed tour's)
+    return [w for least, w in TOUR_WIDTHS if app.size.width >= least][-1]
+
+
+def fit_tour(app: App) -> None:
+    """While the tour is open it owns the layout: its panel's width comes off the screen's,
+    and the horizontal breakpoint is the one of the columns left. So where the code would
+    drop under 60 columns the function list folds and the code panes stack (or, on a short
+    screen, alternate), as on a narrow screen; closed, the screen's own width decides again.
+    (Textual sets the breakpoint classes on a resize only: the app calls this after each.)"""
+    from agexplorer.tui.tour.panel import TourPanel
+
+    screen = app.screen_stack[0] if app.screen_stack else None
+    if screen is None or not screen.is_mounted:
+        return
+    taken = tour_width(app)
+    for panel in screen.query(TourPanel):
+        panel.styles.width = taken
+    left = app.size.width - taken
+    # Textual sets the horizontal classes from the screen's width on each resize, maybe
+    # after this ran: while the tour is open this screen leaves them to this function.
+    if taken:
+        setattr(screen, "HORIZONTAL_BREAKPOINTS", [])  # noqa: B010 - a ClassVar, per screen
+    else:
+        screen.__dict__.pop("HORIZONTAL_BREAKPOINTS", None)
+    chosen = [name for least, name in HORIZONTAL if left >= least][-1]
+    screen.update_classes({name: name == chosen for _, name in HORIZONTAL}, animate=False)
+    screen.set_class(bool(taken) and chosen == "-medium" and left < TOUR_KEEPS_LIST,
+                     TOUR_FOLDED)
+    if getattr(app, "workspace_ready", False):
+        app.call_after_refresh(app.panes.show_active_tab)  # type: ignore[attr-defined]
+    fit_controls(app)
+
+
 def fit_controls(app: App) -> None:
     """Compact controls and footer on a small screen, bordered ones on a large one."""
     from textual.widgets import Button, Footer, Input, Select
@@ -142,6 +190,7 @@ def fit_controls(app: App) -> None:
     if screen is None or not screen.is_mounted:
         return
     width, height = app.size
+    code_width = width - tour_width(app)  # the columns the code's panes share
     small = width < COMPACT_BELOW[0] or height < COMPACT_BELOW[1]
     for widget in screen.query("Input, Button, Select"):
         if isinstance(widget, Input | Button | Select) and widget.compact != small:
@@ -152,10 +201,13 @@ def fit_controls(app: App) -> None:
 
     for gutter in screen.query(VerdictGutter):  # short marks leave the columns to the code
         gutter.set_compact(width < WIDE)
-    alternate = width < HORIZONTAL[1][0] and height < VERTICAL[1][0]  # one code pane shows
+    alternate = code_width < HORIZONTAL[1][0] and height < VERTICAL[1][0]  # one pane shows
     for pane_id, other in (("source", "F2: AutoGraph's code"), ("converted", "F2: source")):
         for pane in screen.query(f"#{pane_id}"):
-            pane.border_subtitle = other if alternate else ""
+            if hasattr(pane, "hint"):  # the source: after its demo mark ("read-only: ...")
+                pane.hint = other if alternate else ""
+            else:
+                pane.border_subtitle = other if alternate else ""
 
 
 def _focus_code(app: ExplorerApp) -> None:
@@ -230,15 +282,18 @@ def unzoom(screen: Screen) -> None:
 
 
 def toggle_presentation(app: ExplorerApp, screen: Screen) -> None:
-    """Presentation mode: no footer or function list, bolder titles, and space steps to the
-    next function of the open files and runs it. The function shown runs as the mode starts."""
+    """Presentation mode: no footer or function list, bolder titles, the source read-only
+    until ctrl+e, and space steps to the next function of the open files and runs it. The
+    function shown runs as the mode starts."""
     if screen.has_class(PRESENTING):
         screen.remove_class(PRESENTING)
+        app.source.set_demo("presentation", False)
         app.set_status("presentation mode ended (F12 starts it again)")
         return
     if not app.workspace_ready:
         return
     screen.add_class(PRESENTING)
+    app.source.set_demo("presentation", True)  # read-only until ctrl+e; Tab moves on
     app.panes.run_panel.focus()  # not the editor: space must step, not type
     app.action_run()
     app.set_status("presentation: space runs the next function, F12 ends")

@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     from agexplorer.tui.code.source_pane import SourcePane
     from agexplorer.tui.doctor.tab import DoctorTab
     from agexplorer.tui.functions.navigation import Navigation
+    from agexplorer.tui.messages import BufferRequest
     from agexplorer.tui.program.actions import Program
     from agexplorer.tui.requests import Requests
     from agexplorer.tui.run.panel import RunPanel
@@ -63,7 +64,10 @@ if TYPE_CHECKING:
 
         def announce(self, text: str, error: bool = True) -> None: ...
 
-        def analyse(self, run: bool = False, call: str | None = None) -> None: ...
+        def analyse(self, run: bool = False, call: str | None = None,
+                    tensorboard: str | None = None) -> None: ...
+
+        def buffer_request(self) -> BufferRequest | None: ...
 
         def open_first(self) -> None: ...
 

@@ -79,8 +79,9 @@ class Requests:
                              run.call_input.value.strip() or None,
                              source.text if source.dirty else None, run.init)
 
-    def analyse(self, run: bool, call: str | None) -> None:
-        """Ask for the report of the current function (and its run when ``run``)."""
+    def analyse(self, run: bool, call: str | None, tensorboard: str | None = None) -> None:
+        """Ask for the report of the current function (and its run when ``run``, writing
+        the graph's TensorBoard log to ``tensorboard`` when given)."""
         target, panes = self.state.target, self.panes()
         if target is None or panes is None:
             return
@@ -91,7 +92,7 @@ class Requests:
         request = ReportRequest(f"{path}::{qualname}", call=call, no_run=not run, budget=0.5,
                                 source=source.text if source.dirty else None,
                                 device=panel.device, user_code=self.user_code,
-                                init=panel.init)
+                                init=panel.init, tensorboard=tensorboard if run else None)
         key = self.state.start(request, source.text)
         if run:
             panel.remember(call)

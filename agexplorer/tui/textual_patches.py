@@ -14,6 +14,10 @@ own watcher list, which Textual prunes only when ``Footer.compact`` changes: eve
 composed stayed alive (about 1.2 MB and 0.4 s of CPU a tab switch in the explorer, growing
 with the heap). See docs/upstream/textual-footer-leak.md. :func:`install_footer` makes the
 footer skip a recompose that would show the same keys, and let go of the keys it replaced.
+It also makes the footer read well when narrow: a compact group's keys ran together
+("alt+1alt+2alt+3alt+4 Panes") and show as one range ("alt+1-4 Panes"); a key cut by the
+command palette's key (docked over the right end) or by the edge left a stray cell there (the
+"^" of "^f Find", the "p" of "Apply fix" in the palette key's margin) and is hidden whole.
 
 A widget focused in a ``TabbedContent``'s pane makes it show that pane, through messages
 that reach it later, each pane's on its own queue: in a burst of tab keys a late one showed
@@ -29,14 +33,16 @@ failing at start. pyproject.toml bounds textual to the major version they were w
 
 from __future__ import annotations
 
+import itertools
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from textual.app import App
     from textual.dom import DOMNode
     from textual.widgets import Footer, TabbedContent, TabPane
+    from textual.widgets._footer import FooterKey
 
 # The private names the patches use: (module, attribute path), each probed before use.
 PRIVATE: tuple[tuple[str, str], ...] = (
@@ -128,6 +134,52 @@ def forget_removed_watchers(node: DOMNode) -> None:
                       if not watcher._closing]
 
 
+def group_keys(keys: Sequence[str]) -> str:
+    """One label for a group's keys: a run of single characters after a shared prefix as a
+    range (``alt+1`` ... ``alt+4`` -> ``alt+1-4``, ``1`` ... ``9`` -> ``1-9``), else the keys
+    joined by "/"."""
+    prefix = keys[0][:-1]
+    if len(keys) > 2 and all(len(key) == len(prefix) + 1 and key.startswith(prefix)
+                             for key in keys) and \
+            all(ord(b[-1]) - ord(a[-1]) == 1 for a, b in itertools.pairwise(keys)):
+        return f"{keys[0]}-{keys[-1][-1]}"
+    return "/".join(keys)
+
+
+def show_as_one(keys: Sequence[FooterKey]) -> None:
+    """Show a binding group's keys (composed, not yet mounted) as its first key, labelled
+    with them all (``group_keys``); its tooltip names each (a click presses the first).
+    Textual marks a group's keys "-grouped" and keeps a key's label in ``key_display``: a
+    Textual that did otherwise would show its own footer, unchanged, not fail."""
+    first, *rest = keys
+    first.tooltip = "\n".join(f"{key.key_display}  {key.tooltip or ''}" for key in keys)
+    first.key_display = group_keys([key.key_display for key in keys])
+    for key in rest:
+        key.display = False
+
+
+def fit_footer(footer: Footer) -> None:
+    """Hide the footer's items that its width cuts, under the command palette's key (docked
+    over the right end) or at an edge, and show again those that fit whole. Hidden, not
+    removed: every item keeps its place, read from the footer's arrangement (a hidden item
+    has no region on the screen)."""
+    if not footer.is_attached:
+        return
+    area = footer.scrollable_content_region
+    places = {place.widget: place for place in footer.arrange(area.size).placements}
+    left, right = round(footer.scroll_x), round(footer.scroll_x) + area.width
+    for widget, place in places.items():  # the palette's key, docked on the right
+        if place.fixed and widget.styles.dock == "right":
+            right = min(right, round(footer.scroll_x) + place.region.x)
+    for item in footer.children:
+        found = places.get(item)
+        if found is None or found.fixed:
+            continue
+        fits = left <= found.region.x and found.region.right <= right
+        if item.visible != fits:
+            item.visible = fits
+
+
 def install_footer() -> None:
     """Make every ``Footer`` recompose only when its keys change, and forget the keys it
     removed (idempotent; before the first footer mounts)."""
@@ -135,6 +187,7 @@ def install_footer() -> None:
     if _footer_installed or not (probe("textual.widgets._footer", "FooterKey")
                                  and probe("textual.widgets", "Footer.recompose")):
         return
+    from textual.events import Resize
     from textual.widgets import Footer
     from textual.widgets._footer import FooterKey
 
@@ -144,11 +197,20 @@ def install_footer() -> None:
         # Each key bound to the footer's ``compact`` is made compact or not as the footer is:
         # binding it then changes nothing (a key made compact and bound to a wide footer
         # restyled itself). The command palette's key is not bound: it stays as it was made.
+        # A group's keys (each marked "-grouped", then the group's label) show as one.
+        grouped: list[FooterKey] = []
         for widget in compose(self):
+            if isinstance(widget, FooterKey) and widget.has_class("-grouped"):
+                grouped.append(widget)
+            elif grouped:
+                show_as_one(grouped)
+                grouped = []
             if isinstance(widget, FooterKey) and not widget.has_class("-command-palette"):
                 widget.set_reactive(FooterKey.compact, self.compact)
                 widget.set_class(self.compact, "-compact", update=False)
             yield widget
+        if grouped:
+            show_as_one(grouped)
 
     async def recompose_when_changed(self: Footer) -> None:
         if not self.is_attached:
@@ -159,9 +221,27 @@ def install_footer() -> None:
         await recompose(self)
         self._agx_keys = keys  # type: ignore[attr-defined]
         forget_removed_watchers(self)
+        self.call_after_refresh(fit_footer, self)  # the new keys, once placed
+
+    # Fitted again when the keys' room changes: the footer's width, its keys' widths (compact
+    # or not: its virtual size), or a scroll (the mouse wheel scrolls a footer sideways).
+    resized = getattr(Footer, "on_resize", None)  # none in Textual 8.2.8
+
+    def on_resize(self: Footer, event: Resize) -> None:
+        if resized is not None:
+            resized(self, event)
+        self.call_after_refresh(fit_footer, self)
+
+    scrolled = Footer.watch_scroll_x
+
+    def watch_scroll_x(self: Footer, old_value: float, new_value: float) -> None:
+        scrolled(self, old_value, new_value)
+        self.call_after_refresh(fit_footer, self)
 
     Footer.compose = compose_in_style  # type: ignore[method-assign]
     Footer.recompose = recompose_when_changed  # type: ignore[method-assign, assignment]
+    Footer.on_resize = on_resize  # type: ignore[attr-defined]
+    Footer.watch_scroll_x = watch_scroll_x  # type: ignore[method-assign, assignment]
     _footer_installed = True
 
 

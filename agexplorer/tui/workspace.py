@@ -72,6 +72,7 @@ class Workspace(Vertical):
 
     def _doctor_label(self, text: str) -> None:
         self.panels.get_tab("tab-doctor").label = text
+        self.call_after_refresh(self.show_active_tab)  # the labels' widths changed
 
     def compose(self) -> ComposeResult:
         with Horizontal(id="code"):
@@ -112,6 +113,17 @@ class Workspace(Vertical):
         for tab in (self.passes, self.hlo, self.ops):
             if event.pane in tab.ancestors:
                 self.call_after_refresh(tab.shown)
+        self.call_after_refresh(self.show_active_tab)
+
+    def show_active_tab(self) -> None:
+        """The tab bar scrolled to the open tab's label (at 80 columns the labels overflow:
+        a tab opened by a key, or the bar after a resize, could stay scrolled away)."""
+        from textual.widgets import Tabs
+
+        for tabs in self.panels.query(Tabs):
+            if tabs.active_tab is not None:
+                # Centred: the same place whatever the bar's scroll was before.
+                tabs.scroll_to_widget(tabs.active_tab, animate=False, center=True)
 
     def set_origin(self, panel: str, header: str, stale: bool) -> None:
         """Head result panel ``panel`` ("run", "trace", "doctor") with what it was made

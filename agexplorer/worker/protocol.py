@@ -11,6 +11,7 @@ from agexplorer.model.errors import AgxError
 if TYPE_CHECKING:  # the replies' records: only named here (the explorer's first frame
     # imports this module, and the records' modules cost it ~20 ms)
     from agexplorer.model.compare import Comparison  # noqa: F401 (named in strings)
+    from agexplorer.model.curves import Curves  # noqa: F401 (named in strings)
     from agexplorer.model.doctor import DoctorReport, FixTrial  # noqa: F401 (named in strings)
     from agexplorer.model.lab import RunLab
     from agexplorer.model.passes import Passes  # noqa: F401 (named in strings)
@@ -20,7 +21,7 @@ if TYPE_CHECKING:  # the replies' records: only named here (the explorer's first
 
 # Raised whenever a request, a reply or an envelope changes shape: a worker started from
 # another install (agexplorer upgraded while the explorer runs) then says so in one sentence.
-VERSION = 5
+VERSION = 6
 
 T = TypeVar("T")
 
@@ -204,6 +205,20 @@ class SweepRequest(Request["Sweep"]):
 
 
 @dataclass(frozen=True)
+class CurvesRequest(Request["Curves"]):
+    """Load ``target`` once and call it ``steps`` times (1 to model/curves.py's MAX_STEPS)
+    with the same arguments (``call``, else the file's ready call): one series per scalar
+    it returns (``return loss, lr``), the module's state carried from step to step."""
+
+    label: ClassVar[str] = "curves"
+    target: str
+    call: str | None = None
+    steps: int = 20
+    source: str | None = None
+    init: str | None = None  # a method's instance: its constructor's arguments (--init)
+
+
+@dataclass(frozen=True)
 class DevicesRequest(Request[list[Device]]):
     """TensorFlow's logical devices."""
 
@@ -230,7 +245,7 @@ class InFolder(Request[Any]):
 REQUESTS: tuple[type[Request[Any]], ...] = (ReportRequest, RetraceRequest, DoctorRequest,
                                        TryFixRequest, OpAttributesRequest, DevicesRequest,
                                        PingRequest, PassesRequest, CompareRequest,
-                                       SweepRequest)
+                                       SweepRequest, CurvesRequest)
 
 
 # -- the envelopes: what the worker writes on the socket --------------------------------------

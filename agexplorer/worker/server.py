@@ -22,6 +22,7 @@ from agexplorer.worker import protocol, wire
 from agexplorer.worker.confine import contain, die_with_parent
 from agexplorer.worker.protocol import (
     CompareRequest,
+    CurvesRequest,
     Device,
     DevicesRequest,
     DoctorRequest,
@@ -44,6 +45,7 @@ from agexplorer.worker.protocol import (
 
 if TYPE_CHECKING:
     from agexplorer.model.compare import Comparison
+    from agexplorer.model.curves import Curves
     from agexplorer.model.doctor import DoctorReport, FixTrial
     from agexplorer.model.passes import Passes
     from agexplorer.model.report import Report
@@ -209,6 +211,14 @@ def handle_sweep(req: SweepRequest, ctx: Context) -> Sweep:
         line=req.line))
 
 
+def handle_curves(req: CurvesRequest, ctx: Context) -> Curves:
+    """One function called step after step in one load: the scalars it returns, per step."""
+    from agexplorer.lab.curves import run_curves
+
+    return _on_buffer(req, lambda target: run_curves(target, req.call, req.steps,
+                                                     progress=ctx.progress, init=req.init))
+
+
 def handle_devices(req: DevicesRequest, ctx: Context) -> list[Device]:
     """TensorFlow's logical devices."""
     from agexplorer.engine.tfenv import import_tf
@@ -228,7 +238,7 @@ HANDLERS: dict[type[Request], Callable[[Any, Context], Any]] = {
     TryFixRequest: handle_try_fix, OpAttributesRequest: handle_op_attributes,
     PassesRequest: handle_passes,
     DevicesRequest: handle_devices, PingRequest: handle_ping, CompareRequest: handle_compare,
-    SweepRequest: handle_sweep}
+    SweepRequest: handle_sweep, CurvesRequest: handle_curves}
 
 
 def _resolve_paths(req: Request) -> Request:

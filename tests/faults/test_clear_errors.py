@@ -185,7 +185,8 @@ def test_names_that_may_exist_at_run_time_are_left_to_the_worker(tmp_path, sourc
 
 
 COMMANDS_WITH_A_TARGET = [
-    ["report"], ["retrace"], ["doctor"], ["passes"], ["sweep"], ["compare", "{path}::f"], [],
+    ["report"], ["retrace"], ["doctor"], ["passes"], ["sweep"], ["curves"],
+    ["compare", "{path}::f"], [],
 ]
 
 
@@ -213,6 +214,7 @@ def test_an_attribute_no_plain_function_has_answers_before_a_worker(tmp_path, ca
     (["compare", "{path}::f", "{path}::f", "--call"], "--call"),
     (["compare", "{path}::f", "{path}::f", "--call-right"], "--call-right"),
     (["sweep", "{path}::f", "--call"], "--call"),
+    (["curves", "{path}::f", "--call"], "--call"),
     (["check", "{path}::f", "--call"], "--call"),
 ])
 def test_a_call_that_is_not_python_answers_before_a_worker(tmp_path, capsys, no_worker, argv,

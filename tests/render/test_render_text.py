@@ -190,3 +190,34 @@ def test_the_retrace_panels_fit_80_columns_and_indent_what_each_setting_did():
     start = next(i for i, line in enumerate(lines) if "no fewer traces" in line)
     assert lines[start].startswith("│   no fewer traces")
     assert lines[start + 1].startswith("│   ")  # its wrapped end stays under it
+
+
+def test_the_timing_table_turns_a_quarter_then_into_lines_and_never_cuts_a_value():
+    """A row per mode where it fits, a row per measure narrower, and label/value lines in a
+    column of 30 (the tour's panel at 80x24): every value whole, never "…"."""
+    from rich.console import Console
+
+    from agexplorer.model.lab import ModeRun, RunLab
+    from agexplorer.render.timings import TimingTable
+
+    def run(median: float) -> ModeRun:
+        return ModeRun(ok=True, first_call_s=0.1782, median_s=median, min_s=median / 2,
+                       max_s=median * 2, calls=120, tracing_count=1)
+
+    lab = RunLab(device="CPU", runs={"eager": run(0.0112), "graph": run(0.00031),
+                                     "xla": run(0.00042)},
+                 speedup={"graph": 36.1, "xla": 26.7})
+
+    def shown(width: int) -> str:
+        console = Console(width=width, record=True, color_system=None)
+        console.print(TimingTable(lab))
+        return console.export_text()
+
+    shown_at = {width: shown(width) for width in (120, 50, 30)}
+    wide, narrow, lines = shown_at[120], shown_at[50], shown_at[30]
+    assert "speed-up" in wide.splitlines()[2]  # a column per measure
+    assert narrow.count("speed-up") == 1 and "per call" in narrow  # a row per measure
+    assert "  median: 11.20 ms" in lines and "  speed-up: 36.1x" in lines  # label: value
+    for width, text in shown_at.items():
+        assert "…" not in text and "178.20 ms" in text
+        assert max(len(line.rstrip()) for line in text.splitlines()) <= width

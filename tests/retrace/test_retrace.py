@@ -156,6 +156,9 @@ def test_the_users_own_settings_are_kept_and_the_same_replay_skipped(tf):
                                "tf.constant([1, 2])"])
     assert outcomes(report) == ["traced", "reused", "failed"]
     assert "refused by the input_signature: x is int32[2]" in report.calls[2].error
+    # TensorFlow's own message kept as raised, to quote beside the plain words.
+    assert report.calls[2].tf_message.startswith("TypeError: Binding inputs to tf.function")
+    assert report.calls[0].tf_message is None
     assert report.settings == "tf.function(input_signature=[tf.TensorSpec(shape=[None], " \
                               "dtype=tf.float32)])"
     assert not report.replays["input_signature"].applied

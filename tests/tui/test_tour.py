@@ -73,8 +73,25 @@ async def test_the_tour_runs_start_to_end(worker):
         assert "calls:" in results[1] and "traced" in results[1]
         assert results[3].startswith("line ") and "staged" in results[3]  # the for: a while op
         assert "MatMul" in results[5]  # the Keras model's Dense layers
+        # The TensorBoard log written beside the scratch copy, and the command that opens it.
+        logdir = os.path.join(os.path.dirname(tour.paths[STEPS[5].file]), "logs", "graph")
+        assert f"run: tensorboard --logdir {logdir}" in results[5]
+        assert any(name.startswith("events.") for _, _, names in os.walk(logdir)
+                   for name in names)
+        assert "TensorFlow's own message: “TypeError: Binding inputs" in results[2]
+        assert "The lesson: graph mode typically 1.5-3x faster" in results[7]
+        # The homework: 20 steps charted in the Run tab, lr halved from 0.1 where the loss rose.
+        assert results[9].startswith("20 steps: loss ") and "lr 0.1 → 0.025" in results[9]
+        assert "if staged as" in results[9]
+        assert "lr" in str(app.query_one("#run-results").render())
         assert results[6].startswith("AGX")  # the doctor's finding on the global counter
-        assert tour.index == len(STEPS) - 1  # right at the last step stays there
+        # Right at the last step: the end of the tour, each section with what it showed.
+        assert tour.ended
+        end = str(panel.heading.render()) + str(panel.text.render())
+        assert "End of the tour" in end
+        for index, step in enumerate(STEPS):
+            assert f"{step.title_en}: {results[index]}" in end
+        assert "agexplorer report FILE" in str(panel.action_line.render())
         await pilot.press("escape")
         assert not app.query("TourPanel")
 
@@ -95,3 +112,42 @@ async def test_at_80x24_the_answer_gets_the_room_and_the_next_section_gives_it_b
         await pilot.press("right")
         assert await wait_for(pilot, lambda: not app.screen.has_class("-tour-result")
                               and code.size.height > panels.size.height, 10)
+
+
+async def test_the_tours_keys_work_from_any_pane_and_esc_leads_back_to_it(worker):
+    """F8/shift+F8 step the tour from the editor or a tab (the arrows only in its panel); Esc from
+    an input or a zoomed pane comes back to the tour; past the last section, the end, from
+    which left goes back and enter starts again."""
+    app = tour_app(worker)
+    async with app.run_test(size=(160, 45)) as pilot:
+        panel = await tour_panel(app, pilot)
+        tour = panel.tour
+        app.source.focus()
+        await pilot.pause()
+        assert "f8" in app.screen.active_bindings  # the footer says which key steps the tour
+        await pilot.press("f8")
+        assert tour.index == 1 and "Tracing" in str(panel.heading.render())
+        assert await wait_for(pilot, lambda: panel.has_focus, 10)
+        app.call_input.focus()  # typing in the Run tab's call box
+        await pilot.press("escape")
+        assert await wait_for(pilot, lambda: panel.has_focus, 10)
+        app.source.focus()
+        await pilot.press("f11")  # the source zoomed: the tour's panel is hidden
+        assert app.screen.has_class("-zoomed") and panel.has_class("-zoom-hidden")
+        await pilot.press("escape")
+        assert await wait_for(pilot, lambda: panel.has_focus and panel.is_on_screen, 10)
+        assert not app.screen.has_class("-zoomed")
+        app.source.focus()
+        await pilot.press("shift+f8")
+        assert tour.index == 0
+        tour.go(len(STEPS) - 1)
+        await pilot.press("right")
+        assert tour.ended and "End of the tour" in str(panel.heading.render())
+        await pilot.press("left")
+        assert tour.index == len(STEPS) - 1 and not tour.ended
+        await pilot.press("right", "enter")  # the end: enter starts again
+        assert tour.index == 0
+        await pilot.press("escape")
+        assert not app.query("TourPanel")
+        await pilot.pause()
+        assert "f8" not in app.screen.active_bindings  # no tour, no tour keys

@@ -45,6 +45,7 @@ EXAMPLES = [
     protocol.SweepRequest("/a/m.py::f", vary="n", values=(1, 10), at=1000, call="2",
                           source="x = 1\n", no_run=True, device="CPU:0", budget=0.1,
                           timeout=9.0),
+    protocol.CurvesRequest("/a/m.py::f", call="2", steps=7, source="x = 1\n", init="n=3"),
 ]
 
 

@@ -17,6 +17,10 @@ class ConfirmQuit(ModalScreen[str]):
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "stay", "Stay")]
 
     # Heights are "auto": a fixed height clipped the buttons to their borders (no labels).
+    # The focused button is the one lit, in its colour; the others are quiet, their colour in
+    # their text: Stay, focused first, is the most visible (Textual's grey default button was
+    # the dialog's own background, its focus a small reversed label beside two coloured ones).
+    # Greys, not $panel: in 256 colours (tmux) $panel became navy.
     DEFAULT_CSS = """
     ConfirmQuit { align: center middle; }
     ConfirmQuit > Vertical { width: 72; max-width: 100%; height: auto; padding: 1 2;
@@ -24,6 +28,25 @@ class ConfirmQuit(ModalScreen[str]):
     ConfirmQuit Label { width: 100%; content-align: center middle; margin-bottom: 1; }
     ConfirmQuit Horizontal { width: 100%; height: auto; align-horizontal: center; }
     ConfirmQuit Button { width: auto; min-width: 8; margin: 0 1; }
+    ConfirmQuit #save, ConfirmQuit #discard, ConfirmQuit #stay {
+        background: $surface-lighten-2; text-style: none;
+        border-top: tall $surface-lighten-3; border-bottom: tall $surface-darken-1;
+    }
+    ConfirmQuit #save { color: $text-primary; }
+    ConfirmQuit #discard { color: $text-error; }
+    ConfirmQuit #stay { color: $text-success; }
+    ConfirmQuit #save:hover, ConfirmQuit #discard:hover, ConfirmQuit #stay:hover {
+        background: $surface-lighten-3;
+    }
+    ConfirmQuit #save:focus, ConfirmQuit #discard:focus, ConfirmQuit #stay:focus {
+        color: $text; text-style: bold;
+    }
+    ConfirmQuit #save:focus { background: $primary; border-top: tall $primary-lighten-3;
+                              border-bottom: tall $primary-darken-3; }
+    ConfirmQuit #discard:focus { background: $error; border-top: tall $error-lighten-2;
+                                 border-bottom: tall $error-darken-3; }
+    ConfirmQuit #stay:focus { background: $success-darken-1; border-top: tall $success-lighten-2;
+                              border-bottom: tall $success-darken-3; }
     """
 
     def __init__(self, path: str) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
+from rich.console import Group
 from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
@@ -12,14 +13,17 @@ from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
-NOTES = (
-    "In the editor, Tab indents and Esc leaves the editor (to the next pane);",
-    "elsewhere Tab and shift+Tab move between panes, and Esc leaves an input.",
-    "Digits 1-9 show a tab and alt+1..4 focus a pane (outside inputs and the editor,",
-    "where digits are text; alt+digits work everywhere the terminal sends them).",
-    "F2 switches between the source and AutoGraph's code, from the editor too.",
-    "ctrl+p opens the command palette: every action by its plain name.",
+# How not to get stuck, first: keys as the bindings below show them, so that both columns
+# hold text (these were sentences in the right column, beside an empty left one).
+GETTING_AROUND: tuple[tuple[str, str], ...] = (
+    ("esc", "Leave the editor (to the next pane) or an input"),
+    ("tab / shift+tab", "Next / previous pane (in the editor, tab indents)"),
+    ("1-9", "Show a tab, outside the editor and inputs"),
+    ("alt+1-4", "Focus a pane, from anywhere (the editor too)"),
+    ("f2", "Source / AutoGraph's code, from the editor too"),
+    ("^p", "The palette: every action by its plain name"),
 )
+KEYS_WIDTH = 20  # the keys' column at most (a longer key widens only its own group)
 
 
 def _title(node: Any, app: Any) -> str:
@@ -62,20 +66,22 @@ class HelpScreen(ModalScreen[None]):
         super().__init__(id="help")
         self.groups = groups
 
-    def text(self) -> Table:
-        """The bindings as one table: a header row per group."""
-        table = Table.grid(padding=(0, 2))
-        table.add_column(style="bold", no_wrap=True)
-        table.add_column()
-        for note in NOTES:  # how not to get stuck comes first
-            table.add_row("", Text(note, style="italic"))
-        table.add_row("", "")
-        for title, rows in self.groups:
-            table.add_row(Text(title, style="bold underline"), "")
+    def text(self) -> Group:
+        """The bindings, a titled table per group, their keys' columns one width."""
+        groups = [("Getting around", list(GETTING_AROUND)), *self.groups]
+        width = min(KEYS_WIDTH, max(len(keys) for _, rows in groups for keys, _ in rows))
+        parts: list[Text | Table] = []
+        for title, rows in groups:
+            # The title on a line of its own: in the keys' column, a long one
+            # ("The focused FunctionPicker (#picker)") widened it for every group.
+            parts.append(Text(title, style="bold underline"))
+            table = Table.grid(padding=(0, 2))
+            table.add_column(style="bold", no_wrap=True, min_width=width)
+            table.add_column()
             for keys, described in rows:
                 table.add_row(Text(keys), Text(described))  # "[" is a key: not markup
-            table.add_row("", "")
-        return table
+            parts += [table, Text("")]
+        return Group(*parts[:-1])
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="help-body") as body:

@@ -127,9 +127,12 @@ class DoctorPanel(Horizontal):
         self.query_one("#apply-fix", Button).disabled = self.trial is None
 
     def _describe(self, row: int) -> None:
-        if not 0 <= row < len(self.findings):
-            return
-        f = self.findings[row]
+        if 0 <= row < len(self.findings):
+            self._detail(self._description(self.findings[row]))
+
+    @staticmethod
+    def _description(f: Finding) -> Text:
+        """A finding's title, place, message, why and fix, and its rewrite when one exists."""
         text = Text()
         text.append(f"{f.code} {f.title}", style="bold yellow")
         text.append(f"  {'line ' if not f.file else ''}{_where(f)}"
@@ -144,7 +147,7 @@ class DoctorPanel(Horizontal):
             text.append(f.fix)
         if f.rewrite:
             text.append(f"\n\nf tries it on a copy: {f.rewrite}", style="cyan")
-        self._detail(text)
+        return text
 
     def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
         event.stop()
@@ -166,11 +169,25 @@ class DoctorPanel(Horizontal):
             self.post_message(self.ApplyFix(self.trial))
 
     def request_try(self) -> None:
-        """Ask the app to try the highlighted finding's rewrite."""
+        """Ask the app to try the highlighted finding's rewrite; where none exists (or no
+        finding is there to try), say so, with the fix to make by hand: f always answers."""
         finding = self.selected
         if finding is not None and finding.rewrite:
             self._detail(Text(f"trying the {finding.code} rewrite on a copy of the buffer…"))
             self.post_message(self.TryFix(finding))
+            return
+        if finding is None:
+            self._detail(Text("Nothing to try: no finding is listed for this function."
+                              if not self.findings else
+                              "Select a finding first (↑/↓), then f tries its fix.",
+                              style="yellow"))
+            return
+        text = self._description(finding)
+        text.append(f"\n\nNo mechanical rewrite exists for {finding.code} here: ",
+                    style="bold yellow")
+        text.append("make the fix above by hand in the editor (Esc or alt+2 goes there)."
+                    if finding.fix else "no fix is known; see why above.", style="yellow")
+        self._detail(text)
 
     def show_trial(self, trial, error=None) -> None:
         """Show a FixTrial (the diff, then before and after), or why it could not be tried."""

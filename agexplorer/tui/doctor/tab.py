@@ -31,6 +31,9 @@ class DoctorTab(DoctorPanel):
     # (function, the buffer before, the fix's code) of the last fix applied: "Compare with
     # before the fix" (tui/compare/actions.py) compares that text with the buffer now.
     before_fix: tuple[tuple[str, str], str, str] | None = None
+    # (the fix's code, its edit in the source's undo history) of the last fix applied to the
+    # buffer: ctrl+z outside the editor undoes that edit (undo_apply).
+    applied: tuple[str, object] | None = None
     generation: int | None = None  # the analysis the findings shown are of
 
     def __init__(self, desk: Desk, device: Callable[[], str | None],
@@ -112,6 +115,26 @@ class DoctorTab(DoctorPanel):
             return
         self.on_doctor_panel_apply_fix(self.ApplyFix(self.trial))
 
+    def undo_apply(self) -> None:
+        """ctrl+z outside the editor: the last fix applied to the buffer undone, while it is
+        the buffer's newest edit (else one sentence says why nothing was undone)."""
+        status = self.desk.status
+        if self.applied is None:
+            status.set("nothing to undo: no fix was applied to the buffer", error=True)
+            return
+        code, edit = self.applied
+        outcome = self.desk.source().undo_edit(edit)
+        if outcome == "undone":
+            self.desk.analyse()  # as Apply did: the verdicts of the buffer as it was
+            status.announce(f"{code} fix undone: the buffer is as before it was applied",
+                            error=False)
+            return
+        status.set({
+            "edited-since": f"nothing undone: you edited the buffer after the {code} fix",
+            "undone-already": f"nothing to undo: the {code} fix is undone already",
+            "gone": f"nothing to undo: the {code} fix is no longer in this buffer's history",
+        }[outcome], error=True)
+
     def on_doctor_panel_try_fix(self, message: DoctorPanel.TryFix) -> None:
         desk = self.desk
         asked = desk.buffer_request()
@@ -147,6 +170,7 @@ class DoctorTab(DoctorPanel):
         if target is not None:
             self.before_fix = (target, source.text, rewrite.code)
         source.replace_changed_lines(rewrite.new_text)
+        self.applied = (rewrite.code, source.last_edit())
         # Re-trace now (the edit's own handler then finds the buffer analysed), and say what
         # happened as a notice: it outlasts that trace's "tracing…" and comes back for its
         # "ready", so the hint is still there when the new verdicts are.

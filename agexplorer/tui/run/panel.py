@@ -118,8 +118,25 @@ class RunPanel(VerticalScroll):
         value = self.query_one("#device", Select).value
         return value if isinstance(value, str) else None
 
+    curves = None  # the Curves shown (what N steps returned), None when a run lab shows
+
+    def show_curves(self, curves) -> None:
+        """What the function returned over N steps, charted (the lesson tour's homework
+        step): the charts fill the panel's width."""
+        from agexplorer.render.curves import curves_chart, curves_words
+
+        self.curves = curves
+        width = max(30, self.size.width - 2)
+        lines = [*curves_words(curves), "", *curves_chart(curves, width, 12 * len(curves.series))]
+        self.query_one("#run-results", Static).update("\n".join(lines))
+
+    def on_resize(self) -> None:
+        if self.curves is not None:  # the charts drawn again to the new width
+            self.show_curves(self.curves)
+
     def show(self, lab) -> None:
         """Show a run lab."""
+        self.curves = None
         from agexplorer.render.terminal import lab_renderables  # rich tables: only when shown
 
         self.query_one("#run-results", Static).update(Group(*lab_renderables(lab)))

@@ -17,6 +17,7 @@ if TYPE_CHECKING:
 DOES = {"run": "enter runs it: eager, graph and XLA",
         "trace": "enter traces it: which calls traced anew, and why",
         "doctor": "enter opens the Doctor on it",
+        "curves": "enter calls it 20 times and charts what it returns",
         "none": "enter shows the result of its analysis"}
 
 
@@ -27,9 +28,8 @@ class TourPanel(VerticalScroll, can_focus=True):
     # Not scoped: the pane that holds a step's result is outlined while the step shows.
     SCOPED_CSS = False
     DEFAULT_CSS = """
+    /* Its width by the screen's (layout.TOUR_WIDTHS, set by layout.fit_tour). */
     TourPanel { width: 44; min-width: 30; border: round $accent; padding: 0 1; }
-    /* At 80 columns 44 left the code 28: the text wraps more instead. */
-    Screen.-narrow TourPanel { width: 34; }
     TourPanel:focus { border: double $accent; }
     TourPanel > .tour-heading { text-style: bold; color: $accent; margin-bottom: 1; }
     TourPanel > .tour-text { margin-bottom: 1; }
@@ -38,9 +38,10 @@ class TourPanel(VerticalScroll, can_focus=True):
     TourPanel > #tour-result.shown { display: block; }
     .tour-highlight { outline: heavy $warning; }
     """
+    # F8/shift+F8 work from every pane too (keys.py); here the arrows do as well.
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("right,n", "step(1)", "Next section"),
-        Binding("left,p", "step(-1)", "Previous section"),
+        Binding("right,n,f8", "step(1)", "Next section", key_display="→"),
+        Binding("left,p,shift+f8", "step(-1)", "Previous section", key_display="←"),
         Binding("enter,space", "act", "Do it"),
         Binding("escape", "close", "Close tour"),
     ]
@@ -65,13 +66,34 @@ class TourPanel(VerticalScroll, can_focus=True):
 
     def show_step(self, step: TourStep, index: int, count: int) -> None:
         """Section ``index`` of ``count``: its words, no result yet."""
-        self.border_subtitle = f"{index + 1} of {count} · ←/→ · enter · esc"
+        self.border_subtitle = f"{index + 1} of {count} · ←/→ or F8/shift+F8 · enter · esc"
         self.heading.update(Text(f"{step.heading_zh}\n{step.title_en}"))
         self.text.update(Text(step.text))
         called = ("its calls: the file's AGX_RETRACE" if step.action == "trace" else
                   f"called with {step.call or 'its ready inputs'}")
         self.action_line.update(Text(f"{step.target}\n{called}\n{DOES[step.action]}"))
         self.look.update(Text(f"Look at: {step.look}"))
+        self.show_result(None)
+
+    def show_end(self, steps: tuple[TourStep, ...], results: dict[int, str]) -> None:
+        """Past the last section: what each section showed (its result, where it was asked
+        for) and where to go next."""
+        self.border_subtitle = "the end · ← back · enter starts again · esc closes"
+        self.heading.update(Text("End of the tour\n课程结束"))
+        covered = Text("Covered:")
+        for number, step in enumerate(steps):
+            covered.append(f"\n{step.heading_zh.split()[0]} {step.title_en}")
+            if number in results:
+                covered.append(f": {results[number]}", style="dim")
+        self.text.update(covered)
+        self.action_line.update(Text(
+            "Where next:\n"
+            "agexplorer FILE: your own code, the same panes\n"
+            "agexplorer report FILE: every verdict as text\n"
+            "agexplorer doctor FILE: the findings and their fixes\n"
+            "agexplorer record SCRIPT: a training script's fit() and dataset.map()\n"
+            "F1: every key of the pane you are in"))
+        self.look.update("")
         self.show_result(None)
 
     def show_result(self, text: str | None, made_from: str | None = None) -> None:
@@ -82,7 +104,13 @@ class TourPanel(VerticalScroll, can_focus=True):
             shown.append(f"\nfrom {made_from}", style="not bold dim")
         self.result.update(shown)
         self.result.set_class(bool(text), "shown")
+        if text:  # below the section's words on a short screen: brought into view
+            self.call_after_refresh(self.result.scroll_visible, animate=False)
         self.made_from = made_from if text else None
+
+    def on_resize(self) -> None:
+        if self.result.has_class("shown"):  # the answer stays in view at the new size
+            self.call_after_refresh(self.result.scroll_visible, animate=False)
 
     @property
     def result_text(self) -> str:

@@ -3,22 +3,47 @@ pane that holds it (which the tour outlines)."""
 
 from __future__ import annotations
 
+import os
 from collections import Counter
 from typing import TYPE_CHECKING, Any
+
+from agexplorer.model.text import seconds_text, shortened
+from agexplorer.render.curves import number
 
 if TYPE_CHECKING:
     from textual.widget import Widget
 
     from agexplorer.tui.parts import ExplorerApp
-    from agexplorer.tui.tour.steps import TourStep
+    from agexplorer.tui.tour.steps import Claim, TourStep
 
 
 def result_of(app: ExplorerApp, step: TourStep, before: Any) -> tuple[str, Widget] | None:
     """(the result in words, the pane holding it), or None while the answer is awaited;
     ``before`` is what the pane held when the action was asked."""
+    if step.action == "curves":
+        curves = app.run_panel.curves
+        if curves is None or curves is before:
+            return None
+        report = app.state.report
+        statement = report.statements[0] if report is not None and report.statements else None
+        staged = (f"; line {statement.line}: {statement.kind} {verdict_words(statement)}"
+                  if statement is not None else "")
+        return curves_result(curves) + staged, app.run_panel
     if step.tab == "run":
         lab = app.state.lab
-        return None if lab is None or lab is before else (run_result(lab), app.run_panel)
+        if lab is None or lab is before:
+            return None
+        text = run_result(lab)
+        if lab.tensorboard_note:  # the step asked for the log: where, and how to open it
+            report = app.state.report
+            if report is not None and report.inventory is not None:
+                text += "\nthe graph: " + graph_result(report.inventory.ops)
+            text += "\n" + lab.tensorboard_note
+        if step.claim is not None:
+            report = app.state.report
+            ops = len(report.inventory.ops) if report and report.inventory else None
+            text += "\n" + claim_note(lab, step.claim, ops, machine_load())
+        return text, app.run_panel
     if step.tab == "trace":
         report = app.trace_tab.report
         return None if report is None or report is before else (trace_result(report),
@@ -41,6 +66,21 @@ def result_of(app: ExplorerApp, step: TourStep, before: Any) -> tuple[str, Widge
     return flow_result(app, report.statements), app.panes.verdicts
 
 
+def curves_result(curves: Any) -> str:
+    """``20 steps: loss 50.9 -> 0.236, lr 0.1 -> 0.025``: each series from first to last."""
+    said = ", ".join(f"{s.name} {number(s.values[0])} → {number(s.values[-1])}"
+                     for s in curves.series if s.values)
+    steps = f"{curves.done} steps" + (f" of {curves.steps} (a step raised)"
+                                      if curves.done < curves.steps else "")
+    return f"{steps}: {said}" if said else f"{steps}: no scalar returned to chart"
+
+
+def verdict_words(statement: Any) -> str:
+    """``staged as cond``, ``run by Python while tracing``: a verdict as the tour says it."""
+    return {"staged": f"staged as {statement.graph_op or 'a graph op'}",
+            "python": "run by Python while tracing"}.get(statement.verdict, statement.verdict)
+
+
 def run_result(lab: Any) -> str:
     """``graph 0.06x eager (slower here), XLA 0.04x``: the speed-ups, read the lesson's way."""
     parts = []
@@ -55,13 +95,57 @@ def run_result(lab: Any) -> str:
     return "; ".join(parts) or "ran: see the Run tab"
 
 
+def machine_load() -> tuple[float, int] | None:
+    """(the last minute's load average, the cores): how busy the machine was while timing."""
+    try:
+        return os.getloadavg()[0], os.cpu_count() or 1
+    except OSError:  # not on this system
+        return None
+
+
+def claim_note(lab: Any, claim: Claim, ops: int | None, load: tuple[float, int] | None) -> str:
+    """The measured speed-up held against the lesson's figure: the spread of the measurement
+    (from the quartiles of each mode's per-call times), whether it falls inside the claim,
+    what the times show where it does not, and a word when the machine was busy."""
+    eager, graph = lab.runs.get("eager"), lab.runs.get("graph")
+    speed = lab.speedup.get("graph")
+    lesson = f"The lesson: {claim.says} (“{claim.quote_zh}”)."
+    if not speed or eager is None or graph is None:
+        return lesson + " Not measured here: see the Run tab."
+    measured = f"Here: {speed:.2g}x"
+    if eager.p25_s and eager.p75_s and graph.p25_s and graph.p75_s:
+        low, high = eager.p25_s / graph.p75_s, eager.p75_s / graph.p25_s
+        measured += f" ({low:.2g}-{high:.2g}x over the middle half of the calls)"
+    parts = [lesson]
+    if claim.low <= speed <= claim.high:
+        parts.append(measured + ", within it.")
+    else:
+        parts.append(measured + (", above it." if speed > claim.high else ", below it."))
+        if eager.median_s and graph.median_s:
+            per_op = (f" for the trace's {ops} ops, about {seconds_text(eager.median_s / ops)} "
+                      "each, dispatched one by one from Python" if ops else "")
+            parts.append(f"Eager takes {seconds_text(eager.median_s)} a step{per_op}; the "
+                         f"graph runs the step in one call, {seconds_text(graph.median_s)}. "
+                         "The lesson's own words say the figure depends on the model's size "
+                         "and the batch: this model and batch are small.")
+    if load is not None and load[0] >= load[1]:
+        parts.append(f"This machine was busy (load {load[0]:.1f} on {load[1]} cores): the "
+                     "times spread more than on an idle one; enter measures again.")
+    return " ".join(parts)
+
+
 def trace_result(report: Any) -> str:
-    """``3 calls: 2 traced, 1 reused a graph, 1 failed``."""
+    """``3 calls: 2 traced, 1 reused a graph, 1 failed``, and TensorFlow's own message
+    quoted where it refused a call (an input_signature)."""
     calls = report.calls
     counts = Counter(c.outcome for c in calls)
     words = {"traced": "traced", "reused": "reused a graph", "failed": "failed"}
     said = ", ".join(f"{counts[k]} {w}" for k, w in words.items() if counts[k])
-    return f"{len(calls)} calls: {said}" if calls else "no calls made"
+    if not calls:
+        return "no calls made"
+    refused = next((c.tf_message for c in calls if c.tf_message), None)
+    quoted = f"; TensorFlow's own message: “{shortened(refused, 200)}”" if refused else ""
+    return f"{len(calls)} calls: {said}{quoted}"
 
 
 def graph_result(ops: list) -> str:
@@ -77,6 +161,4 @@ def flow_result(app: ExplorerApp, statements: list) -> str:
         return "no if, for or while in this function"
     first = statements[0]
     app.panes.verdicts.select_line(first.line)
-    how = {"staged": f"staged as {first.graph_op or 'a graph op'}",
-           "python": "run by Python while tracing"}.get(first.verdict, first.verdict)
-    return f"line {first.line}: {first.kind} {how}"
+    return f"line {first.line}: {first.kind} {verdict_words(first)}"

@@ -13,10 +13,12 @@ from textual.command import Hit, Hits, Provider
 from agexplorer.state.scratch import NOTE, bundled_samples, scratch_copies
 from agexplorer.tui.code.made import answer_label
 from agexplorer.tui.functions.picker import FunctionPicker
+from agexplorer.tui.layout import fit_tour
 from agexplorer.tui.state import PaneAnswered, ReportChanged
 from agexplorer.tui.tour.steps import STEPS, TourStep
 
 if TYPE_CHECKING:
+    from agexplorer.tui.messages import EngineAnswer
     from agexplorer.tui.parts import ExplorerApp
 
 TABS = {"run": "tab-run", "trace": "tab-trace", "doctor": "tab-doctor", "flow": "tab-flow",
@@ -60,23 +62,58 @@ class TourCommands(Provider):
                       help="eager vs graph, tracing, AutoGraph, the pitfalls, the homework")
 
 
+CURVE_STEPS = 20  # the homework's epochs: the steps its curves are drawn over
 RESULT = "-tour-result"  # the screen's class while a step's answer is shown (app.tcss)
 
 
 def start_tour(app: ExplorerApp) -> Tour | None:
-    """Open the tour beside the explorer (or focus it when open already)."""
+    """Open the tour beside the explorer (or go back to it when open already)."""
     from agexplorer.tui.tour.panel import TourPanel
 
-    found = app.query(TourPanel)
-    if found:
-        found.first().focus()
-        return found.first().tour
+    tour = open_tour(app)
+    if tour is not None:
+        back_to_tour(app)
+        return tour
     tour = Tour(app, sample_paths(app))
     panel = TourPanel(tour)
     app.query_one("#main").mount(panel)
     tour.panel = panel
+    app.source.set_demo("tour", True)  # no accidental edits: read-only until ctrl+e, Tab moves on
     tour.go(0)
+    app.refresh_bindings()  # F8/shift+F8 and Esc now lead to the tour (keys.py)
+    app.call_after_refresh(fit_tour, app)  # the tour owns the layout while open
     return tour
+
+
+def open_tour(app: ExplorerApp) -> Tour | None:
+    """The tour, when its panel is open on the explorer's screen."""
+    from agexplorer.tui.tour.panel import TourPanel
+
+    if not app.screen_stack:
+        return None
+    found = app.screen_stack[0].query(TourPanel)
+    return found.first().tour if found else None
+
+
+def back_to_tour(app: ExplorerApp) -> bool:
+    """Focus the tour's panel from anywhere (putting zoomed panes back first: zoom hides the
+    panel); False when no tour is open."""
+    from agexplorer.tui.layout import ZOOMED, unzoom
+
+    tour = open_tour(app)
+    if tour is None or tour.panel is None:
+        return False
+    screen = app.screen_stack[0]
+    if screen.has_class(ZOOMED):
+        unzoom(screen)
+    app.call_after_refresh(tour.panel.focus)
+    return True
+
+
+def tensorboard_dir(path: str) -> str:
+    """Where a step writes its TensorBoard log: ``logs/graph`` beside the sample it opened,
+    where the lesson's own script writes it."""
+    return os.path.join(os.path.dirname(os.path.abspath(path)), "logs", "graph")
 
 
 def sample_paths(app: ExplorerApp) -> dict[str, str]:
@@ -108,16 +145,26 @@ class Tour:
 
     @property
     def step(self) -> TourStep:
-        return STEPS[self.index]
+        return STEPS[min(self.index, len(STEPS) - 1)]
+
+    @property
+    def ended(self) -> bool:
+        """Past the last section: the panel shows what was covered and where to go next."""
+        return self.index >= len(STEPS)
 
     def target(self, step: TourStep) -> tuple[str, str]:
         return (self.paths[step.file], step.function)
 
     def go(self, index: int) -> None:
-        """Show section ``index`` (clamped) and open its sample beside it."""
+        """Show section ``index`` (clamped) and open its sample beside it; past the last
+        section, the end of the tour."""
         app = self.app
-        self.index = max(0, min(index, len(STEPS) - 1))
+        self.index = max(0, min(index, len(STEPS)))
         self._stop()
+        back_to_tour(app)  # the tour's keys work from any pane: the panel shows again
+        if self.ended:
+            self.panel.show_end(STEPS, self.results)
+            return
         self.panel.show_step(self.step, self.index, len(STEPS))
         wanted = self.target(self.step)
         # The step's own calls, never ones typed before: its call (None: its ready inputs),
@@ -136,12 +183,13 @@ class Tour:
                 app.analyse()
         if app.workspace_ready:
             app.panes.panels.active = TABS[self.step.tab]
-        # After the function opens (which can move the focus): the tour's keys stay live.
-        app.call_after_refresh(self.panel.focus)
 
     def act(self) -> None:
         """Do the step's one action, then wait for its answer and highlight it."""
         app, step = self.app, self.step
+        if self.ended:  # the end: enter starts again
+            self.go(0)
+            return
         if app.state.target != self.target(step):
             app.set_status(f"the tour's sample {step.target} is not open: save or undo the "
                            "edits to the open file first", error=True)
@@ -149,8 +197,13 @@ class Tour:
         self._stop()
         self.panel.show_result(None)
         self._before = self._state(step)
-        if step.action == "run":
+        if step.action == "run" and step.tensorboard:
+            app.panes.panels.active = TABS["run"]
+            app.analyse(run=True, tensorboard=tensorboard_dir(self.target(step)[0]))
+        elif step.action == "run":
             app.action_run()
+        elif step.action == "curves":
+            self._ask_curves()
         elif step.action == "trace":
             app.action_trace()
         else:
@@ -159,13 +212,41 @@ class Tour:
         app.state.subscribe(self)
         self._look()
 
+    def _ask_curves(self) -> None:
+        """Call the step's function CURVE_STEPS times in one load and chart what it returns
+        in the Run tab (the homework's loss and learning rate)."""
+        from agexplorer.worker.protocol import CurvesRequest
+
+        app = self.app
+        asked = app.buffer_request()
+        if asked is None:
+            return
+        app.panes.panels.active = TABS["run"]
+        what = f"calling {asked.key.qualname} {CURVE_STEPS} times"
+        app.run_panel.note(what + "…")
+        app.bridge.ask(asked.key, CurvesRequest(asked.target, call=asked.call,
+                                                steps=CURVE_STEPS, source=asked.source,
+                                                init=asked.init),
+                       asked.key.path, what, self._curves_answered)
+
+    def _curves_answered(self, message: EngineAnswer) -> None:
+        if message.error is not None:
+            self.app.run_panel.note(message.error.message)
+            return
+        self.app.run_panel.show_curves(message.value)
+        if self._waiting:
+            self.app.call_after_refresh(self._look)
+
     def close(self) -> None:
         """Close the tour; the explorer stays on the last sample."""
         self._stop()
         if self.panel is not None:
             self.panel.remove()
             self.panel = None
+            self.app.call_after_refresh(fit_tour, self.app)  # the screen's own width again
+        self.app.source.set_demo("tour", False)
         self.app.source.focus()
+        self.app.call_after_refresh(self.app.refresh_bindings)  # F8 leaves the footer
 
     # An answer may be in: looked for once it is painted.
     def on_report_changed(self, _: ReportChanged) -> None:
@@ -191,6 +272,8 @@ class Tour:
             return app.state.lab
         if step.action == "trace":
             return app.trace_tab.report
+        if step.action == "curves":
+            return app.run_panel.curves
         return None
 
     def _look(self) -> None:
