@@ -69,7 +69,7 @@ async def typing_changes_nothing(app, pilot) -> None:
     assert app.state.target == target and app.panes.panels.active == tab
 
 
-async def test_in_the_tour_the_source_is_read_only_until_e_and_tab_moves_on():
+async def test_in_the_tour_the_source_is_read_only_until_ctrl_e_and_tab_moves_on():
     app = tour_app()
     async with app.run_test(size=(80, 24)) as pilot:
         await ready(app, pilot)
