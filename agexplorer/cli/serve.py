@@ -27,6 +27,8 @@ def add_serve_parser(sub: Any) -> None:
                            "tab gets its own explorer; it runs code: see --host)")
     serve.add_argument("path", nargs="?", metavar="PATH[::FUNC]",
                        help="what the explorer opens (default: the lesson's samples)")
+    serve.add_argument("--tour", action="store_true", help="each browser tab opens the "
+                       "lesson tour on its own copies of the samples (a classroom)")
     serve.add_argument("--host", default="127.0.0.1", help="the address to listen on (default "
                        "127.0.0.1: this machine only; 0.0.0.0 lets anyone who reaches the port "
                        "run code here)")
@@ -62,6 +64,8 @@ def explorer_command(args: argparse.Namespace) -> str:
     if args.path:
         path, sep, function = args.path.partition("::")
         argv.append(os.path.abspath(path) + sep + function)
+    elif args.tour:
+        argv.append("tour")
     return shlex.join(argv)
 
 
@@ -122,6 +126,9 @@ def _listen_error(host: str, port: int, exc: OSError) -> AgxError:
 def cmd_serve(args: argparse.Namespace) -> int:
     """Serve the explorer until Ctrl+C (or SIGTERM); each browser tab runs its own explorer
     process, which ends (with its TensorFlow worker) when the tab closes."""
+    if args.tour and args.path:
+        raise AgxError("bad-arguments", "--tour opens the tour on copies of the lesson's "
+                       "samples, not on a PATH", advice="give either --tour or a PATH.")
     if args.path:
         path = args.path.partition("::")[0]
         if not os.path.exists(path):

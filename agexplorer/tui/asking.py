@@ -68,7 +68,7 @@ class AsksWhenShown:
 
     def _follow(self) -> None:
         desk = self.desk
-        if not self.is_on_screen or desk.state.target is None:  # type: ignore[attr-defined]
+        if not self._displayed() or desk.state.target is None:
             return
         asked = desk.buffer_request()
         if asked is None:
@@ -80,6 +80,19 @@ class AsksWhenShown:
         request, what = self.request_for(asked)
         self.waiting(what + "…")
         desk.bridge.ask(asked.key, request, asked.key.path, what, self.answer)
+
+    def _displayed(self) -> bool:
+        """Whether the tab is shown: it and every container above it displayed (a tab
+        switcher hides the others with ``display``). Read from the widgets, not the
+        compositor's map: right after a switch, before the next reflow, the map still says
+        the tab is hidden, and a tab told then would never ask."""
+        from textual.widget import Widget
+
+        node: Any = self
+        if not node.is_attached:
+            return False
+        return all(widget.display for widget in node.ancestors_with_self
+                   if isinstance(widget, Widget))
 
     def answer(self, message: EngineAnswer) -> None:
         """The worker's answer to :meth:`request_for`'s request."""

@@ -21,6 +21,7 @@ if TYPE_CHECKING:
 # an older tab (textual_patches).
 textual_patches.install_footer()
 textual_patches.install_tab_focus()
+textual_patches.install_alt_digits()
 
 # The main screen gets one class per axis on every resize (Textual's breakpoints). Under 110
 # columns the function list folds away and the code panes stack; from 50 rows the panels
@@ -41,7 +42,7 @@ BINDINGS: list[BindingType] = [
     Binding("f12", "layout('present')", "Present", show=False),
     Binding("space", "layout('step')", "Next and run", show=False),
     # Works in the editor too; alt+2/alt+3 are not sent by every terminal (macOS's Option+3
-    # types "£" or "#", and so does tmux here).
+    # types "£" or "#" unless the terminal sends Option as Meta).
     Binding("f2", "layout('swap')", "Source/AutoGraph", show=False),
 ]
 

@@ -17,6 +17,7 @@ if TYPE_CHECKING:
     from agexplorer.tui.bridge import EngineBridge
     from agexplorer.tui.buffer.safety import SafetyNet
     from agexplorer.tui.code.editing import Editing
+    from agexplorer.tui.code.linking import Linking
     from agexplorer.tui.code.made import Provenance
     from agexplorer.tui.code.source_pane import SourcePane
     from agexplorer.tui.doctor.tab import DoctorTab
@@ -39,6 +40,7 @@ if TYPE_CHECKING:
         editing: Editing
         requests: Requests
         provenance: Provenance
+        linking: Linking
         program: Program | None  # the recorded run the explorer opened on (agexplorer LOG)
         workspace_ready: bool
 

@@ -24,6 +24,12 @@ that reach it later, each pane's on its own queue: in a burst of tab keys a late
 an older tab while the focus was in the newer one. :func:`install_tab_focus` drops such a
 message once the focus has left its pane.
 
+Textual reads ESC followed by a digit, which is how xterm, tmux, GNOME Terminal and most
+Linux terminals send alt+digit, as the characters macOS types for Option+digit ("¡", "™",
+"£", "¢"...: a table entry for WezTerm on macOS), so alt+1-4 never reached the explorer's
+bindings through tmux. :func:`install_alt_digits` maps those entries to alt+digit (a macOS
+terminal that types "¡" itself still types it).
+
 Each of these reaches into Textual's private names, as :func:`install_crash_hook` does
 (``App._handle_exception``, to keep an unsaved buffer before Textual ends the app). They are
 all named in ``PRIVATE`` and checked by :func:`probe` (tests/tui/test_textual_patches.py runs
@@ -51,6 +57,7 @@ PRIVATE: tuple[tuple[str, str], ...] = (
     ("textual.widgets", "Footer.recompose"),
     ("textual.widgets", "TabbedContent._on_tab_pane_focused"),
     ("textual.app", "App._handle_exception"),
+    ("textual._ansi_sequences", "ANSI_SEQUENCES_KEYS"),
 )
 
 
@@ -91,6 +98,7 @@ _CACHE: dict[tuple[int, str], tuple[Any, Any]] = {}
 _installed = False
 _footer_installed = False
 _tab_focus_installed = False
+_alt_digits_installed = False
 
 
 def install() -> None:
@@ -264,6 +272,29 @@ def install_tab_focus() -> None:
 
     TabbedContent._on_tab_pane_focused = on_pane_focused_now  # type: ignore[method-assign]
     _tab_focus_installed = True
+
+
+def install_alt_digits() -> None:
+    """Read ESC and a digit as alt+digit, not as macOS's Option characters (idempotent)."""
+    global _alt_digits_installed
+    if _alt_digits_installed or not probe("textual._ansi_sequences", "ANSI_SEQUENCES_KEYS"):
+        return
+    import enum
+
+    from textual._ansi_sequences import ANSI_SEQUENCES_KEYS
+
+    # The table's values are characters or tuples of keys (members of an enum whose value
+    # is the key's name): alt+digit is such a key, read at once. (Leaving ESC and the digit
+    # out of the table made Textual wait for more of a sequence, then read a second alt+digit
+    # pressed within its escape delay as "^" and the digit.)
+    alt: Any = enum.Enum("AltDigit",  # type: ignore[misc]  # (members made from the digits)
+                         {f"ALT_{digit}": f"alt+{digit}" for digit in "0123456789"})
+    for digit in "0123456789":
+        sequence = "\x1b" + digit
+        # Only Textual's own character entries: one that names keys is left as it is.
+        if isinstance(ANSI_SEQUENCES_KEYS.get(sequence), str):
+            ANSI_SEQUENCES_KEYS[sequence] = (alt[f"ALT_{digit}"],)  # type: ignore[index]
+    _alt_digits_installed = True
 
 
 def install_crash_hook(app_class: type[App], before: Callable[[App], None]) -> None:

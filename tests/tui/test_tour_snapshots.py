@@ -110,3 +110,11 @@ def check(app, panel, where: str) -> None:
     assert pane.region.width >= 30, (where, pane.region)
     shown = panel.scrollable_content_region.intersection(panel.result.region)
     assert shown.height > 0, (where, "the answer is out of the tour's view")
+    # The tabs' one-sentence summaries wrap whole, never cut at their last row.
+    from rich.text import Text
+
+    for summary in app.query("#flow-summary, #calls-summary"):
+        width = summary.content_region.width
+        if summary.text and width > 0 and summary.region.height:
+            rows = len(Text(summary.text).wrap(app.console, width))
+            assert summary.content_region.height >= rows, (where, summary.id, summary.text)

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from textual.geometry import Offset
 from textual.widgets import TextArea
 from textual.widgets.text_area import Selection
 
 from agexplorer.tui import textual_patches
+from agexplorer.tui.code.scrolling import keep_line_starts
 
 textual_patches.install()
 
@@ -32,6 +34,11 @@ class ConvertedPane(TextArea):
         # The language is set with the first code: compiling its highlight query costs ~20 ms,
         # better spent after the first paint.
         super().__init__("", read_only=True, show_line_numbers=True, soft_wrap=False, **kwargs)
+
+    def scroll_cursor_visible(self, center: bool = False, animate: bool = False) -> Offset:
+        """Show the cursor, and the start of the lines when the cursor fits beside them
+        (see agexplorer.tui.code.scrolling)."""
+        return keep_line_starts(self, super().scroll_cursor_visible(center, animate))
 
     def on_report_changed(self, message: ReportChanged) -> None:
         conversion = message.report.conversion

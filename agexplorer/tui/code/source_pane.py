@@ -9,12 +9,14 @@ from typing import TYPE_CHECKING, Any, ClassVar, Literal
 from textual import events
 from textual.actions import SkipAction
 from textual.binding import Binding, BindingType
+from textual.geometry import Offset
 from textual.widgets import TextArea
 from textual.widgets.text_area import Edit, EditResult
 
 from agexplorer.source.files import SourceFile, write_source
 from agexplorer.tui import textual_patches
 from agexplorer.tui.code.indent import leading, new_line_indent
+from agexplorer.tui.code.scrolling import keep_line_starts
 
 textual_patches.install()
 
@@ -67,6 +69,11 @@ class SourcePane(TextArea):
         self.demos: set[str] = set()  # "tour", "presentation": what keeps the editor locked
         self._hint = ""  # the layout's note under the border (at 80x24: "F2: AutoGraph's code")
         self._told = False  # a key typed in the locked editor said how to edit
+
+    def scroll_cursor_visible(self, center: bool = False, animate: bool = False) -> Offset:
+        """Show the cursor, and the start of the lines when the cursor fits beside them
+        (see agexplorer.tui.code.scrolling)."""
+        return keep_line_starts(self, super().scroll_cursor_visible(center, animate))
 
     def _changing(self) -> None:
         if self.on_edit is not None:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import textwrap
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
 from textual.message import Message
@@ -57,35 +57,66 @@ class VerdictTable(DataTable):
         # The columns too: DataTable keeps a column as wide as its widest cell ever, so a
         # long statement of an earlier function pushed this one's "why" off the screen.
         self.clear(columns=True)
-        self.add_columns(*self.COLUMNS)
         self.verdicts = verdicts
         badges = [verdict_badge(v) + (f" {v.graph_op}" if v.graph_op else "") for v in verdicts]
-        header_width, why_width = self.widths(verdicts, badges)
+        widths = self.widths(verdicts, badges)
+        if widths is None:  # too narrow for four columns: each row's cells stacked in one
+            self.add_columns(*self.STACKED)
+            width = self.stacked_width(verdicts)
+            for v, badge in zip(verdicts, badges, strict=True):
+                cell = Text("\n".join(textwrap.wrap(v.header, width) or [v.header]) + "\n")
+                cell.append(badge, style=VERDICT_STYLE[v.verdict])
+                cell.append("\n" + "\n".join(self.why_lines(v, width)))
+                self.add_row(str(v.line), cell, key=str(v.line), height=None)
+            return
+        self.add_columns(*self.COLUMNS)
+        header_width, why_width = widths
         for v, badge in zip(verdicts, badges, strict=True):
-            why = "\n".join(textwrap.wrap(v.reason, why_width)
-                            + (textwrap.wrap("fix: " + v.hint, why_width) if v.hint else [])
-                   + [w for line in loop_var_lines(v)
-                      for w in textwrap.wrap(line, why_width, subsequent_indent="  ")])
+            why = "\n".join(self.why_lines(v, why_width))
             header = "\n".join(textwrap.wrap(v.header, header_width) or [v.header])
             # Text, never str: DataTable reads a str cell as markup, and the statement and
             # reason quote the user's code (``for s in [x, x * 2]:``, a ``"[/b]"``).
             self.add_row(str(v.line), Text(header), Text(badge, style=VERDICT_STYLE[v.verdict]),
                          Text(why), key=str(v.line), height=None)
 
-    MIN_WHY = 24  # the explanation's narrowest column: below it the statement wraps too
+    @staticmethod
+    def why_lines(v: Any, width: int) -> list[str]:
+        """The reason, the fix and the loop variables, wrapped to ``width``."""
+        return (textwrap.wrap(v.reason, width)
+                + (textwrap.wrap("fix: " + v.hint, width) if v.hint else [])
+                + [w for line in loop_var_lines(v)
+                   for w in textwrap.wrap(line, width, subsequent_indent="  ")])
 
-    def widths(self, verdicts: list, badges: list[str]) -> tuple[int, int]:
+    MIN_WHY = 24  # the explanation's narrowest column: below it the statement wraps too
+    # Where the four columns leave under MIN_WHY for the explanation (a table 46 columns
+    # wide beside the tour at 80x24 cut it to its first 4 letters): the line, and the
+    # statement, its verdict and why, one under the other.
+    STACKED = ("line", "statement · verdict · why")
+
+    def widths(self, verdicts: list, badges: list[str]) -> tuple[int, int] | None:
         """The statement's and the explanation's widths: DataTable clips a long cell, so both
-        are wrapped to the room that the line and verdict columns leave (at 80 columns too)."""
+        are wrapped to the room that the line and verdict columns leave (at 80 columns too);
+        None where the explanation would get under ``MIN_WHY`` (stacked instead)."""
         table = self.size.width or 120
         pad = 2 * self.cell_padding
         line = max([len("line"), *(len(str(v.line)) for v in verdicts)]) + pad
         verdict = max([len("verdict"), *(len(b) for b in badges)]) + pad
         statement = max([len("statement"), *(len(v.header) for v in verdicts)])
         room = table - line - verdict - pad - pad - 2  # 2: the vertical scrollbar
+        if room - len("statement") < self.MIN_WHY:
+            return None
         if room - statement < self.MIN_WHY:
             statement = max(len("statement"), room - self.MIN_WHY)
         return statement, max(self.MIN_WHY, room - statement)
+
+    def stacked_width(self, verdicts: list) -> int:
+        """The width of the stacked cell: what the line column leaves."""
+        table = self.size.width or 120
+        pad = 2 * self.cell_padding
+        line = max([len("line"), *(len(str(v.line)) for v in verdicts)]) + pad
+        # Never wider than the table: a column past its edge (with the tour's outline round
+        # the table) made Textual's renderer fail.
+        return max(len(self.STACKED[1]), table - line - pad - pad - 2)
 
     def on_resize(self) -> None:
         if self.verdicts:

@@ -105,12 +105,22 @@ class TourPanel(VerticalScroll, can_focus=True):
         self.result.update(shown)
         self.result.set_class(bool(text), "shown")
         if text:  # below the section's words on a short screen: brought into view
-            self.call_after_refresh(self.result.scroll_visible, animate=False)
+            self._keep_result()
         self.made_from = made_from if text else None
 
     def on_resize(self) -> None:
-        if self.result.has_class("shown"):  # the answer stays in view at the new size
-            self.call_after_refresh(self.result.scroll_visible, animate=False)
+        self._keep_result()
+
+    def watch_virtual_size(self) -> None:
+        """The same when only the words' height changed: Textual sends no Resize for that
+        in a full layout (the panes beside the panel changing their width rewrapped them)."""
+        self._keep_result()
+
+    def _keep_result(self) -> None:
+        """The answer stays in view at the new size: it is the panel's last part, so the
+        panel scrolls to its end (after the layout: at the new height)."""
+        if self.result.has_class("shown"):
+            self.scroll_end(animate=False)
 
     @property
     def result_text(self) -> str:

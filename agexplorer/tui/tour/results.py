@@ -66,6 +66,18 @@ def result_of(app: ExplorerApp, step: TourStep, before: Any) -> tuple[str, Widge
     return flow_result(app, report.statements), app.panes.verdicts
 
 
+def answer_line(app: ExplorerApp, step: TourStep) -> int | None:
+    """The source line the step's answer is about (the Doctor's first finding, the first
+    statement's verdict), or None (a run, a trace: the whole function)."""
+    if step.tab == "doctor":
+        findings = app.doctor_tab.findings
+        return findings[0].line if findings else None
+    report = app.state.report
+    if step.tab in ("flow", "graph") and report is not None and report.statements:
+        return report.statements[0].line
+    return None
+
+
 def curves_result(curves: Any) -> str:
     """``20 steps: loss 50.9 -> 0.236, lr 0.1 -> 0.025``: each series from first to last."""
     said = ", ".join(f"{s.name} {number(s.values[0])} → {number(s.values[-1])}"

@@ -63,6 +63,9 @@ class TourCommands(Provider):
 
 
 CURVE_STEPS = 20  # the homework's epochs: the steps its curves are drawn over
+# An Enter pressed as F8 opens the next sample is done once it is open: tried every 50 ms
+# this many times, then it says why not.
+OPENING_TRIES = 60
 RESULT = "-tour-result"  # the screen's class while a step's answer is shown (app.tcss)
 
 
@@ -140,6 +143,7 @@ class Tour:
         self.panel: Any = None  # the TourPanel, once mounted
         self.results: dict[int, str] = {}  # step -> its result, once answered
         self._waiting = False  # for the answer to the step's action
+        self._pending = 0  # tries of an Enter that came before the step's sample opened
         self._before: Any = None  # the pane's state before the action: a change is the answer
         self._highlighted: Any = None
 
@@ -191,9 +195,17 @@ class Tour:
             self.go(0)
             return
         if app.state.target != self.target(step):
+            # Enter right after F8: the step's sample is on its way (the pick is a message
+            # not yet handled), unless an edited buffer keeps it out.
+            if not app.source.dirty and self._pending < OPENING_TRIES:
+                self._pending += 1
+                app.set_timer(0.05, self.act)
+                return
+            self._pending = 0
             app.set_status(f"the tour's sample {step.target} is not open: save or undo the "
                            "edits to the open file first", error=True)
             return
+        self._pending = 0
         self._stop()
         self.panel.show_result(None)
         self._before = self._state(step)
@@ -277,7 +289,7 @@ class Tour:
         return None
 
     def _look(self) -> None:
-        from agexplorer.tui.tour.results import result_of
+        from agexplorer.tui.tour.results import answer_line, result_of
 
         app, step = self.app, self.step
         if self.panel is None or app.state.target != self.target(step):
@@ -297,4 +309,11 @@ class Tour:
         pane.add_class("tour-highlight")
         self._highlighted = pane
         app.screen_stack[0].add_class(RESULT)  # on a short screen, the tab gets the room
+        # The code shows the answer's line, once the panes have their new sizes (a code pane
+        # two rows high showed the blank lines above the function).
+        line = answer_line(app, step)
+        if line is not None:
+            app.call_after_refresh(app.linking.line, line, "tour")
+        else:
+            app.call_after_refresh(app.source.scroll_cursor_visible, True)
         return None

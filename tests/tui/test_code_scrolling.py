@@ -1,0 +1,47 @@
+"""The code panes scroll back to the start of the lines once the cursor fits there (issue 25:
+after End on a long line, the editor stayed scrolled sideways, every indentation hidden)."""
+
+from __future__ import annotations
+
+import pytest
+from textual.app import App, ComposeResult
+
+from agexplorer.tui.code.converted_pane import ConvertedPane
+from agexplorer.tui.code.source_pane import SourcePane
+
+LONG = "    return x + " + " + ".join(f"value_{i}" for i in range(20))
+TEXT = f"def f(x):\n    y = 1\n{LONG}\n    return y\n"
+
+
+class _One(App):
+    def __init__(self, pane) -> None:
+        super().__init__()
+        self.pane = pane
+
+    def compose(self) -> ComposeResult:
+        yield self.pane
+
+
+@pytest.mark.parametrize("kind", [SourcePane, ConvertedPane])
+async def test_after_end_on_a_long_line_a_short_line_shows_from_its_start(kind):
+    pane = kind()
+    app = _One(pane)
+    async with app.run_test(size=(60, 12)) as pilot:
+        pane.load_text(TEXT)
+        pane.focus()
+        pane.move_cursor((2, 0))
+        await pilot.press("end")
+        await pilot.pause()
+        assert pane.scroll_x > 100  # the end of the long line is shown
+        await pilot.press("down")  # to "    return y": fits from column 0
+        await pilot.pause()
+        assert pane.scroll_x == 0, pane.cursor_location
+        await pilot.press("up", "end")
+        await pilot.pause()
+        assert pane.scroll_x > 100
+        await pilot.press("home")  # to the first non-blank: column 4
+        await pilot.pause()
+        assert pane.scroll_x == 0, pane.cursor_location
+        await pilot.press("end", "left", "left")  # still far right: stays scrolled
+        await pilot.pause()
+        assert pane.scroll_x > 100
