@@ -106,14 +106,9 @@ def _run_calls(fn: Any, calls: list[tuple[tuple[Any, ...], dict[str, Any]]]
 def _settings(fn: Any, loaded: Any) -> dict[str, Any]:
     """The user's tf.function settings that decide tracing (as the retrace explainer reads
     them from a decorated function)."""
-    settings: dict[str, Any] = {"input_signature": loaded.signature}
-    if loaded.signature is not None and not len(loaded.signature):
-        settings["input_signature"] = None  # TensorFlow's empty signature for no parameters
-    if getattr(fn, "_reduce_retracing", False):
-        settings["reduce_retracing"] = True
-    if getattr(fn, "_autograph", True) is False:
-        settings["autograph"] = False
-    return settings
+    from agexplorer.engine.live import tracing_settings
+
+    return tracing_settings(fn, loaded)
 
 
 def _entry(call: Any) -> tuple[tuple[Any, ...], dict[str, Any]]:

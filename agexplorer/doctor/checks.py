@@ -57,32 +57,46 @@ def diagnose(target: str, call: str | None = None,
             if exc.kind != "load-error":
                 raise
             load_error = exc  # the module does not load: the parse alone still helps
+    return examine(spec.path, text, spec.qualname, report, call, target=target,
+                   progress=progress, try_budget=try_budget, load_error=load_error)
+
+
+def examine(path: str, text: str, qualname: str, report: Any, call: str | None = None, *,
+            target: str | None = None, progress: Callable[[str], None] | None = None,
+            try_budget: float | None = None, load_error: AgxError | None = None,
+            values: dict[str, Any] | None = None) -> DoctorReport:
+    """The findings for ``qualname`` of the source ``text`` (of ``path``), cross-checked with
+    ``report`` (None: the static checks alone). The rewrites are tried only for a
+    ``target`` file that can be loaded again (``try_budget`` seconds in all): a notebook's
+    live function gets its findings and their rewrites, untried. ``values``: the live
+    call's arguments by parameter, read instead of the call's text.
+    """
     mod = ParsedFile(text)
-    func, method = mod.find(spec.qualname, report.first_line if report else 0)
+    func, method = mod.find(qualname, report.first_line if report else 0)
     if func is None:
-        raise AgxError("unknown-function", f"{spec.path} has no function '{spec.qualname}' "
+        raise AgxError("unknown-function", f"{path} has no function '{qualname}' "
                        "that the doctor can read.")
-    exam = ExaminedFunction(mod, func, method, report)
+    exam = ExaminedFunction(mod, func, method, report, values)
     for check in CHECKS:
         check(exam)
     findings = exam.findings
-    wrapped = spec.qualname.split(".")[-1]
+    wrapped = qualname.split(".")[-1]
     findings += [f for f in module_loops(mod) if f.subject == wrapped]
     # Each finding gains its rewrite's description as a new record, not by mutation. Where
     # Keras 3 runs the function unconverted, range -> tf.range cannot stage anything.
     findings = sorted((replace(f, rewrite=None if exam.keras3 and f.code == "AGX004" else
                                _described_rewrite(text, f, report.call if report else call))
                        for f in findings), key=lambda f: (f.line, f.col, f.code))
-    if try_budget is not None:
+    if try_budget is not None and target is not None:
         if progress is not None and any(f.rewrite for f in findings):
-            progress(f"trying the rewrites for {spec.qualname}")
+            progress(f"trying the rewrites for {qualname}")
         findings = try_rewrites(target, text, findings, report, call, try_budget)
     # Then the helpers the trace reached (their rewrites are not offered: another function,
     # maybe another file; the fix says what to do there).
-    findings += reached_findings(report, mod, report.file if report else spec.path)
+    findings += reached_findings(report, mod, report.file if report else path)
     first = min([func.lineno, *(d.lineno for d in func.decorator_list)])
     return DoctorReport(
-        file=report.file if report else spec.path, function=spec.qualname,
+        file=report.file if report else path, function=qualname,
         first_line=first, end_line=func.end_lineno or func.lineno,
         call=report.call if report else call, call_origin=report.call_origin if report else None,
         traced=exam.traced, findings=findings,

@@ -13,6 +13,17 @@ from agexplorer.model.doctor import CODES, Finding
 from agexplorer.model.errors import ARGUMENT_ERRORS
 from agexplorer.model.values import ValueKind
 
+
+def _live_kind(value: Any) -> tuple[str, Any]:
+    """A live argument as the checks tell them apart: a Python number (its type and repr), a
+    tensor, or another object."""
+    if type(value) in (int, float, bool):
+        return "python", (type(value).__name__, repr(value))
+    if hasattr(value, "dtype") and hasattr(value, "shape"):
+        return "tensor", type(value).__name__
+    return "other", type(value).__name__
+
+
 # The recorded kinds a parameter's Python number comes in, and the type name the checks use.
 _NUMBERS: dict[ValueKind, str] = {"python-int": "int", "python-float": "float", "python-bool": "bool"}
 
@@ -23,8 +34,10 @@ class ExaminedFunction:
     ``report`` is the engine's Report for the function, or None when it did not load.
     """
 
-    def __init__(self, mod: ParsedFile, func: Any, method: bool, report: Any) -> None:
+    def __init__(self, mod: ParsedFile, func: Any, method: bool, report: Any,
+                 values: dict[str, Any] | None = None) -> None:
         self.mod, self.func, self.report = mod, func, report
+        self.values = values  # a live call's arguments by parameter (a notebook's), if any
         self.params = param_names(func, method)
         self.parents = parent_map(func)
         self.traced = report is not None and report.inventory is not None
@@ -66,6 +79,8 @@ class ExaminedFunction:
         """Parameter -> ("python", value) or ("tensor", text) from the call string."""
         found: dict[str, tuple[str, Any]] = {}
         report = self.report
+        if self.values is not None:
+            return {param: _live_kind(value) for param, value in self.values.items()}
         if report is not None and report.call and report.call_origin in ("--call", "AGX_CALLS"):
             try:
                 call = ast.parse(f"f({report.call})", mode="eval").body

@@ -64,9 +64,9 @@ def reached_findings(report: Any, root: ParsedFile, root_file: str) -> list[Find
 
 
 def _parse(path: str) -> ParsedFile | None:
-    from agexplorer.source.files import read_source_file
+    from agexplorer.source.cells import source_text
 
     try:
-        return ParsedFile(read_source_file(path).text)
+        return ParsedFile(source_text(path))  # a file, or a notebook cell
     except Exception:  # noqa: BLE001 - a file gone or unparsable: nothing to say there
         return None

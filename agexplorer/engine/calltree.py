@@ -27,6 +27,7 @@ from agexplorer.model.report import (
     Verdict,
     keras3_words,
 )
+from agexplorer.source.cells import cell_text
 from agexplorer.source.files import read_source_file
 from agexplorer.source.targets import list_functions
 
@@ -73,7 +74,7 @@ class FileIndex:
         return found
 
     def _parse(self, file: str) -> list[Unit]:
-        text = self._texts.get(file)
+        text = self._texts.get(file) or cell_text(file)  # a notebook cell: IPython's text
         if text is None:
             try:
                 text = read_source_file(file).text

@@ -118,7 +118,8 @@ def _format_output(tensor: Any) -> str:
 
 class _Walker:
     def __init__(self, root_file: str, root_span: tuple[int, int], user_code: Any,
-                 noted: OpChains | None = None, functions: bool = True) -> None:
+                 noted: OpChains | None = None, functions: bool = True,
+                 outer: frozenset[tuple[str, int]] = frozenset()) -> None:
         self.functions = functions  # walk into called functions' graphs, not only bodies
         self.outputs = True  # read each op's output dtypes and shapes
         self.root_file = root_file
@@ -129,6 +130,7 @@ class _Walker:
         self._func_attrs: dict[str, list[tuple[str, bool]]] = {}
         self._seen: set[int] = set()
         self._user: dict[str, bool] = {root_file: True}
+        self.outer = outer  # the caller's frames (opchains.caller_frames)
 
     def func_attrs(self, op: Any) -> list[tuple[str, bool]]:
         cached = self._func_attrs.get(op.type)
@@ -176,7 +178,7 @@ class _Walker:
             mine = user.get(filename)
             if mine is None:
                 mine = user[filename] = filename in self.user_code
-            if mine:
+            if mine and (filename, frame.lineno) not in self.outer:
                 chain.append((filename, frame.lineno))
         return chain
 
@@ -235,14 +237,17 @@ def _find_graph(name: str, graph: Any, root: Any) -> Any:
 
 def build_inventory(concrete: Any, root_file: str, root_span: tuple[int, int],
                     user_code: Any, noted: OpChains | None = None,
-                    functions: bool = True, outputs: bool = True) -> LiveInventory:
+                    functions: bool = True, outputs: bool = True,
+                    outer: frozenset[tuple[str, int]] = frozenset()) -> LiveInventory:
     """Walk ``concrete``'s graph and every body it calls; each op is charged to the innermost
     frame of the user's code (``root_file``, or a file ``in user_code``) under the traced
     function (its lines ``root_span`` of ``root_file``). ``functions`` False: the graphs of
     the functions it calls (a tf.function called inside it, traced on its own) are left
     out, only its control flow's bodies are walked (their ops are made in this trace).
-    ``outputs`` False: the ops' output dtypes and shapes are not read (a record counts)."""
-    walker = _Walker(root_file, root_span, user_code, noted, functions)
+    ``outputs`` False: the ops' output dtypes and shapes are not read (a record counts).
+    ``outer``: the caller's frames, which made nothing of the function (see
+    opchains.caller_frames)."""
+    walker = _Walker(root_file, root_span, user_code, noted, functions, outer)
     walker.outputs = outputs
     graph = concrete.graph
     walker.walk(graph, concrete.name.decode() if isinstance(concrete.name, bytes)

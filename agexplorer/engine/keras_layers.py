@@ -13,6 +13,8 @@ import os
 import sys
 from typing import Any
 
+from agexplorer.source.cells import is_cell
+
 # The packages whose ``Layer`` classes a user's layer derives from; their __version__ says
 # which Keras it is (``keras`` 2.x before TensorFlow 2.16, 3.x after; ``tf_keras`` 2.x).
 _PACKAGES = ("keras", "tf_keras")
@@ -45,15 +47,22 @@ def owner_class(file: str, qualname: str) -> type | None:
     owner, _, _ = qualname.rpartition(".")
     if not owner or "<locals>" in owner:
         return None
+    if is_cell(file):  # a class defined in a notebook cell lives in the session's __main__
+        return _walk(sys.modules.get("__main__"), owner)
     wanted, name = os.path.realpath(file), os.path.basename(file)
     for module in list(sys.modules.values()):
         path = getattr(module, "__file__", None)
         if not isinstance(path, str) or os.path.basename(path) != name \
                 or os.path.realpath(path) != wanted:
             continue
-        found: Any = module
-        for part in owner.split("."):
-            found = getattr(found, part, None)
-        if isinstance(found, type):
+        found = _walk(module, owner)
+        if found is not None:
             return found
     return None
+
+
+def _walk(module: Any, dotted: str) -> type | None:
+    found: Any = module
+    for part in dotted.split("."):
+        found = getattr(found, part, None)
+    return found if isinstance(found, type) else None

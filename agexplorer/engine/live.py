@@ -11,6 +11,7 @@ from typing import Any
 from agexplorer.engine.load import Loaded
 from agexplorer.model.report import Report
 from agexplorer.model.text import shortened
+from agexplorer.source.cells import cell_text
 from agexplorer.source.targets import find_function_node, list_functions, parse_source, read_source
 
 KINDS = "a function, a tf.function or a bound method"
@@ -25,7 +26,10 @@ def unwrap_callable(fn: Any) -> tuple[Any, Any, Any]:
     signature = getattr(fn, "input_signature", None) if hasattr(fn, "python_function") else None
     target = getattr(fn, "python_function", fn)
     bound = target
-    inner = getattr(target, "__wrapped__", None)
+    # A tf.function bound to an instance wraps the method bound to a holder of the instance;
+    # once it has traced, AutoGraph's converted function replaces ``__wrapped__``, and the
+    # method stays in ``__original_wrapped__``.
+    inner = getattr(target, "__original_wrapped__", None) or getattr(target, "__wrapped__", None)
     if isinstance(inner, types.MethodType) and not isinstance(target, types.MethodType):
         # A tf.function reached through an instance wraps the method bound to a holder
         # whose ``target`` is the instance (held weakly): call the method on it.
@@ -43,17 +47,22 @@ def unwrap_callable(fn: Any) -> tuple[Any, Any, Any]:
 
 def load_callable(fn: Any, args: tuple[Any, ...] = (), kwargs: dict[str, Any] | None = None
                   ) -> Loaded:
-    """``fn`` (see :func:`unwrap_callable`) found in its own source file, ready to trace with
-    ``args``/``kwargs``; TypeError when it is not a function or has no source file."""
+    """``fn`` (see :func:`unwrap_callable`) found in its own source file, or in the IPython
+    cell that defined it, ready to trace with ``args``/``kwargs``; TypeError when it is not
+    a function or has no source."""
     pyfn, bound, signature = unwrap_callable(fn)
     try:
-        path = inspect.getsourcefile(pyfn)
+        found = inspect.getsourcefile(pyfn)
     except TypeError:
-        path = None
-    if path is None or not path.endswith(".py"):
-        raise TypeError(f"{pyfn.__qualname__} has no .py source file; AutoGraph needs the "
-                        "function's source: define it in a .py file with def.")
-    text = read_source(path)
+        found = None
+    path = found or ""
+    text = cell_text(path) if path else None  # defined in an IPython cell
+    if text is None:
+        if not path.endswith(".py"):
+            raise TypeError(f"{pyfn.__qualname__} has no .py source file; AutoGraph needs "
+                            "the function's source: define it in a .py file or a notebook "
+                            "cell with def.")
+        text = read_source(path)
     tree = parse_source(path, text)
     node = find_function_node(tree, pyfn.__qualname__) or _node_at(tree, pyfn)
     return Loaded(path=path, qualname=pyfn.__qualname__, text=text,
@@ -75,6 +84,19 @@ def report_for_callable(fn: Any, args: tuple[Any, ...] = (),
     loaded = load_callable(fn, args, kwargs)
     import_tf()
     return report_from_loaded(loaded, progress or (lambda phase: None))
+
+
+def tracing_settings(fn: Any, loaded: Loaded) -> dict[str, Any]:
+    """The settings of the user's own tf.function ``fn`` that decide tracing, for a fresh
+    tf.function of ``loaded`` that traces as fn would (fn itself is never called)."""
+    settings: dict[str, Any] = {"input_signature": loaded.signature}
+    if loaded.signature is not None and not len(loaded.signature):
+        settings["input_signature"] = None  # TensorFlow's empty signature for no parameters
+    if getattr(fn, "_reduce_retracing", False):
+        settings["reduce_retracing"] = True
+    if getattr(fn, "_autograph", True) is False:
+        settings["autograph"] = False
+    return settings
 
 
 def _node_at(tree: ast.Module, pyfn: Any) -> ast.FunctionDef | ast.AsyncFunctionDef | None:

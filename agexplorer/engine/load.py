@@ -122,6 +122,9 @@ class Loaded:
     args_error: AgxError | None = None  # no usable arguments (only when not required)
     # A method's instance, in words: "Smoother(steps=6) (--init)", "model (the module's)"
     instance: str | None = None
+    # The tf.function the report's trace goes through (None: a fresh one of ``bound``): the
+    # user's own, where agexplorer.explain is asked to reuse it (its settings, its cache).
+    traced_with: Any = None
 
 
 def load_target(target: str, call: str | None = None, require_args: bool = True,

@@ -22,13 +22,33 @@ _SKIP, _USER, _MAPPED = 0, 1, 2
 _GENERATED = "__autograph_generated_file"
 
 
+def caller_frames(root_file: str, user_code: Any) -> frozenset[tuple[str, int]]:
+    """(file, line) of every frame of the user's code on the stack now, above the engine.
+
+    In a notebook the cell that asks for a report is the user's code, often the very cell
+    that defines the function: the ops tf.function makes for the call (its inputs and
+    outputs) would be charged to the line that asked. Those frames made nothing of the
+    function, wherever they are.
+    """
+    found = set()
+    frame: FrameType | None = sys._getframe(1)
+    while frame is not None:
+        file = frame.f_code.co_filename
+        if file == root_file or file in user_code:
+            found.add((file, frame.f_lineno))
+        frame = frame.f_back
+    return frozenset(found)
+
+
 class OpChains:
     """The user-code chain of every op made while active, by (id(graph), op name)."""
 
-    def __init__(self, root_file: str, user_code: Any) -> None:
+    def __init__(self, root_file: str, user_code: Any,
+                 outer: frozenset[tuple[str, int]] = frozenset()) -> None:
         self.by_op: dict[tuple[int, str], Chain] = {}
         self.user_code = user_code  # supports ``filename in user_code``
         self.root_file = root_file
+        self.outer = outer  # the caller's frames (see caller_frames): never an op's maker
         # code object -> _SKIP (library code), _USER, or _MAPPED (AutoGraph's generated code,
         # whose lines the source map turns into the user's): most frames of a deep stack are
         # TensorFlow's or Keras's, told apart here without reading their line numbers.
@@ -61,7 +81,8 @@ class OpChains:
             if kind is None:
                 kind = self._kind(code)
             if kind == _USER:
-                found.append((code.co_filename, frame.f_lineno))
+                if (code.co_filename, frame.f_lineno) not in self.outer:
+                    found.append((code.co_filename, frame.f_lineno))
             elif kind == _MAPPED:
                 mapped = mapping.get((code.co_filename, frame.f_lineno))
                 if mapped is not None and (mapped[0] == self.root_file

@@ -20,6 +20,7 @@ from agexplorer.engine.convert import attempt_conversion, convert
 from agexplorer.engine.fallback import LineCounter, fallback_verdicts
 from agexplorer.engine.inventory import build_inventory
 from agexplorer.engine.load import Loaded, load_target
+from agexplorer.engine.opchains import caller_frames
 from agexplorer.engine.recorder import Recorder, recording
 from agexplorer.engine.statements import Statement, find_statements
 from agexplorer.engine.usercode import UserCode
@@ -157,14 +158,16 @@ def _run_engine(report: Report, loaded: Loaded, statements: list[Statement],
     def names_for(file: str, line: int) -> tuple[str, ...]:
         return own_names.get(line, ()) if root.holds(file, line) else index.names_for(file, line)
 
-    recorder = Recorder(report.file, span, user_code, names_for)
+    outer = caller_frames(report.file, user_code)  # a notebook's cell that asked
+    recorder = Recorder(report.file, span, user_code, names_for, outer=outer)
     lines = LineCounter([(report.file, span)])
     traced = False
     t0 = time.perf_counter()
     try:
         with recording(recorder), (lines.active() if refused else contextlib.nullcontext()):
-            concrete = tf.function(loaded.bound, input_signature=loaded.signature
-                                   ).get_concrete_function(*loaded.args, **loaded.kwargs)
+            traced_with = loaded.traced_with or tf.function(
+                loaded.bound, input_signature=loaded.signature)
+            concrete = traced_with.get_concrete_function(*loaded.args, **loaded.kwargs)
         traced = True
     except AgxError:
         raise
@@ -180,7 +183,7 @@ def _run_engine(report: Report, loaded: Loaded, statements: list[Statement],
     if traced:
         t0 = time.perf_counter()
         inventory = build_inventory(concrete, report.file, span, user_code,
-                                    recorder.op_chains)
+                                    recorder.op_chains, outer=outer)
         report.inventory, chains = inventory, inventory.chains
         report.concrete_name = inventory.bodies[0].name
         report.timings["inventory_s"] = time.perf_counter() - t0

@@ -67,7 +67,8 @@ class Recorder:
 
     def __init__(self, root_file: str, root_span: tuple[int, int], user_code: Any,
                  names_for: Callable[[str, int], tuple[str, ...]],
-                 own_graph: bool = False) -> None:
+                 own_graph: bool = False,
+                 outer: frozenset[tuple[str, int]] = frozenset()) -> None:
         # own_graph: a tf.function called during the trace is a trace of its own (record
         # writes one per trace), so its function is not one this trace entered.
         self.own_graph = own_graph
@@ -85,7 +86,8 @@ class Recorder:
         self._described: dict[tuple[str | None, int | None], int] = {}
         self._codes: dict[Any, bool] = {}  # code object -> whether it is the user's
         # Which lines of the user's code made each op, noted as it is made (see opchains).
-        self.op_chains = OpChains(root_file, user_code)
+        self.op_chains = OpChains(root_file, user_code, outer)
+        self.outer = outer  # the caller's frames (opchains.caller_frames)
         # While another trace is made inside this one (a tf.function called as this one
         # traces), what runs is that trace's, in its own graph: this recorder looks away.
         self.paused = 0
@@ -109,7 +111,7 @@ class Recorder:
         """The user's frames of the current stack, from the traced function inward (all of
         them when the traced function is not on the stack)."""
         frames = [Frame(f.filename, f.lineno, f.name) for f in tf_internals.tf_stack_frames()
-                  if self._is_user(f.filename)]
+                  if self._is_user(f.filename) and (f.filename, f.lineno) not in self.outer]
         low, high = self.root_span
         for i, frame in enumerate(frames):
             if frame.file == self.root_file and low <= frame.line <= high:

@@ -205,6 +205,24 @@ def to_numpy(tensor: Any) -> Any:
     return tensor._numpy()
 
 
+_AG_LOGGING = "tensorflow.python.autograph.utils.ag_logging"
+
+
+def autograph_logging() -> tuple[Any, Any]:
+    """AutoGraph's logging settings as set, not as read: (verbosity level, echo to stdout).
+    ``tf.autograph.set_verbosity`` has no getter for what it set, and a level never set
+    (None) reads AUTOGRAPH_VERBOSITY from the environment on each use: only the raw values
+    put back leave the user's setting as it was."""
+    logging: Any = importlib.import_module(_AG_LOGGING)
+    return logging.verbosity_level, logging.echo_log_to_stdout
+
+
+def set_autograph_logging(state: tuple[Any, Any]) -> None:
+    """Put back what :func:`autograph_logging` read."""
+    logging: Any = importlib.import_module(_AG_LOGGING)
+    logging.verbosity_level, logging.echo_log_to_stdout = state
+
+
 UNROLL_LIMITS = ("INEFFICIENT_UNROLL_MIN_ITERATIONS", "INEFFICIENT_UNROLL_MIN_OPS",
                  "PYTHON_MAX_ITERATIONS")
 
@@ -295,6 +313,9 @@ NAMES: tuple[_Name, ...] = (
           lost="the op inventory lists no ops inside them", probe=_atomic_has_graph),
     _Name(_OPS, "EagerTensor._numpy", "calls to bring results to the host without a copy",
           lost="the run lab's timings include a copy of each result"),
+    *(_Name(_AG_LOGGING, name, "puts back after agexplorer.explain quiets AutoGraph's log",
+            lost="agexplorer.explain leaves AutoGraph's verbosity at 0")
+      for name in ("verbosity_level", "echo_log_to_stdout")),
     _Name(_FUNCTION, "Function._list_all_concrete_functions", "reads to list a function's traces",
           lost="the retrace report shows no trace signatures"),
     *(_Name(_CONTROL_FLOW, name, "reads to mark AutoGraph's unroll limits on a sweep",

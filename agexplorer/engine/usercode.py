@@ -3,7 +3,8 @@
 User code is every real Python file outside the Python installation and its
 site-packages (the standard library, TensorFlow, Keras and every installed package are
 library code), widened by ``--user-code PATH`` for a package the user installed in
-development or vendored into a site folder. TensorFlow, Keras and agexplorer itself are
+development or vendored into a site folder, and every cell of the IPython session this
+runs in (``<ipython-input-3-...>``: source/cells.py). TensorFlow, Keras and agexplorer itself are
 never user code, wherever they live: a verdict on ``keras/src/layers/...`` answers a
 question nobody asked.
 """
@@ -15,6 +16,8 @@ import site
 import sys
 import sysconfig
 from collections.abc import Iterable
+
+from agexplorer.source.cells import is_cell
 
 # AutoGraph's generated modules: frames in them are mapped back to the user's file by
 # TensorFlow's source maps; one left unmapped is no one's source.
@@ -88,6 +91,8 @@ class UserCode:
         return known
 
     def _decide(self, filename: str) -> bool:
+        if filename and is_cell(filename):
+            return True  # an IPython cell (``<ipython-input-3-...>``): the user's own code
         if not filename or filename.startswith("<") or _GENERATED in filename:
             return False  # <string>, <stdin>, <frozen ...>, an unmapped generated module
         if not filename.endswith((".py", ".pyw")):

@@ -178,7 +178,6 @@ def run_lab(target: str, call: str | None = None, device: str | None = None,
     say = progress or (lambda phase: None)
     from agexplorer.engine.capture import capture_output
     from agexplorer.lab.inputs import shared
-    from agexplorer.lab.overhead import fixed_costs
 
     lab = RunLab(device=resolve_device(device), budget_s=budget, fresh_module=fresh_module,
                  mode_timeout_s=mode_timeout, shared_inputs=True, seed=LAB_SEED)
@@ -201,11 +200,7 @@ def run_lab(target: str, call: str | None = None, device: str | None = None,
         _keep_output(lab.runs[mode], captured.stdout)
     assert last is not None
     with capture_output():
-        say("measuring the fixed cost of a call")
-        costs = fixed_costs(lab.device, min(budget / 4, 0.25),
-                            ("graph",) if skip_xla else ("graph", "xla"), inputs)
-        lab.overhead_s = {m: c[0] if c else None for m, c in costs.items()}
-        lab.overhead_spread_s = {m: c[1] if c else None for m, c in costs.items()}
+        _fixed_costs(lab, skip_xla, inputs, say)
         if hlo and not skip_xla:
             say(f"compiling {last.qualname} to HLO")
             _hlo(lab, last)
@@ -214,11 +209,59 @@ def run_lab(target: str, call: str | None = None, device: str | None = None,
 
             lab.tensorboard_note = export_tensorboard(last, tensorboard, lab.device)
             lab.tensorboard = tensorboard
+    _compared(lab, hosts)
+    return lab
+
+
+def run_lab_loaded(loaded: Loaded, device: str | None = None, budget: float = 1.0,
+                   skip_xla: bool = False, mode_timeout: float | None = None,
+                   progress: Callable[[str], None] | None = None) -> RunLab:
+    """The three modes of a function already loaded in this process, called with its own
+    (live) arguments: ``agexplorer.explain(..., run=True)`` in a notebook.
+
+    Unlike :func:`run_lab`, the modes share one load (the user's live objects cannot be
+    loaded afresh) and no seed is set (the generators are the user's, and seeding them
+    would change what the user's next draw gives).
+    """
+    from agexplorer.engine.capture import capture_output
+
+    say = progress or (lambda phase: None)
+    lab = RunLab(device=resolve_device(device), budget_s=budget, fresh_module=False,
+                 mode_timeout_s=mode_timeout, shared_inputs=True, seed=None)
+    hosts: dict[str, Any] = {}
+    inputs = (loaded.args, loaded.kwargs)
+    for mode in MODES:
+        if mode == "xla" and skip_xla:
+            lab.runs[mode], hosts[mode] = _skipped(), None
+            continue
+        say(_MODE_WORDS[mode].format(f=loaded.qualname.rpartition(".")[2]))
+        with capture_output() as captured:
+            lab.runs[mode], hosts[mode] = run_mode(mode, loaded, lab.device, budget,
+                                                   mode_timeout, inputs)
+        _keep_output(lab.runs[mode], captured.stdout)
+    with capture_output():
+        _fixed_costs(lab, skip_xla, inputs, say)
+    _compared(lab, hosts)
+    return lab
+
+
+def _fixed_costs(lab: RunLab, skip_xla: bool, inputs: Inputs | None,
+                 say: Callable[[str], None]) -> None:
+    from agexplorer.lab.overhead import fixed_costs
+
+    say("measuring the fixed cost of a call")
+    costs = fixed_costs(lab.device, min(lab.budget_s / 4, 0.25),
+                        ("graph",) if skip_xla else ("graph", "xla"), inputs)
+    lab.overhead_s = {m: c[0] if c else None for m, c in costs.items()}
+    lab.overhead_spread_s = {m: c[1] if c else None for m, c in costs.items()}
+
+
+def _compared(lab: RunLab, hosts: dict[str, Any]) -> None:
+    """The speed-ups, the results compared, the graph mode's traces and why."""
     lab.speedup = speedups(lab.runs)
     lab.results_match, lab.mismatch, lab.differences = compare_results(lab.runs, hosts)
     lab.tracing_count = lab.runs["graph"].tracing_count or 0
     lab.retrace_reason = retrace_reason(lab.runs["graph"])
-    return lab
 
 
 def _keep_output(run: ModeRun, text: str) -> None:

@@ -194,7 +194,8 @@ def user_frames_message(exc: BaseException, path: str) -> tuple[str, int | None]
     """`Type: message` plus the deepest line of ``path`` in the exception's traceback."""
     line = None
     for frame in traceback.extract_tb(exc.__traceback__):
-        if os.path.abspath(frame.filename) == path:
+        # A notebook cell's code name (``<ipython-input-3-...>``) is no path to resolve.
+        if frame.filename == path or os.path.abspath(frame.filename) == path:
             line = frame.lineno
     first = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
     return f"{type(exc).__name__}: {first}" if first else type(exc).__name__, line

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import shlex
+from typing import Any
 
 from rich.console import Console
 from rich.panel import Panel
@@ -68,6 +69,17 @@ def render_doctor(reports: list[DoctorReport], console: Console | None = None,
                   width: int | None = None, module: list[Finding] | None = None) -> None:
     """Print the doctor's findings for each function (and the module-level ones)."""
     console = console or Console(width=width)
+    for part in doctor_renderables(reports, console.width, module):
+        console.print(part)
+
+
+def doctor_renderables(reports: list[DoctorReport], width: int,
+                       module: list[Finding] | None = None, commands: bool = True
+                       ) -> list[Any]:
+    """The doctor's findings as rich renderables for ``width`` columns; ``commands`` False:
+    no ``agexplorer doctor ... --try`` line (a notebook's live function has no file to
+    name)."""
+    parts: list[Any] = []
     for report in reports:
         target = f"{display_path(report.file)}::{report.function}"
         n = len(report.findings)
@@ -80,12 +92,14 @@ def render_doctor(reports: list[DoctorReport], console: Console | None = None,
         if report.error is not None:
             head.append(f"\n  {'not traced' if not report.traced else 'error'}: "
                         f"{report.error.message}", style="yellow")
-        console.print(head)
+        parts.append(head)
         if report.findings:
-            console.print(findings_table(report.findings, target, narrow=console.width < 100))
-        console.print()
+            parts.append(findings_table(report.findings, target if commands else None,
+                                        narrow=width < 100))
+        parts.append(Text())
     if module:
-        console.print(findings_table(module, None, "module level", console.width < 100))
+        parts.append(findings_table(module, None, "module level", width < 100))
+    return parts
 
 
 def _median_cell(run: ModeRun, box: float | None) -> str:

@@ -6,7 +6,7 @@ import re
 from html import escape
 from typing import Any
 
-from agexplorer.model.doctor import Finding
+from agexplorer.model.doctor import DoctorReport, Finding
 from agexplorer.model.text import plural
 from agexplorer.render.page import (
     TIMING_HEADERS,
@@ -31,20 +31,19 @@ from agexplorer.render.run_page import (
     more_loops,
 )
 from agexplorer.runlog.summary import command_line, display_name, loop_path
+from agexplorer.source.cells import cell_label
 
 # Light by default, dark where the reader's system asks for it; verdict colours readable on both
 # (the Okabe-Ito hues the terminal report uses, as tints behind the text).
-_CSS = """
-:root { --bg: #ffffff; --fg: #1f2328; --muted: #59636e; --line: #d1d9e0; --head: #f6f8fa;
-  --staged: #d8f3e6; --python: #fdebc8; --mixed: #f6dcef; --unreached: #eceff2;
-  --staged-mark: #009E73; --python-mark: #E69F00; --mixed-mark: #CC79A7; --unreached-mark: #8c959f; }
-@media (prefers-color-scheme: dark) {
-  :root { --bg: #0d1117; --fg: #e6edf3; --muted: #9198a1; --line: #3d444d; --head: #151b23;
-    --staged: #0f3a2c; --python: #4a3512; --mixed: #47213d; --unreached: #22272e; }
-}
-html { background: var(--bg); color: var(--fg); }
-body { font: 15px/1.5 system-ui, -apple-system, "Segoe UI", sans-serif; margin: 0; }
-main { max-width: 1100px; margin: 0 auto; padding: 1.5rem; }
+_LIGHT = """--bg: #ffffff; --fg: #1f2328; --muted: #59636e; --line: #d1d9e0; --head: #f6f8fa;
+  --link: #0969da; --staged: #d8f3e6; --python: #fdebc8; --mixed: #f6dcef; --unreached: #eceff2;"""
+_DARK = """--bg: #0d1117; --fg: #e6edf3; --muted: #9198a1; --line: #3d444d; --head: #151b23;
+    --link: #4493f8; --staged: #0f3a2c; --python: #4a3512; --mixed: #47213d; --unreached: #22272e;"""
+_MARKS = ("--staged-mark: #009E73; --python-mark: #E69F00; --mixed-mark: #CC79A7; "
+          "--unreached-mark: #8c959f;")
+# The rules below the page's own (html, body, main): one element's look, shared by the page
+# and the notebook's fragment (which scopes each of them, see _scoped).
+_RULES = """
 h1 { font-size: 1.6rem; } h2 { border-bottom: 1px solid var(--line); padding-bottom: .2rem; }
 code, pre, .source td { font-family: ui-monospace, "SFMono-Regular", Menlo, Consolas, monospace;
   font-size: 13px; }
@@ -66,8 +65,76 @@ td.n { text-align: right; font-variant-numeric: tabular-nums; }
 .source tr.v-mixed td:first-child { box-shadow: inset 4px 0 var(--mixed-mark); }
 .source tr.v-unreached td:first-child { box-shadow: inset 4px 0 var(--unreached-mark); }
 .source td.num, .source td.ops { color: var(--muted); text-align: right; }
+.source td:last-child { width: 100%; }
 .fix { font-weight: 600; }
+a:link, a:visited { color: var(--link); }
 """
+_CSS = f"""
+:root {{ {_LIGHT}
+  {_MARKS} }}
+@media (prefers-color-scheme: dark) {{
+  :root {{ {_DARK} }}
+}}
+html {{ background: var(--bg); color: var(--fg); }}
+body {{ font: 15px/1.5 system-ui, -apple-system, "Segoe UI", sans-serif; margin: 0; }}
+main {{ max-width: 1100px; margin: 0 auto; padding: 1.5rem; }}
+{_RULES}"""
+
+# In a notebook the page is one output among the notebook's own: every rule is scoped to its
+# element (the doubled class outweighs JupyterLab's rules for rendered HTML, such as its
+# striped table rows), and it sets its own background and text colours, so it stays readable
+# whatever the notebook's theme. Its light or dark follows the notebook's theme where the
+# notebook says which (JupyterLab and VS Code mark their body), else the reader's system.
+FRAGMENT_CLASS = "agx-page"
+_SCOPE = f".{FRAGMENT_CLASS}.{FRAGMENT_CLASS}"
+_NOTEBOOK_DARK = ('body[data-jp-theme-light="false"]', "body.vscode-dark",
+                  "body.vscode-high-contrast:not(.vscode-high-contrast-light)")
+_NOTEBOOK_LIGHT = ('body[data-jp-theme-light="true"]', "body.vscode-light",
+                   "body.vscode-high-contrast-light")
+
+
+def _scoped(rules: str) -> str:
+    """``rules`` (plain ``selector, selector { ... }`` rules, none nested) with each selector
+    inside the fragment's element."""
+    def scope(match: re.Match[str]) -> str:
+        selectors = ", ".join(f"{_SCOPE} {sel.strip()}" for sel in match.group(1).split(","))
+        return f"{selectors} {{{match.group(2)}}}\n"
+
+    return re.sub(r"([^{}]+?)\s*\{([^{}]*)\}", scope, rules.strip())
+
+
+def _fragment_css() -> str:
+    def on(bodies: tuple[str, ...]) -> str:
+        return ", ".join(f"{body} {_SCOPE}" for body in bodies)
+
+    return (f"{_SCOPE} {{ {_LIGHT} {_MARKS}\n  background: var(--bg); color: var(--fg); "
+            "font: 14px/1.5 system-ui, -apple-system, \"Segoe UI\", sans-serif; "
+            "padding: .5rem 1rem; border-radius: 4px; text-align: left; overflow-x: auto; }\n"
+            f"@media (prefers-color-scheme: dark) {{ {_SCOPE} {{ {_DARK} }} }}\n"
+            f"{on(_NOTEBOOK_DARK)} {{ {_DARK} }}\n{on(_NOTEBOOK_LIGHT)} {{ {_LIGHT} }}\n"
+            f"{_SCOPE} p, {_SCOPE} li {{ color: var(--fg); }}\n"
+            f"{_SCOPE} .agx-h1, {_SCOPE} .agx-h2, {_SCOPE} .agx-h3 {{ font-weight: 600; "
+            "line-height: 1.25; margin: 1.2rem 0 .6rem; }\n"
+            f"{_SCOPE} .agx-h1 {{ font-size: 1.5rem; margin-top: .5rem; }}\n"
+            f"{_SCOPE} .agx-h2 {{ font-size: 1.25rem; border-bottom: 1px solid var(--line); "
+            "padding-bottom: .2rem; }\n"
+            f"{_SCOPE} .agx-h3 {{ font-size: 1.05rem; }}\n"
+            # JupyterLab's own: striped rows, fixed table layout, its table text colour.
+            f"{_SCOPE} tbody tr {{ background: transparent; }}\n"
+            f"{_SCOPE} table {{ color: inherit; font-size: inherit; table-layout: auto; }}\n"
+            + _scoped(_RULES) + "\n")
+
+
+def fragment(body: str) -> str:
+    """``body`` (a page's body, as :func:`file_html` builds it) as one element to embed in a
+    notebook's output: its own scoped style, no document around it, nothing fetched. Its
+    headings are marked as headings for a reader (``role="heading"``), not as ``<h1>``..
+    ``<h3>`` elements, which JupyterLab would list in the notebook's table of contents."""
+    body = re.sub(r"<h([1-3])([ >])", r'<div role="heading" aria-level="\1" class="agx-h\1"\2',
+                  body)
+    body = re.sub(r"</h[1-3]>", "</div>", body)
+    return (f'<div class="{FRAGMENT_CLASS}">\n<style>{_fragment_css()}</style>\n'
+            f"{body}</div>\n")
 
 
 def _e(text: object) -> str:
@@ -161,7 +228,7 @@ def _statements(fp: FunctionPage) -> str:
         why = _prose(v.reason) + (f'<br><span class="fix">fix:</span> {_prose(v.hint)}'
                                    if v.hint else "")
         rows.append([_num(line), f"<code>{_e(v.header)}</code>",
-                     f'<span class="verdict v-{_e(v.verdict)}">{_e(v.verdict)} {_e(detail)}'
+                     f'<span class="verdict v-{_e(v.verdict)}">{_e(detail)}'
                      "</span>", _num(v.ops_created), why])
     return "<h3>Control flow</h3>\n" + _table(["line", "statement", "verdict", "ops",
                                               "why, and the fix"], rows)
@@ -214,9 +281,15 @@ def _function(fp: FunctionPage) -> str:
 
 def file_html(page: FilePage) -> str:
     """The whole page for a file (or one function of it)."""
+    return _page(f"agexplorer report: {page.name}", file_body(page))
+
+
+def file_body(page: FilePage) -> str:
+    """The body of :func:`file_html` (a notebook embeds it with :func:`fragment`)."""
     n = len(page.functions)
     body = [f"<h1>agexplorer report: <code>{_e(page.name)}</code></h1>",
-            f'<p class="muted">{_e(page.file)}: {plural(n, "function")} analysed; verdicts '
+            f'<p class="muted">{_e(cell_label(page.file) or page.file)}: '
+            f'{plural(n, "function")} analysed; verdicts '
             "count each if/for/while (its own and those of your code it called).</p>\n"]
     if page.functions:
         body.append(_overview(page))
@@ -229,11 +302,34 @@ def file_html(page: FilePage) -> str:
     if page.module_findings:
         body.append('<section id="module"><h2>Module-level findings</h2>\n'
                     + _findings(page.module_findings) + "</section>\n")
-    return _page(f"agexplorer report: {page.name}", "".join(body))
+    return "".join(body)
+
+
+def doctor_body(report: DoctorReport) -> str:
+    """The doctor's findings for one function, as the report page shows them (a notebook's
+    ``%agx doctor`` embeds it with :func:`fragment`)."""
+    n = len(report.findings)
+    body = [f"<h2>Doctor: <code>{_e(report.function)}</code></h2>\n"]
+    facts = [where(report.file, report.first_line)]
+    if report.call is not None:
+        facts.append(f"call {report.function.split('.')[-1]}({report.call})"
+                     + (f" ({report.call_origin})" if report.call_origin else ""))
+    body.append(f'<p class="muted">{_e(" · ".join(facts))}</p>\n')
+    if report.error is not None:
+        label = "Not traced" if not report.traced else "Error"
+        body.append(f'<p class="error"><strong>{label}:</strong> {_e(report.error.message)}</p>\n')
+    body.append(f"<p>{_e(plural(n, 'finding'))}.</p>\n" + _findings(report.findings) if n
+                else "<p>No pitfalls found.</p>\n")
+    return "".join(body)
 
 
 def summary_html(summary: dict[str, Any]) -> str:
     """A recorded run's page (``summarise(read_log(path))``)."""
+    return _page("agexplorer run summary", summary_body(summary))
+
+
+def summary_body(summary: dict[str, Any]) -> str:
+    """The body of :func:`summary_html` (a notebook embeds it with :func:`fragment`)."""
     program, functions = summary["program"], summary["functions"]
     argv = command_line(program)
     traces = sum(f["traces"] for f in functions)
@@ -290,4 +386,4 @@ def summary_html(summary: dict[str, Any]) -> str:
     if summary.get("notes"):
         body.append('<section id="notes"><h2>Notes</h2>\n<ul>' + "".join(
             f"<li>{_e(n)}</li>" for n in summary["notes"]) + "</ul></section>\n")
-    return _page("agexplorer run summary", "".join(body))
+    return "".join(body)

@@ -122,7 +122,7 @@ def _function(fp: FunctionPage) -> list[str]:
         out += ["### Control flow", ""]
         out += table(["line", "statement", "verdict", "ops", "why, and the fix"],
                      [[cell(where(v.file, v.line)) if v.file and r and v.file != r.file
-                       else str(v.line), code(v.header), cell(f"{v.verdict} {verdict_detail(v)}"),
+                       else str(v.line), code(v.header), cell(verdict_detail(v)),
                        str(v.ops_created),
                        prose(v.reason) + (f" **Fix:** {prose(v.hint)}" if v.hint else "")]
                       for v in statements])

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import textwrap
 from dataclasses import dataclass, field
 
@@ -11,6 +10,7 @@ from agexplorer.model.lab import RunLab
 from agexplorer.model.report import Report, Verdict
 from agexplorer.model.text import seconds_text
 from agexplorer.render.badges import verdict_badge
+from agexplorer.source.cells import shown_name
 
 VERDICTS = ("staged", "python", "mixed", "unreached")
 # What each verdict means, for the legend of a page.
@@ -94,7 +94,7 @@ class FilePage:
     @property
     def name(self) -> str:
         """The file's name, as the page's title says it."""
-        return os.path.basename(self.file)
+        return shown_name(self.file)
 
 
 @dataclass(frozen=True)
@@ -123,10 +123,9 @@ def unrolled_loops(fp: FunctionPage) -> list[LoopRow]:
 
 
 def verdict_detail(v: Verdict) -> str:
-    """The op a staged statement became, an unrolled loop's count, or the branch taken."""
-    if v.graph_op:
-        return v.graph_op
-    return f"x{v.iterations}" if v.iterations is not None else v.branch or ""
+    """The verdict in the words every view uses (``unrolled x5``, ``took true``), and the
+    op a staged statement became (``staged StatelessWhile``)."""
+    return verdict_badge(v) + (f" {v.graph_op}" if v.graph_op else "")
 
 
 def retrace_text(lab: RunLab | None) -> str | None:
@@ -247,8 +246,8 @@ def code_spans(text: str) -> list[tuple[str, bool]]:
 
 
 def where(file: str, line: int | None) -> str:
-    """``train.py:42``."""
-    name = os.path.basename(file) if file else ""
+    """``train.py:42`` (a notebook's cell: ``In[3]:42``)."""
+    name = shown_name(file) if file else ""
     if line is None:
         return name
     return f"{name}:{line}" if name else f"line {line}"

@@ -21,6 +21,7 @@ from agexplorer.model.text import plural, seconds_text
 from agexplorer.render.badges import VERDICT_STYLE, verdict_badge
 from agexplorer.render.cells import TextTable
 from agexplorer.render.loopvars import loop_var_text
+from agexplorer.source.cells import cell_label
 
 # Okabe-Ito, a palette that stays distinct for colour-blind readers (the report's default).
 PALETTE = ["#E69F00", "#56B4E9", "#009E73", "#F0E442", "#0072B2", "#D55E00", "#CC79A7"]
@@ -30,7 +31,11 @@ VIVID = ["#ff6b6b", "#4ecdc4", "#ffd93d", "#6bcB77", "#4d96ff", "#c77dff", "#ff9
 
 def display_path(path: str) -> str:
     """Relative to the working folder when inside it, else absolute, with ``~`` for the
-    home folder (the explorer's scratch copies live under ~/.local/state)."""
+    home folder (the explorer's scratch copies live under ~/.local/state); a notebook's
+    cell as IPython names it (``In[3]``)."""
+    label = cell_label(path)
+    if label is not None:
+        return label
     try:
         rel = os.path.relpath(path)
     except ValueError:  # another drive (Windows)
@@ -306,6 +311,15 @@ def render_report(report: Report, console: Console | None = None, width: int | N
                   theme: str = "monokai", lab: RunLab | None = None) -> None:
     """Print the whole report (and the run lab, when there is one) to ``console``."""
     console = console or Console(width=width)
+    for part in report_renderables(report, console.width, theme, lab):
+        console.print(part)
+
+
+def report_renderables(report: Report, width: int, theme: str = "monokai",
+                       lab: RunLab | None = None) -> list[Any]:
+    """The whole report as rich renderables laid out for ``width`` columns (the command
+    prints them; a notebook's ``agexplorer.explain`` shows them)."""
+    parts: list[Any] = []
     colors = line_colors(report)
     inv = report.inventory
     counts = Counter(v.verdict for v in report.statements)
@@ -323,9 +337,9 @@ def render_report(report: Report, console: Console | None = None, width: int | N
         summary.append("\n")
     summary.append(", ".join(f"{n} {VERDICT_WORDS[k]}" for k, n in counts.items())
                    or "no if/for/while")
-    console.print(Panel(summary, title="agexplorer report", title_align="left"))
+    parts.append(Panel(summary, title="agexplorer report", title_align="left"))
 
-    side_by_side = console.width >= 150
+    side_by_side = width >= 150
     source = _source_table(report, colors, theme)
     converted = _converted_table(report, colors, theme)
     left = Panel(source, title=f"Source, lines {report.first_line}-{report.end_line}  "
@@ -338,36 +352,35 @@ def render_report(report: Report, console: Console | None = None, width: int | N
         grid.add_column(ratio=1)
         grid.add_column(ratio=1)
         grid.add_row(left, right)
-        console.print(grid)
+        parts.append(grid)
     else:
-        console.print(left)
-        console.print(right)
+        parts += [left, right]
 
     if report.statements:
-        console.print(_verdict_table(report.statements))
-    for part in _reached_sections(report):
-        console.print(part)
+        parts.append(_verdict_table(report.statements))
+    parts += _reached_sections(report)
     if inv:
-        console.print(_ops_by_line(report, colors))
+        parts.append(_ops_by_line(report, colors))
         by_type = TextTable(title="Ops by type", title_justify="left")
         by_type.add_column("type")
         by_type.add_column("count", justify="right")
         for op_type, n in inv.by_type().items():
             by_type.add_row(op_type, str(n))
-        console.print(Group(by_type, Panel(_bodies_tree(report), title="Function bodies",
-                                           title_align="left")))
+        parts.append(Group(by_type, Panel(_bodies_tree(report), title="Function bodies",
+                                          title_align="left")))
     if report.output.strip():
         # The why in the body: a title is cut to one line at 80 columns.
         printed = Text("Python print runs only here, never on later calls.\n", style="dim")
         printed.append(report.output.rstrip())
-        console.print(Panel(printed, title="Printed while loading and tracing",
-                            title_align="left", style="yellow"))
+        parts.append(Panel(printed, title="Printed while loading and tracing",
+                           title_align="left", style="yellow"))
     if lab is not None:
-        render_lab(lab, console, report.file)
+        parts += lab_renderables(lab, report.file)
     pieces = [f"{k[:-2]} {v * 1000:.0f} ms" for k, v in report.timings.items()]
     if pieces:
         pieces[0] = f"engine timings: {pieces[0]}"
-        console.print(Text(_flowed(pieces, console.width), style="dim"))
+        parts.append(Text(_flowed(pieces, width), style="dim"))
     if report.error is not None:
-        console.print(Panel(Text(report.error.message), title="error", style="red",
-                            title_align="left"))
+        parts.append(Panel(Text(report.error.message), title="error", style="red",
+                           title_align="left"))
+    return parts

@@ -84,12 +84,32 @@ def _explain(target: str, calls: list[str] | None, progress: Callable[[str], Non
     loaded = load_target(target, call=None, require_args=False, progress=progress)
     progress(EVALUATING + (" (--call)" if calls else ""))
     sequence, origin = _sequence(loaded, calls)
-    settings = _settings(loaded)
-    notes = []
-    if len(sequence) == 1:
-        notes.append("one call cannot show a retrace: pass several, e.g. --call "
-                     '"tf.constant(1)" --call "tf.constant(2.0)", or add an AGX_RETRACE '
-                     f"entry for {loaded.qualname} to the file.")
+    one = ("one call cannot show a retrace: pass several, e.g. --call "
+           '"tf.constant(1)" --call "tf.constant(2.0)", or add an AGX_RETRACE '
+           f"entry for {loaded.qualname} to the file.")
+    return _report(tf, loaded, sequence, origin, _settings(loaded), progress, one)
+
+
+def retrace_calls(loaded: Loaded, calls: list[tuple[str, tuple, dict]],
+                  settings: dict[str, Any], origin: str,
+                  progress: Callable[[str], None] | None = None) -> RetraceReport:
+    """The whole retrace report for live calls of a function loaded in this process (a
+    notebook's ``%agx retrace f(a); f(b)``): each (text, args, kwargs) called in turn on a
+    fresh tf.function with ``settings`` (the user's own tf.function's, which is not
+    called), then replayed as :func:`explain_retraces` replays them."""
+    from agexplorer.engine.tfenv import import_tf
+
+    sequence = [_Call(text, args, kwargs) for text, args, kwargs in calls]
+    one = ("one call cannot show a retrace: write several, separated by `;` "
+           "(f(a); f(b)).")
+    return _report(import_tf(), loaded, sequence, origin, settings,
+                   progress or (lambda phase: None), one)
+
+
+def _report(tf: Any, loaded: Loaded, sequence: list[_Call], origin: str,
+            settings: dict[str, Any], progress: Callable[[str], None],
+            one_call: str) -> RetraceReport:
+    notes = [one_call] if len(sequence) == 1 else []
     try:
         parameters = inspect.signature(loaded.bound)
     except (TypeError, ValueError):

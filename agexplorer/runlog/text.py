@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import shutil
 import textwrap
 from typing import Any
@@ -17,6 +16,7 @@ from agexplorer.runlog.summary import (
     short_name,
     unrolled,
 )
+from agexplorer.source.cells import shown_name
 
 TOP = 5  # rows per section, unless --all
 _MESSAGE = 120  # a longer first line of an exception's message is cut to its first sentence
@@ -180,4 +180,4 @@ def _first_sentence(message: str) -> str:
 
 
 def _where(file: str, line: int | None) -> str:
-    return f"{os.path.basename(file)}:{line}" if file else f"line {line}"
+    return f"{shown_name(file)}:{line}" if file else f"line {line}"
