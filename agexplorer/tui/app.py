@@ -353,6 +353,10 @@ class AgxApp(KeyActions, CompareActions, LayoutApp):
         if isinstance(event.control, FunctionPicker):  # opens after a pause in the moving
             self.navigation.highlighted(event.node.data)
         elif isinstance(event.control, OpTree) and event.node.data is not None:
+            if not event.control.holds(event.node):
+                # A highlight queued before the tree was filled again (another function's
+                # ops): its op is gone, and its detail would stand under the new header.
+                return
             self.op_detail.highlighted(event.node.data, self.panes.ops.has_focus)
 
     def on_run_panel_run_requested(self, message: Any) -> None:
@@ -389,3 +393,4 @@ class AgxApp(KeyActions, CompareActions, LayoutApp):
 # Textual's path for an unexpected exception (the app ends): the unsaved buffer goes to its
 # recovery copy first.
 textual_patches.install_crash_hook(AgxApp, lambda app: app.safety.keep_unsaved())  # type: ignore[attr-defined]
+

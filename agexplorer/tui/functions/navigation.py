@@ -47,13 +47,14 @@ class Navigation:
         self._pause: Timer | None = None  # opens the function under the list's cursor
         self._rest: Timer | None = None  # analyses the function shown once the keys rest
 
-    def go(self, new: Target) -> None:
+    def go(self, new: Target, at_once: bool = False) -> None:
         """Show function ``new`` (nothing to do when it is shown already)."""
         if new != self.state.target:
-            self.open(self.state.open(new), new)
+            self.open(self.state.open(new), new, at_once)
 
-    def open(self, old: Target | None, new: Target) -> None:
-        """Show function ``new`` (loading its file when ``old`` was in another one)."""
+    def open(self, old: Target | None, new: Target, at_once: bool = False) -> None:
+        """Show function ``new`` (loading its file when ``old`` was in another one); its
+        analysis waits ``ANALYSE_PAUSE`` for the keys to rest, unless ``at_once``."""
         panes = self.panes()
         if panes is None:
             return
@@ -73,19 +74,24 @@ class Navigation:
         source.border_title = Text(f"{os.path.basename(new[0])} :: {new[1]}")
         if restored:  # shown now; said again (and kept over its "ready") once the analysis asks
             self.status.set(restored)
-        self._analyse_after_rest(restored)
+        self._analyse_after_rest(restored, 0.0 if at_once else ANALYSE_PAUSE)
         line = self._def_line(new, source.text)
         if line:
             # A file just loaded has no scroll size until the next refresh: centre then.
             self.later(source.goto_line, line)
 
-    def _analyse_after_rest(self, notice: str | None = None) -> None:
-        """Analyse the function shown after ``ANALYSE_PAUSE`` without another function;
-        skipped when something else asked meanwhile (F5 ran it, an edit re-traced it)."""
+    def _analyse_after_rest(self, notice: str | None = None,
+                            pause: float = ANALYSE_PAUSE) -> None:
+        """Analyse the function shown after ``pause`` without another function; skipped
+        when something else asked meanwhile (F5 ran it, an edit re-traced it)."""
         if self._rest is not None:
             self._rest.stop()
+            self._rest = None
         asked = self.state.generation
-        self._rest = self.set_timer(ANALYSE_PAUSE, lambda: self._rested(asked, notice))
+        if pause <= 0:  # (a Textual timer of 0 s divides by its interval)
+            self.later(lambda: self._rested(asked, notice))
+            return
+        self._rest = self.set_timer(pause, lambda: self._rested(asked, notice))
 
     def _rested(self, asked: int, notice: str | None = None) -> None:
         self._rest = None
@@ -124,7 +130,7 @@ class Navigation:
             self.status.set(f"save or undo the edits to {os.path.basename(target[0])} "
                             "before opening another file (ctrl+s saves)", error=True)
             return
-        self.go((message.path, message.qualname))
+        self.go((message.path, message.qualname), message.at_once)
 
     def step(self, step: int) -> bool:
         """The next (1) or previous (-1) function in the list, wrapping around; whether it

@@ -23,12 +23,14 @@ class FunctionPicker(Tree[tuple[str, str] | None]):
     """A tree of files and their functions; badges appear once a function is analysed."""
 
     class Picked(Message):
-        """The user chose ``qualname`` in ``path``."""
+        """The user chose ``qualname`` in ``path``; ``at_once``: a jump made on purpose (the
+        tour's next section), analysed without waiting for the keys to rest."""
 
-        def __init__(self, path: str, qualname: str) -> None:
+        def __init__(self, path: str, qualname: str, at_once: bool = False) -> None:
             super().__init__()
             self.path = path
             self.qualname = qualname
+            self.at_once = at_once
 
     def __init__(self, paths: list[str], **kwargs) -> None:
         super().__init__("functions", **kwargs)

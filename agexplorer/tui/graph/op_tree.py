@@ -68,6 +68,16 @@ class OpTree(Tree):
     def on_show(self) -> None:
         self.shown()
 
+    def holds(self, node: Any) -> bool:
+        """Whether ``node`` is still one of this tree's (a refill makes new nodes: a
+        highlight queued before it names an op of another analysis)."""
+        from textual.widgets.tree import UnknownNodeID
+
+        try:
+            return self.get_node_by_id(node.id) is node
+        except UnknownNodeID:
+            return False
+
     def shown(self) -> None:
         """On screen: fill the tree if an inventory waited (also called by the workspace
         after the Graph tab is activated; see ``Workspace.on_tabbed_content_tab_activated``)."""

@@ -179,7 +179,8 @@ class Tour:
             requests.set_call(wanted, own)
             requests.set_call(wanted, "", "trace")
             app.query_one(FunctionPicker).select_function(*wanted)
-            app.post_message(FunctionPicker.Picked(*wanted))  # a dirty buffer is kept: one sentence
+            # A dirty buffer is kept (one sentence); a step is a jump: analysed at once.
+            app.post_message(FunctionPicker.Picked(*wanted, at_once=True))
         elif app.workspace_ready:
             app.requests.set_call(wanted, "", "trace")
             if app.call_input.value.strip() != own:  # analysed with another call: again
