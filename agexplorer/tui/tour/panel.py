@@ -36,7 +36,9 @@ class TourPanel(VerticalScroll, can_focus=True):
     TourPanel > .tour-action { color: $text-muted; margin-bottom: 1; }
     TourPanel > #tour-result { background: $warning 20%; text-style: bold; display: none; }
     TourPanel > #tour-result.shown { display: block; }
-    .tour-highlight { outline: heavy $warning; }
+    /* A border, not an outline: an outline is drawn over the pane's first and last rows
+       (a table's header, the last line of the answer). */
+    .tour-highlight { border: heavy $warning; }
     """
     # F8/shift+F8 work from every pane too (keys.py); here the arrows do as well.
     BINDINGS: ClassVar[list[BindingType]] = [
