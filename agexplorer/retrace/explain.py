@@ -394,6 +394,29 @@ def _replays(tf: Any, loaded: Loaded, sequence: list[_Call], calls: list[Retrace
     return {"reduce_retracing": reduce, "input_signature": derived}
 
 
+def _no_fewer(calls: list[RetraceCall]) -> str:
+    """Why reduce_retracing traced as often as the calls as written, from what changed
+    between each retrace and the call it was compared with."""
+    by_index = {c.index: c for c in calls}
+
+    def shape_only(call: RetraceCall) -> bool:
+        before = by_index.get(call.closest or 0)
+        if before is None or not call.differs:
+            return False
+        now = {a.name: a for a in call.arguments}
+        then = {a.name: a for a in before.arguments}
+        return all(name in now and name in then and now[name].kind == then[name].kind ==
+                   "tensor" and now[name].dtype == then[name].dtype for name in call.differs)
+
+    retraced = [c for c in calls if c.traced and c.closest is not None]
+    if retraced and all(shape_only(c) for c in retraced):
+        return ("no fewer traces here: the calls differ only in shapes, and reduce_retracing "
+                "traces a relaxed function (None dimensions) at the first new shape; it "
+                "saves the traces of the shapes after that.")
+    return ("no fewer traces: reduce_retracing relaxes shapes (to None dimensions), never "
+            "a dtype or a Python value, and these calls differ in one.")
+
+
 def _replay(setting: str, code: str, fn: Any, sequence: list[_Call], loaded: Loaded,
             parameters: Any, calls: list[RetraceCall], tracing_count: int,
             progress: Callable[[str], None]) -> Replay:
@@ -407,8 +430,7 @@ def _replay(setting: str, code: str, fn: Any, sequence: list[_Call], loaded: Loa
         summary += f"; {_numbers(refused)} failed"
     note = None
     if setting == "reduce_retracing" and count >= tracing_count > 1:
-        note = ("no fewer traces: reduce_retracing relaxes shapes (to None dimensions), "
-                "never a dtype or a Python value.")
+        note = _no_fewer(calls)
     if setting == "input_signature":
         numbers = sorted({a.name for c in calls for a in c.arguments if a.kind == "python"})
         if numbers:

@@ -115,6 +115,19 @@ def test_reduce_retracing_replay_traces_fewer_times_on_shape_changes(tf):
     assert replay.signatures[-1] == "plain_square(x: float32[None])"
 
 
+def test_no_fewer_traces_says_why_from_what_the_calls_changed(tf):
+    """Two shapes: reduce_retracing's relaxed trace comes at the second, so it saves none
+    yet (not "the calls differ in a dtype", which would name a cause they do not have); a
+    dtype change is one reduce_retracing never relaxes."""
+    shapes = explain("plain_square", ["tf.constant([1.0])", "tf.constant([1.0, 2.0])"])
+    note = shapes.replays["reduce_retracing"].note
+    assert shapes.replays["reduce_retracing"].tracing_count == 2
+    assert "differ only in shapes" in note and "dtype" not in note
+    dtypes = explain("plain_square", ["tf.constant([1.0])",
+                                      "tf.constant([1.0], dtype=tf.float64)"])
+    assert "never a dtype or a Python value" in dtypes.replays["reduce_retracing"].note
+
+
 def test_input_signature_replay_traces_once_and_reports_the_refused_dtype(tf):
     report = explain("plain_square", ["tf.constant([1.0])", "tf.constant([1.0, 2.0])",
                                       "tf.constant([1.0, 2.0], dtype=tf.float64)"])
