@@ -10,8 +10,9 @@ from textual.message import Message
 from textual.widgets import DataTable
 
 from agexplorer.model.report import VERDICT_WORDS
-from agexplorer.render.badges import VERDICT_STYLE, verdict_badge
+from agexplorer.render.badges import VERDICT_STYLE
 from agexplorer.render.loopvars import loop_var_lines
+from agexplorer.render.page import verdict_detail
 
 if TYPE_CHECKING:
     from agexplorer.tui.state import ReportChanged
@@ -58,7 +59,7 @@ class VerdictTable(DataTable):
         # long statement of an earlier function pushed this one's "why" off the screen.
         self.clear(columns=True)
         self.verdicts = verdicts
-        badges = [verdict_badge(v) + (f" {v.graph_op}" if v.graph_op else "") for v in verdicts]
+        badges = [verdict_detail(v) for v in verdicts]
         widths = self.widths(verdicts, badges)
         if widths is None:  # too narrow for four columns: each row's cells stacked in one
             self.add_columns(*self.STACKED)
@@ -97,9 +98,7 @@ class VerdictTable(DataTable):
         """The statement's and the explanation's widths: DataTable clips a long cell, so both
         are wrapped to the room that the line and verdict columns leave (at 80 columns too);
         None where the explanation would get under ``MIN_WHY`` (stacked instead)."""
-        table = self.size.width or 120
-        pad = 2 * self.cell_padding
-        line = max([len("line"), *(len(str(v.line)) for v in verdicts)]) + pad
+        table, pad, line = self._room(verdicts)
         verdict = max([len("verdict"), *(len(b) for b in badges)]) + pad
         statement = max([len("statement"), *(len(v.header) for v in verdicts)])
         room = table - line - verdict - pad - pad - 2  # 2: the vertical scrollbar
@@ -111,12 +110,16 @@ class VerdictTable(DataTable):
 
     def stacked_width(self, verdicts: list) -> int:
         """The width of the stacked cell: what the line column leaves."""
-        table = self.size.width or 120
-        pad = 2 * self.cell_padding
-        line = max([len("line"), *(len(str(v.line)) for v in verdicts)]) + pad
+        table, pad, line = self._room(verdicts)
         # Never wider than the table: a column past its edge (with the tour's outline round
         # the table) made Textual's renderer fail.
         return max(len(self.STACKED[1]), table - line - pad - pad - 2)
+
+    def _room(self, verdicts: list) -> tuple[int, int, int]:
+        """The table's width, a cell's padding (both sides) and the line column's width."""
+        pad = 2 * self.cell_padding
+        return (self.size.width or 120, pad,
+                max([len("line"), *(len(str(v.line)) for v in verdicts)]) + pad)
 
     def on_resize(self) -> None:
         if self.verdicts:
