@@ -75,7 +75,7 @@ class LayoutApp(App, inherit_bindings=False):
         if widget_id in ("source", "converted") and self.screen_stack:
             screen = self.screen_stack[0]
             if screen.has_class(SHOW_CONVERTED) != (widget_id == "converted"):
-                screen.set_class(widget_id == "converted", SHOW_CONVERTED)
+                textual_patches.set_class(screen, widget_id == "converted", SHOW_CONVERTED)
                 self.call_after_refresh(_shown_again, self, event.widget)
 
     def action_layout(self, what: str) -> None:
@@ -107,7 +107,7 @@ def reveal_code(pane: Widget) -> bool:
     if screen is None or pane.id not in ("source", "converted"):
         return False
     hidden = screen.has_class(SHOW_CONVERTED) != (pane.id == "converted")
-    screen.set_class(pane.id == "converted", SHOW_CONVERTED)
+    textual_patches.set_class(screen, pane.id == "converted", SHOW_CONVERTED)
     return hidden and screen.has_class("-narrow", "-tiny")
 
 
@@ -116,7 +116,7 @@ def swap_code(app: ExplorerApp, screen: Screen) -> None:
     if not app.workspace_ready:
         return
     to_converted = app.focused is not app.panes.converted
-    screen.set_class(to_converted, SHOW_CONVERTED)
+    textual_patches.set_class(screen, to_converted, SHOW_CONVERTED)
     pane = app.panes.converted if to_converted else app.panes.source
     pane.focus()
     app.call_after_refresh(_shown_again, app, pane)
@@ -145,10 +145,10 @@ TOUR_FOLDED = "-tour-folded"
 
 def tour_width(app: App) -> int:
     """The columns the lesson tour's panel takes now (0: it is not open)."""
-    from agexplorer.tui.tour.panel import TourPanel
+    from agexplorer.tui.tour.panel import tour_panel
 
-    screen = app.screen_stack[0] if app.screen_stack else None
-    if screen is None or not any(p.tour.panel is p for p in screen.query(TourPanel)):
+    panel = tour_panel(app.screen_stack[0] if app.screen_stack else None)
+    if panel is None or panel.tour.panel is not panel:
         return 0  # (a panel being removed is the closed tour's)
     return [w for least, w in TOUR_WIDTHS if app.size.width >= least][-1]
 
@@ -159,13 +159,14 @@ def fit_tour(app: App) -> None:
     drop under 60 columns the function list folds and the code panes stack (or, on a short
     screen, alternate), as on a narrow screen; closed, the screen's own width decides again.
     (Textual sets the breakpoint classes on a resize only: the app calls this after each.)"""
-    from agexplorer.tui.tour.panel import TourPanel
+    from agexplorer.tui.tour.panel import tour_panel
 
     screen = app.screen_stack[0] if app.screen_stack else None
     if screen is None or not screen.is_mounted:
         return
     taken = tour_width(app)
-    for panel in screen.query(TourPanel):
+    panel = tour_panel(screen)
+    if panel is not None:
         panel.styles.width = taken
     left = app.size.width - taken
     # Textual sets the horizontal classes from the screen's width on each resize, maybe
@@ -220,8 +221,8 @@ def toggle_functions(app: ExplorerApp, screen: Screen) -> None:
     """Fold the function list away or bring it back (at any width)."""
     picker = app.query_one("#picker")
     showing = picker.display
-    screen.set_class(showing, FOLDED)
-    screen.set_class(not showing, OPEN)
+    textual_patches.set_class(screen, showing, FOLDED)
+    textual_patches.set_class(screen, not showing, OPEN)
     if showing:
         if picker.has_focus:
             _focus_code(app)
@@ -232,7 +233,7 @@ def toggle_functions(app: ExplorerApp, screen: Screen) -> None:
 def fold_after_pick(screen: Screen) -> None:
     """At narrow widths a list opened to pick a function folds away once one is picked."""
     if screen.has_class("-narrow") and screen.has_class(OPEN):
-        screen.remove_class(OPEN)
+        textual_patches.set_class(screen, False, OPEN)
         app = screen.app
         if hasattr(app, "workspace_ready"):
             app.call_after_refresh(_focus_code, app)
@@ -270,7 +271,7 @@ def toggle_zoom(app: ExplorerApp, screen: Screen) -> None:
                 sibling.add_class(HIDDEN)
         node = node.parent
     pane.add_class(TARGET)
-    screen.add_class(ZOOMED)
+    textual_patches.set_class(screen, True, ZOOMED)
     pane.focus()
     app.set_status(f"zoomed {pane.id}: F11 (or z outside the editor) puts the panes back")
 
@@ -279,7 +280,7 @@ def unzoom(screen: Screen) -> None:
     """Every pane back in its place."""
     for widget in screen.query(f".{HIDDEN}, .{TARGET}"):
         widget.remove_class(HIDDEN, TARGET)
-    screen.remove_class(ZOOMED)
+    textual_patches.set_class(screen, False, ZOOMED)
 
 
 def toggle_presentation(app: ExplorerApp, screen: Screen) -> None:
@@ -287,13 +288,13 @@ def toggle_presentation(app: ExplorerApp, screen: Screen) -> None:
     until ctrl+e, and space steps to the next function of the open files and runs it. The
     function shown runs as the mode starts."""
     if screen.has_class(PRESENTING):
-        screen.remove_class(PRESENTING)
+        textual_patches.set_class(screen, False, PRESENTING)
         app.source.set_demo("presentation", False)
         app.set_status("presentation mode ended (F12 starts it again)")
         return
     if not app.workspace_ready:
         return
-    screen.add_class(PRESENTING)
+    textual_patches.set_class(screen, True, PRESENTING)
     app.source.set_demo("presentation", True)  # read-only until ctrl+e; Tab moves on
     app.panes.run_panel.focus()  # not the editor: space must step, not type
     app.action_run()

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from agexplorer.tui import textual_patches
 from agexplorer.tui.code.made import Made, Provenance, answer_label
 
 if TYPE_CHECKING:
@@ -40,7 +41,7 @@ class Results:
         panes = self.panes()
         if panes is not None:
             for pane in panes.stale_panes:
-                pane.set_class(stale, "stale")
+                textual_patches.set_class(pane, stale, "stale")
 
     def paint_lines(self) -> None:
         """Give each source line its colour in both gutters and in the op tree."""

@@ -37,3 +37,66 @@ def test_esc_and_a_digit_is_read_as_alt_and_the_digit():
     assert keys == ["alt+1", "alt+2", "alt+3", "9"]
     typed = [event.key for event in XTermParser().feed("£¡") if isinstance(event, events.Key)]
     assert typed == ["pound_sign", "inverted_exclamation_mark"]  # typed as they come
+
+
+
+CLASSY_CSS = """
+Screen.-result #code { height: 3; }
+Screen.-result #panels Label.deep { text-style: bold; }
+Screen.-result.-other #panels { height: 7; }
+.stale { opacity: 60%; }
+#panels.stale > Label { color: red; }
+"""
+
+
+async def _toggled(patched: bool) -> tuple[list[dict], int]:
+    """Each node's styles after each class change, and how many nodes were restyled."""
+    from textual.app import App
+    from textual.containers import Vertical
+    from textual.widgets import Label
+
+    class Classy(App):
+        CSS = CLASSY_CSS
+
+        def compose(self):
+            with Vertical(id="code"):
+                yield Label("code")
+            with Vertical(id="panels"):
+                yield Label("a", classes="deep")
+                with Vertical():
+                    yield Label("b", classes="deep")
+                    yield Label("c")
+
+    app, restyled, states = Classy(), [], []
+    async with app.run_test(size=(40, 20)) as pilot:
+        update = app.stylesheet.update_nodes
+
+        def counted(nodes, animate=False):
+            nodes = list(nodes)
+            restyled.extend(nodes)
+            update(nodes, animate=animate)
+
+        app.stylesheet.update_nodes = counted
+        screen, panels = app.screen, app.query_one("#panels")
+        for node, on, name in [(screen, True, "-result"), (screen, True, "-other"),
+                               (panels, True, "stale"), (screen, False, "-result"),
+                               (panels, False, "stale"), (screen, False, "-other")]:
+            if patched:
+                textual_patches.set_class(node, on, name)
+            else:
+                node.set_class(on, name)
+            await pilot.pause()
+            assert node.has_class(name) == on
+            states.append([(n.id, n.styles.css) for n in screen.walk_children(with_self=True)])
+    return states, len(restyled)
+
+
+async def test_a_class_restyles_only_what_its_rules_select_and_ends_as_textuals_own():
+    """Textual restyles every node under one whose class changed (the whole explorer for a
+    class on the screen); set_class restyles only what the rules naming the class select,
+    and every node ends each change with the styles Textual's own set_class gives."""
+    patched, few = await _toggled(True)
+    textual, many = await _toggled(False)
+    assert patched == textual
+    assert patched[0] != patched[3]  # the rules did apply, and stopped applying
+    assert few < many / 2, (few, many)

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 from textual.command import Hit, Hits, Provider
 
 from agexplorer.state.scratch import NOTE, bundled_samples, scratch_copies
+from agexplorer.tui import textual_patches
 from agexplorer.tui.code.made import answer_label
 from agexplorer.tui.functions.picker import FunctionPicker
 from agexplorer.tui.layout import fit_tour
@@ -67,6 +68,7 @@ CURVE_STEPS = 20  # the homework's epochs: the steps its curves are drawn over
 # this many times, then it says why not.
 OPENING_TRIES = 60
 RESULT = "-tour-result"  # the screen's class while a step's answer is shown (app.tcss)
+HIGHLIGHT = "tour-highlight"  # the class of the pane holding it (panel.py's CSS)
 
 
 def start_tour(app: ExplorerApp) -> Tour | None:
@@ -90,12 +92,10 @@ def start_tour(app: ExplorerApp) -> Tour | None:
 
 def open_tour(app: ExplorerApp) -> Tour | None:
     """The tour, when its panel is open on the explorer's screen."""
-    from agexplorer.tui.tour.panel import TourPanel
+    from agexplorer.tui.tour.panel import tour_panel
 
-    if not app.screen_stack:
-        return None
-    found = app.screen_stack[0].query(TourPanel)
-    return found.first().tour if found else None
+    panel = tour_panel(app.screen_stack[0] if app.screen_stack else None)
+    return None if panel is None else panel.tour
 
 
 def back_to_tour(app: ExplorerApp) -> bool:
@@ -273,10 +273,10 @@ class Tour:
     def _stop(self) -> None:
         self._waiting = False
         if self._highlighted is not None:
-            self._highlighted.remove_class("tour-highlight")
+            textual_patches.set_class(self._highlighted, False, HIGHLIGHT)
             self._highlighted = None
         if self.app.screen_stack:
-            self.app.screen_stack[0].remove_class(RESULT)
+            textual_patches.set_class(self.app.screen_stack[0], False, RESULT)
 
     def _state(self, step: TourStep) -> Any:
         """What changes when the step's answer arrives."""
@@ -307,9 +307,10 @@ class Tour:
         self.results[self.index] = text
         made = app.provenance.made.get(PROVENANCE.get(step.tab, ""))
         self.panel.show_result(text, made.label if made else answer_label(report))
-        pane.add_class("tour-highlight")
+        textual_patches.set_class(pane, True, HIGHLIGHT)
         self._highlighted = pane
-        app.screen_stack[0].add_class(RESULT)  # on a short screen, the tab gets the room
+        # On a short screen, the tab gets the room.
+        textual_patches.set_class(app.screen_stack[0], True, RESULT)
         # The code shows the answer's line, once the panes have their new sizes (a code pane
         # two rows high showed the blank lines above the function).
         line = answer_line(app, step)

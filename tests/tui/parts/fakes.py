@@ -15,8 +15,13 @@ class Pane:
         self.calls: list[tuple[str, tuple]] = []
         self.__dict__.update(attrs)
 
+    is_attached = False  # not in a DOM: textual_patches.set_class calls set_class itself
+
     def set_class(self, on: bool, name: str) -> None:
         (self.classes.add if on else self.classes.discard)(name)
+
+    def has_class(self, name: str) -> bool:
+        return name in self.classes
 
     def __getattr__(self, name: str) -> Any:
         if name.startswith("__"):
