@@ -51,6 +51,7 @@ async def tour_panel(app: AgxApp, pilot):
 
 async def test_the_tour_runs_start_to_end(worker):
     app = tour_app(worker)
+    app.animation_level = "full"  # as a user has it (the suite turns animations off)
     async with app.run_test(size=(200, 50)) as pilot:
         panel = await tour_panel(app, pilot)
         tour = panel.tour

@@ -158,7 +158,8 @@ class Navigation:
             return False
         wanted = next((f for f in functions if f[1] == wanted_name), functions[0])
         picker.select_function(*wanted)
-        self.go(wanted)
+        # Analysed at once: no keys to wait out yet (those typed meanwhile come after).
+        self.go(wanted, at_once=True)
         return True
 
     def highlighted(self, key: Target | None) -> None:

@@ -74,12 +74,17 @@ def test_opening_a_function_reads_its_file_and_analyses_it_once_the_keys_rest(tm
     assert explorer.state.target == (str(explorer.one), "second")
     assert explorer.source.text == ONE and explorer.disk.mtime is not None
     assert str(explorer.source.border_title) == "one.py :: second"
-    assert explorer.analysed == []  # not before the rest
+    # The first function: no keys to wait out, analysed after the next frame.
+    assert explorer.timers.pending == []
+    explorer.later.run()  # the cursor goes to its def line, once laid out
+    assert explorer.analysed == [(str(explorer.one), "second")]
+    assert ("goto_line", (5,)) in explorer.source.calls
+    # Any other: once the keys rest.
+    explorer.navigation.go((str(explorer.one), "first"))
+    assert explorer.analysed == [(str(explorer.one), "second")]  # not before the rest
     assert explorer.timers.pending[0].delay == ANALYSE_PAUSE
     explorer.timers.fire()
-    assert explorer.analysed == [(str(explorer.one), "second")]
-    explorer.later.run()  # the cursor goes to its def line, once laid out
-    assert ("goto_line", (5,)) in explorer.source.calls
+    assert explorer.analysed[-1] == (str(explorer.one), "first")
 
 
 def test_quick_steps_show_each_function_but_analyse_only_the_last(tmp_path):
