@@ -54,6 +54,7 @@ class Editing:
 
     def paused(self) -> None:
         """The typing paused: analyse the buffer when it is not the one analysed."""
+        self._timer = None
         source = self.source()
         if source is None:
             return
@@ -94,6 +95,11 @@ class Editing:
             return
         self.disk.saw(source.path)
         self.recovery.drop(source.path)
+        # A save ends the typing: the edits' re-conversion starts now, before the note (it
+        # started after, its request let the note go ~0.6 s later, too soon to read).
+        if self._timer is not None:
+            self._timer.cancel()
+            self.paused()
         status.let_go()
         status.release()
         if session is not None:

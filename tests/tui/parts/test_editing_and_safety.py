@@ -78,6 +78,32 @@ def test_a_save_writes_the_file_drops_the_copy_and_says_so(tmp_path):
     assert "prog.py" in buffer.line.text and not buffer.line.has_class("error")
 
 
+async def test_a_save_right_after_an_edit_analyses_it_now_and_its_note_outlasts_the_answer(
+        tmp_path):
+    """ctrl+s within the typing pause: the edit's re-conversion starts at the save, before
+    its note, and the note is said again at the answer's "ready" (it started 0.6 s after the
+    save, and its request let the note go before anyone could read it)."""
+    buffer = Buffer(program(tmp_path))
+
+    def analyse() -> None:  # as Requests.analyse tells the status line
+        buffer.analysed += 1
+        buffer.state.analysed_text = buffer.source.text
+        buffer.status.let_go()
+        buffer.status.set("tracing f…")
+
+    buffer.editing.analyse = analyse
+    buffer.source.text += "# saved at once\n"
+    buffer.editing.edited()
+    buffer.editing.save()
+    assert buffer.analysed == 1  # now, not after the pause
+    note = buffer.line.text
+    assert "prog.py" in note
+    buffer.status.engine(EngineStatus("ready", ready=True))  # the analysis answered
+    assert buffer.line.text == note
+    buffer.editing.stop()
+    assert buffer.analysed == 1  # the pause's timer was stopped: analysed once
+
+
 def test_a_save_that_fails_is_one_sentence_and_the_edits_stay(tmp_path):
     path = program(tmp_path)
     buffer = Buffer(path)
