@@ -65,11 +65,15 @@ PRIVATE: tuple[tuple[str, str], ...] = (
     ("textual.widgets", "TabbedContent._on_tab_pane_focused"),
     ("textual.app", "App._handle_exception"),
     ("textual._ansi_sequences", "ANSI_SEQUENCES_KEYS"),
+)
+# The names set_class restyles through (also in PRIVATE).
+RESTYLE: tuple[tuple[str, str], ...] = (
     ("textual.css.stylesheet", "Stylesheet.rules"),
     ("textual.css.stylesheet", "Stylesheet.update_nodes"),
     ("textual.css.model", "SelectorSet.css"),
     ("textual.css.model", "SelectorType.CLASS"),
 )
+PRIVATE += RESTYLE
 
 
 def missing() -> list[str]:
@@ -344,11 +348,7 @@ def set_class(node: DOMNode, on: bool, name: str) -> None:
     ``node``: no other node can match a selector differently when ``node``'s class changes."""
     if node.has_class(name) == on:
         return
-    narrow = all(probe("textual.css.stylesheet", f"Stylesheet.{attr}")
-                 for attr in ("rules", "update_nodes")) \
-        and all(probe("textual.css.model", path) for path in ("SelectorSet.css",
-                                                                "SelectorType.CLASS"))
-    if not narrow or not node.is_attached:
+    if not node.is_attached or not all(probe(module, path) for module, path in RESTYLE):
         node.set_class(on, name)
         return
     from textual.css.model import SelectorType
