@@ -107,7 +107,8 @@ class AgxApp(KeyActions, CompareActions, LayoutApp):
         # What the tabs ask through (the workspace hands it to them).
         self.desk = Desk(self.state, self.bridge, self.requests.buffer, self.status,
                          self.provenance, self.linking, lambda: self.source, self.analyse,
-                         self.requests.set_call, lambda: self.colorblind, self.user_code)
+                         self.requests.set_call, lambda: self.colorblind, self.user_code,
+                         self.editing.settle)
         self._mounting = False  # the workspace is being mounted (just after the first frame)
         self._deferred_exit: tuple[tuple, dict] | None = None
         self._early_status: list[EngineStatus] = []

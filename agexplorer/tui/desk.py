@@ -31,7 +31,8 @@ class Desk:
     - ``analyse``: re-analyse the buffer (``call``: with that call);
     - ``set_call``: a function's call in the Run tab's box;
     - ``colorblind``: whether the colour-blind palette is on;
-    - ``user_code``: the --user-code folders, sent with each report request.
+    - ``user_code``: the --user-code folders, sent with each report request;
+    - ``settle``: the typing ends now: an edit's pending re-conversion starts at once.
     """
 
     state: ExplorerState
@@ -45,3 +46,4 @@ class Desk:
     set_call: Callable[[Target, str], object]
     colorblind: Callable[[], bool]
     user_code: tuple[str, ...] = field(default=())
+    settle: Callable[[], object] = field(default=lambda: None)

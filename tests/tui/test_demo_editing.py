@@ -14,9 +14,15 @@ from agexplorer.model.doctor import Finding, FixTrial, Rewrite, TrialSide, text_
 from agexplorer.tui.code.indent import indent_unit, new_line_indent, opens_block
 from agexplorer.tui.code.source_pane import LOCKED_MARK, UNLOCKED_MARK
 from conftest import SAMPLES, wait_for
-from tests.tui.answers import ReplayWorker
+from tests.tui.answers import ReplayWorker, save_recorded
 
 TARGET = os.path.join(SAMPLES, "s6_2_bad_loop.py")
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _save_recorded():
+    yield
+    save_recorded()
 
 
 def status(app) -> str:
@@ -168,10 +174,16 @@ async def test_ctrl_z_outside_the_editor_undoes_the_last_apply_and_says_when_the
         await pilot.press("a")
         applied = source.text
         source.insert("# mine\n", (0, 0))
-        await pilot.press("ctrl+z")
+        await pilot.press("ctrl+z")  # within the typing pause
         assert source.text == "# mine\n" + applied
-        assert await wait_for(pilot, lambda: "edited the buffer after the AGX004 fix" in status(app),
-                              5), status(app)
+        refused = "edited the buffer after the AGX004 fix"
+        assert await wait_for(pilot, lambda: refused in status(app), 5), status(app)
+        # The edit's re-conversion, answered, leaves the sentence on the status line (it
+        # started after it and took it off ~0.6 s later).
+        assert await wait_for(pilot, lambda: app.state.analysed_text == source.text
+                              and app.state.answered == app.state.generation, 30)
+        await pilot.pause(0.8)
+        assert refused in status(app)
 
 
 async def test_ctrl_z_in_a_locked_editor_undoes_the_apply_not_a_keystroke():

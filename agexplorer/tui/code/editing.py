@@ -52,6 +52,14 @@ class Editing:
         if self._timer is not None:
             self._timer.cancel()
 
+    def settle(self) -> None:
+        """The typing ends now (a save, an undo at ctrl+z): the edits' pending
+        re-conversion starts at once, so that its request comes before what is said next
+        (it came ~0.6 s later and let that note go too soon to read)."""
+        if self._timer is not None:
+            self._timer.cancel()
+            self.paused()
+
     def paused(self) -> None:
         """The typing paused: analyse the buffer when it is not the one analysed."""
         self._timer = None
@@ -95,11 +103,7 @@ class Editing:
             return
         self.disk.saw(source.path)
         self.recovery.drop(source.path)
-        # A save ends the typing: the edits' re-conversion starts now, before the note (it
-        # started after, its request let the note go ~0.6 s later, too soon to read).
-        if self._timer is not None:
-            self._timer.cancel()
-            self.paused()
+        self.settle()  # a save ends the typing: its re-conversion comes before the note
         status.let_go()
         status.release()
         if session is not None:

@@ -119,6 +119,9 @@ class DoctorTab(DoctorPanel):
         """ctrl+z outside the editor: the last fix applied to the buffer undone, while it is
         the buffer's newest edit (else one sentence says why nothing was undone)."""
         status = self.desk.status
+        # Typed just before: that edit's re-conversion starts now, not after what is said
+        # here (its request would take the sentence off the status line ~0.6 s later).
+        self.desk.settle()
         if self.applied is None:
             status.set("nothing to undo: no fix was applied to the buffer", error=True)
             return
