@@ -55,3 +55,25 @@ def test_the_tui_imports_no_tensorflow():
     driving = {("agexplorer", p) for p in ("engine", "lab", "retrace", "doctor")}
     drivers = sorted(name for name in loaded if tuple(name.split(".")[:2]) in driving)
     assert not drivers, f"the TUI imported {drivers}"
+
+
+def test_the_explorers_first_frame_imports_only_what_it_draws():
+    """`agexplorer FILE` up to its first frame (the function list, the status line, the
+    footer), headless: the worker's client and protocol load after it (EngineBridge.worker,
+    made in on_ready; ~40 ms of the first paint), and so do the workspace's widgets and the
+    report model they show (a resize's compact controls and a highlight in the function list
+    brought in the gutter, the report model and the op tree: ~17 ms)."""
+    loaded = loaded_after(
+        "import glob\n"
+        "from agexplorer.cli import explorer\n"
+        "from agexplorer.cli.common import samples_dir\n"
+        "from agexplorer.tui.app import AgxApp\n"
+        "AgxApp.on_ready = lambda self: self.exit()\n"
+        "AgxApp(sorted(glob.glob(samples_dir() + '/*.py')), None)"
+        ".run(headless=True, size=(160, 45))")
+    assert "agexplorer.tui.functions.picker" in loaded  # it did draw the function list
+    early = sorted(name for name in loaded if name in (
+        "agexplorer.worker.client", "agexplorer.worker.protocol", "agexplorer.worker.process",
+        "agexplorer.tui.workspace", "agexplorer.tui.code.gutter", "agexplorer.tui.graph.op_tree",
+        "agexplorer.model.report"))
+    assert not early, early

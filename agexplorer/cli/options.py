@@ -7,7 +7,7 @@ import argparse
 import math
 from typing import Any, NoReturn
 
-from agexplorer.worker.client import MAX_TIMEOUT
+from agexplorer.worker.limits import MAX_TIMEOUT
 
 
 class Parser(argparse.ArgumentParser):

@@ -22,7 +22,6 @@ from collections.abc import Callable
 from typing import Literal
 
 from agexplorer.source.files import SourceFile, coding_of, encode_source
-from agexplorer.worker.process import pid_alive
 
 SESSION_PREFIX = "agexplorer-session-"  # in the temp folder: one per served explorer
 MAX_SIBLINGS = 200  # a file's neighbours copied beside it (for its imports), at most
@@ -32,6 +31,14 @@ _served: ServedSession | None = None  # this process's served session, while it 
 
 
 StateKind = Literal["recovery", "scratch", "svg"]  # the explorer's kinds of kept files
+
+
+def pid_alive(pid: int) -> bool:
+    """Whether process ``pid`` exists (worker.process's check, imported when first asked:
+    its process handling is not the explorer's first frame's)."""
+    from agexplorer.worker.process import pid_alive as alive
+
+    return alive(pid)
 
 
 def state_dir(kind: StateKind) -> str:

@@ -43,7 +43,6 @@ from agexplorer.tui.results import Results
 from agexplorer.tui.state import ExplorerState
 from agexplorer.tui.status import StatusReporter
 from agexplorer.tui.status_line import StatusLine
-from agexplorer.worker.client import Worker
 
 if TYPE_CHECKING:
     from textual.widgets import Input, RichLog
@@ -53,6 +52,7 @@ if TYPE_CHECKING:
     from agexplorer.tui.run.panel import RunPanel
     from agexplorer.tui.trace.tab import TraceTab
     from agexplorer.tui.workspace import Workspace
+    from agexplorer.worker.client import Worker
     from agexplorer.worker.interpreter import Interpreter
 
 # The code panes and panels (agexplorer.tui.workspace) are imported and mounted
@@ -189,11 +189,13 @@ class AgxApp(KeyActions, CompareActions, LayoutApp):
         picker = self.query_one(FunctionPicker)
         picker.border_title = "functions"
         self.state.subscribe(picker)  # its badges follow the answers
-        self.bridge.warm_up()  # TensorFlow starts loading in the worker now
         self.ending.catch()
 
     def on_ready(self) -> None:
-        """The first frame (the function list) is on screen: now the rest of the layout."""
+        """The first frame (the function list) is on screen: now the worker starts (TensorFlow
+        loads meanwhile; its client's imports and the process's start were ~40 ms of that
+        frame), then the rest of the layout."""
+        self.bridge.warm_up()
         self.call_after_refresh(self._mount_workspace)
 
     async def _mount_workspace(self) -> None:
@@ -222,8 +224,7 @@ class AgxApp(KeyActions, CompareActions, LayoutApp):
         self._early_status.clear()
         panes = self.panes
         # The panes that show an answer themselves (the Passes and HLO tabs subscribed as
-        # they mounted).
-        # Then the parts whose share of an answer (or of another function) is the app's.
+        # they mounted), then the parts whose share of an answer is the app's.
         for pane in (panes.converted, panes.verdicts, panes.calls, panes.run_panel,
                      panes.doctor, panes.trace, self.results, self.provenance, self.status):
             self.state.subscribe(pane)
@@ -350,10 +351,11 @@ class AgxApp(KeyActions, CompareActions, LayoutApp):
 
     @while_mounted
     def on_tree_node_highlighted(self, event: Any) -> None:
-        from agexplorer.tui.graph.op_tree import OpTree
         if isinstance(event.control, FunctionPicker):  # opens after a pause in the moving
             self.navigation.highlighted(event.node.data)
-        elif isinstance(event.control, OpTree) and event.node.data is not None:
+            return
+        from agexplorer.tui.graph.op_tree import OpTree
+        if isinstance(event.control, OpTree) and event.node.data is not None:
             if not event.control.holds(event.node):
                 # A highlight queued before the tree was filled again (another function's
                 # ops): its op is gone, and its detail would stand under the new header.

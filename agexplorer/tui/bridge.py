@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from textual.app import App
 from textual.worker import get_current_worker
@@ -18,8 +18,11 @@ from agexplorer.tui.messages import (
     EngineStatus,
     WorkerNotice,
 )
-from agexplorer.worker.client import MAX_TIMEOUT, Worker
-from agexplorer.worker.protocol import DevicesRequest, PingRequest, ReportRequest, Request
+from agexplorer.worker.limits import MAX_TIMEOUT
+
+if TYPE_CHECKING:  # imported when the worker is first needed, after the first frame
+    from agexplorer.worker.client import Worker
+    from agexplorer.worker.protocol import ReportRequest, Request
 
 # The worker's progress ("loading x.py", "tracing f") shows once a request has run this long.
 # A re-trace after an edit takes ~30 ms: its phases would flicker past unread, and each new
@@ -73,7 +76,7 @@ class EngineBridge:
         # anew when a function opens): forked from the background worker's warm zygote when
         # one runs, else loaded in a worker of the explorer's own, and why (_choose_zygote).
         self._whose: str | None = None
-        self.worker = worker or Worker(timeout, python=python)
+        self._worker, self._timeout, self._making = worker, timeout, threading.Lock()
         self._choosing, self._chosen = threading.Lock(), False
         # One analysis at a time: one superseded while it waited (the worker busy with the
         # one before) is dropped here instead of tracing a function no longer shown.
@@ -82,22 +85,39 @@ class EngineBridge:
         # The worker's lost-capability sentences already shown: each once per explorer
         # (a worker restarted after a crash sends them again).
         self._told: set[str] = set()
-        self._set_timeout_hint()
+        if worker is not None:
+            self._hint(worker)
 
-    def _set_timeout_hint(self) -> None:
+    @property
+    def worker(self) -> Worker:
+        """The worker, made when first needed (``warm_up``, after the first frame: its
+        client's imports are not the first paint's)."""
+        made = self._worker
+        if made is None:
+            with self._making:
+                if self._worker is None:
+                    from agexplorer.worker.client import Worker
+
+                    self._worker = self._hint(Worker(self._timeout, python=self._python))
+                made = self._worker
+        return made
+
+    @staticmethod
+    def _hint(worker: Worker) -> Worker:
         """The worker's timeout message names the way the explorer offers (not --timeout)."""
-        self.worker.timeout_hint = (f"press ctrl+t to double the timeout, now "
-                                    f"{self.worker.timeout:g} s")
+        worker.timeout_hint = f"press ctrl+t to double the timeout, now {worker.timeout:g} s"
+        return worker
 
     def double_timeout(self) -> float:
         """Give a request twice as long before the worker gives up on it (up to the worker's
         MAX_TIMEOUT); the new limit."""
-        self.worker.timeout = min(self.worker.timeout * 2, MAX_TIMEOUT)
-        self._set_timeout_hint()
-        return self.worker.timeout
+        worker = self.worker
+        worker.timeout = min(worker.timeout * 2, MAX_TIMEOUT)
+        return self._hint(worker).timeout
 
     def warm_up(self) -> None:
         """Start the worker so TensorFlow loads while the user reads the first screen."""
+        _ = self.worker  # made here, on the app's thread
         self.app.run_worker(self._guarded(self._warm, lambda e: EngineStatus(e.message)),
                             thread=True, group="engine-start", exclusive=True)
 
@@ -133,6 +153,8 @@ class EngineBridge:
         self._choose_zygote()
         self.app.post_message(EngineStatus("loading TensorFlow…"))
         try:
+            from agexplorer.worker.protocol import DevicesRequest, PingRequest
+
             self.worker.request(PingRequest(), what="starting")
         except AgxError as exc:
             self.app.post_message(EngineStatus(exc.message))
@@ -243,10 +265,12 @@ class EngineBridge:
         """End the worker (when this bridge started it) for good, with whatever it started:
         the explorer is quitting, so a request in flight ends now instead of restarting a
         worker, and none waiting for its turn starts one. A second call waits for the first."""
-        if self._owns:
+        with self._making:
+            worker = self._worker  # None: never made (the explorer quit before its first frame)
+        if self._owns and worker is not None:
             with self._closing:
                 try:
-                    self.worker.close(final=True)
+                    worker.close(final=True)
                 except Exception:  # noqa: BLE001 - ending anyway; the worker dies with its parent
                     pass
 

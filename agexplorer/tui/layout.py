@@ -186,23 +186,21 @@ def fit_tour(app: App) -> None:
 
 def fit_controls(app: App) -> None:
     """Compact controls and footer on a small screen, bordered ones on a large one."""
-    from textual.widgets import Button, Footer, Input, Select
-
     screen = app.screen_stack[0] if app.screen_stack else None
     if screen is None or not screen.is_mounted:
         return
     width, height = app.size
     code_width = width - tour_width(app)  # the columns the code's panes share
     small = width < COMPACT_BELOW[0] or height < COMPACT_BELOW[1]
+    # Queried by their CSS type names: the classes (the gutter's with the report model)
+    # are not imported for the first frame, which has none of them.
     for widget in screen.query("Input, Button, Select"):
-        if isinstance(widget, Input | Button | Select) and widget.compact != small:
-            widget.compact = small
-    for footer in screen.query(Footer):
-        footer.compact = width < COMPACT_BELOW[0]
-    from agexplorer.tui.code.gutter import VerdictGutter
-
-    for gutter in screen.query(VerdictGutter):  # short marks leave the columns to the code
-        gutter.set_compact(width < WIDE)
+        if getattr(widget, "compact", small) != small:
+            setattr(widget, "compact", small)  # noqa: B010 - a reactive of each of the three
+    for footer in screen.query("Footer"):
+        setattr(footer, "compact", width < COMPACT_BELOW[0])  # noqa: B010 - Footer's reactive
+    for gutter in screen.query("VerdictGutter"):  # short marks leave the columns to the code
+        gutter.set_compact(width < WIDE)  # type: ignore[attr-defined]
     alternate = code_width < HORIZONTAL[1][0] and height < VERTICAL[1][0]  # one pane shows
     for pane_id, other in (("source", "F2: AutoGraph's code"), ("converted", "F2: source")):
         for pane in screen.query(f"#{pane_id}"):

@@ -8,7 +8,6 @@ from typing import TYPE_CHECKING
 from agexplorer.tui.code.made import Made, call_label
 from agexplorer.tui.messages import AnalysisKey, BufferRequest, EngineAnswer
 from agexplorer.tui.run.calls import Box, Calls, Target
-from agexplorer.worker.protocol import ReportRequest
 
 if TYPE_CHECKING:
     from textual.widgets import Input
@@ -17,12 +16,13 @@ if TYPE_CHECKING:
     from agexplorer.tui.state import ExplorerState
     from agexplorer.tui.status import StatusReporter
     from agexplorer.tui.workspace import Workspace
+    from agexplorer.worker.protocol import ReportRequest
 
 # Failures of the engine rather than of the user's code: shown in the status line.
 ENGINE_FAILURES = {"worker-died", "worker-start", "timeout", "internal-error", "bad-request"}
 
 # The bridge's ``analyse(key, request, path, what)``: trace (and run) in the background.
-Analyse = Callable[[AnalysisKey, ReportRequest, str, str], None]
+Analyse = Callable[[AnalysisKey, "ReportRequest", str, str], None]
 
 
 class Requests:
@@ -88,6 +88,8 @@ class Requests:
         panel, source = panes.run_panel, panes.source
         if call is None:
             call = panel.call_input.value.strip() or None
+        from agexplorer.worker.protocol import ReportRequest  # after the first frame
+
         path, qualname = target
         request = ReportRequest(f"{path}::{qualname}", call=call, no_run=not run, budget=0.5,
                                 source=source.text if source.dirty else None,

@@ -19,6 +19,7 @@ from typing import Any, TypeVar
 from agexplorer.model.errors import AgxError
 from agexplorer.worker import protocol, wire
 from agexplorer.worker.interpreter import Interpreter, path_folder, resolve
+from agexplorer.worker.limits import DEFAULT_TIMEOUT
 from agexplorer.worker.process import (
     ask_for_stack,
     end_on_signals,
@@ -34,10 +35,6 @@ from agexplorer.worker.zygote import ForkedProcess
 
 T = TypeVar("T")
 
-DEFAULT_TIMEOUT = 30.0
-# The longest wait a request may be given (about 11 days): deadlines are added to the clock
-# and handed to the operating system, which refuses times far beyond it.
-MAX_TIMEOUT = 1_000_000.0
 START_TIMEOUT = 180.0  # importing TensorFlow on a loaded machine; not the user's time
 TIMEOUT_HINT = "raise --timeout if the function is just slow"
 # Quitting waits at most this long for the worker to end on SIGTERM before SIGKILL: the

@@ -50,7 +50,8 @@ def test_a_slow_request_shows_its_latest_phase_then_every_new_one(started):
 
 def test_ctrl_t_doubles_the_timeout_up_to_the_workers_bound_and_no_further():
     from agexplorer.tui.bridge import EngineBridge
-    from agexplorer.worker.client import MAX_TIMEOUT, Worker
+    from agexplorer.worker.client import Worker
+    from agexplorer.worker.limits import MAX_TIMEOUT
 
     bridge = EngineBridge(app=None, worker=Worker(timeout=MAX_TIMEOUT * 0.75))  # never started
     assert bridge.double_timeout() == MAX_TIMEOUT

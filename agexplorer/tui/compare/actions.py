@@ -8,10 +8,10 @@ from typing import TYPE_CHECKING, Any
 from agexplorer.tui.guards import while_mounted
 from agexplorer.tui.messages import AnalysisKey
 from agexplorer.tui.parts import ExplorerApp
-from agexplorer.worker.protocol import CompareRequest
 
 if TYPE_CHECKING:
     from agexplorer.tui.state import Target
+    from agexplorer.worker.protocol import CompareRequest
 
 
 class CompareActions(ExplorerApp):
@@ -43,6 +43,8 @@ class CompareActions(ExplorerApp):
                             "(edit it first)", error=True)
             return
         target = "::".join(shown)
+        from agexplorer.worker.protocol import CompareRequest  # not at the first frame
+
         self._compare_open(shown, CompareRequest(target, target, call=self._compare_call(),
                                                  right_source=source.text,
                                                  **self._compare_options()),
@@ -71,6 +73,8 @@ class CompareActions(ExplorerApp):
                             error=True)
             return
         target = "::".join(shown)
+        from agexplorer.worker.protocol import CompareRequest  # not at the first frame
+
         self._compare_open(shown, CompareRequest(target, target, call=self._compare_call(),
                                                  left_source=before, right_source=text,
                                                  **self._compare_options()),
@@ -146,6 +150,8 @@ class CompareActions(ExplorerApp):
         own_path, own = shown
         source = self.source
         buffer = source.text if source.dirty else None
+        from agexplorer.worker.protocol import CompareRequest  # not at the first frame
+
         request = CompareRequest(f"{own_path}::{own}", f"{path}::{qualname}",
                                  left_call=self._compare_call(),
                                  right_call=self.requests.calls.of((path, qualname)) or None,

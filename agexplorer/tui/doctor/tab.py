@@ -122,8 +122,10 @@ class DoctorTab(DoctorPanel):
         # Typed just before: that edit's re-conversion starts now, not after what is said
         # here (its request would take the sentence off the status line ~0.6 s later).
         self.desk.settle()
+        # The refusals are notices: the doctor's and the trace tab's requests after an
+        # analysis must not wipe them (their progress replaces a plain status a moment later).
         if self.applied is None:
-            status.set("nothing to undo: no fix was applied to the buffer", error=True)
+            status.announce("nothing to undo: no fix was applied to the buffer")
             return
         code, edit = self.applied
         outcome = self.desk.source().undo_edit(edit)
@@ -132,11 +134,11 @@ class DoctorTab(DoctorPanel):
             status.announce(f"{code} fix undone: the buffer is as before it was applied",
                             error=False)
             return
-        status.set({
+        status.announce({
             "edited-since": f"nothing undone: you edited the buffer after the {code} fix",
             "undone-already": f"nothing to undo: the {code} fix is undone already",
             "gone": f"nothing to undo: the {code} fix is no longer in this buffer's history",
-        }[outcome], error=True)
+        }[outcome])
 
     def on_doctor_panel_try_fix(self, message: DoctorPanel.TryFix) -> None:
         desk = self.desk

@@ -9,15 +9,15 @@ from agexplorer.model.inventory import OpInfo
 from agexplorer.tui.code.made import Made, answer_label
 from agexplorer.tui.graph.op_groups import OpGroup
 from agexplorer.tui.messages import AnalysisKey, EngineAnswer
-from agexplorer.worker.protocol import OpAttributesRequest
 
 if TYPE_CHECKING:
     from agexplorer.tui.code.made import Provenance
     from agexplorer.tui.graph.op_tree import OpTree
     from agexplorer.tui.state import ExplorerState
+    from agexplorer.worker.protocol import OpAttributesRequest
 
 # bridge.ask: (key, request, path, what, reply)
-Ask = Callable[[AnalysisKey, OpAttributesRequest, str, str, Callable[[EngineAnswer], None]], None]
+Ask = Callable[[AnalysisKey, "OpAttributesRequest", str, str, Callable[[EngineAnswer], None]], None]
 
 
 class OpDetail:
@@ -50,6 +50,8 @@ class OpDetail:
             # would cost more than the whole op inventory.
             generation, made = sent
             key = AnalysisKey(*target, generation, op=(op.function, op.name))
+            from agexplorer.worker.protocol import OpAttributesRequest  # not at the first frame
+
             self.ask(key, OpAttributesRequest(made.target, op.function, op.name,
                                               call=made.call, source=made.source),
                      key.path, f"reading {op.name}", self.answer)

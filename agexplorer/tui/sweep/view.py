@@ -124,8 +124,9 @@ class SweepView:
         app = self.app
         if app.state.report is not None and app.state.report_text != app.source.text:
             if app.source.text == app.state.analysed_text and app.panes.verdicts.has_class("stale"):
-                app.set_status("Nothing to sweep: your edit did not trace (the Log says why); "
-                               "the verdicts shown are from before it.", error=True)
+                # Said as a notice: a background request's progress must not wipe it.
+                app.announce("Nothing to sweep: your edit did not trace (the Log says why); "
+                             "the verdicts shown are from before it.")
                 return
             self.waiting = app.state.target
             if app.source.text != app.state.analysed_text:
@@ -140,7 +141,7 @@ class SweepView:
         why = nothing_to_sweep(verdict)
         key = self.current_key()
         if why is not None or key is None or verdict is None:
-            app.set_status(why or "Nothing to sweep: no function is open.", error=True)
+            app.announce(why or "Nothing to sweep: no function is open.")
             return
         panes.panels.active = "tab-flow"
         self.chart.add_class("-shown")
