@@ -37,25 +37,31 @@ class Examined:
 
 
 def targets(summary: dict[str, Any]) -> list[Examined]:
-    """The functions of the user's code in a summary, each once, first recorded call first."""
+    """The functions of the user's code in a summary, each once, with its first recorded
+    call, first recorded first: in the order the run traced them (the summary lists the
+    functions by their tracing time, which the machine's load can reorder: a loaded run
+    examined a Keras layer with predict's call instead of fit's, made before it)."""
     found: dict[tuple[str, str], Examined] = {}
-    for function in summary["functions"]:
+    in_run = sorted(((trace.get("in_log") or 0, order, function, trace)
+                     for order, function in enumerate(summary["functions"])
+                     for trace in function.get("each_trace") or []),
+                    key=lambda item: (item[0], item[1]))
+    for _, _, function, trace in in_run:
         label = _label(function)
-        for trace in function.get("each_trace") or []:
-            where = f"trace {trace.get('trace')} of {label}"
-            if function.get("user") and trace.get("arguments") is not None:
-                key = (function["file"], function["function"])
-                found.setdefault(key, Examined(function["file"], function["function"],
-                                               trace["arguments"], None, False, where))
-            for reached in trace.get("reached") or []:
-                if not isinstance(reached, dict) or "arguments" not in reached:
-                    continue
-                key = (str(reached.get("file")), str(reached.get("function")))
-                found.setdefault(key, Examined(
-                    key[0], key[1], list(reached.get("arguments") or []), reached.get("init"),
-                    "init" in reached and (reached.get("init") is not None
-                                           or reached.get("init_note") is not None),
-                    where, reached.get("init_note")))
+        where = f"trace {trace.get('trace')} of {label}"
+        if function.get("user") and trace.get("arguments") is not None:
+            key = (function["file"], function["function"])
+            found.setdefault(key, Examined(function["file"], function["function"],
+                                           trace["arguments"], None, False, where))
+        for reached in trace.get("reached") or []:
+            if not isinstance(reached, dict) or "arguments" not in reached:
+                continue
+            key = (str(reached.get("file")), str(reached.get("function")))
+            found.setdefault(key, Examined(
+                key[0], key[1], list(reached.get("arguments") or []), reached.get("init"),
+                "init" in reached and (reached.get("init") is not None
+                                       or reached.get("init_note") is not None),
+                where, reached.get("init_note")))
     return list(found.values())
 
 

@@ -69,3 +69,23 @@ def test_a_garbage_log_is_one_sentence(tmp_path):
     proc = run_cli("doctor", str(log))
     assert proc.returncode == 2 and "Traceback" not in proc.stderr
     assert len(proc.stderr.strip().splitlines()) == 1
+
+
+def test_each_function_is_examined_with_the_call_the_run_made_first_whatever_the_trace_times():
+    """The summary lists functions by tracing time, which a loaded machine reorders: the
+    call examined is still the first one the run made (fit's, made before predict's)."""
+    from agexplorer.cli.doctor_log import targets
+
+    def reaching(number: int, in_log: int, shape: str) -> dict:
+        return {"trace": number, "in_log": in_log, "arguments": None,
+                "reached": [{"file": "m.py", "function": "Smoother.call", "init": "",
+                             "arguments": [shape]}]}
+
+    fit = {"file": "k.py", "function": "train_function", "user": False,
+           "called_from": {"call": "model.fit"}, "each_trace": [reaching(1, 1, "fit's")]}
+    predict = {"file": "k.py", "function": "predict_function", "user": False,
+               "called_from": {"call": "model.predict"},
+               "each_trace": [reaching(1, 2, "predict's")]}
+    for listed in ([fit, predict], [predict, fit]):  # either tracing time first
+        (examined,) = targets({"functions": listed})
+        assert (examined.arguments, examined.source) == (["fit's"], "trace 1 of model.fit")
