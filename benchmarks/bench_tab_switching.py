@@ -93,7 +93,7 @@ async def measure(switches: int) -> dict:
     rows = []
     try:
         async with app.run_test(size=SIZE) as pilot:
-            await wait_until(lambda: app.report is not None, 180)
+            await wait_until(lambda: app.state.report is not None, 180)
             app.query_one("#picker").focus()
             for key in TABS:  # every tab once (the Passes and HLO tabs ask the worker)
                 app.post_message(events.Key(key, key))
