@@ -18,8 +18,8 @@ from agexplorer.runlog.text import text_lines
 from tests.record.test_record import RECORD, record
 
 
-def _traces(tmp_path, script: str) -> list[dict]:
-    with open(_record(tmp_path, script), encoding="utf-8") as f:
+def _traces(log: str) -> list[dict]:
+    with open(log, encoding="utf-8") as f:
         return [r for r in map(json.loads, f) if r["type"] == "trace"]
 
 
@@ -28,6 +28,12 @@ def _record(tmp_path, script: str) -> str:
     proc = record("-o", log, os.path.join(RECORD, script))
     assert proc.returncode == 0, proc.stderr
     return log
+
+
+@pytest.fixture(scope="module")
+def pool_layer_log(tmp_path_factory) -> str:
+    """One recording of the Keras program for the tests that read it (a run: ~8 s of CPU)."""
+    return _record(tmp_path_factory.mktemp("pool-layer"), "keras_pool_layer.py")
 
 
 def _summary_text(log: str, limit: int | None = 5) -> str:
@@ -40,7 +46,7 @@ def _path(statement: dict) -> list[tuple[str, int]]:
 
 @pytest.mark.tf
 def test_a_dataset_map_loop_is_charged_its_ops_in_the_map_graph(tmp_path):
-    (trace,) = _traces(tmp_path, "audio_pipeline.py")
+    (trace,) = _traces(_record(tmp_path, "audio_pipeline.py"))
     assert not trace["user"] and trace["op_count"] == 41
     assert trace["called_from"]["function"] == "main" and trace["called_from"]["line"] == 16
     (fn,) = trace["reached"]
@@ -52,8 +58,8 @@ def test_a_dataset_map_loop_is_charged_its_ops_in_the_map_graph(tmp_path):
 
 
 @pytest.mark.tf
-def test_a_keras_fit_reaches_the_custom_layers_loop_from_the_fit_line(tmp_path):
-    traces = _traces(tmp_path, "keras_pool_layer.py")
+def test_a_keras_fit_reaches_the_custom_layers_loop_from_the_fit_line(pool_layer_log):
+    traces = _traces(pool_layer_log)
     (step,) = [t for t in traces if t["function"].endswith("one_step_on_data")]
     assert step["op_count"] == 220 and step["called_from"]["line"] == 27
     (layer,) = step["reached"]
@@ -65,8 +71,8 @@ def test_a_keras_fit_reaches_the_custom_layers_loop_from_the_fit_line(tmp_path):
 
 
 @pytest.mark.tf
-def test_the_summary_names_the_users_line_and_leaves_out_library_functions(tmp_path):
-    log = _record(tmp_path, "keras_pool_layer.py")
+def test_the_summary_names_the_users_line_and_leaves_out_library_functions(pool_layer_log):
+    log = pool_layer_log
     text = _summary_text(log)
     # Keras's train step, named by the line that asked for it; its data adapter's tf.data
     # function reached none of the user's code: counted, listed by --all only
