@@ -151,6 +151,22 @@ def test_missing_path_is_one_sentence(capsys):
                    "explorer should open, or none for the lesson's samples.\n")
 
 
+def test_downloads_go_in_big_chunks_with_time_to_spare(monkeypatch):
+    """textual-serve's private download settings are there and take agexplorer's values
+    (1 KB chunks, 4 s each, cancelled downloads on a loaded machine)."""
+    from textual_serve import download_manager
+
+    for name in serve_module.DOWNLOAD_TUNING:  # put back after the test
+        monkeypatch.setattr(download_manager, name, getattr(download_manager, name))
+    assert serve_module.tune_downloads() == []
+    assert download_manager.DOWNLOAD_CHUNK_SIZE == 64 * 1024
+    assert download_manager.DOWNLOAD_TIMEOUT == 30
+    monkeypatch.delattr(download_manager, "DOWNLOAD_TIMEOUT")  # a textual-serve without it
+    monkeypatch.setattr(download_manager, "DOWNLOAD_CHUNK_SIZE", 1024)
+    assert serve_module.tune_downloads() == ["DOWNLOAD_TIMEOUT"]
+    assert download_manager.DOWNLOAD_CHUNK_SIZE == 1024  # left as it was
+
+
 def test_exposed_host_and_no_token_warn_that_they_run_code(capsys, monkeypatch):
     served = []
 

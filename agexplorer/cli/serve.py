@@ -163,6 +163,27 @@ def _url_host(host: str) -> str:
     return f"[{host}]" if ":" in host else host
 
 
+# textual-serve hands a download (a saved SVG, a served session's saved file) from the app to
+# the browser in chunks of 1 KB, each asked for and waited for 4 s at most: a 200 KB SVG is
+# 200 round trips through the app's event loop, and on a loaded machine one of them late
+# cancels the download (seen: Chromium's "Download.path: canceled" with 4 test processes on
+# 2 cores). Bigger chunks and a longer wait, set on its module (private names: checked,
+# and left as they are when this textual-serve lacks them; tests/test_serve.py).
+DOWNLOAD_TUNING = {"DOWNLOAD_CHUNK_SIZE": 64 * 1024, "DOWNLOAD_TIMEOUT": 30}
+
+
+def tune_downloads() -> list[str]:
+    """Set ``DOWNLOAD_TUNING`` on textual-serve's download manager; the names it lacks."""
+    from textual_serve import download_manager
+
+    lacking = [name for name in DOWNLOAD_TUNING
+               if not isinstance(getattr(download_manager, name, None), int)]
+    if not lacking:
+        for name, value in DOWNLOAD_TUNING.items():
+            setattr(download_manager, name, value)
+    return lacking
+
+
 def _server_class() -> type:
     """textual-serve's Server, made to fit: every request passes serve_access's checks
     first (the token, the Origin, the Host), and the tokened page sets the cookie its own
@@ -178,6 +199,8 @@ def _server_class() -> type:
     from textual_serve.server import Server
 
     from agexplorer.cli.serve_page import OfflineTemplates
+
+    tune_downloads()
 
     class ExplorerServer(Server):
         def __init__(self, command: str, *, token: str | None, loopback: bool,
