@@ -77,6 +77,7 @@ class EngineBridge:
         # one runs, else loaded in a worker of the explorer's own, and why (_choose_zygote).
         self._whose: str | None = None
         self._worker, self._timeout, self._making = worker, timeout, threading.Lock()
+        self._closed = False  # close() came: a worker made after it is closed at once
         self._choosing, self._chosen = threading.Lock(), False
         # One analysis at a time: one superseded while it waited (the worker busy with the
         # one before) is dropped here instead of tracing a function no longer shown.
@@ -99,6 +100,8 @@ class EngineBridge:
                     from agexplorer.worker.client import Worker
 
                     self._worker = self._hint(Worker(self._timeout, python=self._python))
+                    if self._closed:  # quit before it was made: it answers nothing, starts none
+                        self._worker.close(final=True)
                 made = self._worker
         return made
 
@@ -266,6 +269,7 @@ class EngineBridge:
         the explorer is quitting, so a request in flight ends now instead of restarting a
         worker, and none waiting for its turn starts one. A second call waits for the first."""
         with self._making:
+            self._closed = True
             worker = self._worker  # None: never made (the explorer quit before its first frame)
         if self._owns and worker is not None:
             with self._closing:

@@ -57,3 +57,26 @@ def test_ctrl_t_doubles_the_timeout_up_to_the_workers_bound_and_no_further():
     assert bridge.double_timeout() == MAX_TIMEOUT
     assert bridge.double_timeout() == MAX_TIMEOUT  # an overflow was an error of agexplorer's own
     assert f"{MAX_TIMEOUT:g} s" in bridge.worker.timeout_hint
+
+
+def test_the_worker_is_made_when_first_asked_for_and_a_quit_before_that_starts_none():
+    from agexplorer.model.errors import AgxError
+    from agexplorer.tui.bridge import EngineBridge
+    from agexplorer.worker.protocol import PingRequest
+
+    bridge = EngineBridge(app=None, timeout=12.0)
+    assert bridge._worker is None  # nothing made (nor imported) for the first frame
+    worker = bridge.worker
+    assert bridge.worker is worker and worker.timeout == 12.0
+    assert "now 12 s" in worker.timeout_hint  # (it was set under the lock that made it: a hang)
+
+    quitting = EngineBridge(app=None)
+    quitting.close()  # the explorer quit before its first frame: no worker was made
+    assert quitting._worker is None
+    try:  # one asked for after that answers nothing and starts no process
+        quitting.worker.request(PingRequest(), what="starting")
+    except AgxError as exc:
+        assert exc.kind == "worker-closed", exc
+    else:
+        raise AssertionError("a worker made after the quit answered")
+    assert quitting.worker._proc is None
