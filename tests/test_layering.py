@@ -62,7 +62,8 @@ def test_the_explorers_first_frame_imports_only_what_it_draws():
     footer), headless: the worker's client and protocol load after it (EngineBridge.worker,
     made in on_ready; ~40 ms of the first paint), and so do the workspace's widgets and the
     report model they show (a resize's compact controls and a highlight in the function list
-    brought in the gutter, the report model and the op tree: ~17 ms)."""
+    brought in the gutter, the report model and the op tree: ~17 ms; the op detail's types,
+    the op groups and the inventory model, ~3 ms)."""
     loaded = loaded_after(
         "import glob\n"
         "from agexplorer.cli import explorer\n"
@@ -75,5 +76,5 @@ def test_the_explorers_first_frame_imports_only_what_it_draws():
     early = sorted(name for name in loaded if name in (
         "agexplorer.worker.client", "agexplorer.worker.protocol", "agexplorer.worker.process",
         "agexplorer.tui.workspace", "agexplorer.tui.code.gutter", "agexplorer.tui.graph.op_tree",
-        "agexplorer.model.report"))
+        "agexplorer.tui.graph.op_groups", "agexplorer.model.report", "agexplorer.model.inventory"))
     assert not early, early

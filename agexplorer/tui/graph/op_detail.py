@@ -5,9 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from agexplorer.model.inventory import OpInfo
 from agexplorer.tui.code.made import Made, answer_label
-from agexplorer.tui.graph.op_groups import OpGroup
 from agexplorer.tui.messages import AnalysisKey, EngineAnswer
 
 if TYPE_CHECKING:
@@ -37,6 +35,8 @@ class OpDetail:
         line = self.ops().line_of(op)  # a helper file's line is not the source pane's
         if focused and line:
             self.link(line, "ops")
+        from agexplorer.tui.graph.op_groups import OpGroup  # (the Graph tab's: not the first frame's)
+
         if isinstance(op, OpGroup):  # its ops' attributes are read one op at a time
             self.show(op, "-")
             return
@@ -58,6 +58,8 @@ class OpDetail:
 
     def answer(self, message: EngineAnswer) -> None:
         """The worker's answer for the highlighted op (ignored if another op is highlighted)."""
+        from agexplorer.model.inventory import OpInfo
+
         node = self.ops().cursor_node
         op = node.data if node is not None else None
         if not isinstance(op, OpInfo) or (op.function, op.name) != message.key.op:
