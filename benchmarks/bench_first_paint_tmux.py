@@ -1,6 +1,8 @@
 """The explorer's first paint in a real terminal (tmux at 160x45) against a bare Textual app.
 
-Each repeat starts, interleaved, in a fresh detached tmux session:
+Each repeat starts, interleaved, in a fresh detached tmux session, once every process of
+the run before has ended (the explorer's worker goes on importing TensorFlow after the
+explorer's first paint: left running, it slowed the next run's start):
 
 - **bare**: a Textual app with one label (``BARE``), the floor any Textual app pays
   (the interpreter, Textual's import, its first frame);
