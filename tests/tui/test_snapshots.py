@@ -9,7 +9,6 @@ answers again first (``AGX_RECORD_ANSWERS=1``, TensorFlow needed)."""
 
 from __future__ import annotations
 
-import asyncio
 import os
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -64,9 +63,7 @@ async def until(pilot, condition: Callable[[], object], what: str) -> None:
     for _ in range(600):
         if condition():
             break
-        # The app runs meanwhile; a pilot's pause would also walk every widget each time
-        # (_wait_for_screen) and draw a frame: most of these tests' time.
-        await asyncio.sleep(0.02)
+        await pilot.pause(0.02)
     else:
         raise AssertionError(f"the explorer never showed {what}")
     await pilot.wait_for_scheduled_animations()

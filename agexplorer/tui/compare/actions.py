@@ -43,11 +43,9 @@ class CompareActions(ExplorerApp):
                             "(edit it first)", error=True)
             return
         target = "::".join(shown)
-        from agexplorer.worker.protocol import CompareRequest  # not at the first frame
-
-        self._compare_open(shown, CompareRequest(target, target, call=self._compare_call(),
-                                                 right_source=source.text,
-                                                 **self._compare_options()),
+        self._compare_open(shown, self._compare_request(target, target,
+                                                        call=self._compare_call(),
+                                                        right_source=source.text),
                            f"{shown[1]}: {name} on disk (left) and your unsaved buffer "
                            "(right)", ("the file on disk", "your buffer"))
 
@@ -73,11 +71,9 @@ class CompareActions(ExplorerApp):
                             error=True)
             return
         target = "::".join(shown)
-        from agexplorer.worker.protocol import CompareRequest  # not at the first frame
-
-        self._compare_open(shown, CompareRequest(target, target, call=self._compare_call(),
-                                                 left_source=before, right_source=text,
-                                                 **self._compare_options()),
+        self._compare_open(shown, self._compare_request(target, target,
+                                                        call=self._compare_call(),
+                                                        left_source=before, right_source=text),
                            f"{shown[1]}: before {code} (left) and after it (right)",
                            ("before the fix", f"after {code}"))
 
@@ -93,11 +89,15 @@ class CompareActions(ExplorerApp):
         """The Run tab's call (None: each side's ready inputs)."""
         return self.call_input.value.strip() or None
 
-    def _compare_options(self) -> dict[str, Any]:
-        """As a fix trial runs: the Run tab's device, the doctor's XLA choice, short modes."""
-        return {"device": self.run_panel.device, "budget": 0.3,
-                "skip_xla": self.doctor_tab.skip_xla,
-                "mode_timeout": self.bridge.worker.timeout / 10}
+    def _compare_request(self, left: str, right: str, **sides: Any) -> CompareRequest:
+        """``left`` against ``right`` (``sides``: their calls and sources), run as a fix
+        trial runs: the Run tab's device, the doctor's XLA choice, short modes. (The
+        protocol is imported here: not for the first frame.)"""
+        from agexplorer.worker.protocol import CompareRequest
+
+        return CompareRequest(left, right, **sides, device=self.run_panel.device, budget=0.3,
+                              skip_xla=self.doctor_tab.skip_xla,
+                              mode_timeout=self.bridge.worker.timeout / 10)
 
     def _compare_open(self, shown: Target, request: CompareRequest, title: str,
                       names: tuple[str, str]) -> None:
@@ -150,14 +150,10 @@ class CompareActions(ExplorerApp):
         own_path, own = shown
         source = self.source
         buffer = source.text if source.dirty else None
-        from agexplorer.worker.protocol import CompareRequest  # not at the first frame
-
-        request = CompareRequest(f"{own_path}::{own}", f"{path}::{qualname}",
-                                 left_call=self._compare_call(),
-                                 right_call=self.requests.calls.of((path, qualname)) or None,
-                                 left_source=buffer,
-                                 right_source=buffer if path == own_path else None,
-                                 **self._compare_options())
+        request = self._compare_request(
+            f"{own_path}::{own}", f"{path}::{qualname}", left_call=self._compare_call(),
+            right_call=self.requests.calls.of((path, qualname)) or None, left_source=buffer,
+            right_source=buffer if path == own_path else None)
         names = (own, qualname)
         if own == qualname:  # one name in two files
             names = (f"{os.path.basename(own_path)}::{own}", f"{os.path.basename(path)}::{own}")
