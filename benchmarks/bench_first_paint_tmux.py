@@ -87,12 +87,12 @@ SESSION = "agx-first-paint"
 KEEPER = "agx-first-paint-keeper"
 
 
-def first_paint(command: str, marker: str, env: dict[str, str], limit: float = 60.0) -> float:
+def first_paint(command: str, marker: str, limit: float = 60.0) -> float:
     """Seconds from starting ``command`` in tmux to ``marker`` on its screen."""
     subprocess.run(["tmux", "kill-session", "-t", SESSION], capture_output=True)
     t0 = time.perf_counter()
     subprocess.run(["tmux", "new-session", "-d", "-s", SESSION, "-x", "160", "-y", "45",
-                    command], env=env, check=True)
+                    command], check=True)
     try:
         while time.perf_counter() - t0 < limit:
             screen = subprocess.run(["tmux", "capture-pane", "-p", "-t", SESSION],
@@ -138,24 +138,34 @@ def main() -> None:
         for path, text in ((bare_py, BARE), (shape_py, SHAPE)):
             with open(path, "w") as fh:
                 fh.write(text)
-        env = dict(os.environ, AGX_NO_DAEMON="1", TF_CPP_MIN_LOG_LEVEL="3",
-                   XDG_STATE_HOME=os.path.join(folder, "state"), TERM="xterm-256color")
-        env.pop("AGX_ZYGOTE", None)
-        bare = f"{sys.executable} {bare_py}"
-        shape = f"{sys.executable} {shape_py} {os.path.join(ROOT, 'samples')}"
-        explorer = f"cd {ROOT} && {sys.executable} -m agexplorer samples/"
+        # tmux starts a session's command in its server's environment, not in the one
+        # of the client that asked: the variables go on the command line (until
+        # 2026-12-05 they were given to the client and none reached the programs).
+        state, pycache = os.path.join(folder, "state"), os.path.join(folder, "pycache")
+        env = (f"env -u AGX_ZYGOTE -u PYTHONDONTWRITEBYTECODE AGX_NO_DAEMON=1 "
+               f"TF_CPP_MIN_LOG_LEVEL=3 TERM=xterm-256color XDG_STATE_HOME={state} "
+               # Bytecode as a user's machine has it: pip compiles an installed package,
+               # and Python writes an editable one's on its first run. Where writing it is
+               # forbidden (PYTHONDONTWRITEBYTECODE, as on this project's machines) every
+               # run compiled agexplorer's ~55 modules afresh (~40 ms) while Textual's
+               # came compiled from pip: the warm-ups write each program's bytecode to a
+               # folder of this run's own.
+               f"PYTHONPYCACHEPREFIX={pycache} {sys.executable}")
+        bare = f"{env} {bare_py}"
+        shape = f"{env} {shape_py} {os.path.join(ROOT, 'samples')}"
+        explorer = f"cd {ROOT} && {env} -m agexplorer samples/"
         runs: dict[str, list[float]] = {"bare": [], "shape": [], "explorer": []}
         # a session that keeps the tmux server up between the measured ones (a server
         # that ends with its last session can refuse the next one while it exits)
         subprocess.run(["tmux", "new-session", "-d", "-s", KEEPER, "sleep 3600"], check=True)
         try:
-            first_paint(bare, "bare-app-painted", env)  # warm-ups
-            first_paint(shape, "bad_loop", env)
-            first_paint(explorer, "bad_loop", env)
+            first_paint(bare, "bare-app-painted")  # warm-ups
+            first_paint(shape, "bad_loop")
+            first_paint(explorer, "bad_loop")
             for _ in range(repeats):
-                runs["bare"].append(first_paint(bare, "bare-app-painted", env))
-                runs["shape"].append(first_paint(shape, "bad_loop", env))
-                runs["explorer"].append(first_paint(explorer, "bad_loop", env))
+                runs["bare"].append(first_paint(bare, "bare-app-painted"))
+                runs["shape"].append(first_paint(shape, "bad_loop"))
+                runs["explorer"].append(first_paint(explorer, "bad_loop"))
         finally:
             subprocess.run(["tmux", "kill-session", "-t", KEEPER], capture_output=True)
     print(f"first paint in tmux at 160x45, {repeats} repeats (best / median, wall):")

@@ -12,7 +12,6 @@ with edits it never wrote.
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import json
 import os
 import threading
@@ -33,6 +32,8 @@ def recovery_dir() -> str:
 
 def _stem(path: str) -> tuple[str, str]:
     """(the real path, the recovery files' path without extension)."""
+    import hashlib  # here: OpenSSL's loading was ~2 ms of the explorer's first frame
+
     real = os.path.realpath(path)
     digest = hashlib.sha256(real.encode("utf-8", "surrogateescape")).hexdigest()[:32]
     return real, os.path.join(recovery_dir(), digest)

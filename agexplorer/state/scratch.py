@@ -14,7 +14,6 @@ so is everything beside it.
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import os
 import re
 import shutil
@@ -147,6 +146,8 @@ def _made(folder: str) -> dict[str, str] | None:
 
 
 def _digest(path: str) -> str:
+    import hashlib  # here, as in recovery: not for the explorer's first frame
+
     sha = hashlib.sha256()
     try:
         with open(path, "rb") as fh:

@@ -29,7 +29,7 @@ from agexplorer.tui.functions.picker import FunctionPicker
 from agexplorer.tui.graph.op_detail import OpDetail
 from agexplorer.tui.guards import while_mounted
 from agexplorer.tui.keys import KeyActions
-from agexplorer.tui.layout import LayoutApp, fit_controls, fit_tour
+from agexplorer.tui.layout import LayoutApp, add_workspace_css, fit_controls, fit_tour, preset_breakpoints
 from agexplorer.tui.messages import (
     AnalysisFailed,
     AnalysisReady,
@@ -162,9 +162,8 @@ class AgxApp(KeyActions, CompareActions, LayoutApp):
             self.replay_keys()
 
     def _buffer(self) -> SourcePane | None:
-        """The source pane once mounted, also while the app ends and under a dialog or the
-        program view: the safety net keeps its unsaved buffer then (a query finds only the
-        screen on top, and mounted_source is None as soon as the app is exiting)."""
+        """The source pane once mounted, also as the app ends and under a dialog or the program
+        view (a query finds the top screen only): the safety net keeps its buffer then."""
         return self._workspace.source if self.workspace_ready and self._workspace else None
 
     def mounted_source(self) -> SourcePane | None:
@@ -180,12 +179,12 @@ class AgxApp(KeyActions, CompareActions, LayoutApp):
     # -- layout ------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
         with Horizontal(id="main"):
-            yield FunctionPicker(self.paths, id="picker")
-            yield Vertical(id="center")  # the Workspace goes here after the first frame
+            yield FunctionPicker(self.paths, id="picker")  # the centre comes after the frame
         yield self.status_line
         yield Footer()
 
     def on_mount(self) -> None:
+        preset_breakpoints(self)
         picker = self.query_one(FunctionPicker)
         picker.border_title = "functions"
         self.state.subscribe(picker)  # its badges follow the answers
@@ -193,8 +192,7 @@ class AgxApp(KeyActions, CompareActions, LayoutApp):
 
     def on_ready(self) -> None:
         """The first frame (the function list) is on screen: now the worker starts (TensorFlow
-        loads meanwhile; its client's imports and the process's start were ~40 ms of that
-        frame), then the rest of the layout."""
+        loads meanwhile; ~40 ms of that frame before), then the rest of the layout."""
         self.bridge.warm_up()
         self.call_after_refresh(self._mount_workspace)
 
@@ -205,8 +203,9 @@ class AgxApp(KeyActions, CompareActions, LayoutApp):
             return  # quit before the first frame's layout was complete
         self._mounting = True
         try:
+            add_workspace_css(self)
             self._workspace = Workspace(self.desk, id="workspace")
-            await self.query_one("#center", Vertical).mount(self._workspace)
+            await self.query_one("#main").mount(Vertical(self._workspace, id="center"))
         except (NoMatches, MountError):
             return  # torn down while mounting
         finally:

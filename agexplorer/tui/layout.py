@@ -17,10 +17,9 @@ if TYPE_CHECKING:
     from agexplorer.tui.parts import ExplorerApp
 
 # Every footer of the explorer (its screens' too) composes its keys only when they change and
-# lets go of those it replaced: Textual's kept them all; a late focus message no longer shows
-# an older tab (textual_patches).
+# lets go of those it replaced: Textual's kept them all (textual_patches). The tabs' patch is
+# installed by the workspace, the one holder of tabs, after the first frame.
 textual_patches.install_footer()
-textual_patches.install_tab_focus()
 textual_patches.install_alt_digits()
 
 # The main screen gets one class per axis on every resize (Textual's breakpoints). Under 110
@@ -141,6 +140,47 @@ TOUR_WIDTHS = [(0, 34), (110, 40), (150, 44)]
 # (30) from this many columns left; under it the list folds (-tour-folded) and they do.
 TOUR_KEEPS_LIST = 170
 TOUR_FOLDED = "-tour-folded"
+
+
+WORKSPACE_CSS = "workspace.tcss"
+
+
+def add_workspace_css(app: App) -> None:
+    """The workspace's rules join the app's stylesheet (app.tcss has the first frame's):
+    parsed once, just before the workspace mounts; a theme's reparse keeps them."""
+    from pathlib import Path
+
+    path = Path(__file__).with_name(WORKSPACE_CSS)
+    location = (str(path), "")
+    if location in app.stylesheet.source:
+        return
+    app.stylesheet.add_source(path.read_text(encoding="utf-8"), read_from=location)
+    app.update_styles(app.screen)  # the frame's widgets, under the classes the rules add
+
+
+def breakpoint_classes(width: int, height: int) -> dict[str, bool]:
+    """The breakpoint classes a screen of this size has (Textual's own rule: the last
+    threshold reached on each axis)."""
+    return {name: name == [n for least, n in points if size >= least][-1]
+            for size, points in ((width, HORIZONTAL), (height, VERTICAL)) for _, name in points}
+
+
+def preset_breakpoints(app: App) -> None:
+    """The main screen's breakpoint classes before its first frame: Textual sets them on
+    the screen's first resize, which came after that frame and restyled and drew it all
+    again (~25 ms of the explorer's first paint)."""
+    app.screen.update_classes(breakpoint_classes(*app.size), animate=False)
+    app.call_after_refresh(_blur_hidden, app)
+
+
+def _blur_hidden(app: App) -> None:
+    """Textual focuses the first focusable widget, hidden or not: on a narrow screen that was
+    the folded function list, which then took the keys (when a resize folded it, Textual
+    let go of its focus; a screen narrow from the start never resizes into it)."""
+    focused = app.screen.focused
+    if focused is not None and not all(node.display for node in focused.ancestors_with_self
+                                       if isinstance(node, Widget)):
+        app.screen.set_focus(None)
 
 
 def tour_width(app: App) -> int:

@@ -78,33 +78,33 @@ PRIVATE += RESTYLE
 
 def missing() -> list[str]:
     """The names of ``PRIVATE`` this Textual lacks (``module:attribute``)."""
+    return [f"{module}:{path}" for module, path in PRIVATE if not _present(module, path)]
+
+
+def _present(module: str, path: str) -> bool:
     import importlib
 
-    gone = []
-    for module, path in PRIVATE:
-        try:
-            found: Any = importlib.import_module(module)
-            for part in path.split("."):
-                found = getattr(found, part)
-        except (ImportError, AttributeError):
-            gone.append(f"{module}:{path}")
-    return gone
+    try:
+        found: Any = importlib.import_module(module)
+        for part in path.split("."):
+            found = getattr(found, part)
+    except (ImportError, AttributeError):
+        return False
+    return True
 
 
 def probe(module: str, path: str) -> bool:
-    """Whether ``module``'s ``path`` (one of ``PRIVATE``) is there to patch."""
+    """Whether ``module``'s ``path`` (one of ``PRIVATE``) is there to patch. Each name is
+    looked up when first asked for, alone: the first frame's patches do not import the
+    modules of the later ones (Textual's tabs, its syntax-aware document: ~8 ms)."""
     assert (module, path) in PRIVATE, "name every private Textual name in PRIVATE"
-    return f"{module}:{path}" not in missing_once()
+    key = (module, path)
+    if key not in _probed:
+        _probed[key] = _present(module, path)
+    return _probed[key]
 
 
-_missing: list[str] | None = None
-
-
-def missing_once() -> list[str]:
-    global _missing
-    if _missing is None:
-        _missing = missing()
-    return _missing
+_probed: dict[tuple[str, str], bool] = {}
 
 
 # (id(language), query text) -> (language, compiled query); the language is kept so that

@@ -16,6 +16,7 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.widgets import RichLog, Static, TabbedContent, TabPane
 
+from agexplorer.tui import textual_patches
 from agexplorer.tui.calltree.tab import CallTreeTab
 from agexplorer.tui.code.converted_pane import ConvertedPane
 from agexplorer.tui.code.gutter import LineRefGutter, VerdictGutter
@@ -32,6 +33,10 @@ from agexplorer.tui.trace.tab import TraceTab
 
 if TYPE_CHECKING:
     from agexplorer.tui.desk import Desk
+
+# A late focus message no longer shows an older tab (textual_patches): installed here, with
+# the panels' tabs, not for the first frame (Textual's tabs take ~5 ms to import).
+textual_patches.install_tab_focus()
 
 
 class Workspace(Vertical):

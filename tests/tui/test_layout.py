@@ -95,6 +95,31 @@ async def test_at_80_columns_the_list_folds_and_the_code_panes_stack_or_alternat
         assert converted.x >= source.right and converted.y == source.y  # side by side
 
 
+async def test_the_first_frame_has_its_size_classes_and_a_folded_list_takes_no_keys(app,
+                                                                                 monkeypatch):
+    """The screen's breakpoint classes are set before its first frame (Textual's first resize
+    came after it and drew everything again); at 80x24 the folded list is not focused, as
+    when a resize folded it: a key then goes to the app, not to a hidden list."""
+    from textual.screen import Screen
+
+    seen: list[set[str]] = []
+    resume = Screen._on_screen_resume
+
+    def first_layout(screen, event):  # the screen's first layout: its first frame follows
+        seen.append(set(screen.classes))
+        return resume(screen, event)
+
+    monkeypatch.setattr(Screen, "_on_screen_resume", first_layout)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await started(pilot)
+        assert {"-narrow", "-tiny"} <= seen[0]
+        assert app.screen.focused is None or app.screen.focused.display
+    wide = type(app)([TARGET], "bad_loop", worker=AskedWorker())
+    async with wide.run_test(size=(160, 45)) as pilot:
+        await started(pilot)
+        assert wide.screen.focused is wide.query_one("#picker")  # shown: it has the keys
+
+
 async def test_ctrl_b_shows_the_list_and_picking_folds_it_at_80_columns(app):
     async with app.run_test(size=(80, 24)) as pilot:
         await started(pilot)

@@ -12,12 +12,27 @@ def test_every_private_name_the_patches_use_is_in_this_textual():
 
 
 def test_a_private_name_that_is_gone_skips_its_patch(monkeypatch):
-    monkeypatch.setattr(textual_patches, "_missing",
-                        ["textual.widgets:TabbedContent._on_tab_pane_focused"])
+    monkeypatch.setitem(textual_patches._probed,
+                        ("textual.widgets", "TabbedContent._on_tab_pane_focused"), False)
     monkeypatch.setattr(textual_patches, "_tab_focus_installed", False)
     before = TabbedContent._on_tab_pane_focused
     textual_patches.install_tab_focus()
     assert TabbedContent._on_tab_pane_focused is before
+
+
+def test_a_probe_imports_only_the_module_it_asks_about():
+    """The first frame's patches (the footer's) do not import what later ones patch: Textual's
+    tabs and its syntax-aware document (tree-sitter) load with the workspace."""
+    import subprocess
+    import sys
+
+    code = ("import sys\nfrom agexplorer.tui import textual_patches as p\n"
+            "assert p.probe('textual.widgets._footer', 'FooterKey')\n"
+            "print(sorted(m for m in ('textual.widgets._tabbed_content', "
+            "'textual.document._syntax_aware_document', 'tree_sitter') if m in sys.modules))")
+    shown = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                           check=True).stdout.strip()
+    assert shown == "[]"
 
 
 def test_a_name_left_out_of_the_list_is_refused():
