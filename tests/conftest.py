@@ -29,6 +29,13 @@ os.environ.setdefault("AGX_NO_DAEMON", "1")
 # holds it.
 if ROOT not in os.environ.get("PYTHONPATH", "").split(os.pathsep):
     os.environ["PYTHONPATH"] = os.pathsep.join(filter(None, [ROOT, os.environ.get("PYTHONPATH")]))
+# Bytecode for the run's few hundred Python processes (commands, workers, recorded programs):
+# where the environment forbids writing it (PYTHONDONTWRITEBYTECODE, as on this project's
+# machines), each one compiled every agexplorer module it imported, again. The run lets
+# Python write it, into the __pycache__ folders git ignores (a fresh clone has none: a clean
+# run still compiles each module once). Installed packages (TensorFlow) came compiled.
+if os.environ.pop("PYTHONDONTWRITEBYTECODE", None) is not None:
+    sys.dont_write_bytecode = False
 
 
 def fixture(name: str) -> str:
