@@ -34,6 +34,7 @@ class Examined:
     instance: bool  # it was recorded with an instance (a method called on an object)
     source: str  # where the call was recorded: "trace 2 of train_step"
     init_note: str | None = None
+    reached: bool = False  # the run reached it from another one's trace, never traced it alone
 
 
 def targets(summary: dict[str, Any]) -> list[Examined]:
@@ -42,6 +43,7 @@ def targets(summary: dict[str, Any]) -> list[Examined]:
     functions by their tracing time, which the machine's load can reorder: a loaded run
     examined a Keras layer with predict's call instead of fit's, made before it)."""
     found: dict[tuple[str, str], Examined] = {}
+    alone: set[tuple[str, str]] = set()  # traced on their own (their own tf.function's traces)
     in_run = sorted(((trace.get("in_log") or 0, order, function, trace)
                      for order, function in enumerate(summary["functions"])
                      for trace in function.get("each_trace") or []),
@@ -49,6 +51,8 @@ def targets(summary: dict[str, Any]) -> list[Examined]:
     for _, _, function, trace in in_run:
         label = _label(function)
         where = f"trace {trace.get('trace')} of {label}"
+        if function.get("user"):
+            alone.add((function["file"], function["function"]))
         if function.get("user") and trace.get("arguments") is not None:
             key = (function["file"], function["function"])
             found.setdefault(key, Examined(function["file"], function["function"],
@@ -61,8 +65,8 @@ def targets(summary: dict[str, Any]) -> list[Examined]:
                 key[0], key[1], list(reached.get("arguments") or []), reached.get("init"),
                 "init" in reached and (reached.get("init") is not None
                                        or reached.get("init_note") is not None),
-                where, reached.get("init_note")))
-    return list(found.values())
+                where, reached.get("init_note"), reached=True))
+    return [replace(e, reached=(e.file, e.function) not in alone) for e in found.values()]
 
 
 def _label(function: dict[str, Any]) -> str:
@@ -102,7 +106,9 @@ def cmd_doctor_log(args: argparse.Namespace, path: str) -> int:
                             "why": why or "its call could not be rebuilt"})
             continue
         request = DoctorRequest(f"{item.file}::{item.function}", call=call,
-                                init=item.init if item.instance else None)
+                                init=item.init if item.instance else None,
+                                call_origin=f"the recorded {item.source}",
+                                reached=item.reached)
         try:
             report = worker.request(request, what=f"diagnosing {item.function}",
                                     path=item.file)

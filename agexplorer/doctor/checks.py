@@ -32,14 +32,17 @@ def module_findings(text: str) -> list[Finding]:
 
 def diagnose(target: str, call: str | None = None,
              progress: Callable[[str], None] | None = None, report: Any = None,
-             try_budget: float | None = TRY_BUDGET_S, init: str | None = None) -> DoctorReport:
+             try_budget: float | None = TRY_BUDGET_S, init: str | None = None,
+             origin: str | None = None, reached: bool = False) -> DoctorReport:
     """The findings for ``PATH::QUALNAME``: the static checks, cross-checked with its trace.
 
     ``report``: a :class:`~agexplorer.model.report.Report` already built for the
     same target and call (it is built here otherwise). A function that fails to
     trace still gets its static findings, and the error. Each finding's rewrite is
     tried (one trace of a rewritten copy) within ``try_budget`` seconds in all; None:
-    not tried, and the finding says nothing of it.
+    not tried, and the finding says nothing of it. ``origin``: where ``call`` came from,
+    when not --call; ``reached``: the run reached the function only from another one's
+    trace (see DoctorRequest).
     """
     from agexplorer.engine.pipeline import build_report
     from agexplorer.source.targets import parse_source, parse_spec, read_source
@@ -58,25 +61,28 @@ def diagnose(target: str, call: str | None = None,
                 raise
             load_error = exc  # the module does not load: the parse alone still helps
     return examine(spec.path, text, spec.qualname, report, call, target=target,
-                   progress=progress, try_budget=try_budget, load_error=load_error)
+                   progress=progress, try_budget=try_budget, load_error=load_error,
+                   origin=origin, reached=reached)
 
 
 def examine(path: str, text: str, qualname: str, report: Any, call: str | None = None, *,
             target: str | None = None, progress: Callable[[str], None] | None = None,
             try_budget: float | None = None, load_error: AgxError | None = None,
-            values: dict[str, Any] | None = None) -> DoctorReport:
+            values: dict[str, Any] | None = None, origin: str | None = None,
+            reached: bool = False) -> DoctorReport:
     """The findings for ``qualname`` of the source ``text`` (of ``path``), cross-checked with
     ``report`` (None: the static checks alone). The rewrites are tried only for a
     ``target`` file that can be loaded again (``try_budget`` seconds in all): a notebook's
     live function gets its findings and their rewrites, untried. ``values``: the live
-    call's arguments by parameter, read instead of the call's text.
+    call's arguments by parameter, read instead of the call's text. ``origin`` and
+    ``reached``: as for diagnose.
     """
     mod = ParsedFile(text)
     func, method = mod.find(qualname, report.first_line if report else 0)
     if func is None:
         raise AgxError("unknown-function", f"{path} has no function '{qualname}' "
                        "that the doctor can read.")
-    exam = ExaminedFunction(mod, func, method, report, values)
+    exam = ExaminedFunction(mod, func, method, report, values, origin, traced_alone=not reached)
     for check in CHECKS:
         check(exam)
     findings = exam.findings
@@ -98,7 +104,8 @@ def examine(path: str, text: str, qualname: str, report: Any, call: str | None =
     return DoctorReport(
         file=report.file if report else path, function=qualname,
         first_line=first, end_line=func.end_lineno or func.lineno,
-        call=report.call if report else call, call_origin=report.call_origin if report else None,
+        call=report.call if report else call,
+        call_origin=origin or (report.call_origin if report else None),
         traced=exam.traced, findings=findings,
         error=report.error if report is not None else load_error)
 

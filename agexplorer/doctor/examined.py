@@ -35,9 +35,15 @@ class ExaminedFunction:
     """
 
     def __init__(self, mod: ParsedFile, func: Any, method: bool, report: Any,
-                 values: dict[str, Any] | None = None) -> None:
+                 values: dict[str, Any] | None = None, origin: str | None = None,
+                 traced_alone: bool = True) -> None:
         self.mod, self.func, self.report = mod, func, report
         self.values = values  # a live call's arguments by parameter (a notebook's), if any
+        # Where the call came from, when not the report's own (doctor LOG: the recorded trace)
+        self.origin = origin or (report.call_origin if report is not None else None)
+        # False: the function runs only inside another one's trace (doctor LOG's reached
+        # helpers and layers): nothing retraces it on its own
+        self.traced_alone = traced_alone
         self.params = param_names(func, method)
         self.parents = parent_map(func)
         self.traced = report is not None and report.inventory is not None

@@ -49,7 +49,11 @@ def module_loops(mod: ParsedFile) -> list[Finding]:
 
 
 def scalars(exam: ExaminedFunction) -> None:
-    """AGX009: a Python int/float/bool passed to a parameter the function uses."""
+    """AGX009: a Python int/float/bool passed to a parameter the function uses (not for a
+    function the run only reached from another one's trace: a number it is passed is a
+    constant of that trace, which no new value of it retraces)."""
+    if not exam.traced_alone:
+        return
     for param, (kind, detail) in exam.args.items():
         if kind != "python" or param not in exam.params:
             continue
@@ -61,7 +65,7 @@ def scalars(exam: ExaminedFunction) -> None:
             continue
         if type_name == "bool" and all(_only_tests(exam, u) for u in uses):
             continue
-        origin = exam.report.call_origin
+        origin = exam.origin
         first = uses[0]
         exam.add("AGX009", first, f"`{param}` is the Python {type_name} {value} (from "
                  f"{origin}): tracing bakes it into the graph as a constant, so every new "

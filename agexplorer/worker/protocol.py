@@ -21,7 +21,7 @@ if TYPE_CHECKING:  # the replies' records: only named here (the explorer's first
 
 # Raised whenever a request, a reply or an envelope changes shape: a worker started from
 # another install (agexplorer upgraded while the explorer runs) then says so in one sentence.
-VERSION = 6
+VERSION = 7
 
 T = TypeVar("T")
 
@@ -110,6 +110,12 @@ class DoctorRequest(Request["DoctorReport"]):
     source: str | None = None
     reuse: bool = False
     init: str | None = None  # a method's instance: its constructor's arguments (--init)
+    # Where ``call`` came from when the user did not type it (doctor LOG: "the recorded
+    # trace 1 of train_step"), said in the findings that name it; None: --call.
+    call_origin: str | None = None
+    # The run only reached the function from another one's trace (a helper, a layer's call):
+    # it is not traced on its own, so a Python number it is passed retraces nothing of it.
+    reached: bool = False
 
 
 @dataclass(frozen=True)

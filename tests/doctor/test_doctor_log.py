@@ -89,3 +89,53 @@ def test_each_function_is_examined_with_the_call_the_run_made_first_whatever_the
     for listed in ([fit, predict], [predict, fit]):  # either tracing time first
         (examined,) = targets({"functions": listed})
         assert (examined.arguments, examined.source) == (["fit's"], "trace 1 of model.fit")
+
+
+def test_a_function_the_run_only_reached_is_marked_so_and_one_it_traced_is_not():
+    """A helper reached from another function's trace is examined as not traced on its own
+    (a Python number it is passed retraces nothing of it); one the run also traced as its own
+    tf.function is, whichever of the two came first."""
+    from agexplorer.cli.doctor_log import targets
+
+    def calling(function: str, user: bool, in_log: int, reached: list[str]) -> dict:
+        trace = {"trace": 1, "in_log": in_log, "arguments": ["x"],
+                 "reached": [{"file": "m.py", "function": f, "arguments": ["3"]}
+                             for f in reached]}
+        return {"file": "m.py", "function": function, "user": user, "each_trace": [trace]}
+
+    run = {"functions": [calling("augment", True, 1, ["normalise", "scale"]),
+                         calling("scale", True, 2, [])]}
+    examined = {e.function: e.reached for e in targets(run)}
+    assert examined == {"augment": False, "normalise": True, "scale": False}
+
+
+HELPER = '''
+import tensorflow as tf
+
+
+def normalise(x, steps):
+    for _ in range(steps):
+        x = x - tf.reduce_mean(x)
+    return x
+'''
+
+
+@pytest.mark.tf
+def test_a_python_number_is_a_retrace_cause_only_for_a_function_traced_on_its_own(
+        worker, tmp_path):
+    """AGX009 names the call's origin (the recorded trace, not --call); a function the run
+    only reached gets no AGX009: nothing retraces it on its own."""
+    from agexplorer.worker.protocol import DoctorRequest
+
+    path = tmp_path / "helpers.py"
+    path.write_text(HELPER)
+    target, call = f"{path}::normalise", "tf.zeros([4]), 3"
+
+    def codes(**how) -> dict[str, str]:
+        report = worker.request(DoctorRequest(target, call=call, **how))
+        return {f.code: f.message for f in report.findings}
+
+    alone = codes(call_origin="the recorded trace 1 of augment")
+    assert "(from the recorded trace 1 of augment)" in alone["AGX009"]
+    assert "AGX009" not in codes(call_origin="the recorded trace 1 of augment", reached=True)
+    assert "(from --call)" in codes()["AGX009"]
