@@ -94,13 +94,13 @@ def cmd_doctor_log(args: argparse.Namespace, path: str) -> int:
     worker = command_worker(args) if examined else None
     for item in examined:
         why = _why_not(item, parameter_kinds)
-        call = None
+        call, notes = None, []
         if why is None:
             kinds = parameter_kinds(item.file, item.function)
             assert kinds is not None
             rebuilt = rebuild_call(item.arguments, *kinds,
                                    advice="examine it with doctor FILE::FUNC --call ARGS")
-            why, call = rebuilt.problem, rebuilt.text
+            why, call, notes = rebuilt.problem, rebuilt.text, rebuilt.notes
         if why is not None or call is None or worker is None:
             skipped.append({"file": item.file, "function": item.function,
                             "why": why or "its call could not be rebuilt"})
@@ -115,7 +115,9 @@ def cmd_doctor_log(args: argparse.Namespace, path: str) -> int:
         except AgxError as exc:
             report = DoctorReport(file=item.file, function=item.function, call=call,
                                   error=exc)
-        reports.append(replace(report, call_origin=f"recorded: {item.source}"))
+        # what the call made up stands beside it ("x's unknown dimensions are 1")
+        reports.append(replace(report, call_origin="; ".join([f"recorded: {item.source}",
+                                                              *notes])))
     if args.json:
         data = {"log": path, "functions": [r.to_dict() for r in reports],
                 "not_examined": skipped}

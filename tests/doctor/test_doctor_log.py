@@ -139,3 +139,35 @@ def test_a_python_number_is_a_retrace_cause_only_for_a_function_traced_on_its_ow
     assert "(from the recorded trace 1 of augment)" in alone["AGX009"]
     assert "AGX009" not in codes(call_origin="the recorded trace 1 of augment", reached=True)
     assert "(from --call)" in codes()["AGX009"]
+
+
+@pytest.mark.tf
+def test_a_recorded_training_run_names_what_its_calls_made_up_and_no_retrace_for_a_helper(
+        worker, monkeypatch, capsys, tmp_path):
+    """tests/fixtures/program.agxlog (the training script of tests/fixtures/record): its step
+    reaches ``normalize(x, 3)``. With the step's batch recorded as unknown, the step is
+    examined with a batch of 1 and says so; the helper gets no AGX009 (only the step's
+    trace runs it: nothing retraces it on its own)."""
+    from agexplorer.cli import main
+    from agexplorer.worker import client
+
+    records = []
+    with open(os.path.join(FIXTURES, "program.agxlog"), encoding="utf-8") as f:
+        for line in f:
+            record = json.loads(line.replace("$ROOT", ROOT))
+            if record.get("type") == "trace" and record.get("trace") == 1:
+                record["arguments"][0].update(text="float32[None, 4]", shape=[None, 4])
+            records.append(json.dumps(record))
+    log = tmp_path / "train.agxlog"
+    log.write_text("\n".join(records) + "\n", encoding="utf-8")
+    monkeypatch.setattr(client, "shared_worker", lambda *a, **k: worker)
+    main(["doctor", str(log), "--json"])
+    data = json.loads(capsys.readouterr().out)
+    examined = {f["function"]: f for f in data["functions"]}
+    step, helper = examined["train_step"], examined["normalize"]
+    assert step["call"]["args"].startswith("tf.zeros([1, 4], tf.float32)")
+    assert step["call"]["origin"] == ("recorded: trace 1 of train_step; x's unknown "
+                                      "dimensions are 1")
+    assert helper["call"] == {"args": "tf.zeros([16, 4], tf.float32), 3",
+                              "origin": "recorded: trace 1 of train_step"}
+    assert "AGX009" not in {f["code"] for f in helper["findings"]}
