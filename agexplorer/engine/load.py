@@ -273,6 +273,7 @@ def _arguments(loaded: Loaded, call: str | None, progress: Callable[[str], None]
               if p.default is p.empty and p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)]
     if params:
         names = ", ".join(p.name for p in params)
+        example = ", ".join(["tf.constant([1.0, 2.0])"] * len(params))  # one per parameter
         raise AgxError("needs-arguments", f"{qualname} takes arguments ({names})", advice="pass them "
-                       'with --call, e.g. --call "tf.constant([1.0, 2.0])".')
+                       f'with --call, e.g. --call "{example}".')
     loaded.call, loaded.call_origin = "", "no arguments"

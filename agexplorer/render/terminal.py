@@ -327,7 +327,8 @@ def report_renderables(report: Report, width: int, theme: str = "monokai",
     summary.append(f"{display_path(report.file)}::{report.function}", style="bold")
     summary.append("  @tf.function" if report.decorated else "  plain function", style="cyan")
     call = report.call if report.call is not None else "?"
-    summary.append(f"\ncall: {report.function.split('.')[-1]}({call})  [{report.call_origin}]")
+    origin = f"  [{report.call_origin}]" if report.call_origin else ""  # none: no call made
+    summary.append(f"\ncall: {report.function.split('.')[-1]}({call}){origin}")
     if report.instance:
         summary.append(f"\ninstance: {report.instance}")
     if inv:
@@ -335,8 +336,10 @@ def report_renderables(report: Report, width: int, theme: str = "monokai",
         summary.append(f"\n{len(inv.ops)} ops in {bodies} function bod{'ies' if bodies != 1 else 'y'};  ")
     else:
         summary.append("\n")
+    # Untraced (no call, or it failed), its if/for/while have no verdicts: not "none"
     summary.append(", ".join(f"{n} {VERDICT_WORDS[k]}" for k, n in counts.items())
-                   or "no if/for/while")
+                   or ("no if/for/while" if inv else "not traced: no verdicts"
+                       + (" (the error below says why)" if report.error else "")))
     parts.append(Panel(summary, title="agexplorer report", title_align="left"))
 
     side_by_side = width >= 150

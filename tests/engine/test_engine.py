@@ -274,3 +274,13 @@ def test_each_load_imports_the_users_helpers_afresh_from_its_own_folder(tmp_path
         fh.write("VALUE = 11  # edited\n")
     os.utime(helpers, (0, 10**9))  # a new mtime even within the file system's resolution
     assert load(first) == 11
+
+
+def test_a_function_called_with_nothing_is_shown_a_call_with_one_argument_per_parameter(
+        report, tmp_path):
+    """The advice's example call fits the function (it gave one argument to (x, y))."""
+    path = tmp_path / "pair.py"
+    path.write_text("def pair(x, y, scale=2.0):\n    return (x + y) * scale\n")
+    rep = report(f"{path}::pair")
+    assert rep.error is not None and rep.error.kind == "needs-arguments"
+    assert 'e.g. --call "tf.constant([1.0, 2.0]), tf.constant([1.0, 2.0])"' in str(rep.error)

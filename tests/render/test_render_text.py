@@ -221,3 +221,19 @@ def test_the_timing_table_turns_a_quarter_then_into_lines_and_never_cuts_a_value
     for width, text in shown_at.items():
         assert "…" not in text and "178.20 ms" in text
         assert max(len(line.rstrip()) for line in text.splitlines()) <= width
+
+
+def test_a_report_that_was_not_traced_says_so_not_that_the_function_has_no_if():
+    """A function called with nothing (it takes arguments) has no verdicts because it was not
+    traced: the header said "no if/for/while" beside an `if`, and "[None]" for the origin."""
+    from agexplorer.model.report import Report
+
+    source = "def augment(x, y):\n    if tf.reduce_sum(x) > 0:\n        x = x * 2.0\n    return x\n"
+    report = Report(file="train.py", function="augment", source=source, first_line=1,
+                    end_line=4, error=AgxError("needs-arguments", "augment takes arguments "
+                                               "(x, y); pass them with --call."))
+    console = _console()
+    render_report(report, console)
+    text = console.export_text()
+    assert "[None]" not in text and "no if/for/while" not in text
+    assert "not traced: no verdicts (the error below says why)" in text
