@@ -119,7 +119,6 @@ def doctor_targets(path: str) -> list[str]:
     """The qualnames ``agexplorer doctor PATH`` examines: every function but dunder methods
     (``__init__`` and friends are not traced by tf.function), ``__call__`` excepted."""
     from agexplorer.engine.pipeline import list_file
+    from agexplorer.source.targets import traceable
 
-    return [f.qualname for f in list_file(path)
-            if not (f.qualname.split(".")[-1].startswith("__")
-                    and f.qualname.split(".")[-1] != "__call__")]
+    return [f.qualname for f in list_file(path) if traceable(f.qualname)]

@@ -224,7 +224,9 @@ def _instance_for(module: Any, cls: type, qualname: str) -> tuple[Any, str]:
     except Exception as exc:  # noqa: BLE001 - the class's constructor is user code
         raise AgxError("no-instance", f"{qualname} is a method and needs an instance of "
                        f"{cls.__name__}: {cls.__name__}() raised {type(exc).__name__}: {exc}",
-                       advice=f"create one at module level (e.g. obj = {cls.__name__}(...)).") from None
+                       advice="pass its constructor's arguments with --init (in the explorer: "
+                       f"the Run tab's init box), or make one at module level (obj = "
+                       f"{cls.__name__}(...)).") from None
 
 
 def _bind(module: Any, qualname: str, pyfn: Any, init: str | None = None

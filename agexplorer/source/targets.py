@@ -50,6 +50,13 @@ class TargetSpec:
     qualname: str | None
 
 
+def traceable(qualname: str) -> bool:
+    """Not a dunder method (``__init__`` and friends are not what tf.function traces),
+    ``__call__`` excepted: what the doctor examines and the explorer opens first."""
+    name = qualname.split(".")[-1]
+    return not name.startswith("__") or name == "__call__"
+
+
 def parse_spec(spec: str) -> TargetSpec:
     """Split ``PATH::QUALNAME`` (the function part is optional)."""
     path, _, qualname = spec.partition("::")

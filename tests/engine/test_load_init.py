@@ -51,3 +51,17 @@ def test_init_on_a_plain_function_says_to_drop_it(tf):
     with pytest.raises(AgxError) as raised:
         build_report(f"{LAYER}::main", None, init="steps=2")
     assert "is not a method of a class: drop --init." in raised.value.message
+
+
+@pytest.mark.tf
+def test_a_class_without_defaults_says_to_pass_init(tf, tmp_path):
+    """Its method needs an instance the class cannot make alone: the advice names --init
+    first (and where the explorer takes it), the module-level instance second."""
+    path = tmp_path / "gate.py"
+    path.write_text("class Gate:\n    def __init__(self, k):\n        self.k = k\n\n"
+                    "    def call(self, x):\n        return x * self.k\n")
+    with pytest.raises(AgxError) as raised:
+        build_report(f"{path}::Gate.call", "tf.zeros([2])")
+    assert raised.value.kind == "no-instance"
+    assert "pass its constructor's arguments with --init (in the explorer: the Run tab's " \
+        "init box)" in raised.value.message

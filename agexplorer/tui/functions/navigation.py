@@ -10,6 +10,7 @@ from rich.text import Text
 
 from agexplorer.model.errors import AgxError
 from agexplorer.source.files import read_source_file
+from agexplorer.source.targets import traceable
 from agexplorer.tui.functions.picker import FunctionPicker
 
 if TYPE_CHECKING:
@@ -148,15 +149,17 @@ class Navigation:
         return self.state.target == wanted
 
     def open_first(self, wanted_name: str | None) -> bool:
-        """Open the function called ``wanted_name`` in the list, else its first; False
-        (and the status line says so) when the list has none."""
+        """Open the function called ``wanted_name`` in the list, else its first one that
+        tf.function could trace (a class's ``__init__`` came first and failed); False (and
+        the status line says so) when the list has none."""
         picker = self.picker()
         functions = picker.functions() if picker is not None else []
         if picker is None or not functions:
             self.status.set("no functions found in " + ", ".join(
                 picker.paths if picker is not None else []), error=True)
             return False
-        wanted = next((f for f in functions if f[1] == wanted_name), functions[0])
+        first = next((f for f in functions if traceable(f[1])), functions[0])
+        wanted = next((f for f in functions if f[1] == wanted_name), first)
         picker.select_function(*wanted)
         # Analysed at once: no keys to wait out yet (those typed meanwhile come after).
         self.go(wanted, at_once=True)

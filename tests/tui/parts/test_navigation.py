@@ -68,6 +68,19 @@ class Explorer:
                                      self.timers, self.later)
 
 
+def test_with_no_function_named_the_first_one_tf_function_could_trace_opens(tmp_path):
+    """A class's __init__ listed first is passed over (it opened first and failed: it needs
+    an instance, and tf.function does not trace it); __call__ is not; a list of dunders
+    alone still opens its first."""
+    one = str(tmp_path / "one.py")
+    for listed, opened in (([(one, "Gate.__init__"), (one, "Gate.call")], "Gate.call"),
+                           ([(one, "M.__init__"), (one, "M.__call__")], "M.__call__"),
+                           ([(one, "M.__init__"), (one, "M.__len__")], "M.__init__")):
+        explorer = Explorer(tmp_path, listed)
+        assert explorer.navigation.open_first(None)
+        assert explorer.state.target == (one, opened)
+
+
 def test_opening_a_function_reads_its_file_and_analyses_it_once_the_keys_rest(tmp_path):
     explorer = Explorer(tmp_path)
     assert explorer.navigation.open_first("second")
