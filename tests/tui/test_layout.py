@@ -200,3 +200,33 @@ async def test_presentation_hides_chrome_and_space_runs_the_next_function(app):
         await pilot.press("space")  # outside presentation mode space steps nowhere
         await pilot.pause(ANALYSE_PAUSE + 0.1)  # a step would have asked by now
         assert app.state.target[1] == "fixed_loop" and len(worker.asked) == count
+
+
+async def test_tab_from_the_call_box_goes_to_the_init_box_of_a_method(tmp_path):
+    """A method's Run tab has an init box below the call box: Tab goes there (it went to the
+    device and Run beside the call first, and "k=4" typed then was keys: 4 showed the
+    Graph tab); shift+tab comes back; a function's Tab goes on to the device as before."""
+    from agexplorer.tui.app import AgxApp
+
+    path = tmp_path / "gate.py"
+    path.write_text("class Gate:\n    def __init__(self, k):\n        self.k = k\n\n"
+                    "    def call(self, x):\n        return x * self.k\n\n\n"
+                    "def plain(x):\n    return x\n")
+    app = AgxApp([str(path)], "Gate.call", worker=AskedWorker())
+    async with app.run_test(size=(160, 45)) as pilot:
+        await started(pilot)
+        await pilot.press("5", "5")  # the Run tab, then into its call box
+        assert await wait_for(pilot, lambda: app.focused is app.call_input, 5)
+        await pilot.press("tab")
+        assert app.focused is app.run_panel.init_input
+        await pilot.press(*"k=4")
+        assert app.run_panel.init_input.value == "k=4"
+        assert app.panes.panels.active == "tab-run"
+        await pilot.press("shift+tab")
+        assert app.focused is app.call_input
+        app.navigation.picked(type(app.query_one("#picker")).Picked(str(path), "plain"))
+        assert await wait_for(pilot, lambda: app.state.target == (str(path), "plain"), 10)
+        assert not app.run_panel.init_input.display
+        app.call_input.focus()
+        await pilot.press("tab")
+        assert app.focused is app.query_one("#device")

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from rich.console import Group
+from textual import events
 from textual.app import ComposeResult
 from textual.containers import Horizontal, VerticalScroll
 from textual.message import Message
@@ -95,6 +96,22 @@ class RunPanel(VerticalScroll):
     def show_init(self, method: bool) -> None:
         """The init box is for methods only."""
         self.init_input.display = method
+
+    def on_key(self, event: events.Key) -> None:
+        """Tab from the call box goes to the init box below it when shown (the focus order
+        went to the device and Run beside the call first, and "k=4" typed then was keys:
+        the 4 showed the Graph tab); shift+tab comes back."""
+        init, call = self.init_input, self.call_input
+        if not init.display:
+            return
+        if event.key == "tab" and call.has_focus:
+            init.focus()
+        elif event.key == "shift+tab" and init.has_focus:
+            call.focus()
+        else:
+            return
+        event.stop()
+        event.prevent_default()
 
     def request_run(self) -> None:
         """Ask the app to run with the arguments typed here."""
