@@ -51,9 +51,23 @@ class Places:
 
 
 def key(request: Request[Any], places: Places) -> str:
-    """A request as the saved file names it: its class and fields, folders by placeholder."""
-    data = {"request": type(request).__name__, **to_data(request)}
+    """A request as the saved file names it: its class and the fields not at their defaults
+    (a field added to a request later keeps the saved answers), folders by placeholder."""
+    data = {"request": type(request).__name__, **_set_fields(request)}
     return places.saved(json.dumps(data, sort_keys=True))
+
+
+def _set_fields(request: Request[Any]) -> dict[str, Any]:
+    import dataclasses
+
+    data = to_data(request)
+    for field in dataclasses.fields(request):  # type: ignore[arg-type]
+        default = field.default if field.default is not dataclasses.MISSING else (
+            field.default_factory() if field.default_factory is not dataclasses.MISSING
+            else dataclasses.MISSING)
+        if default is not dataclasses.MISSING and to_data(default) == data.get(field.name):
+            data.pop(field.name, None)
+    return data
 
 
 def _load() -> dict[str, Any]:
