@@ -7,6 +7,7 @@ from __future__ import annotations
 import base64
 import glob
 import os
+import re
 import shutil
 import socket
 import time
@@ -40,6 +41,13 @@ _RECORD_FRAMES = """
   Object.assign(window.WebSocket, Original);
 })();
 """
+
+def _last_drawn(frames: str, size: int = 600) -> str:
+    """The end of what the explorer sent the page, its escape sequences dropped: the words
+    of its last frames (the status line's among them)."""
+    text = re.sub(r"\x1b\[[0-9;?<>=]*[ -/]*[@-~]|\x1b[@-_]", " ", frames)
+    return " ".join(text.split())[-size:]
+
 
 # How many colours a screenshot holds, counted by the browser itself (no image library here).
 _COUNT_COLOURS = """
@@ -302,8 +310,15 @@ def test_two_browser_tabs_are_two_sessions_that_share_nothing(tmp_path):
             one.keyboard.press("End")
             one.keyboard.type(f"  # {MARK}")
             # Drawn first (the keys reached the editor), then copied (a loaded machine can
-            # take a while for both).
-            one.wait_for_function(f"window.__tx.includes('{MARK}')", timeout=60_000)
+            # take a while for both). Seen once in a loaded run: the mark never showed; the
+            # failure now says what the screen drew last (ANSI codes dropped) and keeps a
+            # screenshot beside the test's files.
+            try:
+                one.wait_for_function(f"window.__tx.includes('{MARK}')", timeout=60_000)
+            except sync_api.TimeoutError:
+                one.locator("#terminal").screenshot(path=str(tmp_path / "no-mark.png"))
+                raise AssertionError(f"the typed mark never showed; the screen drew last: "
+                                     f"{_last_drawn(one.evaluate('window.__tx'))!r}") from None
             kept = _wait(lambda: _holding(f"{tmp_path}/**/recovery/*.py", MARK), 60)
             # ctrl+p opens the command palette.
             one.keyboard.press("Control+p")
