@@ -105,7 +105,7 @@ def examine(path: str, text: str, qualname: str, report: Any, call: str | None =
         file=report.file if report else path, function=qualname,
         first_line=first, end_line=func.end_lineno or func.lineno,
         call=report.call if report else call,
-        call_origin=origin or (report.call_origin if report else None),
+        call_origin=exam.origin,
         traced=exam.traced, findings=findings,
         error=report.error if report is not None else load_error)
 

@@ -158,10 +158,15 @@ def add_workspace_css(app: App) -> None:
     app.update_styles(app.screen)  # the frame's widgets, under the classes the rules add
 
 
+def _reached(size: int, points: list[tuple[int, str]]) -> str:
+    """The breakpoint class of ``size`` on one axis (Textual's rule: the last threshold
+    reached)."""
+    return [name for least, name in points if size >= least][-1]
+
+
 def breakpoint_classes(width: int, height: int) -> dict[str, bool]:
-    """The breakpoint classes a screen of this size has (Textual's own rule: the last
-    threshold reached on each axis)."""
-    return {name: name == [n for least, n in points if size >= least][-1]
+    """The breakpoint classes a screen of this size has, on both axes."""
+    return {name: name == _reached(size, points)
             for size, points in ((width, HORIZONTAL), (height, VERTICAL)) for _, name in points}
 
 
@@ -215,7 +220,7 @@ def fit_tour(app: App) -> None:
         setattr(screen, "HORIZONTAL_BREAKPOINTS", [])  # noqa: B010 - a ClassVar, per screen
     else:
         screen.__dict__.pop("HORIZONTAL_BREAKPOINTS", None)
-    chosen = [name for least, name in HORIZONTAL if left >= least][-1]
+    chosen = _reached(left, HORIZONTAL)
     screen.update_classes({name: name == chosen for _, name in HORIZONTAL}, animate=False)
     screen.set_class(bool(taken) and chosen == "-medium" and left < TOUR_KEEPS_LIST,
                      TOUR_FOLDED)
