@@ -118,20 +118,31 @@ def _size_to(page, cols: int, rows: int) -> None:
 def _answered(page, saved: list, step: int, size: tuple[int, int]) -> str:
     """Press Enter (the step's action) and save the screen (F9) until it shows the step's
     answer (the tour's panel says what it was made from); the screen's text."""
+    from playwright.sync_api import Error as BrowserError
+
     page.keyboard.press("Enter")
     deadline = time.monotonic() + 90
     screen = ""
+    cancelled: list[str] = []
     while time.monotonic() < deadline:
         count = len(saved)
         page.keyboard.press("F9")
         _poll(page, lambda n=count: len(saved) > n, 30)
-        with open(saved[-1].path(), encoding="utf-8") as fh:
+        try:
+            path = saved[-1].path()
+        except BrowserError as error:
+            # Chromium now and then cancels one of the many downloads a site starts without a
+            # click (its guard against them; seen once in a clean-clone run): save again.
+            cancelled.append(str(error))
+            continue
+        with open(path, encoding="utf-8") as fh:
             screen = _svg_text(fh.read())
         function = STEPS[step - 1].function.rpartition(".")[2]
         if f"{step} of 10" in screen and re.search(rf"\bfrom \S*{function}\(", _tour(screen)):
             return screen
         page.wait_for_timeout(500)
-    raise AssertionError(f"step {step} never showed its answer at {size}:\n{screen}")
+    raise AssertionError(f"step {step} never showed its answer at {size} (cancelled downloads: "
+                         f"{cancelled}):\n{screen}")
 
 
 def svg_size(path: str) -> tuple[int, int]:

@@ -107,11 +107,12 @@ class Counters:
             setattr(builtins, _SAME, _same)
             self._installed = True
         # Modules imported, dropped or replaced since (a reload keeps their number): whose.
-        module_ids = [id(module) for module in sys.modules.values()]
+        modules = sys.modules.copy()  # another thread may import meanwhile
+        module_ids = [id(module) for module in modules.values()]
         if module_ids != self._module_ids:
             self._module_ids = module_ids
             self._user_modules = []
-            for module in list(sys.modules.values()):
+            for module in modules.values():
                 known = self._modules.get(id(module))
                 if known is None or known[0] is not module:
                     file = getattr(module, "__file__", None)

@@ -50,7 +50,7 @@ def owner_class(file: str, qualname: str) -> type | None:
     if is_cell(file):  # a class defined in a notebook cell lives in the session's __main__
         return _walk(sys.modules.get("__main__"), owner)
     wanted, name = os.path.realpath(file), os.path.basename(file)
-    for module in list(sys.modules.values()):
+    for module in sys.modules.copy().values():
         path = getattr(module, "__file__", None)
         if not isinstance(path, str) or os.path.basename(path) != name \
                 or os.path.realpath(path) != wanted:

@@ -43,7 +43,7 @@ def forget_user_modules(user: UserCode | None = None) -> list[str]:
     global _user_code
     if user is None:  # one for the worker's life: it decides each file name once
         user = _user_code = _user_code or UserCode()
-    gone = [name for name, module in list(sys.modules.items())
+    gone = [name for name, module in sys.modules.copy().items()
             if name.startswith("agx_user_")
             or (isinstance(getattr(module, "__file__", None), str) and module.__file__ in user)]
     for name in gone:

@@ -21,6 +21,7 @@ if TYPE_CHECKING:
 # installed by the workspace, the one holder of tabs, after the first frame.
 textual_patches.install_footer()
 textual_patches.install_alt_digits()
+textual_patches.install_styles_cache()
 
 # The main screen gets one class per axis on every resize (Textual's breakpoints). Under 110
 # columns the function list folds away and the code panes stack; from 50 rows the panels

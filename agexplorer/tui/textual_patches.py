@@ -7,17 +7,12 @@ about 20 ms, paid by the source pane before the first paint and by both panes af
 analysis. A compiled ``tree_sitter.Query`` holds no per-document state (the cursor that
 runs it is made per call), so one per (language, query text) serves every document.
 
-Textual's ``Footer`` (8.2.8) recomposes, twice, after every focus change: it removes its
-``FooterKey`` widgets and mounts new ones, about 25 here, each restyled as its ``compact``
-is bound. Each key's ``data_bind(compact=Footer.compact)`` leaves an entry in the footer's
-own watcher list, which Textual prunes only when ``Footer.compact`` changes: every key ever
-composed stayed alive (about 1.2 MB and 0.4 s of CPU a tab switch in the explorer, growing
-with the heap). See docs/upstream/textual-footer-leak.md. :func:`install_footer` makes the
-footer skip a recompose that would show the same keys, and let go of the keys it replaced.
-It also makes the footer read well when narrow: a compact group's keys ran together
-("alt+1alt+2alt+3alt+4 Panes") and show as one range ("alt+1-4 Panes"); a key cut by the
-command palette's key (docked over the right end) or by the edge left a stray cell there (the
-"^" of "^f Find", the "p" of "Apply fix" in the palette key's margin) and is hidden whole.
+Textual's ``Footer`` (8.2.8) recomposes twice after every focus change, and every key it
+ever composed stayed alive through its ``data_bind`` watchers (1.2 MB and 0.4 s of CPU a tab
+switch: docs/upstream/textual-footer-leak.md). :func:`install_footer` skips a recompose that
+would show the same keys and lets go of the keys it replaced; narrow, a group's keys show as
+one range ("alt+1-4 Panes", not "alt+1alt+2alt+3alt+4") and a key cut by the palette's key
+or the edge is hidden whole (it left a stray "^" or "p").
 
 A widget focused in a ``TabbedContent``'s pane makes it show that pane, through messages
 that reach it later, each pane's on its own queue: in a burst of tab keys a late one showed
@@ -37,11 +32,12 @@ restyles only the nodes the rules naming that class select: only those rules can
 what they select when the class changes, and Textual's style setters repaint the nodes under
 one whose inherited styles (colour, background, opacity) changed.
 
-Each of these reaches into Textual's private names, as :func:`install_crash_hook` does
-(``App._handle_exception``, to keep an unsaved buffer before Textual ends the app). They are
-all named in ``PRIVATE`` and checked by :func:`probe` (tests/tui/test_textual_patches.py runs
-it): a Textual that renamed one skips that patch and keeps working, unpatched, instead of
-failing at start. pyproject.toml bounds textual to the major version they were written for.
+:func:`install_styles_cache`: docs/upstream/textual-styles-cache.md. Each of these reaches
+into Textual's private names, as :func:`install_crash_hook` does (``App._handle_exception``,
+to keep an unsaved buffer before Textual ends the app). They are all named in ``PRIVATE`` and
+checked by :func:`probe` (tests/tui/test_textual_patches.py runs it): a Textual that renamed
+one skips that patch and keeps working, unpatched, instead of failing at start.
+pyproject.toml bounds textual to the major version they were written for.
 """
 
 from __future__ import annotations
@@ -65,6 +61,7 @@ PRIVATE: tuple[tuple[str, str], ...] = (
     ("textual.widgets", "TabbedContent._on_tab_pane_focused"),
     ("textual.app", "App._handle_exception"),
     ("textual._ansi_sequences", "ANSI_SEQUENCES_KEYS"),
+    ("textual._styles_cache", "StylesCache.get_inner_outer"),
 )
 # The names set_class restyles through (also in PRIVATE).
 RESTYLE: tuple[tuple[str, str], ...] = (
@@ -114,6 +111,7 @@ _installed = False
 _footer_installed = False
 _tab_focus_installed = False
 _alt_digits_installed = False
+_styles_cache_installed = False
 
 
 def install() -> None:
@@ -135,6 +133,29 @@ def install() -> None:
 
     SyntaxAwareDocument.prepare_query = prepare_query  # type: ignore[method-assign]
     _installed = True
+
+
+def install_styles_cache() -> None:
+    """Key ``StylesCache.get_inner_outer``'s cache by the two colours it reads (idempotent):
+    an ``lru_cache`` on the method, its 1,024 keys held gone widgets' rendered lines."""
+    global _styles_cache_installed
+    if _styles_cache_installed or not probe("textual._styles_cache",
+                                            "StylesCache.get_inner_outer"):
+        return
+    from functools import lru_cache
+
+    from textual._styles_cache import StylesCache
+
+    body = getattr(StylesCache.get_inner_outer, "__wrapped__", None)
+    if body is None:  # not the cached method this was written for: left as it is
+        return
+
+    @lru_cache(1024)
+    def inner_outer(base_background: Any, background: Any) -> Any:
+        return body(None, base_background, background)
+
+    StylesCache.get_inner_outer = staticmethod(inner_outer)  # type: ignore[method-assign, assignment]
+    _styles_cache_installed = True
 
 
 def footer_keys(footer: Footer) -> tuple[object, ...]:

@@ -29,8 +29,13 @@ async def _ready(app, pilot):
 
 
 async def _palette(pilot, text: str) -> None:
+    """Run the palette's command ``text``, pasted into it (typed, each key ran the palette's
+    search again: 4 s a sentence; typing in the palette: tests/tui/test_keys.py)."""
+    from textual import events
+    from textual.widgets import Input
+
     await pilot.press("ctrl+p")
-    await pilot.press(*text)
+    pilot.app.screen.query_one(Input).post_message(events.Paste(text))
     # The palette's search is done: a command matching the text is highlighted.
     assert await wait_for(pilot, lambda: palette_offers(pilot.app, text), 10)
     await pilot.press("enter")

@@ -115,3 +115,36 @@ async def test_a_class_restyles_only_what_its_rules_select_and_ends_as_textuals_
     assert patched == textual
     assert patched[0] != patched[3]  # the rules did apply, and stopped applying
     assert few < many / 2, (few, many)
+
+
+async def test_a_widget_gone_leaves_no_style_cache_behind():
+    """Textual cached two colours' styles by the widget's style cache as well (an lru_cache
+    on the method): 1,024 gone widgets' caches, with their rendered lines, stayed alive."""
+    import gc
+
+    from textual._styles_cache import StylesCache
+    from textual.app import App
+    from textual.widgets import Label
+
+    textual_patches.install_styles_cache()
+
+    class Labels(App):
+        def compose(self):
+            for n in range(40):
+                yield Label(f"line {n}", classes=f"tint{n % 4}")
+
+        CSS = "\n".join(f".tint{n} {{ background: $primary {n * 20}%; }}" for n in range(4))
+
+    def alive() -> int:
+        gc.collect()
+        return sum(isinstance(obj, StylesCache) for obj in gc.get_objects())
+
+    after = []  # StylesCaches alive after each app has ended (the last may still be held)
+    for _ in range(3):
+        app = Labels()
+        async with app.run_test(size=(40, 50)) as pilot:
+            await pilot.pause()
+            assert alive() >= 40  # each label has one while it is shown
+        del app, pilot
+        after.append(alive())
+    assert after[-1] <= after[0] + 2, after  # unpatched: 41 more an app
