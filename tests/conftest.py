@@ -62,6 +62,32 @@ def explorer(path, worker, function: str | None = None):
     return AgxApp([str(path)], function, worker=worker)
 
 
+def recorded_once(tmp_path_factory, script: str) -> tuple[int, str, str]:
+    """``agexplorer record SCRIPT`` (from the checkout's root), recorded once for the whole
+    run and shared by the test processes that ask for it (the Keras ``fit()`` program takes
+    ~10 s to record): (its exit status, its stderr, the log's path). Read the log, never
+    write beside it."""
+    import fcntl
+    import hashlib
+    import json
+
+    base = tmp_path_factory.getbasetemp()
+    # Under xdist each process has its own folder under one of the run's; alone, the run's.
+    folder = (base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base) / "recorded"
+    folder.mkdir(exist_ok=True)
+    name = f"{os.path.basename(script)}-{hashlib.sha1(script.encode()).hexdigest()[:8]}"
+    log, done = folder / f"{name}.agxlog", folder / f"{name}.json"
+    with open(folder / f"{name}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # the first process records, the others wait for it
+        if not done.exists():
+            proc = subprocess.run([sys.executable, "-m", "agexplorer", "record", "-o", str(log),
+                                   script], capture_output=True, text=True, timeout=300,
+                                  cwd=ROOT)
+            done.write_text(json.dumps([proc.returncode, proc.stderr]))
+    code, stderr = json.loads(done.read_text())
+    return code, stderr, str(log)
+
+
 @pytest.fixture
 def flow_file(tmp_path):
     """A copy of tests/fixtures/control_flow.py to edit."""

@@ -5,21 +5,18 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
-import sys
 
 import pytest
 
-from tests.conftest import FIXTURES, ROOT, run_cli
+from tests.conftest import FIXTURES, ROOT, recorded_once, run_cli
 
 
 @pytest.fixture(scope="module")
 def keras_log(tmp_path_factory):
-    log = str(tmp_path_factory.mktemp("doctor-log") / "keras.agxlog")
-    proc = subprocess.run([sys.executable, "-m", "agexplorer", "record", "-o", log,
-                           os.path.join(FIXTURES, "record", "keras_fit_predict.py")],
-                          capture_output=True, text=True, timeout=300, cwd=ROOT)
-    assert proc.returncode == 0, proc.stderr
+    """The Keras fit/predict program's log (recorded once a run: tests/record share it)."""
+    code, stderr, log = recorded_once(tmp_path_factory,
+                                      os.path.join(FIXTURES, "record", "keras_fit_predict.py"))
+    assert code == 0, stderr
     return log
 
 
@@ -41,7 +38,7 @@ def test_a_recorded_keras_run_is_examined_with_the_recorded_call_and_instance(ke
 def test_the_text_says_how_many_functions_were_examined(keras_log):
     proc = run_cli("doctor", keras_log)
     assert proc.returncode == 1, proc.stderr
-    assert proc.stdout.startswith("keras.agxlog: 1 function of your code examined with the "
+    assert proc.stdout.startswith(f"{os.path.basename(keras_log)}: 1 function of your code examined with the "
                                   "calls the run recorded")
     assert "[recorded: trace 1 of model.fit]" in proc.stdout
 

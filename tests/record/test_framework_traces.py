@@ -15,7 +15,7 @@ import pytest
 from agexplorer.runlog.log import read_log
 from agexplorer.runlog.summary import summarise
 from agexplorer.runlog.text import text_lines
-from tests.conftest import ROOT
+from tests.conftest import ROOT, recorded_once
 from tests.record.test_record import RECORD
 
 KERAS = os.path.join(RECORD, "keras_fit_predict.py")
@@ -64,8 +64,13 @@ def _named(traces: list[dict], suffix: str) -> list[dict]:
 
 @pytest.fixture(scope="module")
 def keras3(tmp_path_factory):
-    tmp = str(tmp_path_factory.mktemp("keras3"))
-    return (*_run(KERAS, tmp), _oracle(KERAS, KERAS))
+    """The Keras fit/predict program's traces and log (recorded once a run: the doctor's
+    tests share it), and the oracle's graphs."""
+    code, stderr, log = recorded_once(tmp_path_factory, KERAS)
+    assert code in (0, 1), stderr
+    with open(log, encoding="utf-8") as f:
+        traces = [r for r in map(json.loads, f) if r["type"] == "trace"]
+    return traces, log, _oracle(KERAS, KERAS)
 
 
 @pytest.mark.tf
