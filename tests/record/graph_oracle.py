@@ -4,7 +4,8 @@ each graph's ops by the innermost frame of the given files in the op's own trace
 
 ``python -m tests.record.graph_oracle SCRIPT FILE...`` prints one JSON list, a graph an item, in
 the order they were built: ``{"name", "ops", "lines": {"file.py:LINE": ops}}``. It shares
-no code with agexplorer: it is what the recorder's counts are checked against.
+no code with agexplorer: it is what the recorder's counts are checked against. ``--serve``
+does the same for many scripts, each in a process forked after one TensorFlow import.
 """
 
 from __future__ import annotations
@@ -49,5 +50,37 @@ def main(script: str, files: list[str]) -> None:
     print(json.dumps(found))
 
 
+def serve() -> None:
+    """``--serve``: import TensorFlow once, then for each line on stdin (JSON: the script, its
+    files and where to write) fork a process that does what the command does, its JSON list
+    written there (its traceback, if any, beside it in ``.err``); each line is answered with
+    that process's exit status. Nothing of TensorFlow runs before a fork: each program starts
+    from the import alone, as the command's would."""
+    import traceback
+
+    import tensorflow  # noqa: F401 - the import each oracle would pay again
+
+    for line in sys.stdin:
+        script, files, out = json.loads(line)
+        pid = os.fork()
+        if pid == 0:
+            code = 1
+            try:
+                with open(out, "w") as result, open(out + ".err", "w") as err:
+                    sys.stdout, sys.stderr = result, err
+                    try:
+                        main(script, files)
+                        code = 0
+                    except BaseException:  # noqa: BLE001 - said in .err, the status says it failed
+                        traceback.print_exc()
+            finally:
+                os._exit(code)
+        _, status = os.waitpid(pid, 0)
+        print(os.waitstatus_to_exitcode(status), flush=True)
+
+
 if __name__ == "__main__":
-    main(os.path.abspath(sys.argv[1]), sys.argv[2:])
+    if sys.argv[1:] == ["--serve"]:
+        serve()
+    else:
+        main(os.path.abspath(sys.argv[1]), sys.argv[2:])

@@ -9,6 +9,7 @@ import json
 import os
 import subprocess
 import sys
+import tempfile
 
 import pytest
 
@@ -34,12 +35,43 @@ def _run(script: str, tmp: str, env: dict[str, str] | None = None) -> tuple[list
         return [r for r in map(json.loads, f) if r["type"] == "trace"], log
 
 
+_oracles: list[subprocess.Popen] = []  # the module's oracle server, once started
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _oracle_server():
+    yield
+    for server in _oracles:
+        server.stdin.close()
+        server.wait(timeout=60)
+    _oracles.clear()
+
+
 def _oracle(script: str, *files: str, env: dict[str, str] | None = None) -> list[dict]:
-    proc = subprocess.run([sys.executable, "-m", "tests.record.graph_oracle", script, *files],
-                          capture_output=True, text=True, timeout=300, cwd=ROOT,
-                          env={**os.environ, **(env or {})})
-    assert proc.returncode == 0, proc.stderr
-    return json.loads(proc.stdout.splitlines()[-1])
+    """The graphs of ``script``, counted by the oracle: in a process forked from its server
+    (TensorFlow imported once for the module), or with ``env``, a process of its own
+    (TensorFlow reads some variables, TF_USE_LEGACY_KERAS, as it is imported)."""
+    if env:
+        proc = subprocess.run([sys.executable, "-m", "tests.record.graph_oracle", script,
+                               *files], capture_output=True, text=True, timeout=300, cwd=ROOT,
+                              env={**os.environ, **env})
+        assert proc.returncode == 0, proc.stderr
+        return json.loads(proc.stdout.splitlines()[-1])
+    if not _oracles:
+        _oracles.append(subprocess.Popen(
+            [sys.executable, "-m", "tests.record.graph_oracle", "--serve"], cwd=ROOT, text=True,
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE))
+    server = _oracles[0]
+    with tempfile.TemporaryDirectory() as folder:
+        out = os.path.join(folder, "graphs.json")
+        server.stdin.write(json.dumps([script, list(files), out]) + "\n")
+        server.stdin.flush()
+        status = server.stdout.readline().strip()
+        assert status, f"the oracle server ended (exit status {server.wait(timeout=60)})"
+        with open(out + ".err", encoding="utf-8") as err:
+            assert status == "0", (status, err.read())
+        with open(out, encoding="utf-8") as result:
+            return json.loads(result.read().splitlines()[-1])
 
 
 def _graphs(oracle: list[dict], name: str) -> list[dict]:
