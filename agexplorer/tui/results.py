@@ -8,6 +8,7 @@ share once they have drawn theirs."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
@@ -19,6 +20,13 @@ if TYPE_CHECKING:
     from agexplorer.tui.state import ExplorerState, ReportChanged, ReportFailed, TargetChanged
     from agexplorer.tui.status import StatusReporter
     from agexplorer.tui.workspace import Workspace
+
+
+def call_example(what: str) -> str:
+    """Example arguments for "f takes arguments (x, steps)": one for each parameter."""
+    named = re.search(r"\(([^()]*)\)$", what)
+    count = len(named.group(1).split(",")) if named else 1
+    return ", ".join(["tf.ones([2])"] * count)
 
 
 class Results:
@@ -91,8 +99,8 @@ class Results:
             if report.error.kind == "needs-arguments":
                 # The engine's sentence ends with the command line's --call: here, what to
                 # type where comes first, so that 80 columns show it.
-                text = (report.error.what + ": type them in the Run tab (5), e.g. "
-                        "tf.zeros([8, 4]), 3, and press F5.")
+                text = (f"{report.error.what}: type them in the Run tab (5), e.g. "
+                        f"{call_example(report.error.what)}, and press F5.")
             self.status.set(text, error=True)
             self.status.log(text)
             if asked is not None and not asked.no_run and message.lab is None:
