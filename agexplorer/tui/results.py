@@ -16,17 +16,18 @@ from agexplorer.tui import textual_patches
 from agexplorer.tui.code.made import Made, Provenance, answer_label
 
 if TYPE_CHECKING:
+    from agexplorer.model.errors import AgxError
     from agexplorer.tui.code.linking import Linking
     from agexplorer.tui.state import ExplorerState, ReportChanged, ReportFailed, TargetChanged
     from agexplorer.tui.status import StatusReporter
     from agexplorer.tui.workspace import Workspace
 
 
-def call_example(what: str) -> str:
-    """Example arguments for "f takes arguments (x, steps)": one for each parameter."""
-    named = re.search(r"\(([^()]*)\)$", what)
-    count = len(named.group(1).split(",")) if named else 1
-    return ", ".join(["tf.ones([2])"] * count)
+def call_example(error: AgxError) -> str:
+    """The example arguments the engine gave a function that needs them (one a parameter),
+    taken from its advice for the command line (``--call "..."``)."""
+    given = re.search(r'--call "([^"]*)"', error.advice or "")
+    return given.group(1) if given else "tf.ones([2])"
 
 
 class Results:
@@ -100,7 +101,7 @@ class Results:
                 # The engine's sentence ends with the command line's --call: here, what to
                 # type where comes first, so that 80 columns show it.
                 text = (f"{report.error.what}: type them in the Run tab (5), e.g. "
-                        f"{call_example(report.error.what)}, and press F5.")
+                        f"{call_example(report.error)}, and press F5.")
             self.status.set(text, error=True)
             self.status.log(text)
             if asked is not None and not asked.no_run and message.lab is None:

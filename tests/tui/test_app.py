@@ -161,7 +161,8 @@ async def test_a_function_that_needs_arguments_says_where_to_type_them(tmp_path,
         # The TUI's way first (the command line's --call is no help here), within 80 columns.
         status = app.status_line.text
         assert status.startswith("step takes arguments (x, steps): type them in the Run tab (5), "
-                                 "e.g. tf.ones([2]), tf.ones([2]), and press F5"), status
+                                 "e.g. tf.constant([1.0, 2.0]), tf.constant([1.0, 2.0]), "
+                                 "and press F5"), status
         assert "--call" not in status and status.index("Run tab") < 70, status
         app.panes.verdicts.focus()
         await pilot.press("t")  # the retrace explainer needs calls too: typed in its box

@@ -1,10 +1,13 @@
-"""The explorer's sentence for a function given no arguments: its example fits the function."""
+"""The explorer's sentence for a function given no arguments: the engine's example call."""
 
+from agexplorer.model.errors import AgxError
 from agexplorer.tui.results import call_example
 
 
-def test_the_example_has_one_argument_for_each_parameter():
-    assert call_example("scale takes arguments (x)") == "tf.ones([2])"
-    assert call_example("step takes arguments (x, steps)") == "tf.ones([2]), tf.ones([2])"
-    assert call_example("Model.call takes arguments (inputs, training, mask)").count("tf.") == 3
-    assert call_example("something else") == "tf.ones([2])"  # a sentence of another shape
+def test_the_example_is_the_one_the_engine_gave_the_command_line():
+    # As engine/load.py words it: one example argument for each parameter.
+    error = AgxError("needs-arguments", "step takes arguments (x, steps)",
+                     advice='pass them with --call, e.g. --call "tf.constant([1.0, 2.0]), '
+                            'tf.constant([1.0, 2.0])".')
+    assert call_example(error) == "tf.constant([1.0, 2.0]), tf.constant([1.0, 2.0])"
+    assert call_example(AgxError("needs-arguments", "f takes arguments (x)")) == "tf.ones([2])"
