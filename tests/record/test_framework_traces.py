@@ -31,8 +31,13 @@ def _run(script: str, tmp: str, env: dict[str, str] | None = None) -> tuple[list
                           capture_output=True, text=True, timeout=300, cwd=ROOT,
                           env={**os.environ, **(env or {})})
     assert proc.returncode in (0, 1), proc.stderr
+    return _traces(log), log
+
+
+def _traces(log: str) -> list[dict]:
+    """The trace records of a recorded run's log."""
     with open(log, encoding="utf-8") as f:
-        return [r for r in map(json.loads, f) if r["type"] == "trace"], log
+        return [r for r in map(json.loads, f) if r["type"] == "trace"]
 
 
 _oracles: list[subprocess.Popen] = []  # the module's oracle server, once started
@@ -100,9 +105,7 @@ def keras3(tmp_path_factory):
     tests share it), and the oracle's graphs."""
     code, stderr, log = recorded_once(tmp_path_factory, KERAS)
     assert code in (0, 1), stderr
-    with open(log, encoding="utf-8") as f:
-        traces = [r for r in map(json.loads, f) if r["type"] == "trace"]
-    return traces, log, _oracle(KERAS, KERAS)
+    return _traces(log), log, _oracle(KERAS, KERAS)
 
 
 @pytest.mark.tf
