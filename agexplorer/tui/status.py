@@ -16,7 +16,10 @@ if TYPE_CHECKING:
 class LogLines(Protocol):
     """Where the Log's lines go (the Log tab's RichLog)."""
 
-    def write(self, content: str) -> object: ...
+    @property
+    def is_vertical_scroll_end(self) -> bool: ...
+
+    def write(self, content: str, *, scroll_end: bool | None = None) -> object: ...
 
     def clear(self) -> object: ...
 
@@ -93,12 +96,16 @@ class StatusReporter:
         state = self.state
         sent = state.last_request
         key = (state.target, sent[0] if sent else None)
+        # The Log follows its end only while it is there, as a terminal does: scrolled up
+        # to read, or on a match found in it, it stays where the user is. (The first
+        # write's scroll is made after the next refresh, to the end as it is then.)
+        follow = log.is_vertical_scroll_end
         if state.target is not None and key != self._log_header:
             self._log_header = key
             label = call_label(state.target[1], sent[1].call if sent else None)
-            log.write(f"── {label} · {time.strftime('%H:%M:%S')} ──")
+            log.write(f"── {label} · {time.strftime('%H:%M:%S')} ──", scroll_end=follow)
         if text is not None:
-            log.write(text)
+            log.write(text, scroll_end=follow)
 
     def engine(self, message: EngineStatus) -> None:
         """The worker's state, in words."""

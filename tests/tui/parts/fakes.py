@@ -38,10 +38,21 @@ class Pane:
 
 
 class Log(list):
-    """The Log panel: the lines written to it."""
+    """The Log panel: the lines written to it; ``at_end`` whether it is scrolled to its end,
+    ``scrolled`` whether each write asked it to scroll there."""
 
-    def write(self, text: str) -> None:
+    def __init__(self) -> None:
+        super().__init__()
+        self.at_end = True
+        self.scrolled: list[bool | None] = []
+
+    @property
+    def is_vertical_scroll_end(self) -> bool:
+        return self.at_end
+
+    def write(self, text: str, *, scroll_end: bool | None = None) -> None:
         self.append(text)
+        self.scrolled.append(scroll_end)
 
     def clear(self) -> None:
         del self[:]

@@ -68,6 +68,21 @@ def test_the_log_heads_each_analysis_with_its_function_and_call():
         "── step (its ready inputs)", "again"]
 
 
+def test_the_log_follows_its_end_only_while_it_is_there():
+    log = Log()
+    status, _, state = reporter(log)
+    state.open(("/p/a.py", "step"))
+    status.log("first")
+    assert log.scrolled == [True, True]  # the header and the line, at the end
+    log.at_end = False  # the user scrolled up to read (or a find showed a match)
+    status.log("second")
+    status.engine(EngineStatus("traced in 0.2 s"))
+    assert log[-2:] == ["second", "traced in 0.2 s"] and log.scrolled[2:] == [False, False]
+    log.at_end = True
+    status.log("third")
+    assert log.scrolled[-1] is True
+
+
 def test_before_the_log_exists_a_line_is_only_on_the_status_line():
     status, line, _ = reporter(None)
     status.announce("edits restored from the recovery copy")
