@@ -105,6 +105,10 @@ class ExplorerState:
         self.report_text = ""  # the buffer ``report`` was made from
         self.answered: int | None = None  # the generation ``report`` answered
         self.lab: RunLab | None = None
+        # A recorded run's functions that it reached only from another one's trace (a layer
+        # Keras's train step called, a map function's helper), with the call recorded there:
+        # with that call, nothing traced them on their own (the doctor says no retrace).
+        self.reached_calls: dict[Target, str] = {}
         self._subscribers: list[Any] = []  # widgets and parts, each with handlers it wants
 
     def subscribe(self, subscriber: Any) -> None:
@@ -134,6 +138,11 @@ class ExplorerState:
         self.target, self.report, self.answered = new, None, None
         self._tell(TargetChanged(old, new))
         return old
+
+    def reached_only(self, target: Target, call: str | None) -> bool:
+        """Whether ``call`` is the recorded call of a function the run reached only from
+        another one's trace (see ``reached_calls``)."""
+        return call is not None and self.reached_calls.get(target) == call
 
     def start(self, request: ReportRequest, text: str) -> AnalysisKey:
         """A report asked for the function shown, whose buffer is ``text``."""

@@ -112,6 +112,17 @@ async def test_a_deleted_file_is_one_sentence_and_the_view_stays(recorded, worke
         assert screen_of(app) is screen and app.state.target is None
 
 
+def test_a_function_is_reached_only_when_the_run_has_no_trace_of_its_own():
+    summary = {"functions": [
+        {"file": "/p/a.py", "function": "step", "user": True},
+        {"file": "/p/a.py", "function": "one_step_on_data", "user": False},
+    ]}
+    program = Program("/p/run.agxlog", summary)
+    assert not program.reached_only("/p/a.py", "step")  # a tf.function of its own
+    assert program.reached_only("/p/a.py", "helper")
+    assert program.reached_only("/p/b.py", "step")  # another file's
+
+
 def test_a_call_is_rebuilt_from_the_recorded_arguments():
     arguments = [
         {"name": "x", "kind": "tensor", "text": "float32[None, 4]", "dtype": "float32",
@@ -187,3 +198,8 @@ async def test_e_on_keras_fit_opens_the_layer_with_its_recorded_input_and_instan
         (loop, _) = app.state.report.statements
         assert (loop.line, loop.verdict, loop.iterations) == (18, "python", 6)
         assert loop.unconverted == "keras3"
+        # The run reached the layer only from Keras's train step: its doctor is told so
+        # (a number it were passed would retrace nothing of it), as `doctor LOG` is.
+        assert app.state.reached_calls == {(script, "Smoother.call"):
+                                           "tf.zeros([8, 4], tf.float32)"}
+        assert program.reached_only(script, "Smoother.call")

@@ -73,9 +73,11 @@ class DoctorTab(DoctorPanel):
         desk = self.desk
         if request is None or key.generation != desk.state.generation:
             return
+        reached = desk.state.reached_only(key.target, request.call)
         desk.bridge.ask(key, DoctorRequest(request.target, call=request.call,
                                           source=request.source, reuse=True,
-                                          init=request.init),
+                                          init=request.init, reached=reached,
+                                          call_origin="the recorded call" if reached else None),
                        key.path, "examining the pitfalls", self.answer)
 
     def answer(self, message: EngineAnswer) -> None:

@@ -46,6 +46,14 @@ class Program:
                   for r in t.get("reached") or [] if isinstance(r, dict) and r.get("file")]
         return [f for f in dict.fromkeys(files) if os.path.isfile(f)]
 
+    def reached_only(self, file: str, function: str) -> bool:
+        """Whether the run reached ``function`` of ``file`` only from another one's trace:
+        no trace of its own (a tf.function of the user's), as `doctor LOG` decides."""
+        path = os.path.abspath(file)
+        return not any(f.get("user") and f.get("function") == function
+                       and os.path.abspath(str(f.get("file"))) == path
+                       for f in self.functions)
+
     def open(self, app: ExplorerApp) -> None:
         """Show the program view (the explorer's first screen for a LOG); P brings it back."""
         from agexplorer.tui.program.screen import ProgramScreen
@@ -113,6 +121,8 @@ class Program:
             app.pop_screen()
         app.requests.set_call(target, call.text)  # that function's call: the analysis uses it
         app.requests.set_call(target, call.init or "", "init")
+        if call.target is not None and self.reached_only(*target):
+            app.state.reached_calls[target] = call.text
         from agexplorer.tui.functions.picker import FunctionPicker
 
         app.query_one(FunctionPicker).select_function(*target)

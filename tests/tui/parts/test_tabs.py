@@ -130,6 +130,23 @@ async def test_the_doctor_asks_for_the_analysis_shown_and_drops_an_older_ones_fi
         assert bench.provenance.told("show") == [("doctor",)]
 
 
+async def test_a_function_the_run_only_reached_is_examined_as_such_with_its_recorded_call(
+        bench):
+    """A layer or helper opened from a recorded run's library trace: with the call recorded
+    there the doctor is told nothing traced it alone (no AGX009, as `doctor LOG`); with a
+    call typed since, it is examined as the function explored."""
+    tab = doctor_tab(bench, [])
+    bench.state.reached_calls[(PATH, NAME)] = "tf.zeros([4]), 3"
+    async with Host(tab).run_test():
+        for call, reached in (("tf.zeros([4]), 3", True), ("tf.zeros([4]), 5", False),
+                              (None, False)):
+            bench.asked.clear()
+            tab.ask(bench.analysis(), ReportRequest(f"{PATH}::{NAME}", call=call))
+            [((_, request, *_), _)] = bench.asked
+            assert (request.reached, request.call_origin) == (
+                reached, "the recorded call" if reached else None), call
+
+
 async def test_a_fix_to_the_call_sets_this_functions_call_and_analyses_with_it(bench):
     tab = doctor_tab(bench, [])
     async with Host(tab).run_test():
