@@ -69,6 +69,25 @@ def targets(summary: dict[str, Any]) -> list[Examined]:
     return [replace(e, reached=(e.file, e.function) not in alone) for e in found.values()]
 
 
+def local_functions(summary: dict[str, Any]) -> list[dict[str, str]]:
+    """The functions defined inside another (a map function made in ``make_ds``) through
+    which a library's trace reached the user's code: each once, as not examined (a target
+    is a module's function or a class's method)."""
+    found: dict[tuple[str, str], dict[str, str]] = {}
+    for function in summary["functions"]:
+        for trace in function.get("each_trace") or []:
+            for reached in trace.get("reached") or []:
+                if not isinstance(reached, dict) or not reached.get("local"):
+                    continue
+                outer, local = str(reached.get("function")), str(reached["local"])
+                found.setdefault((str(reached.get("file")), local), {
+                    "file": str(reached.get("file")), "function": local,
+                    "why": f"it is defined inside {outer}, and a function is examined on "
+                           "its own only from a module's top level or a class (its verdicts "
+                           "are in `agexplorer summary LOG`)"})
+    return list(found.values())
+
+
 def _label(function: dict[str, Any]) -> str:
     caller = function.get("called_from") or {}
     return str(caller.get("call") or function["function"].rpartition(".")[2])
@@ -90,7 +109,7 @@ def cmd_doctor_log(args: argparse.Namespace, path: str) -> int:
     summary = summarise(read_log(path))
     examined = targets(summary)
     reports: list[DoctorReport] = []
-    skipped: list[dict[str, str]] = []
+    skipped: list[dict[str, str]] = local_functions(summary)
     worker = command_worker(args) if examined else None
     for item in examined:
         why = _why_not(item, parameter_kinds)

@@ -201,6 +201,15 @@ def build_call_tree(root: Root, calls: list[Call], entries: dict[tuple[str, int]
                 and unit.holds(c.line)]
         verdicts = build_verdicts(unit.statements, mine, inventory, traced, file=unit.file,
                                   chains=chains)
+        spans = _local_spans(unit, {line for (file, line) in entries if file == unit.file},
+                             ran is not None and (unit.file, unit.def_line) in ran)
+        if spans is not None:  # only functions defined inside it ran: their statements
+            verdicts = [v for v in verdicts if any(a <= v.line <= b for a, b in spans)]
+        around = {s.line for s in unit.statements if root.file == unit.file
+                  and s.line <= root.first_line and root.end_line <= s.end_line}
+        if around:  # around the line that asked for the trace (a library's, made by the
+            # `for x in ds:` AutoGraph staged as a tf.data reduce): not in it
+            verdicts = [v for v in verdicts if v.line not in around]
         conversion, note_text = None, None
         if not converted:
             note_text = (f"AutoGraph did not convert {unit.qualname}: code it does not convert "
@@ -283,6 +292,26 @@ def _keras3(verdict: Verdict, name: str) -> Verdict:
     return replace(verdict, reason=verdict.reason + said, unconverted="keras3",
                    hint=None if verdict.intended or python_if else
                    unconverted_hint(verdict.kind))
+
+
+def _local_spans(unit: Unit, entered: set[int], ran: bool) -> list[tuple[int, int]] | None:
+    """The lines of the functions defined inside ``unit`` (a map function made in
+    ``make_ds``) that the trace entered (``entered``: the first lines of the functions
+    converted_call entered), when it never entered ``unit`` itself; None when it did, or
+    when ``unit``'s own code ran as plain Python (``ran``), or nothing says."""
+    entered = {line for line in entered if unit.holds(line)}
+    if ran or not entered or entered & {unit.first_line, unit.def_line}:
+        return None
+    spans = []
+    for node in ast.walk(unit.node):
+        if node is unit.node or not isinstance(
+                node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+            continue
+        decorators = getattr(node, "decorator_list", [])
+        first = min([node.lineno, *(d.lineno for d in decorators)])
+        if first in entered or node.lineno in entered:
+            spans.append((first, node.end_lineno or node.lineno))
+    return spans or None
 
 
 def _placed(verdict: Verdict, unit: Unit, path: tuple[CallSite, ...]) -> Verdict:

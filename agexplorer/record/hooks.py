@@ -90,6 +90,9 @@ class TraceRecorder:
         self._open: list[int] = []  # the traces in progress, outermost first
         self._recorders: list[Recorder] = []  # and their recorders
         self._inner_s: list[float] = []  # and the seconds of the traces made inside each
+        # and the statements (file, line) the traces made inside each reached (a `for x in
+        # ds:` body tf.data traces as a function of its own): not "unreached" in the outer
+        self._inner_reached: list[set[tuple[str, int]]] = []
         self._calls = CallTexts()
         # Counters compiled into the user's functions: how often each if/for/while of code
         # AutoGraph never converted ran while a trace was made (see engine/counters.py).
@@ -133,6 +136,7 @@ class TraceRecorder:
         self._open.append(number)
         self._recorders.append(recorder)
         self._inner_s.append(0.0)
+        self._inner_reached.append(set())
         before = self._analysis_s
         t0 = time.perf_counter()
         try:
@@ -148,6 +152,7 @@ class TraceRecorder:
                 (number, own), place, arguments, scope, (cache, python_function), elapsed,
                 parent, error=failed), **({"called_from": called} if called else {})}))
             raise
+        inside = set(self._inner_reached[-1]) if self._inner_reached else set()
         elapsed = self._own_time(t0, before)
         self._open.pop()
         self._recorders.pop()
@@ -159,6 +164,11 @@ class TraceRecorder:
                                   (cache, python_function), elapsed, parent, traced=traced)
             record.update(_verdicts(concrete, recorder, root, anchored, unit, self.user_code,
                                     self.index, seen, counts, self.counters.slots))
+            record["statements"] = _outside(record.get("statements") or [], inside)
+            if self._inner_reached:  # this trace is inside another: what it reached
+                self._inner_reached[-1].update(
+                    (v["file"], v["line"]) for v in record["statements"]
+                    if v.get("verdict") != "unreached")
             if called is not None:
                 record["called_from"] = called
             self.write(record)
@@ -171,6 +181,9 @@ class TraceRecorder:
         """The trace's own seconds since ``t0``: without the records made meanwhile, nor the
         traces made inside it (each has its own), which count in the enclosing trace's."""
         spent = time.perf_counter() - t0 - (self._analysis_s - analysis_before)
+        reached = self._inner_reached.pop()
+        if self._inner_reached:  # the enclosing trace's inner traces reached these too
+            self._inner_reached[-1] |= reached
         inner = self._inner_s.pop()
         if self._inner_s:
             self._inner_s[-1] += spent
@@ -406,6 +419,14 @@ def _verdicts(concrete: Any, recorder: Recorder, root: Root, anchored: bool, uni
     return {"op_count": len(inventory.ops), "statements": statements,
             "reached": [_reached(f, first.get((f.file, _def_line(f, index))))
                         for f in reached]}
+
+
+def _outside(statements: list[dict], inside: set[tuple[str, int]]) -> list[dict]:
+    """A trace's statements less those it never reached that a trace made inside it did
+    (a `for x in ds:` loop's body, which tf.data traced as a function of its own: its
+    statements are that trace's, not "never reached" in this one)."""
+    return [v for v in statements
+            if not (v.get("verdict") == "unreached" and (v.get("file"), v.get("line")) in inside)]
 
 
 def _def_line(function: Any, index: FileIndex) -> int:

@@ -51,14 +51,22 @@ class Reached:
             self.entries[key] = entry_of(frame)  # the unit itself, not a function nested in it
 
     def converted(self) -> dict[tuple[str, int], Entry]:
-        """The first calls of the functions AutoGraph converted (converted_call's)."""
-        found = {}
+        """The first calls of the functions AutoGraph converted (converted_call's). A
+        function defined inside a unit (a map function made in ``make_ds``) is not the
+        unit's call: the unit keeps only its name (``local``), unless the unit itself
+        was called too."""
+        found: dict[tuple[str, int], Entry] = {}
         for (file, line), (owner, (args, kwargs)) in self.recorder.first_calls.items():
             unit = self.index.unit_at(file, line)
             fn = self.recorder.entries.get((file, line), (None,))[0]
             if unit is None or fn is None:
                 continue
-            found[(unit.file, unit.def_line)] = entry_of_call(fn, owner, args, kwargs)
+            key = (unit.file, unit.def_line)
+            if line in (unit.first_line, unit.def_line):
+                found[key] = entry_of_call(fn, owner, args, kwargs)
+            elif key not in found:
+                name = getattr(fn, "__name__", None) or "a function"
+                found[key] = Entry(local=f"{unit.qualname}.{name} (line {line})")
         return found
 
 
@@ -69,9 +77,14 @@ class Entry:
     arguments: list[Argument] = field(default_factory=list)
     init: str | None = None  # the instance's constructor arguments (``steps=6``), or None
     init_note: str | None = None  # why ``init`` is None, where there is an instance
+    # The trace entered the function only through one defined inside it (``make_ds.aug
+    # (line 25)``): no call of the function's own, so none is kept.
+    local: str | None = None
 
     def to_dict(self) -> dict:
         """The record's form (inside a ``reached`` entry)."""
+        if self.local is not None:
+            return {"local": self.local}
         return {"arguments": [{"name": a.name, **a.to_dict()} for a in self.arguments],
                 "init": self.init, "init_note": self.init_note}
 

@@ -225,6 +225,52 @@ def test_interleave_and_reduce_are_named_by_the_users_call(pipeline):
 
 
 @pytest.mark.tf
+def test_a_map_function_defined_inside_another_is_named_not_given_its_outer_ones_call(
+        pipeline):
+    """``main``'s own ``centred``, mapped: its loop is counted in the map's graph and charged
+    to main's lines, but main was never called with centred's arguments: the log keeps the
+    local function's name, and `doctor LOG` says why it is not examined instead of
+    examining main with a call main does not take."""
+    from agexplorer.cli.doctor_log import local_functions, targets
+
+    traces, log, oracle = pipeline
+    (trace,) = [t for t in traces
+                if (t.get("called_from") or {}).get("call") == "feats.map(centred)"]
+    (made,) = _graphs(oracle, "Dataset_map_centred")
+    (loop,) = trace["statements"]
+    assert (loop["line"], loop["iterations"]) == (36, 2)
+    assert loop["ops_created"] == _ops(made, PIPELINE, 37) > 0
+    (outer,) = trace["reached"]
+    assert (outer["function"], outer["local"]) == ("main", "main.centred (line 35)")
+    assert "arguments" not in outer
+    summary = summarise(read_log(log))
+    assert "main" not in {e.function for e in targets(summary)}
+    (skipped,) = local_functions(summary)
+    assert (skipped["file"], skipped["function"]) == (PIPELINE, "main.centred (line 35)")
+    assert skipped["why"].startswith("it is defined inside main")
+
+
+@pytest.mark.tf
+def test_a_loop_over_a_dataset_keeps_each_statement_in_the_trace_that_made_it(pipeline):
+    """``for v in ds:`` in a tf.function: AutoGraph stages it on tf.data, which traces the
+    body (and its ``if``) as a function of its own, inside the tf.function's trace. The
+    ``if`` is that trace's, staged, counted in its graphs; in the tf.function's trace it is
+    not "never reached", and the body's trace does not list the ``for`` around it."""
+    traces, _, oracle = pipeline
+    (outer,) = _named(traces, "positive_sum")
+    assert [(v["line"], v["verdict"]) for v in outer["statements"]] == [(48, "staged")]
+    bodies = [t for t in traces if t.get("inside") == outer["trace"]]
+    assert {(t.get("called_from") or {}).get("text") for t in bodies} == {"for v in ds:"}
+    (body,) = [t for t in bodies if t["statements"]]
+    (branch,) = body["statements"]
+    assert (branch["line"], branch["verdict"]) == (49, "staged")
+    graphs = [g for g in oracle if g["name"] == "Dataset_scan_scan_body"
+              or g["name"].startswith(("cond_true", "cond_false"))]
+    assert body["op_count"] == sum(g["ops"] for g in graphs)
+    assert branch["ops_created"] == sum(_ops(g, PIPELINE, 49, 50) for g in graphs) > 0
+
+
+@pytest.mark.tf
 def test_a_keras3_model_inside_a_user_function_counts_the_layers_loop(tmp_path):
     script = os.path.join(RECORD, "keras_in_function.py")
     traces, _ = _run(script, str(tmp_path))

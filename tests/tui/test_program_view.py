@@ -123,6 +123,17 @@ def test_a_function_is_reached_only_when_the_run_has_no_trace_of_its_own():
     assert program.reached_only("/p/b.py", "step")  # another file's
 
 
+def test_a_library_trace_that_reached_only_a_local_function_says_it_cannot_be_opened():
+    """tf.data's map of a function defined inside ``main``: main's call was never made
+    (the log keeps the local function's name), so nothing is opened with a made-up call."""
+    library = {"file": "/p/structured_function.py", "function": "wrapped_fn", "user": False}
+    trace = {"trace": 1, "reached": [{"file": "/p/a.py", "function": "main", "line": 26,
+                                      "local": "main.centred (line 35)"}]}
+    call = Program("/p/run.agxlog", {"functions": [library]}).rebuilt(library, trace)
+    assert call.text is None and call.problem is not None
+    assert "through main.centred (line 35), defined inside main" in call.problem
+
+
 def test_a_call_is_rebuilt_from_the_recorded_arguments():
     arguments = [
         {"name": "x", "kind": "tensor", "text": "float32[None, 4]", "dtype": "float32",

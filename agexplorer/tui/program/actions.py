@@ -77,6 +77,12 @@ class Program:
         name = function["function"]
         reached = [r for r in trace.get("reached") or [] if isinstance(r, dict)]
         recorded = [r for r in reached if r.get("arguments") is not None]
+        local = next((r for r in reached if r.get("local")), None)
+        if not recorded and local is not None:
+            return RebuiltCall(None, problem=f"{name} is library code that reached your code "
+                               f"through {local['local']}, defined inside {local.get('function')}"
+                               ", which cannot be explored on its own; its verdicts are "
+                               "listed here.")
         if not recorded:
             said = "reached none of your code" if not reached else \
                 "kept no call of the functions of yours it reached (a log of an older record)"
