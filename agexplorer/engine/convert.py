@@ -13,13 +13,28 @@ from agexplorer.model.errors import AgxError
 from agexplorer.model.report import Conversion
 from agexplorer.model.text import file_line
 
-# Constructs AutoGraph refuses that have a known rewrite: a loop's ``else:`` clause.
-Construct = Literal["loop-else"]
+# Constructs AutoGraph refuses that have a known rewrite: a loop's ``else:`` clause, an
+# assignment expression (``if (s := f(x)) > 0:``: AutoGraph asserts on gast's NamedExpr).
+Construct = Literal["loop-else", "walrus"]
+_NAMED_EXPR = re.compile(r"^\(<gast(?:\.gast)?\.NamedExpr object>, \(?(.*?)\)?\)$")
 
 
 def _construct(why: str) -> Construct | None:
     """The construct AutoGraph's reason names ("for/else statement not yet supported")."""
-    return "loop-else" if re.search(r"\b(for|while)/else\b", why) else None
+    if re.search(r"\b(for|while)/else\b", why):
+        return "loop-else"
+    return "walrus" if why.startswith("an assignment expression") else None
+
+
+def _readable(why: str) -> str:
+    """AutoGraph's reason in words where it is a bare assertion: gast's NamedExpr node and
+    its text become "an assignment expression `s := f(x)` (:=), which AutoGraph does not
+    convert"."""
+    named = _NAMED_EXPR.match(why)
+    if named:
+        return (f"an assignment expression `{named.group(1)}` (:=), which AutoGraph does not "
+                "convert")
+    return why
 
 
 @dataclass(frozen=True)
@@ -59,7 +74,7 @@ def attempt_conversion(function: Any, path: str, def_line: int
         raw = inspect.getsource(converted)
     except Exception as exc:  # noqa: BLE001 - AutoGraph raises many types here
         name = getattr(function, "__qualname__", "?")
-        why = re.sub(r"^\w+(Error|Exception): ", "", _cause(exc))
+        why = _readable(re.sub(r"^\w+(Error|Exception): ", "", _cause(exc)))
         return None, ConversionFailure(conversion_error(exc, path, def_line, name), why,
                                        _construct(why))
     code = textwrap.dedent(raw)
@@ -92,6 +107,11 @@ def _forget_cached_conversion(function: Any) -> None:
     tf_internals.evict_conversion(function)  # where it cannot, check_support has said so
 
 
+WALRUS_FIX = ("assign the value on a line of its own just before the statement that holds "
+              "the `:=` (`s = f(x)`, then `if s > 0:`), so that AutoGraph converts the "
+              "function and can stage its if/for/while.")
+
+
 def conversion_error(exc: BaseException, path: str, def_line: int, name: str) -> AgxError:
     """AutoGraph's "could not transform" as one sentence at the user's line."""
     text = str(exc).strip()
@@ -100,8 +120,11 @@ def conversion_error(exc: BaseException, path: str, def_line: int, name: str) ->
     if match and match.group(1) == path:
         line = int(match.group(2))
     cause = _cause(exc)
+    readable = _readable(re.sub(r"^\w+(Error|Exception): ", "", cause))
     if "could not get source code" in text or isinstance(exc, OSError):
         hint = "AutoGraph needs the function's source: define it in a .py file with def."
+    elif _construct(readable) == "walrus":
+        cause, hint = readable, WALRUS_FIX
     else:
         hint = "rewrite that construct or mark the function with @tf.autograph.experimental.do_not_convert."
     where = file_line(path, line)

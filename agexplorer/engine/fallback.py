@@ -15,6 +15,7 @@ from collections import Counter
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
+from agexplorer.engine.convert import WALRUS_FIX
 from agexplorer.engine.hints import unconverted_hint
 from agexplorer.engine.statements import Statement
 from agexplorer.model.report import Verdict
@@ -87,11 +88,14 @@ def line_tally(counts: Counter[int]) -> Tally:
 
 def fallback_verdicts(statements: list[Statement], counts: Counter[int] | Tally, name: str,
                       why: str, ops_by_line: dict[int | None, int], traced: bool,
-                      refused: bool = True, construct: Construct | None = None) -> list[Verdict]:
+                      refused: bool = True, construct: Construct | None = None,
+                      failed_line: int | None = None) -> list[Verdict]:
     """One verdict per statement of a function that ran unconverted, from the line counts
     (or a ``Tally``) of its trace: AutoGraph refused it (``why``: its reason, ``construct``:
     what it refused where a rewrite is known), or, ``refused`` False, it was called from code
-    AutoGraph does not convert (``why``: by what)."""
+    AutoGraph does not convert (``why``: by what). ``failed_line``: the line of the
+    function where the trace raised, if it did (a loop over a symbolic tensor raises at its
+    header)."""
     tally = counts if callable(counts) else line_tally(counts)
     verdicts = []
     for stmt in statements:
@@ -130,6 +134,9 @@ def fallback_verdicts(statements: list[Statement], counts: Counter[int] | Tally,
                   if per else "")
         reason = (f"{before}the loop ran in Python while tracing, its body "
                   f"{plural(iterations, 'time')}{copied}.")
+        if not traced and failed_line == stmt.line:
+            reason = (f"{before}the loop ran in Python while tracing, and its header raised "
+                      f"(the error below) after its body ran {plural(iterations, 'time')}.")
         verdicts.append(Verdict(verdict="python", iterations=iterations, branch=None,
                                 reason=reason, hint=_hint(construct, refused, stmt.kind), times=times,
                                 **common))
@@ -139,6 +146,8 @@ def fallback_verdicts(statements: list[Statement], counts: Counter[int] | Tally,
 def _hint(construct: Construct | None, refused: bool, kind: str) -> str | None:
     if not refused:
         return unconverted_hint(kind)
+    if construct == "walrus":
+        return WALRUS_FIX
     if construct == "loop-else":
         return ("rewrite the loop without its `else:` (set a flag before `break`, test it "
                 "after the loop) so that AutoGraph converts the function and can stage its "

@@ -162,6 +162,7 @@ def _run_engine(report: Report, loaded: Loaded, statements: list[Statement],
     recorder = Recorder(report.file, span, user_code, names_for, outer=outer)
     lines = LineCounter([(report.file, span)])
     traced = False
+    failed_line = None  # the line the trace raised at, if it did
     t0 = time.perf_counter()
     try:
         with recording(recorder), (lines.active() if refused else contextlib.nullcontext()):
@@ -174,6 +175,7 @@ def _run_engine(report: Report, loaded: Loaded, statements: list[Statement],
     except (Exception, SystemExit) as exc:  # noqa: BLE001 - user code can raise anything
         report.error = user_code_error(exc, report.file, f"tracing {report.function}",
                                        cause=trace_cause(exc))
+        failed_line = report.error.line
         if refused is not None:  # the refusal is the cause; the trace's error says how
             refused.error.details.append(f"then, tracing it as written: {report.error.message}")
             report.error = refused.error
@@ -190,7 +192,8 @@ def _run_engine(report: Report, loaded: Loaded, statements: list[Statement],
     if refused is not None:
         by_line = report.inventory.by_line(report.file) if report.inventory else {}
         own = fallback_verdicts(statements, lines.lines_of(report.file), report.function,
-                                refused.why, by_line, traced, construct=refused.construct)
+                                refused.why, by_line, traced, construct=refused.construct,
+                                failed_line=failed_line)
     else:
         own = build_verdicts(statements, recorder.calls, report.inventory, traced,
                              file=report.file, chains=chains)

@@ -511,3 +511,43 @@ def test_keras_3_is_told_from_keras_2_by_the_layer_class(tf, monkeypatch):
     old = type("Old", (legacy,), {"call": lambda self, x: x})
     assert keras_major(old) == 2 and not runs_unconverted(old, "call")
     assert keras_major(type("Plain", (), {})) is None
+
+
+# -- an assignment expression (:=), which AutoGraph refuses ---------------------------------
+
+def test_a_walrus_is_named_and_its_fix_converts_and_stages_the_function(report, tf, tmp_path):
+    """AutoGraph asserts on gast's NamedExpr node (its message names no construct): the
+    report says which, the loop that then raised at its header says so, and the rewrite the
+    hint gives converts the function: its loop and its if staged, the same result."""
+    from agexplorer.engine.convert import WALRUS_FIX
+
+    source = '''
+        import tensorflow as tf
+
+
+        @tf.function
+        def positives(xs):
+            total = tf.constant(0.0)
+            for x in xs:
+                if (s := tf.reduce_sum(x)) > 0:
+                    total += s
+            return total
+
+
+        AGX_CALLS = {"positives": "tf.constant([[1.0, 2.0], [-3.0, 1.0], [2.0, 2.0]])"}
+    '''
+    walrus = write(tmp_path, "walrus", source)
+    rep = report(f"{walrus}::positives")
+    assert "an assignment expression `s := tf.reduce_sum(x)` (:=)" in rep.conversion_note
+    assert "<gast" not in rep.conversion_note and rep.error is not None
+    assert rep.error.advice == WALRUS_FIX
+    loop, branch = rep.statements
+    assert loop.hint == WALRUS_FIX and "its header raised (the error below)" in loop.reason
+    assert branch.verdict == "unreached"
+    fixed = write(tmp_path, "walrus_fixed", source.replace(
+        "if (s := tf.reduce_sum(x)) > 0:", "s = tf.reduce_sum(x)\n                if s > 0:"))
+    rep = report(f"{fixed}::positives")
+    assert rep.conversion_note is None and rep.error is None
+    assert [v.verdict for v in rep.statements] == ["staged", "staged"]
+    xs = tf.constant([[1.0, 2.0], [-3.0, 1.0], [2.0, 2.0]])
+    assert float(load(fixed).positives(xs)) == 7.0
