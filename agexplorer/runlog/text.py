@@ -45,8 +45,8 @@ def text_lines(summary: dict[str, Any], *, limit: int | None = TOP, log: str | N
                     f"{f['op_count']:>6} ops  {_name(f)}")
     lines += _section("functions by trace time:", rows, limit, more)
     if limit is not None and hidden:
-        lines.append(f"  and {plural(len(hidden), 'library function')} that reached none of "
-                     f"your code ({more})")
+        lines.append(f"  and {plural(len(hidden), 'library function')} that reached no def "
+                     f"of yours ({more})")
     shown = functions if limit is None else [f for f in functions if f not in hidden]
     retraces = sum(len(f["retraces"]) for f in shown)
     if retraces:

@@ -80,5 +80,5 @@ def test_the_summary_names_the_users_line_and_leaves_out_library_functions(pool_
         in text
     assert "wrapped_fn" not in text
     # and multi_step_on_iterator, whose ops are its call of one_step_on_data (traced on its own)
-    assert "and 2 library functions that reached none of your code" in text
+    assert "and 2 library functions that reached no def of yours" in text
     assert "wrapped_fn (structured_function.py:" in _summary_text(log, limit=None)

@@ -84,7 +84,7 @@ class Program:
                                ", which cannot be explored on its own; its verdicts are "
                                "listed here.")
         if not recorded:
-            said = "reached none of your code" if not reached else \
+            said = "reached no def of yours" if not reached else \
                 "kept no call of the functions of yours it reached (a log of an older record)"
             return RebuiltCall(None, problem=f"{name} is library code that {said}; pick one "
                                "of your functions.")

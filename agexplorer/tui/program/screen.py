@@ -125,8 +125,8 @@ class ProgramScreen(ModalScreen[None]):
         notes = list(self.program.summary.get("notes") or [])
         hidden = sum(1 for f in self.program.functions if reaches_nothing(f))
         if hidden:
-            notes.append(f"{plural(hidden, 'library function')} that reached none "
-                         f"of your code not listed (agexplorer summary "
+            notes.append(f"{plural(hidden, 'library function')} that reached no "
+                         f"def of yours not listed (agexplorer summary "
                          f"{os.path.basename(self.program.path)} --all)")
         if notes:
             self.header.update(run_line(self.program.summary) + "\nnote: " + "; ".join(notes))
