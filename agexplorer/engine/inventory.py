@@ -131,6 +131,7 @@ class _Walker:
         self._seen: set[int] = set()
         self._user: dict[str, bool] = {root_file: True}
         self.outer = outer  # the caller's frames (opchains.caller_frames)
+        self.apart: frozenset[str] = frozenset()  # bodies counted elsewhere (build_inventory)
 
     def func_attrs(self, op: Any) -> list[tuple[str, bool]]:
         cached = self._func_attrs.get(op.type)
@@ -213,7 +214,8 @@ class _Walker:
                     if not fname:
                         continue
                     sub = _find_graph(fname, graph, root) \
-                        if self.functions or op.type in CONTROL_FLOW_OPS else None
+                        if (self.functions or op.type in CONTROL_FLOW_OPS) \
+                        and fname not in self.apart else None
                     label = _ROLES.get(attr, attr) + (f" {i}" if is_list else "")
                     if op.type in CONTROL_FLOW_OPS:
                         self.inventory.cf_bodies.setdefault((name, op.name), []).append(fname)
@@ -238,7 +240,8 @@ def _find_graph(name: str, graph: Any, root: Any) -> Any:
 def build_inventory(concrete: Any, root_file: str, root_span: tuple[int, int],
                     user_code: Any, noted: OpChains | None = None,
                     functions: bool = True, outputs: bool = True,
-                    outer: frozenset[tuple[str, int]] = frozenset()) -> LiveInventory:
+                    outer: frozenset[tuple[str, int]] = frozenset(),
+                    apart: frozenset[str] = frozenset()) -> LiveInventory:
     """Walk ``concrete``'s graph and every body it calls; each op is charged to the innermost
     frame of the user's code (``root_file``, or a file ``in user_code``) under the traced
     function (its lines ``root_span`` of ``root_file``). ``functions`` False: the graphs of
@@ -246,9 +249,12 @@ def build_inventory(concrete: Any, root_file: str, root_span: tuple[int, int],
     out, only its control flow's bodies are walked (their ops are made in this trace).
     ``outputs`` False: the ops' output dtypes and shapes are not read (a record counts).
     ``outer``: the caller's frames, which made nothing of the function (see
-    opchains.caller_frames)."""
+    opchains.caller_frames). ``apart``: the names of bodies counted elsewhere, left out
+    (a record's: the body of a `for x in ds:` that tf.data traced as a function of its
+    own, which has its own record)."""
     walker = _Walker(root_file, root_span, user_code, noted, functions, outer)
     walker.outputs = outputs
+    walker.apart = apart
     graph = concrete.graph
     walker.walk(graph, concrete.name.decode() if isinstance(concrete.name, bytes)
                 else str(concrete.name), None, "outer", graph)

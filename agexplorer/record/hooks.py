@@ -93,6 +93,9 @@ class TraceRecorder:
         # and the statements (file, line) the traces made inside each reached (a `for x in
         # ds:` body tf.data traces as a function of its own): not "unreached" in the outer
         self._inner_reached: list[set[tuple[str, int]]] = []
+        # and the names of the functions those traces made (a ReduceDataset's body is
+        # walked as control flow: counted in its own record, not again in the outer's)
+        self._inner_names: list[set[str]] = []
         self._calls = CallTexts()
         # Counters compiled into the user's functions: how often each if/for/while of code
         # AutoGraph never converted ran while a trace was made (see engine/counters.py).
@@ -137,6 +140,7 @@ class TraceRecorder:
         self._recorders.append(recorder)
         self._inner_s.append(0.0)
         self._inner_reached.append(set())
+        self._inner_names.append(set())
         before = self._analysis_s
         t0 = time.perf_counter()
         try:
@@ -153,6 +157,7 @@ class TraceRecorder:
                 parent, error=failed), **({"called_from": called} if called else {})}))
             raise
         inside = set(self._inner_reached[-1]) if self._inner_reached else set()
+        apart = frozenset(self._inner_names[-1]) if self._inner_names else frozenset()
         elapsed = self._own_time(t0, before)
         self._open.pop()
         self._recorders.pop()
@@ -163,12 +168,16 @@ class TraceRecorder:
             record = self._record((number, own), place, arguments, scope,
                                   (cache, python_function), elapsed, parent, traced=traced)
             record.update(_verdicts(concrete, recorder, root, anchored, unit, self.user_code,
-                                    self.index, seen, counts, self.counters.slots))
+                                    self.index, seen, counts, self.counters.slots, apart))
             record["statements"] = _outside(record.get("statements") or [], inside)
             if self._inner_reached:  # this trace is inside another: what it reached
                 self._inner_reached[-1].update(
                     (v["file"], v["line"]) for v in record["statements"]
                     if v.get("verdict") != "unreached")
+                name = getattr(concrete, "name", None)
+                if name:
+                    self._inner_names[-1].add(name.decode() if isinstance(name, bytes)
+                                              else str(name))
             if called is not None:
                 record["called_from"] = called
             self.write(record)
@@ -181,9 +190,10 @@ class TraceRecorder:
         """The trace's own seconds since ``t0``: without the records made meanwhile, nor the
         traces made inside it (each has its own), which count in the enclosing trace's."""
         spent = time.perf_counter() - t0 - (self._analysis_s - analysis_before)
-        reached = self._inner_reached.pop()
+        reached, names = self._inner_reached.pop(), self._inner_names.pop()
         if self._inner_reached:  # the enclosing trace's inner traces reached these too
             self._inner_reached[-1] |= reached
+            self._inner_names[-1] |= names
         inner = self._inner_s.pop()
         if self._inner_s:
             self._inner_s[-1] += spent
@@ -388,14 +398,15 @@ def _spec_as_value(value: Any) -> Any:
 
 def _verdicts(concrete: Any, recorder: Recorder, root: Root, anchored: bool, unit: Any,
               user_code: UserCode, index: FileIndex, seen: Reached, counts: Counts,
-              slots: list[tuple[str, int, str]]) -> dict:
+              slots: list[tuple[str, int, str]], apart: frozenset[str] = frozenset()) -> dict:
     """The trace's op count and every statement's verdict across the functions it reached;
     ``anchored``: ``root`` is in the user's code (the traced function, or the line that
     asked a library to trace). Ops are those of the trace's own graph and its control
     flow's bodies: a tf.function it called made its own (its own record counts them)."""
     span = (root.first_line, root.end_line) if anchored else (0, -1)
     inventory = build_inventory(concrete, root.file if anchored else "", span, user_code,
-                                recorder.op_chains, functions=False, outputs=False)
+                                recorder.op_chains, functions=False, outputs=False,
+                                apart=apart)
     calls = recorder.calls
     own = []
     if unit is not None and (unit.file, unit.def_line) in seen.ran and not any(

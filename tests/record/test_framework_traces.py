@@ -255,12 +255,19 @@ def test_a_loop_over_a_dataset_keeps_each_statement_in_the_trace_that_made_it(pi
     """``for v in ds:`` in a tf.function: AutoGraph stages it on tf.data, which traces the
     body (and its ``if``) as a function of its own, inside the tf.function's trace. The
     ``if`` is that trace's, staged, counted in its graphs; in the tf.function's trace it is
-    not "never reached", and the body's trace does not list the ``for`` around it."""
+    not "never reached", and the body's trace does not list the ``for`` around it. Each
+    trace counts its own graph's ops (the reduce's body is not counted twice)."""
     traces, _, oracle = pipeline
     (outer,) = _named(traces, "positive_sum")
     assert [(v["line"], v["verdict"]) for v in outer["statements"]] == [(48, "staged")]
+    # Its own graph only: the reduce's body, walked as control flow, has a record of its own.
+    (own,) = _graphs(oracle, "positive_sum")
+    (reduce_body,) = _graphs(oracle, "reduce_reduce_body")
+    assert outer["op_count"] == own["ops"]
+    assert outer["statements"][0]["ops_created"] == _ops(own, PIPELINE, 48) > 0
     bodies = [t for t in traces if t.get("inside") == outer["trace"]]
     assert {(t.get("called_from") or {}).get("text") for t in bodies} == {"for v in ds:"}
+    assert reduce_body["ops"] in [t["op_count"] for t in bodies if not t["statements"]]
     (body,) = [t for t in bodies if t["statements"]]
     (branch,) = body["statements"]
     assert (branch["line"], branch["verdict"]) == (49, "staged")
