@@ -74,7 +74,7 @@ class Program:
         return self._own_call(file, name, trace.get("arguments"), trace.get("trace"))
 
     def _reached_call(self, function: dict[str, Any], trace: dict[str, Any]) -> RebuiltCall:
-        name = function["function"]
+        name = str(function["function"]).rpartition(".")[2]  # wrapped_fn, not its path
         reached = [r for r in trace.get("reached") or [] if isinstance(r, dict)]
         recorded = [r for r in reached if r.get("arguments") is not None]
         local = next((r for r in reached if r.get("local")), None)
