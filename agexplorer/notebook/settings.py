@@ -11,10 +11,11 @@ from __future__ import annotations
 
 import contextlib
 import os
-import sys
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
+
+from agexplorer.engine.tfenv import read_settings, write_settings
 
 _QUIET_IMPORT = "TF_CPP_MIN_LOG_LEVEL"
 
@@ -28,33 +29,6 @@ class Kept:
     values: dict[str, Any] = field(default_factory=dict)
 
 
-def _read(tf: Any) -> dict[str, Any]:
-    from agexplorer.engine import tf_internals
-
-    return {"logger": tf.get_logger().level,
-            "autograph": tf_internals.autograph_logging(),
-            "eager": tf.config.functions_run_eagerly(),
-            "jit": tf.config.optimizer.get_jit(),
-            "optimizer": tf.config.optimizer.get_experimental_options(),
-            "trace": sys.gettrace()}
-
-
-def _write(tf: Any, was: dict[str, Any]) -> None:
-    from agexplorer.engine import tf_internals
-
-    tf.get_logger().setLevel(was["logger"])
-    tf_internals.set_autograph_logging(was["autograph"])
-    if tf.config.functions_run_eagerly() != was["eager"]:
-        tf.config.run_functions_eagerly(was["eager"])
-    # Set only where they differ: setting either one again is not free.
-    if tf.config.optimizer.get_jit() != was["jit"]:
-        tf.config.optimizer.set_jit(was["jit"])
-    if tf.config.optimizer.get_experimental_options() != was["optimizer"]:
-        tf.config.optimizer.set_experimental_options(was["optimizer"])
-    if sys.gettrace() is not was["trace"]:
-        sys.settrace(was["trace"])
-
-
 @contextlib.contextmanager
 def kept_settings() -> Iterator[Kept]:
     """Within the block, TensorFlow is imported (quietly), functions run as graphs, and the
@@ -64,14 +38,14 @@ def kept_settings() -> Iterator[Kept]:
     try:
         import tensorflow as tf
 
-        was = _read(tf)
+        was = read_settings(tf)
         kept = Kept(tf, eager=bool(was["eager"]), values=was)
         if was["eager"]:
             tf.config.run_functions_eagerly(False)  # the report is of graphs
         try:
             yield kept
         finally:
-            _write(tf, was)
+            write_settings(tf, was)
     finally:
         if quiet is None:
             os.environ.pop(_QUIET_IMPORT, None)

@@ -114,16 +114,27 @@ def _report(tf: Any, loaded: Loaded, sequence: list[_Call], origin: str,
         parameters = inspect.signature(loaded.bound)
     except (TypeError, ValueError):
         parameters = None
-    fn = tf.function(loaded.bound, **settings)
-    made = _explained(_run_sequence(fn, sequence, loaded, parameters, progress, ""), settings)
-    tracing_count = fn.experimental_get_tracing_count()
+    eager = tf.config.functions_run_eagerly()
+    if eager:  # the module turned it on: under it tf.function never traces
+        notes.append("the module turns on tf.config.run_functions_eagerly(True), under which "
+                     "every tf.function runs as plain Python and never traces; these calls "
+                     "were made with it off, to show what tracing does.")
+        tf.config.run_functions_eagerly(False)
+    try:
+        fn = tf.function(loaded.bound, **settings)
+        made = _explained(_run_sequence(fn, sequence, loaded, parameters, progress, ""),
+                          settings)
+        tracing_count = fn.experimental_get_tracing_count()
+        replays = _replays(tf, loaded, sequence, made, tracing_count, settings, parameters,
+                           progress)
+    finally:
+        if eager:
+            tf.config.run_functions_eagerly(True)
     return RetraceReport(
         file=loaded.path, function=loaded.qualname, decorated=loaded.decorated,
         settings=_settings_code(settings), calls_origin=origin, calls=made,
         tracing_count=tracing_count, signatures=_signatures(fn, loaded.qualname),
-        replays=_replays(tf, loaded, sequence, made, tracing_count, settings, parameters,
-                         progress),
-        findings=_findings(made), notes=notes)
+        replays=replays, findings=_findings(made), notes=notes)
 
 
 def _sequence(loaded: Loaded, calls: list[str] | None) -> tuple[list[_Call], str]:

@@ -267,8 +267,15 @@ def serve(sock: socket.socket) -> None:
     def progress(phase: str) -> None:
         wire.send(sock, Progress(phase))
 
+    from agexplorer.engine.tfenv import import_tf, read_settings, write_settings
+
     ctx = Context(progress, LastReport())
     me = os.getpid()
+    # TensorFlow's process-wide settings as the worker started: a module that turns on
+    # tf.config.run_functions_eagerly(True) (or XLA, a Keras dtype policy) changes them
+    # for its own request only, never for the next one, a warm worker's other user's.
+    tf = import_tf()
+    settings = read_settings(tf)
     try:
         home: str | None = os.getcwd()
     except OSError:  # started in a folder that was deleted
@@ -300,6 +307,8 @@ def serve(sock: socket.socket) -> None:
             if home is not None:  # user code that chdir'd must not move the next request
                 with contextlib.suppress(OSError):
                     os.chdir(home)
+            with contextlib.suppress(Exception):  # put back what can be
+                write_settings(tf, settings)
         if os.getpid() != me:  # a copy user code forked, returned here: only we answer
             os._exit(0)
         try:

@@ -311,3 +311,46 @@ def test_a_final_close_ends_a_request_in_flight_and_no_worker_starts_again(tmp_p
         closing.request(PingRequest())
     assert err.value.kind == "worker-closed"
     assert closing.pid is None and not os.path.exists(folder)
+
+
+def test_a_modules_process_wide_settings_end_with_its_request(worker, tmp_path):
+    """A module that turns on tf.config.run_functions_eagerly(True) and XLA's
+    auto-clustering (a debugging script's first lines) changes them for its own request: in a
+    warm worker the next module's calls trace as graphs again, and are not told otherwise."""
+    from agexplorer.worker.protocol import RetraceRequest
+
+    body = ("@tf.function\ndef f(x, n):\n    for _ in range(n):\n        x = x + 1\n"
+            "    return x\n")
+    eager = tmp_path / "eager.py"
+    eager.write_text("import tensorflow as tf\n\ntf.config.run_functions_eagerly(True)\n"
+                     "tf.config.optimizer.set_jit(True)\n\n\n" + body)
+    plain = tmp_path / "plain.py"
+    plain.write_text("import tensorflow as tf\n\n\n" + body)
+    calls = ("tf.ones([2]), 3", "tf.ones([2]), 4")
+    first = worker.request(RetraceRequest(f"{eager}::f", calls=calls))
+    assert first.tracing_count == 2  # made with it off, and said why
+    assert any("run_functions_eagerly(True)" in note for note in first.notes)
+    after = worker.request(RetraceRequest(f"{plain}::f", calls=calls))
+    assert after.tracing_count == 2
+    assert not any("eagerly" in note for note in after.notes), after.notes
+    report = worker.request(ReportRequest(f"{plain}::f", call="tf.ones([2]), 3",
+                                          budget=0.05))
+    assert report["report"].error is None and report["lab"].runs["graph"].ok
+
+
+def test_keras_dtype_policy_and_floatx_are_put_back(tf):
+    """What a module may set for the whole process in Keras (mixed precision, float64)."""
+    import keras
+
+    from agexplorer.engine.tfenv import read_settings, write_settings
+
+    was = read_settings(tf)
+    policy, floatx = str(keras.config.dtype_policy().name), keras.config.floatx()
+    try:
+        keras.config.set_dtype_policy("mixed_float16")
+        keras.config.set_floatx("float64")
+        tf.config.run_functions_eagerly(True)
+    finally:
+        write_settings(tf, was)
+    assert (keras.config.dtype_policy().name, keras.config.floatx()) == (policy, floatx)
+    assert not tf.config.functions_run_eagerly()
