@@ -83,6 +83,8 @@ class Recording:
             # log's end is the recording process's, so the copy leaves the log alone.
             self._writer = None
         if self._writer is not None:
+            if _eager_at_end():
+                self._writer.write({"type": "note", "text": EAGER_NOTE})
             self._writer.write({"type": "end", "exit_code": self.exit_code,
                                 "wall_s": round(wall_s, 6),
                                 **end_fields(ended, self._hooks.user_code
@@ -214,3 +216,18 @@ def print_summary(path: str) -> None:
         lines = [f"agexplorer record: {exc.message}"]
     lines.append(f"log: {shown} (again: agexplorer summary {shown} [--json])")
     print("\n".join(lines), file=sys.stderr)
+
+
+EAGER_NOTE = ("the program ended with tf.config.run_functions_eagerly(True) on: its "
+              "tf.functions ran as plain Python while it was, and traced nothing then (turn "
+              "it off to record their traces)")
+
+
+def _eager_at_end() -> bool:
+    """Whether the program left ``tf.config.run_functions_eagerly(True)`` on (TensorFlow
+    imported by it; never imported here)."""
+    tf = sys.modules.get("tensorflow")
+    try:
+        return bool(tf is not None and tf.config.functions_run_eagerly())
+    except Exception:  # noqa: BLE001 - a TensorFlow without it: nothing to say
+        return False

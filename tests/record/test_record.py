@@ -268,6 +268,33 @@ def test_recording_api_in_process(tmp_path):
     assert run.exit_code is None and run.summary()["program"]["finished"]  # no program exit
 
 
+def test_a_run_that_ends_in_eager_mode_says_why_nothing_traced(tf, tmp_path):
+    """tf.config.run_functions_eagerly(True) (a debugging line left in): the tf.functions
+    run as plain Python and nothing traces; the log says so rather than only "0 traces"."""
+    import agexplorer
+    from agexplorer.runlog.text import text_lines
+
+    @tf.function
+    def double(x):
+        return x * 2
+
+    log = str(tmp_path / "eager.agxlog")
+    try:
+        with agexplorer.recording(log) as run:
+            tf.config.run_functions_eagerly(True)
+            double(tf.constant(2.0))
+    finally:
+        tf.config.run_functions_eagerly(False)
+    summary = run.summary()
+    assert summary["functions"] == []
+    (note,) = [n for n in summary["notes"] if "run_functions_eagerly(True)" in n]
+    assert "traced nothing then" in note
+    assert note in " ".join(" ".join(text_lines(summary, width=400)).split())
+    with agexplorer.recording(str(tmp_path / "graph.agxlog")) as run:
+        double(tf.constant(2.0))
+    assert not run.summary()["notes"] and len(run.summary()["functions"]) == 1
+
+
 @pytest.mark.tf
 def test_a_retrace_names_the_earlier_trace_by_its_number_among_the_functions(tmp_path):
     import tensorflow as tf
