@@ -128,6 +128,9 @@ class RunLab:
     # of their values, None where they cannot be compared as numbers (another shape, dtype
     # or structure, or values that are not numbers).
     differences: dict[str, float | None] = field(default_factory=dict)
+    # The module turned on tf.config.run_functions_eagerly(True), under which a tf.function
+    # runs eagerly: the graph and XLA modes were run with it off (else they timed eager).
+    eager_setting_off: bool = False
 
     @property
     def hlo(self) -> str | None:
@@ -180,7 +183,9 @@ class RunLab:
         not be measured) and ``overhead_spread_s`` (its interquartile range), ``retrace_reason``
         (``"variables"``, ``"signature"`` or null), ``mode_timeout_s`` (each mode's time box,
         null: none), ``shared_inputs``, ``seed`` (set before each load and each mode's
-        calls); and when they apply ``mismatch`` (each differing result) with
+        calls); and when they apply ``eager_setting_off`` (true: the module turned on
+        tf.config.run_functions_eagerly(True), and graph and XLA ran with it off),
+        ``mismatch`` (each differing result) with
         ``differences`` (``{mode: largest relative difference or null}``), ``hlo`` and
         ``tensorboard``. Each run carries its ``effects`` (``[{"kind", "name", "before",
         "after", "phase"}]``) and ``random_ops``."""
@@ -194,6 +199,8 @@ class RunLab:
         if self.mismatch is not None:
             data["mismatch"] = self.mismatch
             data["differences"] = self.differences
+        if self.eager_setting_off:
+            data["eager_setting_off"] = True
         if self.hlo_ir is not None:
             data["hlo"] = self.hlo_ir.to_dict()
         if self.tensorboard is not None:

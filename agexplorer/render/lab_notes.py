@@ -71,6 +71,10 @@ def cost_note(lab: RunLab, mode: str) -> str | None:
 def timing_notes(lab: RunLab) -> list[Text]:
     """The notes under the timings: cost against work, a retrace's reason, boxes and skips."""
     notes: list[Text] = []
+    if lab.eager_setting_off:
+        notes.append(Text("the module turns on tf.config.run_functions_eagerly(True), under "
+                          "which a tf.function runs eagerly: graph and XLA ran with it off.",
+                          style="yellow"))
     for mode in ("graph", "xla"):
         note = cost_note(lab, mode)
         if note:

@@ -336,6 +336,16 @@ def test_a_modules_process_wide_settings_end_with_its_request(worker, tmp_path):
     report = worker.request(ReportRequest(f"{plain}::f", call="tf.ones([2]), 3",
                                           budget=0.05))
     assert report["report"].error is None and report["lab"].runs["graph"].ok
+    assert not report["lab"].eager_setting_off
+    # The run lab on the eager module: its graph and XLA modes run as graphs (they traced),
+    # not as the eager calls the module's setting would make of them, and it says so.
+    lab = worker.request(ReportRequest(f"{eager}::f", call="tf.ones([2]), 3",
+                                       budget=0.05))["lab"]
+    assert lab.eager_setting_off and lab.to_dict()["eager_setting_off"]
+    assert lab.runs["graph"].tracing_count == 1 and lab.runs["xla"].tracing_count == 1
+    from agexplorer.render.lab_notes import timing_notes
+
+    assert "graph and XLA ran with it off" in " ".join(str(n) for n in timing_notes(lab))
 
 
 def test_keras_dtype_policy_and_floatx_are_put_back(tf):
