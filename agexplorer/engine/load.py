@@ -125,6 +125,23 @@ class Loaded:
     # The tf.function the report's trace goes through (None: a fresh one of ``bound``): the
     # user's own, where agexplorer.explain is asked to reuse it (its settings, its cache).
     traced_with: Any = None
+    # The module turned on tf.config.run_functions_eagerly(True), under which a tf.function
+    # runs eagerly: turned off again once it ran (what is made of it is graphs; a worker
+    # puts the process's settings back after each request).
+    eager_setting_off: bool = False
+
+
+def _graphs_as_graphs() -> bool:
+    """Turn off tf.config.run_functions_eagerly(True) where the module just run turned it
+    on; whether it had."""
+    tf = sys.modules.get("tensorflow")
+    try:
+        if tf is None or not tf.config.functions_run_eagerly():
+            return False
+        tf.config.run_functions_eagerly(False)
+    except Exception:  # noqa: BLE001 - a TensorFlow without it: nothing to turn off
+        return False
+    return True
 
 
 def load_target(target: str, call: str | None = None, require_args: bool = True,
@@ -148,6 +165,7 @@ def load_target(target: str, call: str | None = None, require_args: bool = True,
                        f"(available: {names}).")
     node = find_function_node(tree, spec.qualname)
     module = load_module(spec.path, text)
+    eager_setting_off = _graphs_as_graphs()
     obj = resolve(module, spec.qualname, functions)
     pyfn, signature = _unwrap(obj)
     if signature is None and callable(pyfn):  # wrapped elsewhere: f_fn = tf.function(f, ...)
@@ -163,7 +181,8 @@ def load_target(target: str, call: str | None = None, require_args: bool = True,
     bound, instance = _bind(module, spec.qualname, pyfn, init)
     loaded = Loaded(path=spec.path, qualname=spec.qualname, text=text, functions=functions,
                     node=node, module=module, pyfn=pyfn, signature=signature,
-                    bound=bound, decorated=decorated, instance=instance)
+                    bound=bound, decorated=decorated, instance=instance,
+                    eager_setting_off=eager_setting_off)
     try:
         _arguments(loaded, call, progress or (lambda phase: None))
     except AgxError as exc:

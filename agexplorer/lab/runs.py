@@ -145,19 +145,6 @@ def run_mode(mode: str, loaded: Loaded, device: str, budget: float,
     return out, hosts[0]
 
 
-def _graphs_as_graphs() -> bool:
-    """Turn off tf.config.run_functions_eagerly(True) where a module turned it on (under it
-    the graph and XLA modes, and the fixed cost's empty function, would run eagerly);
-    whether it was on. (A worker puts the process's settings back after each request.)"""
-    from agexplorer.engine.tfenv import import_tf
-
-    tf = import_tf()
-    if not tf.config.functions_run_eagerly():
-        return False
-    tf.config.run_functions_eagerly(False)
-    return True
-
-
 def _skipped() -> ModeRun:
     return ModeRun(skipped=True, error="skipped (asked not to run XLA)")
 
@@ -209,7 +196,7 @@ def run_lab(target: str, call: str | None = None, device: str | None = None,
             own = (last.args, last.kwargs)
             inputs = own if inputs is None else shared(inputs, own)
             seed_everything(LAB_SEED)
-            lab.eager_setting_off |= _graphs_as_graphs()
+            lab.eager_setting_off |= last.eager_setting_off
             lab.runs[mode], hosts[mode] = run_mode(mode, last, lab.device, budget,
                                                    mode_timeout, inputs)
         _keep_output(lab.runs[mode], captured.stdout)
@@ -251,7 +238,6 @@ def run_lab_loaded(loaded: Loaded, device: str | None = None, budget: float = 1.
             continue
         say(_MODE_WORDS[mode].format(f=loaded.qualname.rpartition(".")[2]))
         with capture_output() as captured:
-            lab.eager_setting_off |= _graphs_as_graphs()
             lab.runs[mode], hosts[mode] = run_mode(mode, loaded, lab.device, budget,
                                                    mode_timeout, inputs)
         _keep_output(lab.runs[mode], captured.stdout)

@@ -114,8 +114,8 @@ def _report(tf: Any, loaded: Loaded, sequence: list[_Call], origin: str,
         parameters = inspect.signature(loaded.bound)
     except (TypeError, ValueError):
         parameters = None
-    eager = tf.config.functions_run_eagerly()
-    if eager:  # the module turned it on: under it tf.function never traces
+    eager = tf.config.functions_run_eagerly()  # a live process's own (a module's: off)
+    if eager or loaded.eager_setting_off:  # under it tf.function never traces
         notes.append("the module turns on tf.config.run_functions_eagerly(True), under which "
                      "every tf.function runs as plain Python and never traces; these calls "
                      "were made with it off, to show what tracing does.")
