@@ -84,8 +84,11 @@ def doctor_renderables(reports: list[DoctorReport], width: int,
         target = f"{display_path(report.file)}::{report.function}"
         n = len(report.findings)
         head = Text(target, style="bold")
-        head.append(f": {plural(n, 'finding')}" if n else ": no pitfalls found",
-                    style="bold yellow" if n else "green")
+        # Untraced, only the source was examined: "no pitfalls found" would promise more.
+        clean = ": no pitfalls found" if report.traced else \
+            ": nothing found in its source (not traced, so its loops' verdicts are unknown)"
+        head.append(f": {plural(n, 'finding')}" if n else clean,
+                    style="bold yellow" if n else "green" if report.traced else "yellow")
         if report.call is not None:
             head.append(f"\n  call: {report.function.split('.')[-1]}({report.call})"
                         f"  [{report.call_origin}]", style="dim")

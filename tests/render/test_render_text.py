@@ -81,6 +81,20 @@ def test_a_clean_function_says_no_pitfalls_found():
     assert "/abs/clean.py::f: no pitfalls found" in console.export_text()
 
 
+def test_an_untraced_function_with_nothing_in_its_source_is_not_called_clean():
+    """Only its source was examined (a method without its instance): its loops may unroll."""
+    from agexplorer.model.errors import AgxError
+
+    console = _console()
+    error = AgxError("bad-call", "Accum.call needs an instance of Accum")
+    render_doctor([DoctorReport(file="/abs/layer.py", function="Accum.call", traced=False,
+                                error=error)], console=console)
+    text = " ".join(console.export_text().split())
+    assert "no pitfalls found" not in text
+    assert "Accum.call: nothing found in its source (not traced, so its loops' verdicts " \
+        "are unknown)" in text and "not traced: Accum.call needs an instance" in text
+
+
 def test_a_finding_shows_its_line_code_why_fix_and_the_command_to_try_it():
     console = _console()
     render_doctor([DoctorReport(file="/abs/loop.py", function="range_loop", traced=True,
