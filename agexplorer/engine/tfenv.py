@@ -90,9 +90,9 @@ def _set_keras_settings(was: dict[str, tuple[Any, Any]]) -> None:
         module = sys.modules.get(name)
         if module is None:
             continue
-        _, set_policy, read_floatx, set_floatx = _KERAS[name]
+        read_policy, set_policy, read_floatx, set_floatx = _KERAS[name]
         try:
-            if str(_attr(module, _KERAS[name][0])()) != str(policy):
+            if str(_attr(module, read_policy)()) != str(policy):
                 _attr(module, set_policy)(policy)
             if _attr(module, read_floatx)() != floatx:
                 _attr(module, set_floatx)(floatx)
