@@ -122,6 +122,11 @@ def fallback_verdicts(statements: list[Statement], counts: Counter[int] | Tally,
                     f"Python took the true branch {taken_true} times and the false branch "
                     f"{taken_false} times")
             reason = f"{before}`{stmt.expr}` was evaluated in Python while tracing and {took}."
+            if not traced and failed_line == stmt.line and not taken_true:
+                # it raised (a tensor's truth value, in a graph): no branch was taken
+                branch = None
+                reason = (f"{before}`{stmt.expr}` was evaluated in Python while tracing and "
+                          "raised (the error below): no branch was taken.")
             # Called as written, an if that ran had a Python condition: nothing to fix (on a
             # tensor it would have raised). One AutoGraph refused keeps the refusal's fix.
             hint = _hint(construct, refused, stmt.kind) if refused else None

@@ -160,8 +160,9 @@ def verdict_badge(v: Any) -> str:
     if v.verdict == "mixed":
         return f"mixed {v.mixed[0]}+{v.mixed[1]}" if v.mixed else "mixed"
     if v.verdict == "python":
-        if v.kind == "if":
-            return f"took {v.branch}" if v.branch else "both, in turn"
+        if v.kind == "if":  # reached once without a branch: its condition raised
+            return f"took {v.branch}" if v.branch else "both, in turn" if v.times > 1 \
+                else "in Python"
         return f"unrolled x{v.iterations}" if v.iterations is not None else "unrolled"
     return "unreached"
 

@@ -86,3 +86,25 @@ def test_an_if_that_took_one_branch_says_which():
                                         "why", {}, True, refused=False) if v.line == IF]
     assert (v.verdict, v.branch, v.times) == ("python", "true", 2)
     assert v.hint is None  # an if on a Python value runs the same under Keras: nothing to fix
+
+
+def test_a_statement_whose_header_raised_in_the_unconverted_trace_says_so():
+    """The trace failed at the header (a tensor's truth value, a loop over a symbolic
+    tensor): the if took no branch and the loop ran no body, and the verdict says it raised,
+    not "took false" or "its body 0 times"."""
+    from agexplorer.model.report import verdict_badge
+
+    loop_line = IF - 2  # `for i in range(n):`
+    [v] = [v for v in fallback_verdicts(statements(), Counter({loop_line: 1, IF: 1}), "f",
+                                        "why", {}, False, failed_line=IF) if v.line == IF]
+    assert v.branch is None and verdict_badge(v) == "in Python"
+    assert "raised (the error below): no branch was taken" in v.reason
+    [loop] = [v for v in fallback_verdicts(statements(), Counter({loop_line: 1}), "f", "why",
+                                           {}, False, failed_line=loop_line)
+              if v.line == loop_line]
+    assert "its header raised (the error below) after its body ran 0 times" in loop.reason
+    # Without the error at its line, the same counts are a branch taken, a loop run empty.
+    [taken] = [v for v in fallback_verdicts(statements(), Counter({loop_line: 1, IF: 1}), "f",
+                                            "why", {}, False, failed_line=None)
+               if v.line == IF]
+    assert taken.branch == "false" and verdict_badge(taken) == "took false"
