@@ -239,6 +239,33 @@ async def test_enter_keeps_the_indentation_and_indents_after_a_colon(tmp_path, t
         assert source.text == expected
 
 
+async def test_a_burst_of_keys_edits_in_the_order_typed(tmp_path):
+    """Keys that arrive together (typeahead on a loaded machine, keys sent through a browser
+    or tmux) are applied in order: End moves before the characters typed after it, and
+    Backspace deletes the last one typed, not the line's end ("  # hi!x = " before)."""
+    from textual import events
+    from textual.app import App, ComposeResult
+
+    from agexplorer.tui.code.source_pane import SourcePane
+
+    class Host(App[None]):
+        def compose(self) -> ComposeResult:
+            yield SourcePane(id="source")
+
+    app = Host()
+    async with app.run_test(size=(80, 24)) as pilot:
+        source = app.query_one(SourcePane)
+        source.open(str(tmp_path / "f.py"), "x = 1")
+        source.focus()
+        source.move_cursor((0, 0))
+        await pilot.pause()
+        burst = [("end", None), *((c if c != " " else "space", c) for c in "  # hi"),
+                 ("backspace", None), ("exclamation_mark", "!"), ("home", None), ("y", "y")]
+        for key, character in burst:  # posted at once, as a terminal's read delivers them
+            app.post_message(events.Key(key, character))
+        assert await wait_for(pilot, lambda: source.text == "yx = 1  # h!", 5), source.text
+
+
 def test_the_indent_rules():
     assert opens_block("    for i in range(3):") and opens_block("else:  # x")
     assert not opens_block("x = 'a:'") and not opens_block("y = x[1:]")

@@ -118,8 +118,25 @@ class SourcePane(TextArea):
             return
         if event.key == "enter" and not self.read_only:
             self._new_line(event)
+        elif not event.is_printable:
+            await self._own_binding(event)
         # Otherwise TextArea's own _on_key runs next: Textual calls each class's handler
         # along the MRO until one prevents the default (calling it here ran it twice).
+
+    async def _own_binding(self, event: events.Key) -> None:
+        """The editor's own binding for the key (End, an arrow, Backspace, ctrl+z), run here,
+        in order with the characters typed around it. Textual runs a focused widget's
+        bindings once the key has bubbled back up to the app, after the widget has typed the
+        characters behind it: a burst of keys (typeahead on a loaded machine, keys through
+        a browser) put "  # hi" before End's move and deleted the wrong character."""
+        active = self.screen.active_bindings.get(event.key)
+        if active is None or active.node is not self or active.binding.priority \
+                or not active.enabled:
+            return  # another's (the app's, the screen's): Textual runs it as it does
+        if await self.app.run_action(active.binding.action, self):
+            event.stop()
+            event.prevent_default()
+        # Refused here (ctrl+z in a locked editor): the key goes on to the next binding up.
 
     def _new_line(self, event: events.Key) -> None:
         """Enter starts the new line at the line's indentation, one step deeper after a
