@@ -206,6 +206,20 @@ async def test_ctrl_z_in_a_locked_editor_undoes_the_apply_not_a_keystroke():
         assert await wait_for(pilot, lambda: "AGX004 fix undone" in status(app), 5), status(app)
 
 
+def editor_alone():
+    """An app of the editor alone (its ``source``)."""
+    from textual.app import App, ComposeResult
+
+    from agexplorer.tui.code.source_pane import SourcePane
+
+    class Host(App[None]):
+        def compose(self) -> ComposeResult:
+            self.source = SourcePane(id="source")
+            yield self.source
+
+    return Host()
+
+
 @pytest.mark.parametrize(("text", "cursor", "typed", "expected"), [
     # after a block's colon: one step deeper than the line (8 spaces in a def's body)
     ("def f():\n    for i in range(3):", (1, 22), "x", "def f():\n    for i in range(3):\n        x"),
@@ -221,17 +235,9 @@ async def test_ctrl_z_in_a_locked_editor_undoes_the_apply_not_a_keystroke():
 ])
 async def test_enter_keeps_the_indentation_and_indents_after_a_colon(tmp_path, text, cursor,
                                                                      typed, expected):
-    from textual.app import App, ComposeResult
-
-    from agexplorer.tui.code.source_pane import SourcePane
-
-    class Host(App[None]):
-        def compose(self) -> ComposeResult:
-            yield SourcePane(id="source")
-
-    app = Host()
+    app = editor_alone()
     async with app.run_test(size=(80, 24)) as pilot:
-        source = app.query_one(SourcePane)
+        source = app.source
         source.open(str(tmp_path / "f.py"), text)
         source.focus()
         source.move_cursor(cursor)
@@ -244,17 +250,10 @@ async def test_a_burst_of_keys_edits_in_the_order_typed(tmp_path):
     or tmux) are applied in order: End moves before the characters typed after it, and
     Backspace deletes the last one typed, not the line's end ("  # hi!x = " before)."""
     from textual import events
-    from textual.app import App, ComposeResult
 
-    from agexplorer.tui.code.source_pane import SourcePane
-
-    class Host(App[None]):
-        def compose(self) -> ComposeResult:
-            yield SourcePane(id="source")
-
-    app = Host()
+    app = editor_alone()
     async with app.run_test(size=(80, 24)) as pilot:
-        source = app.query_one(SourcePane)
+        source = app.source
         source.open(str(tmp_path / "f.py"), "x = 1")
         source.focus()
         source.move_cursor((0, 0))
