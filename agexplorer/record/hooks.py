@@ -50,6 +50,17 @@ _UNSEEN = ("same arguments as trace {where}: something else tf.function keys on 
 
 
 @dataclass
+class _Inside:
+    """What the traces made inside an open trace did: the statements (file, line) they
+    reached (a `for x in ds:` body, which tf.data traces as a function of its own: not
+    "unreached" in the outer) and the names of the functions they made (a ReduceDataset's
+    body, walked as control flow: counted in its own record, not again in the outer's)."""
+
+    reached: set[tuple[str, int]] = field(default_factory=set)
+    names: set[str] = field(default_factory=set)
+
+
+@dataclass
 class _Earlier:
     """The traces one tf.function made so far: their arguments and scopes."""
 
@@ -90,12 +101,7 @@ class TraceRecorder:
         self._open: list[int] = []  # the traces in progress, outermost first
         self._recorders: list[Recorder] = []  # and their recorders
         self._inner_s: list[float] = []  # and the seconds of the traces made inside each
-        # and the statements (file, line) the traces made inside each reached (a `for x in
-        # ds:` body tf.data traces as a function of its own): not "unreached" in the outer
-        self._inner_reached: list[set[tuple[str, int]]] = []
-        # and the names of the functions those traces made (a ReduceDataset's body is
-        # walked as control flow: counted in its own record, not again in the outer's)
-        self._inner_names: list[set[str]] = []
+        self._inside: list[_Inside] = []  # and what the traces made inside each did
         self._calls = CallTexts()
         # Counters compiled into the user's functions: how often each if/for/while of code
         # AutoGraph never converted ran while a trace was made (see engine/counters.py).
@@ -139,8 +145,7 @@ class TraceRecorder:
         self._open.append(number)
         self._recorders.append(recorder)
         self._inner_s.append(0.0)
-        self._inner_reached.append(set())
-        self._inner_names.append(set())
+        self._inside.append(_Inside())
         before = self._analysis_s
         t0 = time.perf_counter()
         try:
@@ -156,8 +161,7 @@ class TraceRecorder:
                 (number, own), place, arguments, scope, (cache, python_function), elapsed,
                 parent, error=failed), **({"called_from": called} if called else {})}))
             raise
-        inside = set(self._inner_reached[-1]) if self._inner_reached else set()
-        apart = frozenset(self._inner_names[-1]) if self._inner_names else frozenset()
+        inside = self._inside[-1]  # complete now: the traces inside this one are done
         elapsed = self._own_time(t0, before)
         self._open.pop()
         self._recorders.pop()
@@ -168,16 +172,16 @@ class TraceRecorder:
             record = self._record((number, own), place, arguments, scope,
                                   (cache, python_function), elapsed, parent, traced=traced)
             record.update(_verdicts(concrete, recorder, root, anchored, unit, self.user_code,
-                                    self.index, seen, counts, self.counters.slots, apart))
-            record["statements"] = _outside(record.get("statements") or [], inside)
-            if self._inner_reached:  # this trace is inside another: what it reached
-                self._inner_reached[-1].update(
-                    (v["file"], v["line"]) for v in record["statements"]
-                    if v.get("verdict") != "unreached")
+                                    self.index, seen, counts, self.counters.slots,
+                                    frozenset(inside.names)))
+            record["statements"] = _outside(record.get("statements") or [], inside.reached)
+            if self._inside:  # this trace is inside another: what it reached and made
+                outer = self._inside[-1]
+                outer.reached.update((v["file"], v["line"]) for v in record["statements"]
+                                     if v.get("verdict") != "unreached")
                 name = getattr(concrete, "name", None)
                 if name:
-                    self._inner_names[-1].add(name.decode() if isinstance(name, bytes)
-                                              else str(name))
+                    outer.names.add(name.decode() if isinstance(name, bytes) else str(name))
             if called is not None:
                 record["called_from"] = called
             self.write(record)
@@ -190,10 +194,10 @@ class TraceRecorder:
         """The trace's own seconds since ``t0``: without the records made meanwhile, nor the
         traces made inside it (each has its own), which count in the enclosing trace's."""
         spent = time.perf_counter() - t0 - (self._analysis_s - analysis_before)
-        reached, names = self._inner_reached.pop(), self._inner_names.pop()
-        if self._inner_reached:  # the enclosing trace's inner traces reached these too
-            self._inner_reached[-1] |= reached
-            self._inner_names[-1] |= names
+        done = self._inside.pop()
+        if self._inside:  # the enclosing trace's inner traces did this too
+            self._inside[-1].reached |= done.reached
+            self._inside[-1].names |= done.names
         inner = self._inner_s.pop()
         if self._inner_s:
             self._inner_s[-1] += spent
