@@ -1,4 +1,4 @@
-"""``agexplorer daemon status|stop``: the background worker the commands share."""
+"""``agexplorer daemon start|status|stop``: the background worker the commands share."""
 
 from __future__ import annotations
 
@@ -11,18 +11,21 @@ from agexplorer.cli.options import PYTHON_HELP
 
 
 def add_daemon_parser(sub: Any) -> None:
-    daemon = sub.add_parser("daemon", help="the background worker the commands share: is one "
-                            "running (status), stop it (stop)")
-    daemon.add_argument("action", choices=("status", "stop"),
-                        help="status: whether one runs for this interpreter, and how it is; "
-                        "stop: end it now")
+    daemon = sub.add_parser("daemon", help="the background worker the commands share: start "
+                            "one now (start), is one running (status), stop it (stop)")
+    daemon.add_argument("action", choices=("start", "status", "stop"),
+                        help="start: start one now if none runs (the next commands and "
+                        "explorers open warm); status: whether one runs for this "
+                        "interpreter, and how it is; stop: end it now")
     daemon.add_argument("--python", metavar="PATH", default=None, help=PYTHON_HELP)
     daemon.add_argument("--json", action="store_true", help="print one JSON object")
 
 
 def cmd_daemon(args: argparse.Namespace) -> int:
-    from agexplorer.daemon.client import status, stop
+    from agexplorer.daemon.client import start, status, stop
 
+    if args.action == "start":
+        start(args.python)
     if args.action == "stop":
         place, pid = stop(args.python)
         if args.json:
@@ -40,7 +43,8 @@ def cmd_daemon(args: argparse.Namespace) -> int:
             data.update(pid=found.pid, python=found.executable, started=found.started,
                         idle_limit_s=found.idle_limit, idle_s=round(found.idle_for, 1),
                         answered=found.answered, workers=found.workers,
-                        zygote=getattr(found, "zygote", None))
+                        zygote=getattr(found, "zygote", None),
+                        explorer=getattr(found, "explorer", None))
         print(json.dumps(data, indent=2))
         return 0
     if found is None:
@@ -59,4 +63,7 @@ def cmd_daemon(args: argparse.Namespace) -> int:
     zygote = getattr(found, "zygote", None)  # one of an older agexplorer has none
     print(f"workers forked from a warm zygote ({zygote}): an explorer opened now forks its "
           "own there" if zygote else "workers start the usual way (no warm zygote)")
+    explorer = getattr(found, "explorer", None)
+    print(f"warm explorer ({explorer}): `agexplorer FILE` opens there, Textual loaded already"
+          if explorer else "no warm explorer: `agexplorer FILE` opens cold")
     return 0

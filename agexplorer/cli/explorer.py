@@ -27,7 +27,10 @@ def open_tui(argv: list[str]) -> int:
     the same in a private session folder of its own, removed when it ends (state/session.py)."""
     served = "--served" in argv
     if not served:
-        return _open_tui(argv, None)
+        from agexplorer.cli.handoff import hand_off
+
+        handed = hand_off(argv)  # to a running background worker's warm explorer
+        return _open_tui(argv, None) if handed is None else handed
     from agexplorer.state.session import start_served
 
     session = start_served()

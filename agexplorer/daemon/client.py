@@ -19,7 +19,7 @@ import time
 from typing import Any, TypeVar
 
 from agexplorer.daemon.messages import Ask, Busy, Status, StatusAsk, StopAsk, Stopping, Taken
-from agexplorer.daemon.place import Place, disabled, idle_seconds, place_for
+from agexplorer.daemon.place import Place, connect_unix, disabled, idle_seconds, place_for
 from agexplorer.model.errors import AgxError
 from agexplorer.worker import wire
 from agexplorer.worker.client import DEFAULT_TIMEOUT, START_TIMEOUT, TellOnce, shared_worker
@@ -42,25 +42,8 @@ class _NotTaken(Exception):
         self.said = said
 
 
-SOCKET_PATH_MAX = 100  # bytes: past about this, a Unix socket's path is refused
-
-
 def _connect(place: Place) -> socket.socket:
-    sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-    folder = None
-    try:
-        path = place.socket
-        if len(os.fsencode(path)) > SOCKET_PATH_MAX:  # reached through the open folder
-            folder = os.open(place.folder, os.O_RDONLY | os.O_DIRECTORY)
-            path = f"/proc/self/fd/{folder}/{os.path.basename(path)}"
-        sock.connect(path)
-    except OSError:
-        sock.close()
-        raise
-    finally:
-        if folder is not None:
-            os.close(folder)
-    return sock
+    return connect_unix(place.socket)
 
 
 def _start(place: Place, python: Interpreter | None, idle: float) -> None:
@@ -230,6 +213,19 @@ def status(python: str | None = None) -> tuple[Place, Status | None]:
     place = place_for(chosen.executable if chosen else None)
     answer = _ask(place, StatusAsk())
     return place, answer if isinstance(answer, Status) else None
+
+
+def start(python: str | None = None) -> None:
+    """Start the background worker for this interpreter and environment if none runs (AgxError
+    when it cannot be)."""
+    chosen = resolve(python)
+    place = place_for(chosen.executable if chosen else None)
+    try:
+        connect(place, chosen, idle_seconds()).close()
+    except _NotTaken as exc:
+        raise AgxError("worker-start", f"no background worker could be started: {exc}",
+                       advice="see its log, or pass --no-daemon to the commands.",
+                       exit_code=1) from None
 
 
 def stop(python: str | None = None, wait: float = 15.0) -> tuple[Place, int | None]:

@@ -62,6 +62,9 @@ class Status:
     # The socket of the warm zygote its workers are forked from (worker/zygote.py), which
     # the explorer forks its own worker from too; None: its workers start the usual way.
     zygote: str | None = None
+    # The socket of its warm explorer (cli/warm.py), which opens `agexplorer FILE` in the
+    # command's terminal with Textual loaded already; None: the explorer opens cold.
+    explorer: str | None = None
 
 
 @dataclass(frozen=True)

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import socket
 import stat
 import sys
 from dataclasses import dataclass
@@ -22,6 +23,7 @@ from agexplorer.model.errors import AgxError
 from agexplorer.worker.environment import relevant_environment
 
 IDLE_DEFAULT = 600.0  # seconds without a request before a background worker stops itself
+SOCKET_PATH_MAX = 100  # bytes: past about this, a Unix socket's path is refused
 
 
 @dataclass(frozen=True)
@@ -43,15 +45,44 @@ class Place:
     def log(self) -> str:
         return os.path.join(self.folder, self.key + ".log")
 
+    @property
+    def explorer(self) -> str:
+        """The warm explorer's socket (agexplorer.cli.warm), for this interpreter's own."""
+        return os.path.join(self.folder, self.key + ".explorer.sock")
 
-def runtime_folder(environ: dict[str, str] | None = None) -> str:
-    """The private folder the sockets live in (made, mode 0700), checked: AgxError when it is
-    a link, another user's, or open to others."""
+
+def connect_unix(path: str) -> socket.socket:
+    """A connection to the Unix socket ``path`` (OSError when none listens), reached through
+    its open folder when the path is too long for a socket's address."""
+    sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    folder = None
+    try:
+        if len(os.fsencode(path)) > SOCKET_PATH_MAX:
+            folder = os.open(os.path.dirname(path), os.O_RDONLY | os.O_DIRECTORY)
+            path = f"/proc/self/fd/{folder}/{os.path.basename(path)}"
+        sock.connect(path)
+    except OSError:
+        sock.close()
+        raise
+    finally:
+        if folder is not None:
+            os.close(folder)
+    return sock
+
+
+def runtime_path(environ: dict[str, str] | None = None) -> str:
+    """Where the private folder the sockets live in is (neither made nor checked)."""
     from agexplorer.state.session import state_home
 
     env = os.environ if environ is None else environ
     base = env.get("XDG_RUNTIME_DIR")
-    folder = os.path.join(base, "agexplorer") if base else os.path.join(state_home(), "run")
+    return os.path.join(base, "agexplorer") if base else os.path.join(state_home(), "run")
+
+
+def runtime_folder(environ: dict[str, str] | None = None) -> str:
+    """The private folder the sockets live in (made, mode 0700), checked: AgxError when it is
+    a link, another user's, or open to others."""
+    folder = runtime_path(environ)
     try:
         os.makedirs(folder, mode=0o700, exist_ok=True)
         info = os.lstat(folder)

@@ -26,6 +26,7 @@ from typing import Any
 
 from agexplorer.daemon.messages import Ask, Busy, Status, StatusAsk, StopAsk, Stopping, Taken
 from agexplorer.daemon.place import Place
+from agexplorer.daemon.warm import WarmExplorer
 from agexplorer.model.errors import AgxError
 from agexplorer.worker import wire
 from agexplorer.worker.client import Worker
@@ -122,6 +123,8 @@ class Server:
         self.stopping = threading.Event()
         self.listener: socket.socket | None = None
         self.inode: int | None = None
+        self.python = python
+        self.warm_explorer: WarmExplorer | None = None
 
     # -- the loop ----------------------------------------------------------------------
     def bind(self) -> None:
@@ -139,6 +142,12 @@ class Server:
         listener.settimeout(TICK)
         self.listener = listener
         self.inode = os.stat(self.place.socket).st_ino
+        if self.python is None:  # agexplorer's own interpreter: `agexplorer FILE` opens warm
+            try:
+                self.warm_explorer = WarmExplorer(self.place)
+            except OSError as exc:
+                print(f"agexplorer daemon: no warm explorer ({exc}); the explorer opens cold",
+                      file=sys.stderr, flush=True)
 
     def run(self) -> None:
         assert self.listener is not None
@@ -170,6 +179,8 @@ class Server:
             if os.stat(self.place.socket).st_ino == self.inode:
                 os.unlink(self.place.socket)
         self.pool.close()
+        if self.warm_explorer is not None:
+            self.warm_explorer.close()
         if self.own_zygote is not None:
             self.own_zygote.close()
 
@@ -194,7 +205,8 @@ class Server:
             idle_for = 0.0 if self.active else time.monotonic() - self.last_end
             answered = self.answered
         return Status(os.getpid(), self.executable, self.started, self.idle_limit, idle_for,
-                      answered, self.pool.describe(), self.zygote)
+                      answered, self.pool.describe(), self.zygote,
+                      self.warm_explorer.path if self.warm_explorer is not None else None)
 
     def _relay(self, conn: socket.socket, ask: Ask) -> None:
         worker = self.pool.take()

@@ -223,14 +223,20 @@ class EngineBridge:
         """Once, for the explorer's own worker: whose TensorFlow answers (``_choose_zygote``)."""
         if self._whose is None:
             return None
+        from agexplorer.daemon import warm
+
         why, self._whose = self._whose, None
+        opened = (" This explorer opened in the background worker's warm explorer (Textual "
+                  "loaded already)." if warm.opened_warm else
+                  f" This explorer opened cold: the background worker's warm explorer refused "
+                  f"({warm.refused_why})." if warm.refused_why else "")
         if self.worker.forked and self.worker.zygote:
             ready = f" (ready in {self.worker.start_s:.1f} s)" if self.worker.start_s else ""
             return ("TensorFlow was loaded already: this explorer's worker was forked from the "
-                    f"background worker's{ready}")
+                    f"background worker's{ready}.{opened}")
         return ("TensorFlow loads in this explorer's own worker: "
                 + (why or "the background worker's runs under other settings (its environment "
-                   "or interpreter), so it was not forked there"))
+                   "or interpreter), so it was not forked there") + "." + opened)
 
     def ask(self, key: AnalysisKey, request: Request, path: str, what: str,
             reply: Callable[[EngineAnswer], None], tells_failures: bool = False) -> None:

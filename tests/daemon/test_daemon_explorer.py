@@ -79,11 +79,18 @@ async def test_the_explorer_forks_its_worker_from_the_background_workers(user):
         in "ZX"  # it ended with the explorer
 
 
-async def test_with_no_background_worker_the_log_says_why_and_none_is_started(user):
+async def test_with_no_background_worker_the_log_says_why_and_none_is_started(user,
+                                                                               monkeypatch):
+    from agexplorer.daemon import warm
+
+    # as agexplorer.cli.handoff leaves it when a warm explorer refused the terminal
+    monkeypatch.setattr(warm, "refused_why", "other values of TEXTUAL_FPS")
     app = AgxApp([str(user)], "range_loop")
     async with app.run_test(size=(140, 40)) as pilot:
         log = await analysed(app, pilot)
         assert "TensorFlow loads in this explorer's own worker: no background worker runs" in log
+        assert "This explorer opened cold: the background worker's warm explorer refused " \
+               "(other values of TEXTUAL_FPS)." in log
         assert not app.bridge.worker.forked
     done = agx("daemon", "status", "--json")
     assert json.loads(done.stdout)["running"] is False

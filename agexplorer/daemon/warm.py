@@ -1,0 +1,57 @@
+"""The background worker's warm explorer (``agexplorer.cli.warm``): started with the socket it
+listens on bound here, so a command that comes while it imports waits for it; it dies with
+the background worker. Explorers it opened are processes of their own and go on."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import socket
+import subprocess
+import sys
+
+from agexplorer.daemon.place import Place
+
+# In an explorer's own process, for its Log: whether the warm explorer opened it (set there,
+# by agexplorer.cli.warm), or why a running one refused to (set by agexplorer.cli.handoff).
+opened_warm = False
+refused_why = ""
+
+
+class WarmExplorer:
+    """The warm explorer for ``place`` (its socket: ``place.explorer``), started now."""
+
+    def __init__(self, place: Place) -> None:
+        self.path = place.explorer
+        name = os.path.basename(self.path)  # bound by its name: this process runs in the folder
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(name)  # a dead background worker's (the lock says none holds it)
+        listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        old = os.umask(0o177)
+        try:
+            listener.bind(name)
+        finally:
+            os.umask(old)
+        try:
+            listener.listen(16)
+            self.inode = os.stat(name).st_ino
+            self.proc = subprocess.Popen(
+                [sys.executable, "-c", "from agexplorer.cli.warm import main; main()",
+                 str(listener.fileno()), str(os.getpid())],
+                pass_fds=(listener.fileno(),), stdin=subprocess.DEVNULL,
+                stdout=subprocess.DEVNULL, start_new_session=True)
+        finally:
+            listener.close()  # the warm explorer holds it: if it dies, commands are refused
+
+    @property
+    def pid(self) -> int:
+        return self.proc.pid
+
+    def close(self) -> None:
+        with contextlib.suppress(OSError):
+            self.proc.kill()
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            self.proc.wait(timeout=10)
+        with contextlib.suppress(OSError):
+            if os.stat(self.path).st_ino == self.inode:
+                os.unlink(self.path)
