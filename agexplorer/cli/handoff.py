@@ -138,8 +138,7 @@ def _follow(conn: socket.socket, pid: int) -> int:
             with contextlib.suppress(OSError):
                 signal.pidfd_send_signal(pidfd, sig)
 
-    for sig in _FORWARDED:
-        signal.signal(sig, forward)
+    before = {sig: signal.signal(sig, forward) for sig in _FORWARDED}
     conn.settimeout(None)
     buffer = bytearray()
     try:
@@ -150,6 +149,8 @@ def _follow(conn: socket.socket, pid: int) -> int:
     except (OSError, ValueError):
         answer = None
     finally:
+        for sig, handler in before.items():
+            signal.signal(sig, handler)
         if pidfd is not None:
             os.close(pidfd)
     code = answer.get("exit") if isinstance(answer, dict) else None

@@ -12,7 +12,6 @@ imports do.
 
 from __future__ import annotations
 
-import hashlib
 import os
 import socket
 import stat
@@ -116,6 +115,8 @@ def build_stamp() -> str:
 
 def place_for(executable: str | None, environ: dict[str, str] | None = None) -> Place:
     """The background worker for the interpreter ``executable`` (None: this one)."""
+    import hashlib  # here: OpenSSL's load (~6 ms) is not on the explorer's way to its frame
+
     digest = hashlib.sha256(repr((executable or sys.executable, sys.executable, build_stamp(),
                                   relevant_environment(environ))).encode()).hexdigest()
     return Place(runtime_folder(environ), "worker-" + digest[:20])

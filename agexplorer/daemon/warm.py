@@ -7,10 +7,13 @@ from __future__ import annotations
 import contextlib
 import os
 import socket
-import subprocess
 import sys
+from typing import TYPE_CHECKING
 
 from agexplorer.daemon.place import Place
+
+if TYPE_CHECKING:
+    import subprocess
 
 # In an explorer's own process, for its Log: whether the warm explorer opened it (set there,
 # by agexplorer.cli.warm), or why a running one refused to (set by agexplorer.cli.handoff).
@@ -22,6 +25,8 @@ class WarmExplorer:
     """The warm explorer for ``place`` (its socket: ``place.explorer``), started now."""
 
     def __init__(self, place: Place) -> None:
+        import subprocess  # here: every explorer imports this module for the two names above
+
         self.path = place.explorer
         name = os.path.basename(self.path)  # bound by its name: this process runs in the folder
         with contextlib.suppress(FileNotFoundError):
@@ -35,7 +40,7 @@ class WarmExplorer:
         try:
             listener.listen(16)
             self.inode = os.stat(name).st_ino
-            self.proc = subprocess.Popen(
+            self.proc: subprocess.Popen[bytes] = subprocess.Popen(
                 [sys.executable, "-c", "from agexplorer.cli.warm import main; main()",
                  str(listener.fileno()), str(os.getpid())],
                 pass_fds=(listener.fileno(),), stdin=subprocess.DEVNULL,
@@ -48,6 +53,8 @@ class WarmExplorer:
         return self.proc.pid
 
     def close(self) -> None:
+        import subprocess
+
         with contextlib.suppress(OSError):
             self.proc.kill()
         with contextlib.suppress(subprocess.TimeoutExpired):
