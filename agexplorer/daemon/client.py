@@ -252,8 +252,9 @@ def explorer_zygote(python: Interpreter | None) -> tuple[str | None, str]:
         return None, f"its interpreter ({python.executable}) is not agexplorer's own"
     answer = _ask(place_for(None), StatusAsk())
     if not isinstance(answer, Status):
-        return None, ("no background worker runs (a command such as `agexplorer devices` "
-                      "starts one, kept for 10 minutes)")
+        return None, ("no background worker runs (`agexplorer daemon start` starts one, as "
+                      "does a command such as `agexplorer devices`, kept for 10 minutes: the "
+                      "next explorer then opens warm)")
     zygote = getattr(answer, "zygote", None)  # one of an older agexplorer has none
     if not zygote:
         return None, "the background worker running has no TensorFlow to fork a worker from"
