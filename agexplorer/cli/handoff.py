@@ -5,7 +5,8 @@ already (and its TensorFlow worker forked from the warm zygote), then waits for 
 ends with its exit status, as emacsclient does for a running Emacs.
 
 What the command still does while the explorer runs: it passes on the signals it gets
-(a resized window, a closed terminal, SIGTERM, SIGINT) to the explorer, which has no
+(a resized window, a closed terminal, SIGTERM, SIGINT, SIGTSTP and SIGCONT: the explorer
+suspended gives the terminal back, then the command stops) to the explorer, which has no
 controlling terminal of its own; and if the explorer dies without restoring the terminal
 (killed), it restores it and says so in one sentence. Killed itself, its connection closes
 and the explorer is sent SIGHUP, as for a closed terminal (unsaved edits are kept).
@@ -32,7 +33,9 @@ FIRST_ANSWER = 5.0  # seconds the warm explorer has to take the terminal (it for
 # kitty keyboard protocol.
 _RESET = ("\x1b[?1049l\x1b[?25h\x1b[?1000l\x1b[?1003l\x1b[?1015l\x1b[?1006l\x1b[?2004l"
           "\x1b[?1004l\x1b[<u")
-_FORWARDED = (signal.SIGWINCH, signal.SIGHUP, signal.SIGTERM, signal.SIGINT, signal.SIGQUIT)
+_FORWARDED = (signal.SIGWINCH, signal.SIGHUP, signal.SIGTERM, signal.SIGINT, signal.SIGQUIT,
+              signal.SIGCONT)
+SUSPEND_WAIT = 2.0  # seconds a suspended explorer has to give the terminal back and stop
 
 
 def hand_off(argv: list[str]) -> int | None:
@@ -138,7 +141,16 @@ def _follow(conn: socket.socket, pid: int) -> int:
             with contextlib.suppress(OSError):
                 signal.pidfd_send_signal(pidfd, sig)
 
+    def suspend(sig: int, frame: Any) -> None:
+        """SIGTSTP (``kill -TSTP``; Ctrl-Z is a key to the explorer): it gives the terminal
+        back and stops, as Textual does on SIGTSTP; then this command stops, and the shell
+        has its terminal. ``fg`` continues this command, which continues the explorer."""
+        forward(sig, frame)
+        _stopped(pid, SUSPEND_WAIT)
+        os.kill(os.getpid(), signal.SIGSTOP)
+
     before = {sig: signal.signal(sig, forward) for sig in _FORWARDED}
+    before[signal.SIGTSTP] = signal.signal(signal.SIGTSTP, suspend)
     conn.settimeout(None)
     buffer = bytearray()
     try:
@@ -169,6 +181,22 @@ def _follow(conn: socket.socket, pid: int) -> int:
           "terminal was reset (run with --no-daemon to open one of this command's own).",
           file=sys.stderr)
     return 1
+
+
+def _stopped(pid: int, seconds: float) -> bool:
+    """Wait until the process ``pid`` is stopped (or gone), for at most ``seconds``."""
+    import time
+
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        try:
+            with open(f"/proc/{pid}/stat") as fh:
+                if fh.read().rpartition(")")[2].split()[0] in "TtZX":
+                    return True
+        except OSError:
+            return True
+        time.sleep(0.01)
+    return False
 
 
 def _restore(saved: list[Any] | None) -> None:

@@ -120,15 +120,20 @@ class Terminal:
             os.close(self.master)
 
 
-def gone(pid: int) -> bool:
+def state(pid: int) -> str:
+    """The process's state letter (R, S, T, Z, ...); X when it is gone."""
     try:
         with open(f"/proc/{pid}/stat") as fh:
-            return fh.read().rpartition(")")[2].split()[0] in "ZX"
+            return fh.read().rpartition(")")[2].split()[0]
     except OSError:
-        return True
+        return "X"
 
 
-def test_the_explorer_opens_warm_follows_resizes_and_ends_with_its_status(shell):
+def gone(pid: int) -> bool:
+    return state(pid) in "ZX"
+
+
+def test_the_explorer_opens_warm_follows_resizes_and_suspends_and_ends_with_its_status(shell):
     env, home = shell
     term = Terminal(env, home, rows=24)
     try:
@@ -145,6 +150,16 @@ def test_the_explorer_opens_warm_follows_resizes_and_ends_with_its_status(shell)
         seen = len(term.output)
         term.resize(40)
         assert term.wait(lambda: b"\x1b[40;" in term.output[seen:], 20)
+        # `kill -TSTP`: the explorer gives the terminal back and stops, then the command;
+        # `fg` (SIGCONT to the command) brings both back, in raw mode again.
+        raw = termios.tcgetattr(term.slave)[3]
+        assert raw != term.before[3]
+        os.kill(term.proc.pid, signal.SIGTSTP)
+        assert term.wait(lambda: state(term.proc.pid) == "T" and state(app) == "T", 10)
+        assert termios.tcgetattr(term.slave)[3] == term.before[3]
+        os.kill(term.proc.pid, signal.SIGCONT)
+        assert term.wait(lambda: termios.tcgetattr(term.slave)[3] == raw, 10)
+        assert state(app) != "T"
         os.write(term.master, b"q")
         assert term.proc.wait(timeout=30) == 0
         assert term.wait(lambda: gone(app), 10)
