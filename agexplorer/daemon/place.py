@@ -12,6 +12,7 @@ imports do.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import socket
 import stat
@@ -48,6 +49,24 @@ class Place:
     def explorer(self) -> str:
         """The warm explorer's socket (agexplorer.cli.warm), for this interpreter's own."""
         return os.path.join(self.folder, self.key + ".explorer.sock")
+
+
+def listen_unix(path: str) -> tuple[socket.socket, int]:
+    """A socket listening at ``path`` (mode 0600; one left by a dead process is replaced: the
+    caller holds the lock), and its inode. Bound by its name in the folder, which must be
+    this process's current one: a socket's full path may not exceed about 100 bytes, and a
+    state folder's can."""
+    name = os.path.basename(path)
+    with contextlib.suppress(FileNotFoundError):
+        os.unlink(name)
+    listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    old = os.umask(0o177)
+    try:
+        listener.bind(name)
+    finally:
+        os.umask(old)
+    listener.listen(16)
+    return listener, os.stat(name).st_ino
 
 
 def connect_unix(path: str) -> socket.socket:

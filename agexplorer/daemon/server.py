@@ -25,7 +25,7 @@ import time
 from typing import Any
 
 from agexplorer.daemon.messages import Ask, Busy, Status, StatusAsk, StopAsk, Stopping, Taken
-from agexplorer.daemon.place import Place
+from agexplorer.daemon.place import Place, listen_unix
 from agexplorer.daemon.warm import WarmExplorer
 from agexplorer.model.errors import AgxError
 from agexplorer.worker import wire
@@ -123,26 +123,14 @@ class Server:
         self.stopping = threading.Event()
         self.listener: socket.socket | None = None
         self.inode: int | None = None
-        self.python = python
         self.warm_explorer: WarmExplorer | None = None
 
     # -- the loop ----------------------------------------------------------------------
     def bind(self) -> None:
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(self.place.socket)  # a dead one's (the lock says none holds it)
-        listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-        old = os.umask(0o177)
-        try:
-            # By its name in the folder (this process's current one): a socket's full path
-            # may not exceed about 100 bytes, and a state folder's can.
-            listener.bind(os.path.basename(self.place.socket))
-        finally:
-            os.umask(old)
-        listener.listen(16)
+        listener, self.inode = listen_unix(self.place.socket)  # in its folder (main)
         listener.settimeout(TICK)
         self.listener = listener
-        self.inode = os.stat(self.place.socket).st_ino
-        if self.python is None:  # agexplorer's own interpreter: `agexplorer FILE` opens warm
+        if self.pool.python is None:  # agexplorer's own interpreter: `agexplorer FILE` opens warm
             try:
                 self.warm_explorer = WarmExplorer(self.place)
             except OSError as exc:

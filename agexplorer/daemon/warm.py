@@ -6,11 +6,10 @@ from __future__ import annotations
 
 import contextlib
 import os
-import socket
 import sys
 from typing import TYPE_CHECKING
 
-from agexplorer.daemon.place import Place
+from agexplorer.daemon.place import Place, listen_unix
 
 if TYPE_CHECKING:
     import subprocess
@@ -28,18 +27,8 @@ class WarmExplorer:
         import subprocess  # here: every explorer imports this module for the two names above
 
         self.path = place.explorer
-        name = os.path.basename(self.path)  # bound by its name: this process runs in the folder
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(name)  # a dead background worker's (the lock says none holds it)
-        listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-        old = os.umask(0o177)
+        listener, self.inode = listen_unix(self.path)  # the background worker runs in the folder
         try:
-            listener.bind(name)
-        finally:
-            os.umask(old)
-        try:
-            listener.listen(16)
-            self.inode = os.stat(name).st_ino
             self.proc: subprocess.Popen[bytes] = subprocess.Popen(
                 [sys.executable, "-c", "from agexplorer.cli.warm import main; main()",
                  str(listener.fileno()), str(os.getpid())],
