@@ -62,8 +62,11 @@ def test_the_tour_in_a_browser_at_each_size(tmp_path):
     served = start_server("--tour", env=env, cwd=str(tmp_path))
     try:
         with sync_api.sync_playwright() as p:
+            # downloads open in a new window when the answer comes: no popup blocker (as
+            # in test_serve.py's two-session test)
             browser = p.chromium.launch(executable_path=browser_binary,
-                                        args=["--no-sandbox", "--disable-gpu"])
+                                        args=["--no-sandbox", "--disable-gpu",
+                                              "--disable-popup-blocking"])
             context = browser.new_context(viewport={"width": 1000, "height": 600},
                                           accept_downloads=True)
             page = context.new_page()
