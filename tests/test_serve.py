@@ -266,7 +266,7 @@ def _download(page, key: str, downloads: list, seconds: float = 90.0):
         try:
             downloads[-1].path()  # finished
         except BrowserError as error:
-            cancelled.append(str(error))
+            cancelled.append(f"{downloads[-1].url}: {error}")
             continue
         return downloads[-1]
     raise AssertionError(f"{key} gave no finished download in {seconds:.0f} s (downloads: "
@@ -396,7 +396,7 @@ def test_two_browser_tabs_are_two_sessions_that_share_nothing(tmp_path):
         assert _wait(lambda: not glob.glob(f"{temp}/agexplorer-session-*"), 30), \
             "a session's folder outlived its explorer"
     finally:
-        stop_server(served.proc)
+        print(stop_server(served.proc))  # the server's log, shown if the test fails
     assert served.proc.returncode == 0
 
 

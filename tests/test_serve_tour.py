@@ -96,7 +96,7 @@ def test_the_tour_in_a_browser_at_each_size(tmp_path):
                 assert collapsed is None, ((cols, rows), collapsed.group(0), screen)
             browser.close()
     finally:
-        stop_server(served.proc)
+        print(stop_server(served.proc))  # the server's log, shown if the test fails
 
 
 def _size_to(page, cols: int, rows: int) -> None:
@@ -136,7 +136,7 @@ def _answered(page, saved: list, step: int, size: tuple[int, int]) -> str:
         except BrowserError as error:
             # Chromium now and then cancels one of the many downloads a site starts without a
             # click (its guard against them; seen once in a clean-clone run): save again.
-            cancelled.append(str(error))
+            cancelled.append(f"{saved[-1].url}: {error}")
             continue
         with open(path, encoding="utf-8") as fh:
             screen = _svg_text(fh.read())
