@@ -37,10 +37,6 @@ class WarmExplorer:
         finally:
             listener.close()  # the warm explorer holds it: if it dies, commands are refused
 
-    @property
-    def pid(self) -> int:
-        return self.proc.pid
-
     def close(self) -> None:
         import subprocess
 

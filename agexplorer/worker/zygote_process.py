@@ -120,7 +120,7 @@ def same_user(conn: socket.socket) -> bool:
 def fork_shim(conn: socket.socket, listener: socket.socket, fds: list[int],
               become: Callable[[], None], hang_up: bool) -> None:
     """Fork the *shim* for the connection ``conn``: it forks the child, which runs
-    ``become`` (it ends the process itself: ``end_process``), and stays its parent; it sends
+    ``become`` (it ends the process itself: ``run_to_end``), and stays its parent; it sends
     the child's pid on the connection, then its exit status (as ``Popen.returncode`` gives
     it) once it ends, and exits. A client that goes away closes the connection: with
     ``hang_up`` the child is sent SIGHUP (as for a closed terminal) and the shim waits on;
