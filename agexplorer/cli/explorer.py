@@ -93,6 +93,10 @@ def _open_tui(argv: list[str], session: ServedSession | None) -> int:
 
     app = AgxApp(paths, function, timeout=timeout, python=python, user_code=user_code,
                  program=program)
+    if session is not None:  # textual-serve's pipe: the screen and downloads, packets whole
+        from agexplorer.tui.served_driver import whole_writes
+
+        app.driver_class = whole_writes(app.driver_class)
     app.run()
     if app.safety.note and session is None:  # e.g. where the unsaved edits were kept after a crash
         print(f"agexplorer: {app.safety.note}", file=sys.stderr)
