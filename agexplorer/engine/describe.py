@@ -106,8 +106,10 @@ def _python_scalar(value: Any) -> Described | None:
         return Described("python-bool", f"the Python bool {value}", str(value))
     if isinstance(value, int):
         return Described("python-int", f"the Python int {value}", str(value))
-    if isinstance(value, float):
-        return Described("python-float", f"the Python float {value:g}", f"{value:g}")
+    if isinstance(value, float):  # 1.0 stays 1.0 (a float in Python's own spelling)
+        short = f"{value:g}"
+        short += ".0" if short.lstrip("-").isdigit() else ""
+        return Described("python-float", f"the Python float {short}", short)
     if isinstance(value, str):
         return Described("python-str", f"the Python str {value[:30]!r}", repr(value[:30]))
     return None

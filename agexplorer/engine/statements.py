@@ -32,6 +32,7 @@ class Statement:
     # A loop's: the names its body assigns that were a Python number just before it
     # (``acc = 0.0``), with that number's text; a staged loop keeps each value's shape.
     numbers_carried: tuple[tuple[str, str], ...] = ()
+    params: tuple[str, ...] = ()  # the parameters of the function that holds it
 
     def spans(self, line: int) -> bool:
         """Whether ``line`` lies inside this statement."""
@@ -110,6 +111,10 @@ def find_statements(func: ast.FunctionDef | ast.AsyncFunctionDef) -> list[Statem
     """Every if/for/while inside ``func`` (nested ones too), in source order."""
     found: list[Statement] = []
     lines = (func.lineno, func.end_lineno or func.lineno)
+    arguments = func.args
+    params = tuple(a.arg for a in [*arguments.posonlyargs, *arguments.args,
+                                   *arguments.kwonlyargs, arguments.vararg, arguments.kwarg]
+                   if a is not None)
 
     def visit(nodes: list[ast.stmt], parent: int | None, part: str | None) -> None:
         for node in nodes:
@@ -128,7 +133,8 @@ def find_statements(func: ast.FunctionDef | ast.AsyncFunctionDef) -> list[Statem
                                  part=part, body_lines=_lines(node.body),
                                  orelse_lines=_lines(node.orelse) if node.orelse else None,
                                  numbers_carried=_numbers_carried(func, node)
-                                 if isinstance(node, (ast.For, ast.While)) else ())
+                                 if isinstance(node, (ast.For, ast.While)) else (),
+                                 params=params)
                 index = len(found)
                 found.append(stmt)
                 if parent is not None:

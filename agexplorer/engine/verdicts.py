@@ -13,7 +13,7 @@ from agexplorer.engine.statements import Statement
 from agexplorer.model.inventory import Inventory
 from agexplorer.model.report import LOOPS, Verdict, VerdictKind
 from agexplorer.model.text import plural
-from agexplorer.model.values import Described
+from agexplorer.model.values import PYTHON_SCALARS, Described
 
 
 def _names_text(calls: list[Call]) -> str:
@@ -281,11 +281,30 @@ def _ran(iterations: int, ops_created: int) -> str:
     return "the body never ran while tracing, so nothing inside it is in the graph"
 
 
+def _only_constants(seen: _Seen, python: list[Call], iterations: int) -> bool:
+    """A Python loop that costs the graph nothing: its body ran and added no op, and no
+    parameter of its function that holds a Python number or bool (one a caller could vary,
+    tracing anew per value: the lesson's ``while i < n`` with ``n=3``) drives it. It computed
+    Python values, which the graph holds as constants: staging it would only add a loop."""
+    if not iterations or seen.ops_created:
+        return False
+    read = next((c.names for c in python if c.names), [])
+    return not any(n.name in seen.stmt.params and n.kind in PYTHON_SCALARS for n in read)
+
+
 def _python_loop(seen: _Seen, python: list[Call], statements: list[Statement]) -> Verdict:
     stmt, names, value = seen.stmt, seen.names, _value(python)
     iterations = sum(c.body_runs for c in python)
     ran = _ran(iterations, seen.ops_created)
     again = _again(stmt, python, statements)
+    if _only_constants(seen, python, iterations):
+        what = (f"iterates over {_with_names(value, names)}, a Python value" if stmt.kind == "for"
+                else f"the condition `{stmt.expr}` was {_with_names(value, names)} when the "
+                     "loop started, not a tensor")
+        return replace(_verdict(seen, "python", f"{what}, so AutoGraph ran the loop in Python: "
+                                f"{ran}.{again} Nothing to stage: as a graph loop it would add "
+                                "ops to compute what is now a constant.",
+                                iterations=iterations), intended="constants")
     if stmt.kind == "for":
         reason = (f"iterates over {_with_names(value, names)}, a Python value, so "
                   f"AutoGraph ran the loop in Python: {ran}.{again}")

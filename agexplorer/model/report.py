@@ -9,6 +9,7 @@ from typing import Any, Literal
 from agexplorer.model.errors import AgxError
 from agexplorer.model.inventory import Inventory
 from agexplorer.model.loopvars import LoopVar
+from agexplorer.model.text import plural
 from agexplorer.model.values import NamedValue, ValueKind
 
 
@@ -58,8 +59,19 @@ def path_text(path: tuple[CallSite, ...] | list[CallSite]) -> str:
 
 
 # Why a loop unrolls on purpose: "variables", one step per variable (an optimizer's update,
-# ``zip(grads, model.trainable_variables)``); counted, never listed as a problem, no fix.
-Intended = Literal["variables"]
+# ``zip(grads, model.trainable_variables)``); "constants", its body added no op and no
+# argument of its function that a caller could vary drives it (it computes Python values,
+# which the graph holds as constants). Counted, never listed as a problem, no fix.
+Intended = Literal["variables", "constants"]
+
+
+def intended_words(intended: str, count: int) -> str:
+    """``2 loops over variables unrolled as intended``: what ``count`` loops unrolled on
+    purpose for the reason ``intended`` are, in one line of a run's summary."""
+    if intended == "constants":
+        return (f"{plural(count, 'loop')} ran in Python adding no ops (only Python values, "
+                "constants in the graph: nothing to stage)")
+    return f"{plural(count, 'loop')} over {intended} unrolled as intended"
 # Who runs the function without AutoGraph where the explorer's tf.function converted it:
 # "keras3", Keras 3 calls a layer's methods as plain Python.
 Unconverted = Literal["keras3"]

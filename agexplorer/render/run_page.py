@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from agexplorer.model.report import intended_words as loops_words
 from agexplorer.model.text import plural
 from agexplorer.render.page import where
 from agexplorer.runlog.causes import group_causes, group_fix, group_words, trace_numbers
@@ -66,9 +67,9 @@ def more_loops(hidden: int) -> str:
 
 
 def intended_words(summary: dict[str, Any]) -> list[str]:
-    """``2 loops over variables unrolled as intended``: one line per kind, none listed."""
-    return [f"{plural(n, 'loop')} over {over} unrolled as intended"
-            for over, n in intended_unrolls(summary).items()]
+    """``2 loops over variables unrolled as intended``: one line per kind (model.report's
+    ``intended_words``), none listed."""
+    return [loops_words(over, n) for over, n in intended_unrolls(summary).items()]
 
 
 def failure_words(program: dict[str, Any]) -> str | None:

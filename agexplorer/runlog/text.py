@@ -6,7 +6,7 @@ import shutil
 import textwrap
 from typing import Any
 
-from agexplorer.model.report import keras3_words
+from agexplorer.model.report import intended_words, keras3_words
 from agexplorer.model.text import plural
 from agexplorer.runlog.causes import group_fix, group_words, trace_numbers
 from agexplorer.runlog.summary import (
@@ -66,8 +66,7 @@ def text_lines(summary: dict[str, Any], *, limit: int | None = TOP, log: str | N
                     "its trace time)" + why
                     + (f"\n    fix: {row['hint']}" if row.get("hint") else ""))
     lines += _section("largest unrolled loops:", rows, limit, more)
-    for over, count in intended_unrolls(summary).items():
-        lines.append(f"{plural(count, 'loop')} over {over} unrolled as intended")
+    lines += [intended_words(over, count) for over, count in intended_unrolls(summary).items()]
     failed = [f"  {f['function']}, trace {e['trace']}: {_first_sentence(e['error'])}"
               for f in functions for e in f["errors"]]
     lines += _section("traces that failed:", failed, limit, more)

@@ -12,6 +12,8 @@ def test_python_values():
     assert describe(4) == "the Python int 4"
     assert describe(True) == "the Python bool True"
     assert describe(2.5) == "the Python float 2.5"
+    assert describe(1.0) == "the Python float 1.0"  # not "1", which reads as an int
+    assert describe(-3.0) == "the Python float -3.0"
     assert describe(range(4)) == "range(4)"
     assert describe(range(1, 9, 2)) == "range(1, 9, 2)"
     assert describe([1, 2, 3]) == "a Python list of 3 items"

@@ -1,0 +1,72 @@
+"""A Python loop whose body added no op is no problem to fix: it computed Python values, which
+the graph holds as constants. No fix is offered for it, the doctor does not flag it and a
+recorded run counts it apart from the unrolled loops it lists, unless an argument of its
+function that holds a Python number drives it (a caller could vary it, tracing anew per
+value: the lesson's bad_loop), which keeps its fix."""
+
+from __future__ import annotations
+
+import pytest
+
+from agexplorer.doctor.checks import diagnose
+from agexplorer.model.report import intended_words
+from agexplorer.runlog.summary import intended_unrolls, unrolled
+from conftest import fixture
+
+LOOPS = fixture("constant_loops.py")
+
+
+def loop_at(rep, line):
+    every = list(rep.statements) + [v for f in rep.reached for v in f.statements]
+    return next(v for v in every if v.line == line)
+
+
+@pytest.mark.parametrize(("function", "call", "line", "iterations"), [
+    ("scaled", "tf.constant(2.0)", 8, 3),  # a helper's loop over a literal list
+    ("bits_needed", "tf.constant(2)", 21, 10),  # a while computing a Python constant
+])
+def test_a_loop_that_added_no_op_gets_no_fix(report, function, call, line, iterations):
+    rep = report(f"{LOOPS}::{function}", call)
+    assert rep.error is None
+    loop = loop_at(rep, line)
+    assert (loop.verdict, loop.iterations, loop.ops_created) == ("python", iterations, 0)
+    assert (loop.intended, loop.hint) == ("constants", None)
+    assert "added no ops" in loop.reason and "Nothing to stage" in loop.reason
+    assert loop.to_dict()["intended"] == "constants"
+    codes = {(f.code, f.line) for f in diagnose(f"{LOOPS}::{function}", call,
+                                                report=rep).findings}
+    assert ("AGX004", line) not in codes
+
+
+@pytest.mark.parametrize(("function", "line", "fix"), [
+    ("counts_to", 29, "`i` and `n` are Python values"),
+    ("sums_range", 37, "tf.range"),
+])
+def test_a_loop_an_argument_drives_keeps_its_fix(report, function, line, fix):
+    """No ops either, but ``n`` is the caller's Python int: each value traces anew."""
+    rep = report(f"{LOOPS}::{function}", "tf.constant(1), 4")
+    loop = loop_at(rep, line)
+    assert (loop.verdict, loop.iterations, loop.ops_created) == ("python", 4, 0)
+    assert loop.intended is None and fix in loop.hint
+
+
+def test_a_loop_that_adds_ops_keeps_its_fix(report):
+    loop = loop_at(report(f"{LOOPS}::adds_ops", "tf.constant(1.0)"), 44)
+    assert loop.intended is None and loop.ops_created > 0 and "tf.range" in loop.hint
+
+
+def test_a_run_counts_them_apart_from_its_unrolled_loops():
+    def row(line: int, ops: int, intended: str | None) -> dict:
+        return {"file": "t.py", "function": "f", "line": line, "kind": "for",
+                "verdict": "python", "iterations": 3, "ops_created": ops,
+                "trace_op_count": 10, "trace_s": 0.1, "header": "for v in xs:",
+                "intended": intended, "hint": None}
+
+    summary = {"functions": [{"statements": [row(3, 0, "constants"), row(5, 6, None),
+                                             row(7, 0, "constants")]}]}
+    assert [r["line"] for r in unrolled(summary)] == [5]
+    assert intended_unrolls(summary) == {"constants": 2}
+    assert intended_words("constants", 2) == (
+        "2 loops ran in Python adding no ops (only Python values, constants in the graph: "
+        "nothing to stage)")
+    assert intended_words("variables", 1) == "1 loop over variables unrolled as intended"
