@@ -23,7 +23,7 @@ import contextlib
 import linecache
 import sys
 import types
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Container, Iterator
 from typing import Any
 
 _HIT, _ENTER, _SAME = "__agx_hit__", "__agx_enter__", "__agx_same__"
@@ -31,18 +31,28 @@ Part = str  # "reached" | "body" | "true" | "false" | "entry"
 
 
 class Counts:
-    """One trace's counts: per (file, line, part), and each function's first frame."""
+    """One trace's counts: per (slot: file, line, part; the graph being built then), and each
+    function's first frame."""
 
     def __init__(self, on_entry: Callable[[Any], None]) -> None:
-        self.hits: dict[int, int] = {}
+        # (slot, the default graph when it ran: held, so that its id is not reused meanwhile;
+        # None where the counters were not told how to read it) -> times.
+        self.hits: dict[tuple[int, Any], int] = {}
         self.on_entry = on_entry
         self._entered: set[int] = set()
 
-    def tally(self, slots: list[tuple[str, int, Part]], file: str) -> Callable[[Any], tuple[int, int]]:
+    def tally(self, slots: list[tuple[str, int, Part]], file: str,
+              graphs: Container[int] | None = None) -> Callable[[Any], tuple[int, int]]:
         """``fallback_verdicts``'s tally for the statements of ``file``: (times reached, body
-        runs: a loop's iterations, an if's true branch)."""
-        mine = {(slots[s][1], slots[s][2]): n for s, n in self.hits.items()
-                if slots[s][0] == file}
+        runs: a loop's iterations, an if's true branch). ``graphs``: the ids of the trace's
+        own graphs (its function's and its control flow's bodies); a run while another graph
+        was being built is left out: Keras 3 calls a layer in scratch graphs of its own to
+        infer shapes while the first trace is made, and nothing of those is in the trace."""
+        mine: dict[tuple[int, Part], int] = {}
+        for (s, graph), n in self.hits.items():
+            if slots[s][0] == file and (graphs is None or graph is None or id(graph) in graphs):
+                key = (slots[s][1], slots[s][2])
+                mine[key] = mine.get(key, 0) + n
 
         def tally(stmt: Any) -> tuple[int, int]:
             part = "true" if stmt.kind == "if" else "body"
@@ -53,8 +63,9 @@ class Counts:
 class Counters:
     """The user's functions compiled with counters, swapped in while recording."""
 
-    def __init__(self, user_code: Any) -> None:
+    def __init__(self, user_code: Any, graph: Callable[[], Any] | None = None) -> None:
         self.user_code = user_code  # supports ``filename in user_code``
+        self._graph = graph  # the graph being built now (each hit notes it), if told
         self.slots: list[tuple[str, int, Part]] = []
         self._copies: dict[types.CodeType, types.CodeType | None] = {}  # original -> copy
         self._swapped: list[tuple[types.FunctionType, types.CodeType]] = []
@@ -87,12 +98,14 @@ class Counters:
     def _hit(self, slot: int) -> None:
         if self._active:
             hits = self._active[-1].hits
-            hits[slot] = hits.get(slot, 0) + 1
+            key = (slot, self._graph() if self._graph is not None else None)
+            hits[key] = hits.get(key, 0) + 1
 
     def _enter(self, slot: int) -> None:
         if self._active:
             counts = self._active[-1]
-            counts.hits[slot] = counts.hits.get(slot, 0) + 1
+            key = (slot, self._graph() if self._graph is not None else None)
+            counts.hits[key] = counts.hits.get(key, 0) + 1
             if slot not in counts._entered:
                 counts._entered.add(slot)
                 counts.on_entry(sys._getframe(1))

@@ -12,7 +12,7 @@ from __future__ import annotations
 import contextlib
 import sys
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Container, Iterator
 from typing import TYPE_CHECKING, Any
 
 from agexplorer.engine.convert import WALRUS_FIX
@@ -27,13 +27,17 @@ if TYPE_CHECKING:
 
 class LineCounter:
     """Line events of the code objects that start inside given lines of given files (a
-    function and the functions nested in it), counted per (file, line)."""
+    function and the functions nested in it), counted per (file, line) and the graph being
+    built then (``graph()``, when given: see :meth:`lines_of`)."""
 
-    def __init__(self, spans: list[tuple[str, tuple[int, int]]]) -> None:
+    def __init__(self, spans: list[tuple[str, tuple[int, int]]],
+                 graph: Callable[[], Any] | None = None) -> None:
         self.spans: dict[str, list[tuple[int, int]]] = {}
         for file, span in spans:
             self.spans.setdefault(file, []).append(span)
-        self.counts: Counter[tuple[str, int]] = Counter()
+        # (file, line, the graph: held, so that its id is not reused meanwhile) -> times
+        self.counts: Counter[tuple[str, int, Any]] = Counter()
+        self._graph = graph
         self._decided: dict[Any, bool] = {}
 
     def _mine(self, code: Any) -> bool:
@@ -51,12 +55,19 @@ class LineCounter:
 
     def _local(self, frame: Any, event: str, arg: Any) -> Any:
         if event == "line":
-            self.counts[(frame.f_code.co_filename, frame.f_lineno)] += 1
+            graph = self._graph() if self._graph is not None else None
+            self.counts[(frame.f_code.co_filename, frame.f_lineno, graph)] += 1
         return self._local
 
-    def lines_of(self, file: str) -> Counter[int]:
-        """The counts of one file, by line."""
-        return Counter({line: n for (f, line), n in self.counts.items() if f == file})
+    def lines_of(self, file: str, graphs: Container[int] | None = None) -> Counter[int]:
+        """The counts of one file, by line; with ``graphs`` (the ids of the trace's own
+        graphs), only the lines run while one of them was being built: Keras 3 also calls
+        a layer in scratch graphs of its own to infer shapes, which are not in the trace."""
+        lines: Counter[int] = Counter()
+        for (f, line, graph), n in self.counts.items():
+            if f == file and (graphs is None or graph is None or id(graph) in graphs):
+                lines[line] += n
+        return lines
 
     @contextlib.contextmanager
     def active(self) -> Iterator[LineCounter]:

@@ -237,6 +237,24 @@ def _find_graph(name: str, graph: Any, root: Any) -> Any:
     return None
 
 
+def trace_graphs(concrete: Any) -> set[int]:
+    """The ids of ``concrete``'s graph and of every graph its functions hold (loop bodies,
+    branches, the functions it calls), found without reading their ops; valid while
+    ``concrete`` lives."""
+    found: set[int] = set()
+    todo = [concrete.graph]
+    while todo:
+        graph = todo.pop()
+        if id(graph) in found:
+            continue
+        found.add(id(graph))
+        for function in tf_internals.function_library(graph).values():
+            sub = tf_internals.function_graph(function)
+            if sub is not None:
+                todo.append(sub)
+    return found
+
+
 def build_inventory(concrete: Any, root_file: str, root_span: tuple[int, int],
                     user_code: Any, noted: OpChains | None = None,
                     functions: bool = True, outputs: bool = True,

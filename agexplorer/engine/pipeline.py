@@ -8,6 +8,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from agexplorer.engine import tf_internals
 from agexplorer.engine.calltree import (
     FileIndex,
     Reach,
@@ -18,7 +19,7 @@ from agexplorer.engine.calltree import (
 )
 from agexplorer.engine.convert import attempt_conversion, convert
 from agexplorer.engine.fallback import LineCounter, fallback_verdicts
-from agexplorer.engine.inventory import build_inventory
+from agexplorer.engine.inventory import build_inventory, trace_graphs
 from agexplorer.engine.load import Loaded, load_target
 from agexplorer.engine.opchains import caller_frames
 from agexplorer.engine.recorder import Recorder, recording
@@ -160,7 +161,7 @@ def _run_engine(report: Report, loaded: Loaded, statements: list[Statement],
 
     outer = caller_frames(report.file, user_code)  # a notebook's cell that asked
     recorder = Recorder(report.file, span, user_code, names_for, outer=outer)
-    lines = LineCounter([(report.file, span)])
+    lines = LineCounter([(report.file, span)], graph=tf_internals.default_graph)
     traced = False
     failed_line = None  # the line the trace raised at, if it did
     t0 = time.perf_counter()
@@ -191,7 +192,8 @@ def _run_engine(report: Report, loaded: Loaded, statements: list[Statement],
         report.timings["inventory_s"] = time.perf_counter() - t0
     if refused is not None:
         by_line = report.inventory.by_line(report.file) if report.inventory else {}
-        own = fallback_verdicts(statements, lines.lines_of(report.file), report.function,
+        graphs = report.inventory.graph_names if report.inventory else None
+        own = fallback_verdicts(statements, lines.lines_of(report.file, graphs), report.function,
                                 refused.why, by_line, traced, construct=refused.construct,
                                 failed_line=failed_line)
     else:
@@ -212,14 +214,17 @@ def _run_engine(report: Report, loaded: Loaded, statements: list[Statement],
 def _count_unconverted(tf: Any, loaded: Loaded, report: Report,
                        index: FileIndex) -> list[ReachedFunction]:
     unconverted = [f for f in report.reached if not f.converted and f.statements]
-    lines = LineCounter([(f.file, (f.first_line, f.end_line)) for f in unconverted])
+    lines = LineCounter([(f.file, (f.first_line, f.end_line)) for f in unconverted],
+                        graph=tf_internals.default_graph)
     try:
         with lines.active():
-            tf.function(loaded.bound, input_signature=loaded.signature
-                        ).get_concrete_function(*loaded.args, **loaded.kwargs)
+            concrete = tf.function(loaded.bound, input_signature=loaded.signature
+                                   ).get_concrete_function(*loaded.args, **loaded.kwargs)
     except (Exception, SystemExit):  # noqa: BLE001 - it traced once: keep what that showed
         return report.reached
-    return with_line_counts(report.reached, index, report.inventory, lines.lines_of)
+    graphs = trace_graphs(concrete)  # not the lines run in graphs Keras built for shapes
+    return with_line_counts(report.reached, index, report.inventory,
+                            lambda file: lines.lines_of(file, graphs))
 
 
 def trace_cause(exc: BaseException) -> ErrorCause | None:

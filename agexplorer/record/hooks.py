@@ -105,7 +105,9 @@ class TraceRecorder:
         self._calls = CallTexts()
         # Counters compiled into the user's functions: how often each if/for/while of code
         # AutoGraph never converted ran while a trace was made (see engine/counters.py).
-        self.counters = Counters(user_code)
+        from agexplorer.engine import tf_internals
+
+        self.counters = Counters(user_code, graph=tf_internals.default_graph)
         # The recording process: a copy the program forks traces unrecorded (its records,
         # numbered as the parent's are, would interleave with them in the one log).
         self._pid = os.getpid()
@@ -418,7 +420,7 @@ def _verdicts(concrete: Any, recorder: Recorder, root: Root, anchored: bool, uni
         # The traced function itself ran as written (tf.function(autograph=False), or
         # marked do_not_convert): its own counters tell its statements.
         own = root_verdicts(root, fallback_verdicts(
-            unit.statements, counts.tally(slots, unit.file), unit.qualname,
+            unit.statements, counts.tally(slots, unit.file, inventory.graph_names), unit.qualname,
             "its tf.function was made with autograph=False, or it is marked do_not_convert",
             inventory.by_line(unit.file), True, refused=False))
     elif unit is not None:
@@ -428,7 +430,7 @@ def _verdicts(concrete: Any, recorder: Recorder, root: Root, anchored: bool, uni
     reached = build_call_tree(root, calls, entries, inventory, True, index, inventory.chains,
                               ran=seen.ran)
     reached = with_line_counts(reached, index, inventory,
-                               lambda file: counts.tally(slots, file))
+                               lambda file: counts.tally(slots, file, inventory.graph_names))
     first: dict[tuple[str, int], Entry] = {**seen.converted(), **seen.entries}
     statements = [v.to_dict() for v in own] + [v.to_dict() for f in reached for v in f.statements]
     return {"op_count": len(inventory.ops), "statements": statements,

@@ -97,7 +97,7 @@ def module(tmp_path):
 
 
 def _counts(counters, counts) -> dict[tuple[int, str], int]:
-    return {(counters.slots[s][1], counters.slots[s][2]): n for s, n in counts.hits.items()}
+    return {(counters.slots[s][1], counters.slots[s][2]): n for (s, _), n in counts.hits.items()}
 
 
 def test_each_statement_part_is_counted_exactly(module):

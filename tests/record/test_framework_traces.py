@@ -327,3 +327,19 @@ def test_a_function_traced_without_autograph_counts_its_own_loop(tmp_path):
     assert loop["ops_created"] == _ops(graph, script, 9) > 0
     assert (branch["line"], branch["branch"]) == (10, "true")
     assert "autograph=False" in loop["reason"]
+
+
+@pytest.mark.tf
+def test_a_first_fit_that_builds_the_model_counts_only_its_own_graphs_runs(tmp_path):
+    """Keras 3 calls Stack.call in scratch graphs to infer shapes while the first step
+    traces: those runs made nothing of the step's graph and are not counted."""
+    script = os.path.join(RECORD, "keras_unbuilt_fit.py")
+    traces, _ = _run(script, str(tmp_path))
+    steps = _named(traces, "one_step_on_data")
+    graphs = _graphs(_oracle(script, script), "one_step_on_data")
+    assert steps and len(steps) == len(graphs)
+    for trace, graph in zip(steps, graphs, strict=True):
+        loops = {s["line"]: s for s in trace["statements"]}
+        assert (loops[15]["iterations"], loops[15]["times"]) == (2, 1)
+        assert loops[15]["ops_created"] == _ops(graph, script, 16) > 0
+        assert (loops[17]["iterations"], loops[17]["times"]) == (3, 1)
