@@ -234,11 +234,14 @@ def build_call_tree(root: Root, calls: list[Call], entries: dict[tuple[str, int]
 
 def with_line_counts(reached: list[ReachedFunction], index: FileIndex,
                      inventory: Inventory | None,
-                     lines_of: Callable[[str], Any]) -> list[ReachedFunction]:
+                     lines_of: Callable[[str], Any],
+                     iterated_of: Callable[[str], Callable[[Any], Any]] | None = None
+                     ) -> list[ReachedFunction]:
     """The functions AutoGraph did not convert, their verdicts made from the counts of a
     trace that counted them (``lines_of(file)``: that file's line counts, line -> times
-    run, or a ``fallback.Tally`` of its statements); the others as they are. A Keras 3
-    layer's method says so once, in its note."""
+    run, or a ``fallback.Tally`` of its statements; ``iterated_of(file)``: what its fors
+    iterated over, where seen); the others as they are. A Keras 3 layer's method says so
+    once, in its note."""
     from agexplorer.engine.fallback import fallback_verdicts
 
     counted = []
@@ -256,7 +259,8 @@ def with_line_counts(reached: list[ReachedFunction], index: FileIndex,
         why = (f"Keras 3 runs {f.function} without AutoGraph" if keras3 else
                "code AutoGraph does not convert, such as Keras, called it")
         verdicts = fallback_verdicts(statements, lines_of(f.file), f.function, why, by_line,
-                                     True, refused=False)
+                                     True, refused=False, iterated=iterated_of(f.file)
+                                     if iterated_of is not None else None)
         note = keras3_words(f.function) if keras3 else f.note
         counted.append(replace(f, note=note, statements=tuple(
             replace(v, file=f.file, function=f.function, call_path=f.call_path,
@@ -287,10 +291,12 @@ def _keras3(verdict: Verdict, name: str) -> Verdict:
     said = f" Keras 3 runs {name} without AutoGraph"
     said += (", so called by Keras this is not staged (a tensor here raises)."
              if verdict.verdict in ("staged", "mixed") else ".")
-    # An if on a Python value runs the same called by Keras: nothing to fix there.
-    python_if = verdict.kind == "if" and verdict.verdict == "python"
+    # An if on a Python value runs the same called by Keras: nothing to fix there; nor a
+    # for over what no tensor holds (layers: converted, it got no fix either).
+    as_meant = verdict.verdict == "python" and (
+        verdict.kind == "if" or (verdict.kind == "for" and verdict.hint is None))
     return replace(verdict, reason=verdict.reason + said, unconverted="keras3",
-                   hint=None if verdict.intended or python_if else
+                   hint=None if verdict.intended or as_meant else
                    unconverted_hint(verdict.kind))
 
 

@@ -24,10 +24,15 @@ import linecache
 import sys
 import types
 from collections.abc import Callable, Container, Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-_HIT, _ENTER, _SAME = "__agx_hit__", "__agx_enter__", "__agx_same__"
-Part = str  # "reached" | "body" | "true" | "false" | "entry"
+from agexplorer.engine.describe import classify
+
+if TYPE_CHECKING:
+    from agexplorer.model.values import Described
+
+_HIT, _ENTER, _SAME, _ITER = "__agx_hit__", "__agx_enter__", "__agx_same__", "__agx_iter__"
+Part = str  # "reached" | "body" | "true" | "false" | "entry" | "iter" (what a for iterates)
 
 
 class Counts:
@@ -38,8 +43,16 @@ class Counts:
         # (slot, the default graph when it ran: held, so that its id is not reused meanwhile;
         # None where the counters were not told how to read it) -> times.
         self.hits: dict[tuple[int, Any], int] = {}
+        # A for's "iter" slot -> what it iterated the first time (None: not describable).
+        self.iterables: dict[int, Described | None] = {}
         self.on_entry = on_entry
         self._entered: set[int] = set()
+
+    def iterated(self, slots: list[tuple[str, int, Part]], file: str
+                 ) -> Callable[[Any], Described | None]:
+        """What each for of ``file`` iterated over (its first run in the trace), by statement."""
+        mine = {slots[s][1]: d for s, d in self.iterables.items() if slots[s][0] == file}
+        return lambda stmt: mine.get(stmt.line) if stmt.kind == "for" else None
 
     def tally(self, slots: list[tuple[str, int, Part]], file: str,
               graphs: Container[int] | None = None) -> Callable[[Any], tuple[int, int]]:
@@ -101,6 +114,17 @@ class Counters:
             key = (slot, self._graph() if self._graph is not None else None)
             hits[key] = hits.get(key, 0) + 1
 
+    def _iter(self, slot: int, iterable: Any) -> Any:
+        """``iterable`` itself; what it is noted the first time in a trace."""
+        if self._active:
+            iterables = self._active[-1].iterables
+            if slot not in iterables:
+                try:
+                    iterables[slot] = classify(iterable)
+                except Exception:  # noqa: BLE001 - a value that cannot be described
+                    iterables[slot] = None
+        return iterable
+
     def _enter(self, slot: int) -> None:
         if self._active:
             counts = self._active[-1]
@@ -118,6 +142,7 @@ class Counters:
             setattr(builtins, _HIT, self._hit)
             setattr(builtins, _ENTER, self._enter)
             setattr(builtins, _SAME, _same)
+            setattr(builtins, _ITER, self._iter)
             self._installed = True
         # Modules imported, dropped or replaced since (a reload keeps their number): whose.
         modules = sys.modules.copy()  # another thread may import meanwhile
@@ -144,7 +169,7 @@ class Counters:
                 function.__code__ = original
         self._swapped.clear()
         if self._installed:
-            for name in (_HIT, _ENTER, _SAME):
+            for name in (_HIT, _ENTER, _SAME, _ITER):
                 with contextlib.suppress(AttributeError):
                     delattr(builtins, name)
             self._installed = False
@@ -300,6 +325,10 @@ class _Marker(ast.NodeTransformer):
         node.body = self._flat(node.body)
         node.orelse = self._flat(node.orelse)
         part = "true" if isinstance(node, ast.If) else "body"
+        if isinstance(node, ast.For):  # what it iterates, seen as the loop starts
+            wrapped = ast.Call(ast.Name(_ITER, ast.Load()),
+                               [ast.Constant(self._slot(node.lineno, "iter")), node.iter], [])
+            node.iter = ast.fix_missing_locations(ast.copy_location(wrapped, node.iter))
         node.body.insert(0, self._call(_HIT, node.lineno, part, node.body[0]))
         if isinstance(node, ast.If):
             where = node.orelse[0] if node.orelse else node

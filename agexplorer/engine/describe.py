@@ -131,11 +131,9 @@ def _container(value: list | tuple | dict | set) -> Described:
         inner = many if n != 1 else one
     elif n:
         inner = " items" if n != 1 else " item"
-    # A subclass (a namedtuple, an OrderedDict) is named by its own type, so it is no
-    # plain container to the hints either.
+    # A subclass (a namedtuple, an OrderedDict, Keras's TrackedList) is named by its own
+    # type, so it is no plain container to the hints either; what it holds is still said.
     kind = _CONTAINER_KINDS.get(type(value), "other")
-    if kind == "other":
-        return Described(kind, f"a Python {noun} of {n}{inner or ' items'}")
     return Described(kind, f"a Python {noun} of {n}{inner or ' items'}", items=items,
                      stackable=_stackable(values, items))
 

@@ -9,20 +9,23 @@ often each statement's lines ran; the counts become the verdicts.
 
 from __future__ import annotations
 
+import ast
 import contextlib
 import sys
 from collections import Counter
-from collections.abc import Callable, Container, Iterator
+from collections.abc import Callable, Container, Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
 from agexplorer.engine.convert import WALRUS_FIX
-from agexplorer.engine.hints import unconverted_hint
+from agexplorer.engine.describe import classify
+from agexplorer.engine.hints import unconverted_hint, unrolling_is_the_point
 from agexplorer.engine.statements import Statement
 from agexplorer.model.report import Verdict
 from agexplorer.model.text import plural
 
 if TYPE_CHECKING:
     from agexplorer.engine.convert import Construct
+    from agexplorer.model.values import Described
 
 
 class LineCounter:
@@ -31,7 +34,8 @@ class LineCounter:
     built then (``graph()``, when given: see :meth:`lines_of`)."""
 
     def __init__(self, spans: list[tuple[str, tuple[int, int]]],
-                 graph: Callable[[], Any] | None = None) -> None:
+                 graph: Callable[[], Any] | None = None,
+                 loops: Sequence[tuple[str, Statement]] = ()) -> None:
         self.spans: dict[str, list[tuple[int, int]]] = {}
         for file, span in spans:
             self.spans.setdefault(file, []).append(span)
@@ -39,6 +43,14 @@ class LineCounter:
         self.counts: Counter[tuple[str, int, Any]] = Counter()
         self._graph = graph
         self._decided: dict[Any, bool] = {}
+        # The fors (of ``loops``) whose iterable is a name or an attribute of one
+        # (``self.blocks``): read as the header first runs, which has no side effect.
+        self._iterables: dict[tuple[str, int], Any] = {}
+        for file, stmt in loops:
+            code = _plain_reading(stmt) if stmt.kind == "for" else None
+            if code is not None:
+                self._iterables[(file, stmt.line)] = code
+        self.iterables: dict[tuple[str, int], Described | None] = {}
 
     def _mine(self, code: Any) -> bool:
         known = self._decided.get(code)
@@ -56,8 +68,19 @@ class LineCounter:
     def _local(self, frame: Any, event: str, arg: Any) -> Any:
         if event == "line":
             graph = self._graph() if self._graph is not None else None
-            self.counts[(frame.f_code.co_filename, frame.f_lineno, graph)] += 1
+            key = (frame.f_code.co_filename, frame.f_lineno)
+            self.counts[(key[0], key[1], graph)] += 1
+            if key in self._iterables and key not in self.iterables:
+                try:
+                    self.iterables[key] = classify(eval(self._iterables[key], frame.f_globals,
+                                                        frame.f_locals))
+                except Exception:  # noqa: BLE001 - not readable here: not described
+                    self.iterables[key] = None
         return self._local
+
+    def iterated_of(self, file: str) -> Callable[[Statement], Described | None]:
+        """What each for of ``file`` (of those given) iterated over, by statement."""
+        return lambda stmt: self.iterables.get((file, stmt.line))
 
     def lines_of(self, file: str, graphs: Container[int] | None = None) -> Counter[int]:
         """The counts of one file, by line; with ``graphs`` (the ids of the trace's own
@@ -80,6 +103,18 @@ class LineCounter:
             sys.settrace(previous)
 
 
+def _plain_reading(stmt: Statement) -> Any:
+    """The compiled iterable of a for that only reads names and attributes, else None."""
+    try:
+        tree = ast.parse(stmt.expr, mode="eval")
+    except SyntaxError:
+        return None
+    if not all(isinstance(node, (ast.Expression, ast.Name, ast.Attribute, ast.Load))
+               for node in ast.walk(tree)):
+        return None
+    return compile(tree, "<agexplorer: a loop's iterable>", "eval")
+
+
 # How often a statement ran while tracing: (times reached, body runs: a loop's iterations,
 # an if's true branch). From line counts, or from counters compiled into the function.
 Tally = Callable[[Statement], tuple[int, int]]
@@ -100,13 +135,16 @@ def line_tally(counts: Counter[int]) -> Tally:
 def fallback_verdicts(statements: list[Statement], counts: Counter[int] | Tally, name: str,
                       why: str, ops_by_line: dict[int | None, int], traced: bool,
                       refused: bool = True, construct: Construct | None = None,
-                      failed_line: int | None = None) -> list[Verdict]:
+                      failed_line: int | None = None,
+                      iterated: Callable[[Statement], Described | None] | None = None
+                      ) -> list[Verdict]:
     """One verdict per statement of a function that ran unconverted, from the line counts
     (or a ``Tally``) of its trace: AutoGraph refused it (``why``: its reason, ``construct``:
     what it refused where a rewrite is known), or, ``refused`` False, it was called from code
     AutoGraph does not convert (``why``: by what). ``failed_line``: the line of the
     function where the trace raised, if it did (a loop over a symbolic tensor raises at its
-    header)."""
+    header). ``iterated``: what each for iterated over, where it was seen (a loop over
+    layers runs in Python on purpose: no fix)."""
     tally = counts if callable(counts) else line_tally(counts)
     verdicts = []
     for stmt in statements:
@@ -150,12 +188,20 @@ def fallback_verdicts(statements: list[Statement], counts: Counter[int] | Tally,
                   if per else "")
         reason = (f"{before}the loop ran in Python while tracing, its body "
                   f"{plural(iterations, 'time')}{copied}.")
+        hint = _hint(construct, refused, stmt.kind)
+        over = iterated(stmt) if iterated is not None else None
+        if not refused and unrolling_is_the_point(over) and over is not None:
+            reason += (f" It iterates over {over.text}, which no tensor holds (layers, "
+                       "functions, variables): one step per item is the point, nothing to "
+                       "rewrite.")
+            hint = None
         if not traced and failed_line == stmt.line:
             reason = (f"{before}the loop ran in Python while tracing, and its header raised "
                       f"(the error below) after its body ran {plural(iterations, 'time')}.")
         verdicts.append(Verdict(verdict="python", iterations=iterations, branch=None,
-                                reason=reason, hint=_hint(construct, refused, stmt.kind), times=times,
-                                **common))
+                                reason=reason, hint=hint, times=times,
+                                value=over.text if over is not None else None,
+                                value_kind=over.kind if over is not None else None, **common))
     return verdicts
 
 

@@ -63,6 +63,8 @@ def carried_note(stmt: Statement) -> str:
 def _for_hint(stmt: Statement, described: Described | None,
               names: list[NamedValue] | tuple[NamedValue, ...]) -> str | None:
     kind = described.kind if described else None
+    if unrolling_is_the_point(described):  # layers, functions (in a list or Keras's own)
+        return None
     node = _parse(stmt.expr)
     if described is not None and kind == "range":
         return _range_hint(stmt, node, described, names)
@@ -74,6 +76,21 @@ def _for_hint(stmt: Statement, described: Described | None,
         return (f"convert it with tf.convert_to_tensor({stmt.expr}) first: a NumPy array is "
                 "iterated in Python.")
     return _GENERAL_FOR
+
+
+def unrolling_is_the_point(described: Described | None) -> bool:
+    """A loop over things no tensor can hold (layers, functions, mixed items) or over
+    variables (one step each): running it in Python is what it is for, and no rewrite to a
+    graph loop applies, in converted code or not."""
+    if described is None:
+        return False
+    if described.holds_variables():
+        return True
+    if described.kind in CONTAINERS or (described.kind == "other" and described.items):
+        # a list, or a list's subclass of one kind of item (Keras's TrackedList of layers)
+        return not described.stackable and described.items not in DENSE_TENSORS
+    return described.kind in ("zip", "enumerate") and \
+        any(unrolling_is_the_point(part) for part in described.parts)
 
 
 def intended(described: Described | None) -> Intended | None:

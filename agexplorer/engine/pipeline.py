@@ -214,8 +214,11 @@ def _run_engine(report: Report, loaded: Loaded, statements: list[Statement],
 def _count_unconverted(tf: Any, loaded: Loaded, report: Report,
                        index: FileIndex) -> list[ReachedFunction]:
     unconverted = [f for f in report.reached if not f.converted and f.statements]
+    units = [(f.file, index.unit_at(f.file, f.first_line)) for f in unconverted]
     lines = LineCounter([(f.file, (f.first_line, f.end_line)) for f in unconverted],
-                        graph=tf_internals.default_graph)
+                        graph=tf_internals.default_graph,
+                        loops=[(file, s) for file, unit in units if unit is not None
+                               for s in unit.statements])
     try:
         with lines.active():
             concrete = tf.function(loaded.bound, input_signature=loaded.signature
@@ -224,7 +227,7 @@ def _count_unconverted(tf: Any, loaded: Loaded, report: Report,
         return report.reached
     graphs = trace_graphs(concrete)  # not the lines run in graphs Keras built for shapes
     return with_line_counts(report.reached, index, report.inventory,
-                            lambda file: lines.lines_of(file, graphs))
+                            lambda file: lines.lines_of(file, graphs), lines.iterated_of)
 
 
 def trace_cause(exc: BaseException) -> ErrorCause | None:

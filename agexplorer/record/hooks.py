@@ -422,7 +422,8 @@ def _verdicts(concrete: Any, recorder: Recorder, root: Root, anchored: bool, uni
         own = root_verdicts(root, fallback_verdicts(
             unit.statements, counts.tally(slots, unit.file, inventory.graph_names), unit.qualname,
             "its tf.function was made with autograph=False, or it is marked do_not_convert",
-            inventory.by_line(unit.file), True, refused=False))
+            inventory.by_line(unit.file), True, refused=False,
+            iterated=counts.iterated(slots, unit.file)))
     elif unit is not None:
         own = root_verdicts(root, build_verdicts(unit.statements, calls, inventory, True,
                                                  file=root.file, chains=inventory.chains))
@@ -430,7 +431,8 @@ def _verdicts(concrete: Any, recorder: Recorder, root: Root, anchored: bool, uni
     reached = build_call_tree(root, calls, entries, inventory, True, index, inventory.chains,
                               ran=seen.ran)
     reached = with_line_counts(reached, index, inventory,
-                               lambda file: counts.tally(slots, file, inventory.graph_names))
+                               lambda file: counts.tally(slots, file, inventory.graph_names),
+                               lambda file: counts.iterated(slots, file))
     first: dict[tuple[str, int], Entry] = {**seen.converted(), **seen.entries}
     statements = [v.to_dict() for v in own] + [v.to_dict() for f in reached for v in f.statements]
     return {"op_count": len(inventory.ops), "statements": statements,

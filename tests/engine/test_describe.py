@@ -40,9 +40,10 @@ def test_kinds_come_beside_the_words():
     assert classify(range(1, 9, 2)).kind == "range"
     assert [classify(v).kind for v in ([1], (1,), {1: 2}, {1}, None)] == \
         ["list", "tuple", "dict", "set", "none"]
-    # A subclass is named by its own type, so no hint treats it as a plain container.
+    # A subclass is named by its own type, so no hint treats it as a plain container; what
+    # it holds is still said (Keras's TrackedList of layers: unrolling is the point).
     assert classify(collections.OrderedDict(a=1)) == \
-        Described("other", "a Python OrderedDict of 1 item")
+        Described("other", "a Python OrderedDict of 1 item", items="python-int", stackable=True)
     assert classify(np.zeros(2)).kind == "numpy"
     assert classify(object()).kind == "other"
 

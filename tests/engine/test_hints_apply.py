@@ -184,6 +184,26 @@ def test_a_list_built_by_append_is_collected_in_a_tensorarray(report, tf, lists,
     assert load(fixed).built(x).numpy().tolist() == load(lists).built(x).numpy().tolist()
 
 
+def test_a_range_loop_that_appends_is_staged_as_its_hint_says(report, tf, lists, tmp_path):
+    """The range loop's hint (tf.range, the appended values in a TensorArray) applied as
+    written: ``float(k)`` of the tensor counter stays, as AutoGraph converts it to a cast."""
+    loop = loop_of(report(f"{lists}::built"), line_of(lists, "for k in range(3):"))
+    assert loop.verdict == "python" and "iterate over tf.range(3)" in loop.hint
+    assert "tf.TensorArray" in loop.hint
+    text = lists.read_text()
+    before = "    parts = []\n    for k in range(3):\n        parts.append(x * float(k))\n"
+    assert text.count(before) == 1
+    after = ("    parts = tf.TensorArray(tf.float32, size=3)\n"
+             "    for k in tf.range(3):\n"
+             "        parts = parts.write(k, x * float(k))\n"
+             "    parts = tf.unstack(parts.stack())\n")
+    fixed = write(tmp_path, "range_fixed", text.replace(before, after))
+    assert report(f"{fixed}::built").statements[0].verdict == "staged"
+    x = tf.constant([1.0, 2.0])
+    staged_while(tf, load(fixed).built, x)
+    assert load(fixed).built(x).numpy().tolist() == load(lists).built(x).numpy().tolist()
+
+
 def test_a_range_over_a_lists_length_indexes_a_stacked_tensor(report, tf, lists, tmp_path):
     """The hint that raised "list indices must be integers or slices, not SymbolicTensor"
     now says to index a stacked tensor; done so, the loop stages."""
@@ -317,6 +337,51 @@ def test_a_loop_keras_3_runs_unconverted_gets_no_tf_range_hint(report, layers):
         assert "vectorise" in loop.hint and "keras.ops.fori_loop" in loop.hint
     assert direct.unconverted == "keras3"
     assert direct.reason.count("Keras 3 runs Cumulate.call without AutoGraph") == 1
+
+
+BLOCKS = '''
+    import keras
+    import tensorflow as tf
+
+
+    class Stack(keras.layers.Layer):
+        def __init__(self, **kwargs):
+            super().__init__(**kwargs)
+            self.blocks = [keras.layers.Dense(4) for _ in range(3)]
+
+        def call(self, x):
+            for block in self.blocks:
+                x = x + block(x)
+            for _ in range(2):
+                x = 0.5 * x
+            return x
+
+
+    model = keras.Sequential([keras.Input((4,)), Stack()])
+
+
+    @tf.function
+    def step(x):
+        return model(x)
+
+
+    AGX_CALLS = {"step": "tf.ones([2, 4])", "Stack.call": "tf.ones([2, 4])"}
+'''
+
+
+def test_a_keras_3_layers_loop_over_its_sublayers_gets_no_fix(report, tmp_path):
+    """Over Keras's list of layers (a TrackedList) the unrolling is the point, whether the
+    layer is reached from a tf.function or explored itself; its range loop keeps the fix for
+    code AutoGraph does not convert."""
+    path = write(tmp_path, "blocks", BLOCKS)
+    over_blocks, over_range = line_of(path, "for block in"), line_of(path, "for _ in range(2)")
+    for target in ("step", "Stack.call"):
+        rep = report(f"{path}::{target}")
+        blocks = loop_of(rep, over_blocks, "Stack.call")
+        assert (blocks.verdict, blocks.iterations, blocks.hint) == ("python", 3, None), target
+        assert "keras.ops.fori_loop" in loop_of(rep, over_range, "Stack.call").hint
+    reached = loop_of(report(f"{path}::step"), over_blocks, "Stack.call")
+    assert "a Python TrackedList of 3 items, which no tensor holds" in reached.reason
 
 
 def test_the_tf_range_the_old_hint_gave_raises_in_a_keras_3_layer(tf, tmp_path):

@@ -343,3 +343,8 @@ def test_a_first_fit_that_builds_the_model_counts_only_its_own_graphs_runs(tmp_p
         assert (loops[15]["iterations"], loops[15]["times"]) == (2, 1)
         assert loops[15]["ops_created"] == _ops(graph, script, 16) > 0
         assert (loops[17]["iterations"], loops[17]["times"]) == (3, 1)
+        # Over Keras's list of layers the unrolling is the point: no fix; over a range, the
+        # fix for code AutoGraph does not convert.
+        assert loops[17]["hint"] is None and "no tensor holds" in loops[17]["reason"]
+        assert loops[17]["value"] == "a Python TrackedList of 3 items"
+        assert "keras.ops.fori_loop" in loops[15]["hint"]
