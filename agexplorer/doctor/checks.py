@@ -18,7 +18,8 @@ from agexplorer.model.errors import AgxError
 
 # The checks in the order they run (findings are sorted by position afterwards).
 CHECKS: tuple[Callable[[ExaminedFunction], None], ...] = (
-    python_state.prints, python_state.assigned_globals, loops.appends, loops.loops,
+    python_state.prints, python_state.assigned_globals, python_state.changed_lists,
+    loops.appends, loops.loops,
     tensors.variables, tensors.values, python_state.randoms, retracing.functions,
     retracing.scalars, loop_shapes.loop_shapes)
 

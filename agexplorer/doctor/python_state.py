@@ -55,6 +55,40 @@ def assigned_globals(exam: ExaminedFunction) -> None:
                          "trace" if exam.traced else "static", name)
 
 
+# The list methods that change the list in place.
+_CHANGES_LIST = ("append", "extend", "insert", "remove", "pop", "clear")
+
+
+def changed_lists(exam: ExaminedFunction) -> None:
+    """AGX002: a list of the module (``history = []`` at its top level) changed in place
+    inside the function (``history.append(loss)``): once per trace, not per call."""
+    local = set(exam.params)
+    for node in exam.nodes():
+        targets = node.targets if isinstance(node, gast.Assign) else \
+            [node.target] if isinstance(node, (gast.AugAssign, gast.AnnAssign, gast.For)) \
+            else [item.optional_vars for item in node.items] \
+            if isinstance(node, gast.With) else []
+        local |= {n.id for t in targets if t is not None for n in gast.walk(t)
+                  if isinstance(n, gast.Name)}
+    done: set[str] = set()
+    for node in exam.nodes():
+        if not (isinstance(node, gast.Call) and isinstance(node.func, gast.Attribute)
+                and node.func.attr in _CHANGES_LIST and isinstance(node.func.value, gast.Name)):
+            continue
+        name = node.func.value.id
+        if name in local or name not in exam.mod.lists or name in done:
+            continue
+        done.add(name)
+        text = exam.mod.segment(node)
+        exam.add("AGX002", node, f"`{text}` changes the module's Python list `{name}` while "
+                 "tracing: once per trace, not on every call (a tensor it adds is the "
+                 "trace's symbolic one, of no use outside the graph), and calls of the graph "
+                 "leave it alone", f"return the value and change `{name}` where you call "
+                 f"the function (`{name}.append({exam.func.name}(...))`: a value each call), "
+                 "or keep it in a tf.Variable made once outside (.assign(...)).",
+                 "trace" if exam.traced else "static", name)
+
+
 def randoms(exam: ExaminedFunction) -> None:
     """AGX007: Python or NumPy random numbers drawn inside the function."""
     for node in exam.nodes():

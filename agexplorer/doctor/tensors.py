@@ -84,3 +84,37 @@ def values(exam: ExaminedFunction) -> None:
                            "it fails")
                 fix = f"say what you mean: tf.cast(..., {dtype}) (or the dtype you need)."
             exam.add("AGX006", node, message, fix)
+        elif _numpy_call(exam, node) and any(_tensorish(exam, a, names) for a in node.args):
+            failed = error is not None and error.cause == "numpy-in-graph" \
+                and error.line == node.lineno
+            function = (dotted_name(node.func) or "").partition(".")[2]
+            exam.add("AGX006", node, f"`{text}` hands a symbolic tensor to NumPy while "
+                     "tracing" + ("; that is what made tracing fail" if failed else
+                                  ": NumPy needs its value, so it fails in a graph"),
+                     _numpy_fix(exam, function), "trace" if failed else "static")
+
+
+# NumPy functions and the TensorFlow op that does the same on a tensor (argument order and
+# meaning kept: np.mean(x, axis=0) -> tf.reduce_mean(x, axis=0)).
+_TF_FOR_NUMPY = {
+    "mean": "reduce_mean", "sum": "reduce_sum", "max": "reduce_max", "min": "reduce_min",
+    "prod": "reduce_prod", "std": "math.reduce_std", "var": "math.reduce_variance",
+    "exp": "exp", "log": "math.log", "sqrt": "sqrt", "abs": "abs", "square": "square",
+    "matmul": "matmul", "concatenate": "concat", "stack": "stack", "argmax": "argmax",
+    "argmin": "argmin", "maximum": "maximum", "minimum": "minimum", "where": "where",
+    "clip": "clip_by_value", "tanh": "tanh", "transpose": "transpose", "reshape": "reshape",
+}
+
+
+def _numpy_call(exam: ExaminedFunction, node: Any) -> bool:
+    """``np.mean(...)`` (any NumPy function but its random ones: AGX007)."""
+    head, _, rest = (dotted_name(node.func) or "").partition(".")
+    return head in exam.mod.np and bool(rest) and not rest.startswith("random.")
+
+
+def _numpy_fix(exam: ExaminedFunction, function: str) -> str:
+    tf = exam.mod.tf_name or "tf"
+    same = _TF_FOR_NUMPY.get(function)
+    instead = f"{tf}.{same}(...)" if same else "the TensorFlow op that does the same"
+    return (f"keep it a tensor: use {instead}, which works on symbolic tensors (or "
+            f"{tf}.experimental.numpy.{function}, NumPy's functions as graph ops).")

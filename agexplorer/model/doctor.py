@@ -26,7 +26,8 @@ CODES: dict[str, tuple[str, str]] = {
                "on its first trace: a tf.Variable(...) that runs on every call would be a new "
                "variable each time, so tf.function refuses it."),
     "AGX006": ("tensor turned into a Python value", "Inside a graph a tensor is symbolic and has "
-               "no value until the graph runs: .numpy() and bool() fail while tracing, and "
+               "no value until the graph runs: .numpy(), bool() and NumPy's functions fail "
+               "while tracing, and "
                "int()/float() work only because AutoGraph rewrites them as a tf.cast to a dtype "
                "it picks."),
     "AGX007": ("Python or NumPy random", "Python's and NumPy's random functions run while "

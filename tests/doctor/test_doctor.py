@@ -49,10 +49,12 @@ MUST_FLAG = {
     "nested_decorated": {("AGX008", "def inner(y):")},
     "looped_target": {("AGX008", "_looped = tf.function(looped_target)")},
     "scales": {("AGX009", "return x * k")},
+    "appends_to_module_list": {("AGX002", "history.append(x * 2.0)")},
+    "numpy_on_tensor": {("AGX006", "return x - np.mean(x)")},
 }
 MUST_NOT_FLAG = ["clean", "tf_prints", "bumps_variable", "writes_tensorarray", "applies_each",
                  "tensor_range_loop", "tensor_while", "Lazy.call", "casts_literal", "tf_random",
-                 "helper", "picks"]
+                 "helper", "picks", "appends_to_own_list", "numpy_on_shape"]
 
 
 def _line(snippet: str, function: str) -> int:

@@ -616,3 +616,56 @@ def test_a_walrus_is_named_and_its_fix_converts_and_stages_the_function(report, 
     assert [v.verdict for v in rep.statements] == ["staged", "staged"]
     xs = tf.constant([[1.0, 2.0], [-3.0, 1.0], [2.0, 2.0]])
     assert float(load(fixed).positives(xs)) == 7.0
+
+
+# -- the doctor's fixes for Python state and NumPy -----------------------------------------
+
+CHANGED = '''
+    import numpy as np
+    import tensorflow as tf
+
+    history = []
+
+
+    @tf.function
+    def step(x):
+        history.append(x * 2.0)
+        return x - np.mean(x)
+
+
+    AGX_CALLS = {"step": "tf.constant([1.0, 3.0])"}
+'''
+
+
+def test_a_module_lists_fix_collects_one_value_per_call(report, tf, tmp_path):
+    """AGX002 on ``history.append`` inside: the list gets the trace's symbolic tensor once;
+    the fix (return it, append where the function is called) gets a value per call."""
+    path = write(tmp_path, "changed", CHANGED.replace("return x - np.mean(x)", "return x"))
+    finding = next(f for f in diagnose(f"{path}::step", None,
+                                       report=report(f"{path}::step")).findings)
+    assert finding.code == "AGX002" and "`history.append(step(...))`" in finding.fix
+    module = load(path)
+    for _ in range(3):
+        module.step(tf.constant([1.0, 3.0]))
+    assert len(module.history) == 1 and not hasattr(module.history[0], "numpy")
+    fixed = load(write(tmp_path, "changed_fixed", CHANGED.replace(
+        "history.append(x * 2.0)\n        return x - np.mean(x)", "return x * 2.0")))
+    for k in range(3):
+        fixed.history.append(fixed.step(tf.constant([1.0, 3.0]) * k))
+    assert [h.numpy().tolist() for h in fixed.history] == [[0.0, 0.0], [2.0, 6.0], [4.0, 12.0]]
+
+
+@pytest.mark.parametrize("rewrite", ["tf.reduce_mean(x)", "tf.experimental.numpy.mean(x)"])
+def test_a_numpy_calls_fix_traces(report, tf, tmp_path, rewrite):
+    """AGX006 on ``np.mean(x)`` of a tensor, which fails to trace; both rewrites it names
+    trace and give NumPy's answer."""
+    path = write(tmp_path, "numpy_call", CHANGED.replace("        history.append(x * 2.0)\n", ""))
+    rep = report(f"{path}::step")
+    assert rep.error is not None and "numpy" in rep.error.message
+    finding = next(f for f in diagnose(f"{path}::step", None, report=rep).findings
+                   if f.code == "AGX006")
+    assert "tf.reduce_mean(...)" in finding.fix and "tf.experimental.numpy.mean" in finding.fix
+    assert "that is what made tracing fail" in finding.message
+    fixed = write(tmp_path, "numpy_fixed", path.read_text().replace("np.mean(x)", rewrite))
+    assert report(f"{fixed}::step").error is None
+    assert load(fixed).step(tf.constant([1.0, 3.0])).numpy().tolist() == [-1.0, 1.0]
