@@ -87,8 +87,9 @@ class Results:
         # Named by the call the worker used (typed, AGX_CALLS, input_signature...): a
         # verdict holds for that call only.
         label = answer_label(report) if report.call is not None else None
-        panes.flow_summary.update(flow_summary(report.function, report.statements,
-                                               report.error is not None, label))
+        panes.flow_summary.update(flow_summary(
+            report.function, report.statements, report.error is not None, label,
+            callees=sum(bool(f.statements) for f in report.reached)))
         self.paint_lines()
         if report.output:
             self.status.log(f"printed while tracing {report.function}:\n"

@@ -20,3 +20,11 @@ def test_counts_each_kind_of_verdict():
 def test_an_empty_table_says_why():
     assert flow_summary("add", [], failed=False).startswith("no if, for or while in add")
     assert "did not trace" in flow_summary("add", [], failed=True)
+
+
+def test_an_empty_table_points_to_the_functions_it_calls_that_have_some():
+    """A function whose helpers hold the loops: the table is empty, the Calls tab is not."""
+    text = flow_summary("uses_helper", [], failed=False, callees=2)
+    assert text == ("no if, for or while in uses_helper itself, but 2 functions it calls have "
+                    "some: their verdicts are in the Calls tab (2)")
+    assert "one function it calls has some" in flow_summary("f", [], False, callees=1)

@@ -18,13 +18,20 @@ if TYPE_CHECKING:
     from agexplorer.tui.state import ReportChanged
 
 
-def flow_summary(function: str, verdicts: list, failed: bool, label: str | None = None) -> str:
+def flow_summary(function: str, verdicts: list, failed: bool, label: str | None = None,
+                 callees: int = 0) -> str:
     """The Control flow tab's one line above the table: what the table holds, or why empty;
-    ``label`` names the call the verdicts were made from (``range_loop(5) [AGX_CALLS]``)."""
+    ``label`` names the call the verdicts were made from (``range_loop(5) [AGX_CALLS]``);
+    ``callees``: how many functions of the user's it reached have an if/for/while."""
     name = label or function.split(".")[-1]
     if not verdicts:
         if failed:
             return f"no verdicts for {name}: it did not trace (the status line says why)"
+        if callees:
+            some = "one function it calls has" if callees == 1 else \
+                f"{callees} functions it calls have"
+            return (f"no if, for or while in {name} itself, but {some} some: their verdicts "
+                    "are in the Calls tab (2)")
         return (f"no if, for or while in {name}: nothing for AutoGraph to stage; its converted "
                 "code only wraps the function (FunctionScope, the return value)")
     counts = {k: sum(v.verdict == k for v in verdicts) for k in VERDICT_WORDS}
