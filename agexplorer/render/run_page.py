@@ -49,7 +49,8 @@ def cause_rows(summary: dict[str, Any]) -> list[CauseRow]:
             rows.append(CauseRow(display_name(f), where(f["file"], f["line"]), group["count"],
                                  group_words(group, f.get("each_trace") or []),
                                  trace_numbers(group["traces"]),
-                                 group_fix(group, user=bool(f.get("user")))))
+                                 group_fix(group, user=bool(f.get("user")),
+                                           each_trace=f.get("each_trace") or [])))
     return rows
 
 

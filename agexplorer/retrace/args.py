@@ -193,6 +193,12 @@ def _phrase(change: Change, a: Argument, b: Argument, where: int,
             "a new shape needs a new trace; a None dimension in input_signature, or "
             "reduce_retracing=True, lets one trace serve both")
         return f"{a.name}: now {a.text}, before {b.text} (call {where}): {why}"
+    if change == "value" and a.python_type == "bool" and b.python_type == "bool":
+        # A mode switch (training=True/False): two traces in all, each with its branch.
+        return (f"{a.name}: now {a.text}, before {b.value} (call {where}); a Python bool is "
+                "baked into the trace, one trace per value: fine for a switch such as "
+                "training (two traces in all, each with only its branch); a tensor would "
+                "share one trace, its ifs staged as tf.cond")
     if change in ("value", "type"):
         old = b.value if change == "value" and b.value is not None else b.text
         return (f"{a.name}: now {a.text}, before {old} (call {where}); Python values are "

@@ -42,16 +42,23 @@ def group_words(group: dict[str, Any], each_trace: list[dict[str, Any]]) -> str:
     return "; ".join(parts)
 
 
-def group_fix(group: dict[str, Any], user: bool = True) -> str | None:
+def group_fix(group: dict[str, Any], user: bool = True,
+              each_trace: list[dict[str, Any]] | None = None) -> str | None:
     """What lets one trace serve the group's calls, where one thing does. A library's
     tf.function (``user`` False: Keras's train step) takes no input_signature or argument
     change from the user: only the variables' fix applies there. A shape that
-    reduce_retracing already relaxed needs no fix: later sizes reuse that trace."""
+    reduce_retracing already relaxed needs no fix: later sizes reuse that trace. Nor does a
+    Python bool (``each_trace``: the function's traces, whose arguments say so): a switch
+    such as ``training`` is meant to trace once per value, each trace with its branch."""
+    traces = {t.get("trace"): t for t in each_trace or []}
     names: dict[str, list[str]] = {}
     for cause in group["causes"]:
         if cause.get("change") == "shape" and cause.get("relaxed"):
             continue
         if not user and cause.get("change") != "variables":
+            continue
+        if cause.get("change") == "value" and _all_bools(
+                [traces[n] for n in group["traces"] if n in traces], cause.get("name")):
             continue
         names.setdefault(str(cause.get("change")), []).append(str(cause.get("name")))
     fixes = []
@@ -69,6 +76,11 @@ def group_fix(group: dict[str, Any], user: bool = True) -> str | None:
                      "build its layers' weights in __init__), and "
                      "optimizer.build(model.trainable_variables)")
     return "; ".join(fixes) or None
+
+
+def _all_bools(traces: list[dict[str, Any]], name: Any) -> bool:
+    """Whether ``name`` was a Python bool in each of ``traces`` (and there is one)."""
+    return bool(traces) and all(_argument(t, name).get("python_type") == "bool" for t in traces)
 
 
 def _and(words: list[str]) -> str:
@@ -128,7 +140,10 @@ def _cause_words(name: Any, change: str, count: int, arguments: list[dict[str, A
     if change == "value":
         said = [_python_value(a) for a in arguments]
         kind = said[0][0] if said and said[0][0] else "value"
-        return f"{name}: a new Python {kind}{each} ({_values([v for _, v in said])})"
+        switch = (": one trace per value, as a switch such as training is meant to trace"
+                  if arguments and all(a.get("python_type") == "bool" for a in arguments)
+                  else "")
+        return f"{name}: a new Python {kind}{each} ({_values([v for _, v in said])}){switch}"
     if change == "type":
         return f"{name}: a Python value of another type{each} ({_values(texts)})"
     if change == "shape":

@@ -139,7 +139,7 @@ def _causes(functions: list[dict[str, Any]], limit: int | None, more: str) -> li
         for group in groups[:room]:
             lines.append(f"    {group['count']} × {group_words(group, f['each_trace'])}; "
                          f"{trace_numbers(group['traces'])}")
-            fix = group_fix(group, user=bool(f.get("user")))
+            fix = group_fix(group, user=bool(f.get("user")), each_trace=f["each_trace"])
             if fix:
                 lines.append(f"      fix: {fix}")
         shown += min(room, len(groups))

@@ -39,6 +39,16 @@ def test_a_new_python_value_names_the_parameter_and_says_it_is_baked_in(tf):
     assert report.calls[0].reason == "first call"
 
 
+def test_a_python_bool_switch_is_said_to_trace_once_per_value_as_meant(tf):
+    """``training``-style flags: two traces in all, each with its branch; no advice to pass a
+    tensor as the only way, as for a number that changes with every call."""
+    report = explain("scale", ["tf.constant(1.0), True", "tf.constant(1.0), False"])
+    reason = report.calls[1].reason
+    assert reason.startswith("n: now the Python bool False, before True (call 1)")
+    assert "fine for a switch such as training" in reason
+    assert "pass a tensor to reuse one trace" not in reason
+
+
 def test_the_same_call_again_reuses_the_trace(tf):
     report = explain("scale", ["tf.constant([1.0]), 2", "tf.constant([5.0]), 2"])
     assert [c.traced for c in report.calls] == [True, False]
