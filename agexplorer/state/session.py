@@ -34,9 +34,9 @@ StateKind = Literal["recovery", "scratch", "svg"]  # the explorer's kinds of kep
 
 
 def pid_alive(pid: int) -> bool:
-    """Whether process ``pid`` exists (worker.process's check, imported when first asked:
-    its process handling is not the explorer's first frame's)."""
-    from agexplorer.worker.process import pid_alive as alive
+    """Whether process ``pid`` exists (the workers' check, from the light module that holds
+    it: the explorer asks it before its first frame, for the scratch sessions it prunes)."""
+    from agexplorer.worker.descendants import pid_alive as alive
 
     return alive(pid)
 

@@ -189,3 +189,16 @@ def end_descendants(root: int) -> dict[int, int]:
         kill_all(found)
         time.sleep(0.01)  # the killed turn zombie, their children move up to ``root``
     return seen
+
+
+def pid_alive(pid: int) -> bool:
+    """Whether process ``pid`` exists (ours counts; another user's too: it cannot be signalled)."""
+    if pid <= 0 or pid == os.getpid():
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:  # e.g. PermissionError: it exists, it is someone else's
+        return True
+    return True

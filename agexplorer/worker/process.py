@@ -18,7 +18,14 @@ from collections.abc import Callable
 from concurrent.futures import Future
 from typing import Any
 
-from agexplorer.worker.descendants import end_descendants, end_group, kill_all, marked, start_time
+from agexplorer.worker.descendants import (
+    end_descendants,
+    end_group,
+    kill_all,
+    marked,
+    pid_alive,
+    start_time,
+)
 from agexplorer.worker.zygote import ForkedProcess, fork_worker
 
 # Each worker's private temp folder: agx-worker-<client pid>-XXXXXXXX, so that a later client
@@ -154,19 +161,6 @@ def ask_for_stack(pid: int, read_log: Callable[[], str]) -> str:
         if dump:
             return dump
     return ""
-
-
-def pid_alive(pid: int) -> bool:
-    """Whether process ``pid`` exists (ours counts; another user's too: it cannot be signalled)."""
-    if pid <= 0 or pid == os.getpid():
-        return True
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except OSError:  # e.g. PermissionError: it exists, it is someone else's
-        return True
-    return True
 
 
 def sweep_stale_folders(folder: str | None = None) -> list[str]:
