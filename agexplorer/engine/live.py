@@ -12,7 +12,13 @@ from agexplorer.engine.load import Loaded
 from agexplorer.model.report import Report
 from agexplorer.model.text import shortened
 from agexplorer.source.cells import cell_text
-from agexplorer.source.targets import find_function_node, list_functions, parse_source, read_source
+from agexplorer.source.targets import (
+    find_function_node,
+    lambda_as_def,
+    list_functions,
+    parse_source,
+    read_source,
+)
 
 KINDS = "a function, a tf.function or a bound method"
 
@@ -103,6 +109,11 @@ def _node_at(tree: ast.Module, pyfn: Any) -> ast.FunctionDef | ast.AsyncFunction
     """The def that starts where the code object does (a function defined in a loop, a
     function whose qualname does not lead to it)."""
     first = pyfn.__code__.co_firstlineno
+    if pyfn.__name__ == "<lambda>":  # ``tf.function(lambda x: model(x))``: the one there
+        lambdas = [n for n in ast.walk(tree) if isinstance(n, ast.Lambda) and n.lineno == first]
+        inner = {id(n) for lam in lambdas for n in ast.walk(lam.body)}
+        outer = [lam for lam in lambdas if id(lam) not in inner]
+        return lambda_as_def(outer[0], "<lambda>") if len(outer) == 1 else None
     for node in ast.walk(tree):
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and \
                 node.name == pyfn.__name__ and \

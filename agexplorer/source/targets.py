@@ -181,7 +181,11 @@ def _assigned_lambda(body: list[ast.stmt], name: str) -> ast.FunctionDef | None:
     lambdas = [lam for lam in lambdas if id(lam) not in inner]
     if len(lambdas) != 1:
         return None
-    lam = lambdas[0]
+    return lambda_as_def(lambdas[0], name)
+
+
+def lambda_as_def(lam: ast.Lambda, name: str) -> ast.FunctionDef:
+    """``lam`` as a ``def name(...): return ...`` at the lambda's own lines."""
     made = ast.FunctionDef(name=name, args=lam.args, body=[ast.Return(lam.body)],
                            decorator_list=[], returns=None, type_comment=None,
                            **({"type_params": []} if "type_params" in ast.FunctionDef._fields

@@ -56,3 +56,20 @@ class Holder:
         for _ in range(3):
             x = x * 2.0
         return x
+
+
+class Blocks(keras.layers.Layer):
+    """A loop over its sublayers, which Keras 3 runs as Python."""
+
+    def __init__(self):
+        super().__init__()
+        self.blocks = [keras.layers.Dense(3) for _ in range(2)]
+
+    def call(self, x):
+        for block in self.blocks:
+            x = x + block(x)
+        return x
+
+
+blocks_model = keras.Sequential([keras.Input((3,)), Blocks()])
+forward = tf.function(lambda x: blocks_model(x))

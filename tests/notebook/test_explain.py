@@ -59,6 +59,17 @@ def test_each_kind_gets_its_verdicts(explained, code_line):
     assert len(keras.report.inventory.ops) > 10
 
 
+def test_a_tf_function_of_a_lambda_follows_its_calls_into_the_layers(code, code_line, x):
+    """``tf.function(lambda x: model(x))``: the lambda is the root, and the loop of the
+    layer the model calls is reached (the lambda's lines found by where its code starts)."""
+    explained = agexplorer.explain(code.forward, x)
+    assert explained.error is None
+    [loop] = explained.verdicts
+    assert (loop.function, loop.line, loop.iterations) == \
+        ("Blocks.call", code_line("for block in self.blocks:"), 2)
+    assert loop.hint is None  # over Keras's list of layers: the unrolling is the point
+
+
 def test_a_tf_function_method_the_user_already_called(code, x):
     holder = code.Holder()
     holder.step(x)  # traced: AutoGraph's converted code now stands in for the method
