@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import inspect
 import re
 import textwrap
@@ -15,7 +16,7 @@ from agexplorer.model.text import file_line
 
 # Constructs AutoGraph refuses that have a known rewrite: a loop's ``else:`` clause, an
 # assignment expression (``if (s := f(x)) > 0:``: AutoGraph asserts on gast's NamedExpr).
-Construct = Literal["loop-else", "walrus"]
+Construct = Literal["loop-else", "walrus", "match"]
 _NAMED_EXPR = re.compile(r"^\(<gast(?:\.gast)?\.NamedExpr object>, \(?(.*?)\)?\)$")
 
 
@@ -74,6 +75,13 @@ def attempt_conversion(function: Any, path: str, def_line: int
         raw = inspect.getsource(converted)
     except Exception as exc:  # noqa: BLE001 - AutoGraph raises many types here
         name = getattr(function, "__qualname__", "?")
+        matched = _first_match(function)
+        if matched is not None:  # AutoGraph asserts somewhere inside; the construct is clear
+            line, fix = matched
+            error = AgxError("conversion-failed", f"{file_line(path, line)}: AutoGraph could "
+                             f"not transform {name}: {MATCH_WHY}", advice=fix, line=line,
+                             exit_code=1)
+            return None, ConversionFailure(error, MATCH_WHY, "match")
         why = _readable(re.sub(r"^\w+(Error|Exception): ", "", _cause(exc)))
         return None, ConversionFailure(conversion_error(exc, path, def_line, name), why,
                                        _construct(why))
@@ -105,6 +113,34 @@ def _forget_cached_conversion(function: Any) -> None:
     at the wrong file.
     """
     tf_internals.evict_conversion(function)  # where it cannot, check_support has said so
+
+
+MATCH_WHY = "a `match` statement (Python 3.10), which AutoGraph does not convert"
+MATCH_FIX = ("write the `match` as `if`/`elif` (each `case` a comparison with its subject, a "
+             "`case _:` the `else:`), so that AutoGraph converts the function and can stage "
+             "its branches (a tensor condition becomes a tf.cond).")
+
+
+def _first_match(function: Any) -> tuple[int, str] | None:
+    """The file line of the first ``match`` statement in ``function``'s source and its fix,
+    in the code's own words where its first case compares a value (``if mode == "a":``)."""
+    try:
+        lines, first = inspect.getsourcelines(function)
+        tree = ast.parse(textwrap.dedent("".join(lines)))
+    except (OSError, TypeError, SyntaxError, ValueError):
+        return None
+    found = sorted((n for n in ast.walk(tree) if isinstance(n, ast.Match)),
+                   key=lambda n: (n.lineno, n.col_offset))
+    if not found:
+        return None
+    node = found[0]
+    fix = MATCH_FIX
+    pattern = node.cases[0].pattern if node.cases else None
+    if isinstance(pattern, ast.MatchValue):
+        test = f"{ast.unparse(node.subject)} == {ast.unparse(pattern.value)}"
+        fix = MATCH_FIX.replace("(each `case` a comparison with its subject",
+                                f"(`if {test}:` for its first `case`, and so on", 1)
+    return first + node.lineno - 1, fix
 
 
 WALRUS_FIX = ("assign the value on a line of its own just before the statement that holds "

@@ -16,7 +16,7 @@ from collections import Counter
 from collections.abc import Callable, Container, Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
-from agexplorer.engine.convert import WALRUS_FIX
+from agexplorer.engine.convert import MATCH_FIX, WALRUS_FIX
 from agexplorer.engine.describe import classify
 from agexplorer.engine.hints import unconverted_hint, unrolling_is_the_point
 from agexplorer.engine.statements import Statement
@@ -210,6 +210,8 @@ def _hint(construct: Construct | None, refused: bool, kind: str) -> str | None:
         return unconverted_hint(kind)
     if construct == "walrus":
         return WALRUS_FIX
+    if construct == "match":
+        return MATCH_FIX
     if construct == "loop-else":
         return ("rewrite the loop without its `else:` (set a flag before `break`, test it "
                 "after the loop) so that AutoGraph converts the function and can stage its "

@@ -89,7 +89,8 @@ class Results:
         label = answer_label(report) if report.call is not None else None
         panes.flow_summary.update(flow_summary(
             report.function, report.statements, report.error is not None, label,
-            callees=sum(bool(f.statements) for f in report.reached)))
+            callees=sum(bool(f.statements) for f in report.reached),
+            refused=report.conversion_note if report.conversion is None else None))
         self.paint_lines()
         if report.output:
             self.status.log(f"printed while tracing {report.function}:\n"

@@ -618,6 +618,53 @@ def test_a_walrus_is_named_and_its_fix_converts_and_stages_the_function(report, 
     assert float(load(fixed).positives(xs)) == 7.0
 
 
+def test_a_match_statement_is_named_and_its_if_elif_rewrite_converts(report, tf, tmp_path):
+    """AutoGraph asserts somewhere inside on a ``match`` (its message names no construct):
+    the report names it at its line and gives the if/elif rewrite in the code's own words;
+    done so, the function converts and its tensor condition is staged."""
+    source = '''
+        import tensorflow as tf
+
+
+        @tf.function
+        def pick(x, mode):
+            match mode:
+                case "double":
+                    y = x * 2.0
+                case _:
+                    y = x
+            if tf.reduce_sum(y) > 0:
+                y = y + 1.0
+            return y
+
+
+        AGX_CALLS = {"pick": "tf.constant([1.0, 2.0]), 'double'"}
+    '''
+    path = write(tmp_path, "pick", source)
+    rep = report(f"{path}::pick")
+    assert rep.conversion is None  # tf.function ran it as written: its tensor if raised
+    assert f"pick.py:{line_of(path, 'match mode:')}: AutoGraph could not transform pick: a " \
+        "`match` statement" in rep.conversion_note
+    assert "`if mode == 'double':` for its first `case`" in rep.error.advice
+    assert "then, tracing it as written" in " ".join(rep.error.details)
+    (branch,) = rep.statements
+    assert "raised (the error below)" in branch.reason
+    assert "write the `match` as `if`/`elif`" in branch.hint
+    fixed = write(tmp_path, "pick_fixed", source.replace(
+        '''match mode:
+                case "double":
+                    y = x * 2.0
+                case _:
+                    y = x''', '''if mode == "double":
+                y = x * 2.0
+            else:
+                y = x'''))
+    rep = report(f"{fixed}::pick")
+    assert rep.conversion is not None and rep.conversion_note is None
+    assert [v.verdict for v in rep.statements] == ["python", "staged"]
+    assert load(fixed).pick(tf.constant([1.0, 2.0]), "double").numpy().tolist() == [3.0, 5.0]
+
+
 # -- the doctor's fixes for Python state and NumPy -----------------------------------------
 
 CHANGED = '''

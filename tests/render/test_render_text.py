@@ -251,3 +251,18 @@ def test_a_report_that_was_not_traced_says_so_not_that_the_function_has_no_if():
     text = console.export_text()
     assert "[None]" not in text and "no if/for/while" not in text
     assert "not traced: no verdicts (the error below says why)" in text
+
+
+def test_a_function_autograph_refused_shows_why_where_its_code_would_be():
+    """No converted code: the AutoGraph panel says what AutoGraph refused and the fix, not an
+    empty box."""
+    from agexplorer.model.report import Report
+
+    note = ("/abs/pick.py:7: AutoGraph could not transform pick: a `match` statement (Python "
+            "3.10), which AutoGraph does not convert; write the `match` as `if`/`elif`.")
+    console = _console()
+    render_report(Report(file="/abs/pick.py", function="pick", source="def pick(x):\n",
+                         first_line=1, end_line=1, conversion_note=note), console=console)
+    text = " ".join(console.export_text().replace("│", " ").split())
+    assert "AutoGraph: tf.autograph.to_code" in text
+    assert "a `match` statement (Python 3.10), which AutoGraph does not convert" in text

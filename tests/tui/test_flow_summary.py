@@ -28,3 +28,12 @@ def test_an_empty_table_points_to_the_functions_it_calls_that_have_some():
     assert text == ("no if, for or while in uses_helper itself, but 2 functions it calls have "
                     "some: their verdicts are in the Calls tab (2)")
     assert "one function it calls has some" in flow_summary("f", [], False, callees=1)
+
+
+def test_a_function_autograph_refused_says_so_not_that_there_is_nothing_to_stage():
+    note = ("f.py:3: AutoGraph could not transform pick: a `match` statement (Python 3.10), "
+            "which AutoGraph does not convert; write the `match` as `if`/`elif`. tf.function "
+            "goes on without it: it logs a warning and traces pick as written.")
+    text = flow_summary("pick", [], failed=False, refused=note)
+    assert text.startswith("f.py:3: AutoGraph could not transform pick: a `match` statement")
+    assert "nothing for AutoGraph to stage" not in text and "goes on" not in text

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import textwrap
 from typing import TYPE_CHECKING
 
 from textual.geometry import Offset
@@ -41,7 +42,11 @@ class ConvertedPane(TextArea):
         return keep_line_starts(self, super().scroll_cursor_visible(center, animate))
 
     def on_report_changed(self, message: ReportChanged) -> None:
-        conversion = message.report.conversion
+        report = message.report
+        conversion, note = report.conversion, report.conversion_note
+        if conversion is None and note:  # AutoGraph refused it: why, where its code would be
+            self.show_code("".join(f"# {line}\n" for line in textwrap.wrap(note, 48)))
+            return
         self.show_code(conversion.code if conversion else "")
 
     def show_code(self, code: str) -> None:
