@@ -88,6 +88,13 @@ def appends(exam: ExaminedFunction) -> None:
                  f"the count is unknown), then `{name}.stack()`.", basis, name)
 
 
+def _runs_differ(exam: ExaminedFunction, loop: Any) -> bool:
+    """Whether the trace took an if inside ``loop`` both ways (its runs made different ops)."""
+    return any(isinstance(node, gast.If) and (v := exam.verdict(node)) is not None
+               and v.verdict == "python" and v.branch is None
+               for stmt in loop.body for node in gast.walk(stmt))
+
+
 def loops(exam: ExaminedFunction) -> None:
     """AGX004: a for/while the trace ran in Python and unrolled."""
     for node in exam.nodes():
@@ -105,9 +112,12 @@ def loops(exam: ExaminedFunction) -> None:
             if not counted:
                 continue  # a Python container (layers, functions): unrolling is the point
             per = v.ops_created // v.iterations
-            ops = (f"its {plural(per, 'op')} copied {v.iterations} times "
-                   f"({v.ops_created} ops)" if per else
-                   "adding no ops: its result is folded into the graph as a constant")
+            even = per * v.iterations == v.ops_created and not _runs_differ(
+                exam, node)  # an if inside went both ways: no per-run count
+            ops = ("adding no ops: its result is folded into the graph as a constant"
+                   if not v.ops_created else
+                   f"its {plural(per, 'op')} copied {v.iterations} times "
+                   f"({v.ops_created} ops)" if even else f"making {v.ops_created} ops in all")
             times = f"unrolled {plural(v.iterations, 'time')}"
             python = [n.name for n in v.names if n.kind in PYTHON_SCALARS]
             if isinstance(node, gast.While):

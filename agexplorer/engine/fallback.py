@@ -20,6 +20,7 @@ from agexplorer.engine.convert import MATCH_FIX, WALRUS_FIX
 from agexplorer.engine.describe import classify
 from agexplorer.engine.hints import unconverted_hint, unrolling_is_the_point
 from agexplorer.engine.statements import Statement
+from agexplorer.engine.verdicts import copied_words
 from agexplorer.model.report import Verdict
 from agexplorer.model.text import plural
 
@@ -183,9 +184,8 @@ def fallback_verdicts(statements: list[Statement], counts: Counter[int] | Tally,
                                     reason=reason, hint=hint, times=header, **common))
             continue
         iterations, times = runs, header
-        per = ops // iterations if iterations else 0
-        copied = (f", and its {plural(per, 'op')} were copied {iterations} times"
-                  if per else "")
+        copied = f", and {copied_words(iterations, ops, _runs_differ(stmt, statements, tally))}" \
+            if iterations and ops else ""
         reason = (f"{before}the loop ran in Python while tracing, its body "
                   f"{plural(iterations, 'time')}{copied}.")
         hint = _hint(construct, refused, stmt.kind)
@@ -203,6 +203,21 @@ def fallback_verdicts(statements: list[Statement], counts: Counter[int] | Tally,
                                 value=over.text if over is not None else None,
                                 value_kind=over.kind if over is not None else None, **common))
     return verdicts
+
+
+def _runs_differ(stmt: Statement, statements: list[Statement], tally: Tally) -> bool:
+    """Whether runs of the loop ``stmt``'s body made different ops, as the counts show: an
+    if inside it taken both ways, a loop inside it whose runs do not divide evenly."""
+    todo = list(stmt.children)
+    while todo:
+        child = statements[todo.pop()]
+        todo.extend(child.children)
+        header, runs = tally(child)
+        if child.kind == "if" and 0 < runs < header:
+            return True
+        if child.kind != "if" and header and runs % header:
+            return True
+    return False
 
 
 def _hint(construct: Construct | None, refused: bool, kind: str) -> str | None:

@@ -11,7 +11,7 @@ from agexplorer.engine.inventory import CONTROL_FLOW_OPS
 from agexplorer.engine.recorder import Call
 from agexplorer.engine.statements import Statement
 from agexplorer.model.inventory import Inventory
-from agexplorer.model.report import LOOPS, Verdict, VerdictKind
+from agexplorer.model.report import LOOPS, StatementKind, Verdict, VerdictKind
 from agexplorer.model.text import plural
 from agexplorer.model.values import PYTHON_SCALARS, Described
 
@@ -94,6 +94,10 @@ def build_verdicts(statements: list[Statement], calls: list[Call], inventory: In
                 cf_ops.append(_CfOp(op.line, op.function, op.type, op.name))
 
     verdicts: list[Verdict] = []
+    theirs = {(stmt.line, stmt.kind): [c for c in calls if c.line == stmt.line
+                                       and c.kind == stmt.kind and c.path == "python"
+                                       and (file is None or c.file == file)]
+              for stmt in statements}
     for stmt in statements:
         mine = [c for c in calls if c.line == stmt.line and c.kind == stmt.kind
                 and (file is None or c.file == file)
@@ -112,7 +116,8 @@ def build_verdicts(statements: list[Statement], calls: list[Call], inventory: In
         elif python and stmt.kind == "if":
             verdict = _python_if(seen, python, statements)
         elif python:
-            verdict = _python_loop(seen, python, statements)
+            verdict = _python_loop(seen, python, statements,
+                                   _runs_differ(stmt, statements, theirs))
         else:
             verdict = _verdict(seen, "unreached",
                                _unreached_reason(stmt, statements, verdicts, traced))
@@ -267,18 +272,28 @@ def _python_if(seen: _Seen, python: list[Call], statements: list[Statement]) -> 
                          "make the condition a tensor and AutoGraph stages a tf.cond.")
 
 
-def _ran(iterations: int, ops_created: int) -> str:
+def _ran(iterations: int, ops_created: int, varies: bool) -> str:
     """What the body's Python runs put into the graph, in words."""
-    per = ops_created // iterations if iterations else 0
-    if iterations and not per:
+    if iterations and not ops_created:
         return (f"the body ran {plural(iterations, 'time')} while tracing "
                 "but added no ops: it only changed Python values, fixed into the graph as "
                 "constants")
     if iterations:
-        return (f"the body ran {plural(iterations, 'time')} while tracing "
-                f"and its {plural(per, 'op')} "
-                f"{'were' if per != 1 else 'was'} copied {plural(iterations, 'time')}")
+        return (f"the body ran {plural(iterations, 'time')} while tracing and "
+                + copied_words(iterations, ops_created, varies))
     return "the body never ran while tracing, so nothing inside it is in the graph"
+
+
+def copied_words(iterations: int, ops: int, varies: bool) -> str:
+    """``its 2 ops were copied 3 times`` where every run of the body made the same ops (the
+    trace showed none differ, ``varies`` False, and the count divides), else ``made 6 ops in
+    all``: a body whose if went both ways (``for i in range(10): if i == 3: break``) has
+    no per-run count."""
+    per = ops // iterations if iterations else 0
+    if varies or not per or per * iterations != ops:
+        return f"made {plural(ops, 'op')} in all"
+    return (f"its {plural(per, 'op')} {'were' if per != 1 else 'was'} copied "
+            f"{plural(iterations, 'time')}")
 
 
 def _only_constants(seen: _Seen, python: list[Call], iterations: int) -> bool:
@@ -292,10 +307,28 @@ def _only_constants(seen: _Seen, python: list[Call], iterations: int) -> bool:
     return not any(n.name in seen.stmt.params and n.kind in PYTHON_SCALARS for n in read)
 
 
-def _python_loop(seen: _Seen, python: list[Call], statements: list[Statement]) -> Verdict:
+def _runs_differ(stmt: Statement, statements: list[Statement],
+                 python: dict[tuple[int, StatementKind], list[Call]]) -> bool:
+    """Whether runs of the loop ``stmt``'s body made different ops, as the trace showed: an
+    if inside it that Python took both ways (``if i == 3: break``), a loop inside it that
+    ran a different number of times."""
+    todo = list(stmt.children)
+    while todo:
+        child = statements[todo.pop()]
+        todo.extend(child.children)
+        runs = python.get((child.line, child.kind), [])
+        if child.kind == "if" and len({c.branch for c in runs}) > 1:
+            return True
+        if child.kind in LOOPS and len({c.body_runs for c in runs}) > 1:
+            return True
+    return False
+
+
+def _python_loop(seen: _Seen, python: list[Call], statements: list[Statement],
+                 differ: bool = False) -> Verdict:
     stmt, names, value = seen.stmt, seen.names, _value(python)
     iterations = sum(c.body_runs for c in python)
-    ran = _ran(iterations, seen.ops_created)
+    ran = _ran(iterations, seen.ops_created, differ)
     again = _again(stmt, python, statements)
     if _only_constants(seen, python, iterations):
         what = (f"iterates over {_with_names(value, names)}, a Python value" if stmt.kind == "for"

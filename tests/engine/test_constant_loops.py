@@ -70,3 +70,22 @@ def test_a_run_counts_them_apart_from_its_unrolled_loops():
         "2 loops ran in Python adding no ops (only Python values, constants in the graph: "
         "nothing to stage)")
     assert intended_words("variables", 1) == "1 loop over variables unrolled as intended"
+
+
+@pytest.mark.parametrize(("function", "line", "iterations", "ops"), [
+    ("breaks_early", 51, 4, 6),  # three runs of Mul and its constant, a fourth that broke
+    ("adds_once", 60, 4, 2),  # one run of four made AddV2 and its constant
+])
+def test_a_body_whose_runs_differ_gets_its_ops_in_all_not_per_run(report, function, line,
+                                                                  iterations, ops):
+    """An if or a break in the body: the runs made different ops, so no "its N ops were
+    copied k times" (4 runs of 6 ops read "its 1 op"; 2 ops read "added no ops")."""
+    loop = loop_at(report(f"{LOOPS}::{function}", "tf.constant(1.0)"), line)
+    assert (loop.verdict, loop.iterations, loop.ops_created) == ("python", iterations, ops)
+    assert f"the body ran {iterations} times while tracing and made {ops} ops in all" \
+        in loop.reason
+    assert "copied" not in loop.reason and "added no ops" not in loop.reason
+    codes = diagnose(f"{LOOPS}::{function}", "tf.constant(1.0)",
+                     report=report(f"{LOOPS}::{function}", "tf.constant(1.0)")).findings
+    (finding,) = [f for f in codes if f.code == "AGX004"]
+    assert finding.message.endswith(f"unrolled {iterations} times, making {ops} ops in all")
