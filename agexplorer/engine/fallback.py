@@ -208,10 +208,7 @@ def fallback_verdicts(statements: list[Statement], counts: Counter[int] | Tally,
 def _runs_differ(stmt: Statement, statements: list[Statement], tally: Tally) -> bool:
     """Whether runs of the loop ``stmt``'s body made different ops, as the counts show: an
     if inside it taken both ways, a loop inside it whose runs do not divide evenly."""
-    todo = list(stmt.children)
-    while todo:
-        child = statements[todo.pop()]
-        todo.extend(child.children)
+    for child in stmt.nested(statements):
         header, runs = tally(child)
         if child.kind == "if" and 0 < runs < header:
             return True

@@ -107,12 +107,10 @@ def _target(stmt: Statement) -> str:
 
 def _container_hint(stmt: Statement, node: ast.expr | None, described: Described) -> str | None:
     kind = described.kind
-    if not described.stackable:
-        if described.items in DENSE_TENSORS:  # one tensor each, of different shapes or dtypes
-            return ("the items differ in shape or dtype, so tf.stack cannot pack them into one "
-                    "tensor: the loop unrolls once per item (fine for a few); pad them to one "
-                    "shape and stack them to get one tf.while_loop.")
-        return None  # layers, functions, mixed items: no tensor holds them
+    if not described.stackable:  # tensors (layers and the like: unrolling_is_the_point)
+        return ("the items differ in shape or dtype, so tf.stack cannot pack them into one "
+                "tensor: the loop unrolls once per item (fine for a few); pad them to one "
+                "shape and stack them to get one tf.while_loop.")
     if kind == "dict":
         return (f"if the body only reads the values, stack them into one tensor "
                 f"(tf.stack(list({stmt.expr}.values()))) and iterate over it: a Python dict is "

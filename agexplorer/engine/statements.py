@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from agexplorer.model.report import StatementKind
@@ -33,6 +34,15 @@ class Statement:
     # (``acc = 0.0``), with that number's text; a staged loop keeps each value's shape.
     numbers_carried: tuple[tuple[str, str], ...] = ()
     params: tuple[str, ...] = ()  # the parameters of the function that holds it
+
+    def nested(self, statements: list[Statement]) -> Iterator[Statement]:
+        """The statements inside this one (``statements``: its function's, which ``children``
+        index), at any depth."""
+        todo = list(self.children)
+        while todo:
+            inner = statements[todo.pop()]
+            todo.extend(inner.children)
+            yield inner
 
     def spans(self, line: int) -> bool:
         """Whether ``line`` lies inside this statement."""

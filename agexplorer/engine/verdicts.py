@@ -312,10 +312,7 @@ def _runs_differ(stmt: Statement, statements: list[Statement],
     """Whether runs of the loop ``stmt``'s body made different ops, as the trace showed: an
     if inside it that Python took both ways (``if i == 3: break``), a loop inside it that
     ran a different number of times."""
-    todo = list(stmt.children)
-    while todo:
-        child = statements[todo.pop()]
-        todo.extend(child.children)
+    for child in stmt.nested(statements):
         runs = python.get((child.line, child.kind), [])
         if child.kind == "if" and len({c.branch for c in runs}) > 1:
             return True

@@ -57,8 +57,9 @@ def group_fix(group: dict[str, Any], user: bool = True,
             continue
         if not user and cause.get("change") != "variables":
             continue
-        if cause.get("change") == "value" and _all_bools(
-                [traces[n] for n in group["traces"] if n in traces], cause.get("name")):
+        if cause.get("change") == "value" and _switch([
+                _argument(traces[n], cause.get("name")) for n in group["traces"]
+                if n in traces]):
             continue
         names.setdefault(str(cause.get("change")), []).append(str(cause.get("name")))
     fixes = []
@@ -78,9 +79,10 @@ def group_fix(group: dict[str, Any], user: bool = True,
     return "; ".join(fixes) or None
 
 
-def _all_bools(traces: list[dict[str, Any]], name: Any) -> bool:
-    """Whether ``name`` was a Python bool in each of ``traces`` (and there is one)."""
-    return bool(traces) and all(_argument(t, name).get("python_type") == "bool" for t in traces)
+def _switch(arguments: list[dict[str, Any]]) -> bool:
+    """Whether the recorded ``arguments`` (one name's, trace by trace) are all Python bools:
+    a switch such as ``training``, meant to trace once per value."""
+    return bool(arguments) and all(a.get("python_type") == "bool" for a in arguments)
 
 
 def _and(words: list[str]) -> str:
@@ -141,8 +143,7 @@ def _cause_words(name: Any, change: str, count: int, arguments: list[dict[str, A
         said = [_python_value(a) for a in arguments]
         kind = said[0][0] if said and said[0][0] else "value"
         switch = (": one trace per value, as a switch such as training is meant to trace"
-                  if arguments and all(a.get("python_type") == "bool" for a in arguments)
-                  else "")
+                  if _switch(arguments) else "")
         return f"{name}: a new Python {kind}{each} ({_values([v for _, v in said])}){switch}"
     if change == "type":
         return f"{name}: a Python value of another type{each} ({_values(texts)})"
