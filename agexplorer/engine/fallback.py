@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from agexplorer.engine.convert import MATCH_FIX, WALRUS_FIX
 from agexplorer.engine.describe import classify
-from agexplorer.engine.hints import unconverted_hint, unrolling_is_the_point
+from agexplorer.engine.hints import intended, unconverted_hint, unrolling_is_the_point
 from agexplorer.engine.statements import Statement
 from agexplorer.engine.verdicts import copied_words
 from agexplorer.model.report import Verdict
@@ -190,10 +190,13 @@ def fallback_verdicts(statements: list[Statement], counts: Counter[int] | Tally,
                   f"{plural(iterations, 'time')}{copied}.")
         hint = _hint(construct, refused, stmt.kind)
         over = iterated(stmt) if iterated is not None else None
-        if not refused and unrolling_is_the_point(over) and over is not None:
+        purpose = intended(over) if not refused else None
+        if purpose == "variables" and over is not None:
+            reason += f" It iterates over {over.text}: one step per variable, the point."
+            hint = None
+        elif not refused and unrolling_is_the_point(over) and over is not None:
             reason += (f" It iterates over {over.text}, which no tensor holds (layers, "
-                       "functions, variables): one step per item is the point, nothing to "
-                       "rewrite.")
+                       "functions): one step per item is the point, nothing to rewrite.")
             hint = None
         if not traced and failed_line == stmt.line:
             reason = (f"{before}the loop ran in Python while tracing, and its header raised "
@@ -201,7 +204,8 @@ def fallback_verdicts(statements: list[Statement], counts: Counter[int] | Tally,
         verdicts.append(Verdict(verdict="python", iterations=iterations, branch=None,
                                 reason=reason, hint=hint, times=times,
                                 value=over.text if over is not None else None,
-                                value_kind=over.kind if over is not None else None, **common))
+                                value_kind=over.kind if over is not None else None,
+                                intended=purpose, **common))
     return verdicts
 
 

@@ -348,3 +348,18 @@ def test_a_first_fit_that_builds_the_model_counts_only_its_own_graphs_runs(tmp_p
         assert loops[17]["hint"] is None and "no tensor holds" in loops[17]["reason"]
         assert loops[17]["value"] == "a Python TrackedList of 3 items"
         assert "keras.ops.fori_loop" in loops[15]["hint"]
+
+
+@pytest.mark.tf
+def test_a_keras_3_train_steps_loop_over_the_variables_is_intended(tmp_path):
+    """Keras 3 runs a model's own train_step without AutoGraph; its loop over
+    zip(grads, self.trainable_variables) is one step per variable, as in converted code:
+    counted as intended, no fix, not among the unrolled loops listed."""
+    script = os.path.join(RECORD, "keras_train_step.py")
+    traces, log = _run(script, str(tmp_path))
+    (step, *_) = _named(traces, "one_step_on_data")
+    loop = next(s for s in step["statements"] if s["line"] == 23)
+    assert (loop["iterations"], loop["intended"], loop["hint"]) == (2, "variables", None)
+    text = _summary(log)
+    assert "1 loop over variables unrolled as intended" in text
+    assert "Stepper.train_step (keras_train_step.py:23) for" not in text
