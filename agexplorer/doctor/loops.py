@@ -107,6 +107,8 @@ def loops(exam: ExaminedFunction) -> None:
         if v is not None and v.verdict == "python":
             if not v.iterations or v.intended:
                 continue  # an unroll on purpose (one step per variable) is no pitfall
+            if isinstance(node, gast.For) and v.hint is None:
+                continue  # over layers or names (["relu", "tanh"]): no rewrite applies
             counted = isinstance(node, gast.While) or literal or \
                 v.value_kind in _COUNTED
             if not counted:

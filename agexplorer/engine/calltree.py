@@ -10,6 +10,7 @@ function, with the call path the trace took to it.
 from __future__ import annotations
 
 import ast
+import inspect
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -178,7 +179,8 @@ def build_call_tree(root: Root, calls: list[Call], entries: dict[tuple[str, int]
             reaches[key] = (unit, reach, converted)
 
     for (file, line), reach in entries.items():
-        note(file, line, reach, True)
+        # converted_call hands a generator function back unconverted (AutoGraph's allowlist)
+        note(file, line, reach, not inspect.isgeneratorfunction(reach.function))
     for call in calls:
         if call.file is not None and call.line is not None:
             note(call.file, call.line, Reach(call.stack), True)
@@ -257,6 +259,8 @@ def with_line_counts(reached: list[ReachedFunction], index: FileIndex,
         statements = unit.statements if unit is not None else []
         by_line = inventory.by_line(f.file) if inventory else {}
         why = (f"Keras 3 runs {f.function} without AutoGraph" if keras3 else
+               "AutoGraph does not convert a generator function" if unit is not None
+               and _generator(unit.node) else
                "code AutoGraph does not convert, such as Keras, called it")
         verdicts = fallback_verdicts(statements, lines_of(f.file), f.function, why, by_line,
                                      True, refused=False, iterated=iterated_of(f.file)
@@ -266,6 +270,19 @@ def with_line_counts(reached: list[ReachedFunction], index: FileIndex,
             replace(v, file=f.file, function=f.function, call_path=f.call_path,
                     unconverted="keras3" if keras3 else None) for v in verdicts)))
     return counted
+
+
+def _generator(node: Node) -> bool:
+    """Whether the def ``node`` is a generator function (a ``yield`` of its own)."""
+    todo: list[ast.AST] = list(node.body)
+    while todo:
+        inner = todo.pop()
+        if isinstance(inner, (ast.Yield, ast.YieldFrom)):
+            return True
+        if not isinstance(inner, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda,
+                                  ast.ClassDef)):
+            todo.extend(ast.iter_child_nodes(inner))
+    return False
 
 
 def _keras3_method(file: str, qualname: str) -> bool:

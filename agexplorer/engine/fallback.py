@@ -198,6 +198,10 @@ def fallback_verdicts(statements: list[Statement], counts: Counter[int] | Tally,
             reason += (f" It iterates over {over.text}, which no tensor holds (layers, "
                        "functions): one step per item is the point, nothing to rewrite.")
             hint = None
+        elif not refused and iterations and not ops:  # as in converted code: no op, no fix
+            reason += (" Its body added no ops: it only computed Python values, so there is "
+                       "nothing to stage.")
+            hint, purpose = None, "constants"
         if not traced and failed_line == stmt.line:
             reason = (f"{before}the loop ran in Python while tracing, and its header raised "
                       f"(the error below) after its body ran {plural(iterations, 'time')}.")

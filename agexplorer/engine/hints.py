@@ -79,16 +79,18 @@ def _for_hint(stmt: Statement, described: Described | None,
 
 
 def unrolling_is_the_point(described: Described | None) -> bool:
-    """A loop over things no tensor can hold (layers, functions, mixed items) or over
-    variables (one step each): running it in Python is what it is for, and no rewrite to a
-    graph loop applies, in converted code or not."""
+    """A loop over things no tensor can hold (layers, functions, mixed items), over strings
+    (names, keys) or over variables (one step each): running it in Python is what it is
+    for, and no rewrite to a graph loop applies, in converted code or not."""
     if described is None:
         return False
     if described.holds_variables():
         return True
     if described.kind in CONTAINERS or (described.kind == "other" and described.items):
-        # a list, or a list's subclass of one kind of item (Keras's TrackedList of layers)
-        return not described.stackable and described.items not in DENSE_TENSORS
+        # a list, or a list's subclass of one kind of item (Keras's TrackedList of layers);
+        # strings are names and keys (getattr(tf.nn, name)): a tensor of them serves none
+        return described.items == "python-str" or (
+            not described.stackable and described.items not in DENSE_TENSORS)
     return described.kind in ("zip", "enumerate") and \
         any(unrolling_is_the_point(part) for part in described.parts)
 

@@ -89,3 +89,25 @@ def test_a_body_whose_runs_differ_gets_its_ops_in_all_not_per_run(report, functi
                      report=report(f"{LOOPS}::{function}", "tf.constant(1.0)")).findings
     (finding,) = [f for f in codes if f.code == "AGX004"]
     assert finding.message.endswith(f"unrolled {iterations} times, making {ops} ops in all")
+
+
+def test_a_generator_helpers_loop_is_counted_as_plain_python(report):
+    """AutoGraph hands a generator function back unconverted: its loop ran as Python (it
+    read "unreached"); it made no op, so it gets no fix."""
+    rep = report(f"{LOOPS}::over_generator", "tf.constant(1.0)")
+    (helper,) = [f for f in rep.reached if f.function == "indices"]
+    assert helper.converted is False
+    loop = loop_at(rep, 67)
+    assert (loop.verdict, loop.iterations, loop.ops_created, loop.hint) == ("python", 3, 0, None)
+    assert "AutoGraph does not convert a generator function" in loop.reason
+    assert loop_at(rep, 73).iterations == 3  # the loop over the generator, converted
+
+
+def test_a_loop_over_names_gets_no_fix_and_no_finding(report):
+    """``for name in ["relu", "tanh"]: getattr(tf.nn, name)``: strings are names, and a
+    tensor of them (the tf.stack hint it got) serves none of their uses."""
+    rep = report(f"{LOOPS}::over_names", "tf.constant(1.0)")
+    loop = loop_at(rep, 80)
+    assert (loop.verdict, loop.iterations, loop.hint) == ("python", 2, None)
+    findings = diagnose(f"{LOOPS}::over_names", "tf.constant(1.0)", report=rep).findings
+    assert not [f for f in findings if f.code == "AGX004"]
