@@ -70,6 +70,7 @@ def _verdict(verdict: str, kind: str = "for", iterations: int | None = None) -> 
     ([_verdict("python", kind="if"), _verdict("staged")], None, "[green]staged[/]"),
     ([_verdict("unreached")], None, ""),
     ([_verdict("staged")], AgxError("user-error", "boom."), "[red]failed[/]"),
+    ([], AgxError("needs-arguments", "f takes arguments (x)."), "[dim]args?[/]"),
 ])
 def test_the_picker_badge_says_failed_unrolled_or_staged(statements, error, expected):
     report = Report(file="m.py", function="f", statements=statements, error=error)

@@ -158,12 +158,14 @@ class FunctionPicker(Tree[tuple[str, str] | None]):
 
 
 FAILED = "[red]failed[/]"  # the badge of a function whose analysis failed
+NEEDS_ARGUMENTS = "[dim]args?[/]"  # one that waits for its arguments (the Run tab's box)
 
 
 def badge(report: Report) -> str:
     """The picker's mark beside a function: failed, unrolled (how many times) or staged."""
     if report.error is not None:
-        return FAILED
+        # Nothing failed where the function only waits for the arguments to trace it with.
+        return NEEDS_ARGUMENTS if report.error.kind == "needs-arguments" else FAILED
     unrolled = [v for v in report.statements if v.unrolled]
     if unrolled:
         return f"[yellow]unrolled x{max(v.iterations or 0 for v in unrolled)}[/]"
