@@ -30,7 +30,7 @@ from agexplorer.model.report import (
 )
 from agexplorer.source.cells import cell_text
 from agexplorer.source.files import read_source_file
-from agexplorer.source.targets import list_functions
+from agexplorer.source.targets import list_functions, own_nodes
 
 Node = ast.FunctionDef | ast.AsyncFunctionDef
 
@@ -274,15 +274,7 @@ def with_line_counts(reached: list[ReachedFunction], index: FileIndex,
 
 def _generator(node: Node) -> bool:
     """Whether the def ``node`` is a generator function (a ``yield`` of its own)."""
-    todo: list[ast.AST] = list(node.body)
-    while todo:
-        inner = todo.pop()
-        if isinstance(inner, (ast.Yield, ast.YieldFrom)):
-            return True
-        if not isinstance(inner, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda,
-                                  ast.ClassDef)):
-            todo.extend(ast.iter_child_nodes(inner))
-    return False
+    return any(isinstance(inner, (ast.Yield, ast.YieldFrom)) for inner in own_nodes(node))
 
 
 def _keras3_method(file: str, qualname: str) -> bool:

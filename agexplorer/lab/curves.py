@@ -21,6 +21,7 @@ from agexplorer.lab.seeds import LAB_SEED, seed_everything
 from agexplorer.model.curves import MAX_STEPS, Curves, Series, steps_problem
 from agexplorer.model.errors import AgxError, user_code_error
 from agexplorer.model.text import shape_text
+from agexplorer.source.targets import own_nodes
 
 # A return expression longer than this is no name for a series: "value N" instead.
 _LONGEST_NAME = 24
@@ -92,14 +93,7 @@ def returned_names(node: ast.AST | None, text: str) -> list[str | None] | None:
 
 def _returns(node: ast.AST) -> Iterator[ast.Return]:
     """The function's own return statements (not those of a function defined inside it)."""
-    stack = list(ast.iter_child_nodes(node))
-    while stack:
-        child = stack.pop()
-        if isinstance(child, ast.Return):
-            yield child
-        if not isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda,
-                                  ast.ClassDef)):
-            stack.extend(ast.iter_child_nodes(child))
+    return (child for child in own_nodes(node) if isinstance(child, ast.Return))
 
 
 def _name_of(part: ast.expr, text: str) -> str | None:

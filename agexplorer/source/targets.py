@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 import os
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Literal
 
@@ -182,6 +183,18 @@ def _assigned_lambda(body: list[ast.stmt], name: str) -> ast.FunctionDef | None:
     if len(lambdas) != 1:
         return None
     return lambda_as_def(lambdas[0], name)
+
+
+def own_nodes(node: ast.AST) -> Iterator[ast.AST]:
+    """Every node under ``node`` (a def) that is its own: not inside a function, lambda or
+    class defined in it."""
+    stack = list(ast.iter_child_nodes(node))
+    while stack:
+        child = stack.pop()
+        yield child
+        if not isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda,
+                                  ast.ClassDef)):
+            stack.extend(ast.iter_child_nodes(child))
 
 
 def lambda_as_def(lam: ast.Lambda, name: str) -> ast.FunctionDef:
