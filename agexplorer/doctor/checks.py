@@ -19,6 +19,7 @@ from agexplorer.model.errors import AgxError
 # The checks in the order they run (findings are sorted by position afterwards).
 CHECKS: tuple[Callable[[ExaminedFunction], None], ...] = (
     python_state.prints, python_state.assigned_globals, python_state.changed_lists,
+    python_state.changed_attributes,
     loops.appends, loops.loops,
     tensors.variables, tensors.values, python_state.randoms, retracing.functions,
     retracing.scalars, loop_shapes.loop_shapes)

@@ -45,6 +45,10 @@ class ExaminedFunction:
         # helpers and layers): nothing retraces it on its own
         self.traced_alone = traced_alone
         self.params = param_names(func, method)
+        # A method's instance as it names it (``self``), None for a function or static method
+        # (param_names leaves out the first parameter only where it is the instance).
+        every = [a.id for a in func.args.posonlyargs + func.args.args]
+        self.instance = every[0] if len(every) == len(self.params) + 1 else None
         self.parents = parent_map(func)
         self.traced = report is not None and report.inventory is not None
         self.verdicts = {(v.kind, v.line): v for v in (report.statements if report else [])}

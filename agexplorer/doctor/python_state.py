@@ -89,6 +89,29 @@ def changed_lists(exam: ExaminedFunction) -> None:
                  "trace" if exam.traced else "static", name)
 
 
+def changed_attributes(exam: ExaminedFunction) -> None:
+    """AGX002: an attribute of the instance changed in place inside a method
+    (``self.calls += 1``): a Python value moves once per trace, a tf.Variable refuses it."""
+    me, done = exam.instance, set()
+    error = exam.report.error if exam.report else None
+    for node in exam.nodes():
+        target = node.target if isinstance(node, gast.AugAssign) else None
+        if not (isinstance(target, gast.Attribute) and isinstance(target.value, gast.Name)
+                and target.value.id == me) or target.attr in done:
+            continue
+        done.add(target.attr)
+        name, text = f"{me}.{target.attr}", exam.mod.segment(node)
+        refused = error is not None and error.line == node.lineno \
+            and "variable += value" in error.message
+        exam.add("AGX002", node, f"`{text}` " + (
+            "on a tf.Variable is refused while tracing: that is what made tracing fail"
+            if refused else f"changes the Python attribute `{name}` while tracing: once per "
+            "trace, not on every call (call the graph twice and it has moved once)"),
+            f"keep it in a tf.Variable made once in __init__ (`{name} = tf.Variable(0)`) "
+            f"and change it with `{name}.assign_add(...)` (or .assign) inside.",
+            "trace" if exam.traced or refused else "static", name)
+
+
 def randoms(exam: ExaminedFunction) -> None:
     """AGX007: Python or NumPy random numbers drawn inside the function."""
     for node in exam.nodes():

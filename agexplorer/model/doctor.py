@@ -13,8 +13,9 @@ from agexplorer.model.report import CallSite
 CODES: dict[str, tuple[str, str]] = {
     "AGX001": ("Python print", "A Python print runs while tf.function traces the function; the "
                "graph that later calls run has no trace of it."),
-    "AGX002": ("Python global changed", "Python statements run while tracing, not when the graph "
-               "runs: the name changes once per trace, and calls of the graph leave it alone."),
+    "AGX002": ("Python state changed", "Python statements run while tracing, not when the graph "
+               "runs: a global, a list or an attribute they change moves once per trace, and "
+               "calls of the graph leave it alone."),
     "AGX003": ("list.append in a loop", "A Python list only exists while tracing: a staged loop "
                "body is traced once, so the list gets one symbolic tensor from inside the "
                "loop's graph, which cannot be used outside it."),

@@ -51,15 +51,16 @@ MUST_FLAG = {
     "scales": {("AGX009", "return x * k")},
     "appends_to_module_list": {("AGX002", "history.append(x * 2.0)")},
     "numpy_on_tensor": {("AGX006", "return x - np.mean(x)")},
+    "Tally.step": {("AGX002", "self.calls += 1")},
 }
 MUST_NOT_FLAG = ["clean", "tf_prints", "bumps_variable", "writes_tensorarray", "applies_each",
                  "tensor_range_loop", "tensor_while", "Lazy.call", "casts_literal", "tf_random",
-                 "helper", "picks", "appends_to_own_list", "numpy_on_shape"]
+                 "helper", "picks", "appends_to_own_list", "numpy_on_shape", "Tally.step_var"]
 
 
 def _line(snippet: str, function: str) -> int:
     """The first line after ``def function(`` that holds ``snippet``."""
-    start = line_of(f"def {function}(")
+    start = line_of(f"def {function.rpartition('.')[2]}(")  # a method: its own name
     return next(i for i, t in enumerate(_LINES, 1) if i > start and snippet in t)
 
 

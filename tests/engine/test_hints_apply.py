@@ -716,3 +716,46 @@ def test_a_numpy_calls_fix_traces(report, tf, tmp_path, rewrite):
     fixed = write(tmp_path, "numpy_fixed", path.read_text().replace("np.mean(x)", rewrite))
     assert report(f"{fixed}::step").error is None
     assert load(fixed).step(tf.constant([1.0, 3.0])).numpy().tolist() == [-1.0, 1.0]
+
+
+COUNTER = '''
+    import tensorflow as tf
+
+
+    class Counter(tf.Module):
+        def __init__(self):
+            self.calls = 0
+
+        @tf.function
+        def step(self, x):
+            self.calls += 1
+            return x + 1
+
+
+    AGX_CALLS = {"Counter.step": "tf.constant(1)"}
+'''
+
+
+def test_an_attributes_fix_counts_every_call(report, tf, tmp_path):
+    """AGX002 on ``self.calls += 1`` in a method: it moved once for three calls; the fix (a
+    tf.Variable made in __init__, .assign_add inside) counts three. Written ``+=`` on the
+    variable, tracing is refused, and the finding says that is why."""
+    path = write(tmp_path, "counter", COUNTER)
+    (finding,) = diagnose(f"{path}::Counter.step", None,
+                          report=report(f"{path}::Counter.step")).findings
+    assert finding.code == "AGX002" and "`self.calls.assign_add(...)`" in finding.fix
+    counter = load(path).Counter()
+    for _ in range(3):
+        counter.step(tf.constant(1))
+    assert counter.calls == 1
+    fixed = load(write(tmp_path, "counter_fixed", COUNTER.replace(
+        "self.calls = 0", "self.calls = tf.Variable(0)").replace(
+        "self.calls += 1", "self.calls.assign_add(1)"))).Counter()
+    for _ in range(3):
+        fixed.step(tf.constant(1))
+    assert int(fixed.calls.numpy()) == 3
+    refused = write(tmp_path, "counter_var", COUNTER.replace("self.calls = 0",
+                                                             "self.calls = tf.Variable(0)"))
+    rep = report(f"{refused}::Counter.step")
+    (finding,) = diagnose(f"{refused}::Counter.step", None, report=rep).findings
+    assert rep.error is not None and "that is what made tracing fail" in finding.message
