@@ -117,6 +117,8 @@ def _function(fp: FunctionPage) -> list[str]:
         out += [" · ".join(facts), ""]
     if fp.error:
         out += [f"**Not analysed:** {cell(fp.error)}", ""]  # the error as written
+    if fp.refused:
+        out += [f"**Not converted by AutoGraph:** {cell(fp.refused)}", ""]
     statements = fp.statements
     if statements:
         out += ["### Control flow", ""]

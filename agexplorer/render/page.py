@@ -66,6 +66,12 @@ class FunctionPage:
         return list(self.doctor.findings) if self.doctor is not None else []
 
     @property
+    def refused(self) -> str | None:
+        """Why AutoGraph did not convert it (tf.function then traced it as written), if so."""
+        r = self.report
+        return r.conversion_note if r is not None and r.conversion is None else None
+
+    @property
     def doctor_note(self) -> str | None:
         """Why the doctor has nothing to say, when it failed on a function that did trace."""
         d = self.doctor

@@ -121,3 +121,17 @@ def test_the_run_page_groups_retraces_and_counts_what_it_leaves_out():
     assert "model.variables" not in text
     assert f"The program failed (exit status 1): ValueError at train.py:40: bad value {HOSTILE}" \
         in text
+
+
+def test_a_function_autograph_refused_says_so_as_text():
+    from dataclasses import replace
+
+    from share_records import FILE, report
+
+    from agexplorer.render.page import FilePage, FunctionPage
+
+    note = f"AutoGraph could not transform pick: a `match` statement (`if mode == '{HOSTILE}':`)."
+    refused = replace(report(), statements=[], conversion=None, conversion_note=note)
+    html = file_html(FilePage(FILE, [FunctionPage(FILE, "pick", report=refused)]))
+    assert HOSTILE not in html  # never as markup, but as text, exactly
+    assert f"Not converted by AutoGraph: {note}" in "".join(Page(html).text)

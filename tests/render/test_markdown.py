@@ -161,3 +161,20 @@ def test_a_failed_program_says_what_raised_and_where():
         in paragraphs
     assert not any("failed" in p for p in [_plain(t) for t in _tokens(
         summary_markdown(run_summary())) if t.type == "inline"])
+
+
+def test_a_function_autograph_refused_says_so_with_its_fix():
+    """The refusal (and the fix) is what matters about such a function: not only "No
+    if/for/while"; the user's text in it stays text."""
+    from dataclasses import replace
+
+    from share_records import FILE, report
+
+    from agexplorer.render.page import FilePage, FunctionPage
+
+    note = (f"train.py:6: AutoGraph could not transform pick: a `match` statement; write the "
+            f"`match` as `if`/`elif` (`if mode == '{HOSTILE}':`).")
+    refused = replace(report(), statements=[], conversion=None, conversion_note=note)
+    text = file_markdown(FilePage(FILE, [FunctionPage(FILE, "pick", report=refused)]))
+    texts = [_plain(t) for t in _tokens(text) if t.type == "inline"]
+    assert f"Not converted by AutoGraph: {note}" in texts
