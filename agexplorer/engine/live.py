@@ -16,6 +16,7 @@ from agexplorer.source.targets import (
     find_function_node,
     lambda_as_def,
     list_functions,
+    outermost_lambdas,
     parse_source,
     read_source,
 )
@@ -110,9 +111,8 @@ def _node_at(tree: ast.Module, pyfn: Any) -> ast.FunctionDef | ast.AsyncFunction
     function whose qualname does not lead to it)."""
     first = pyfn.__code__.co_firstlineno
     if pyfn.__name__ == "<lambda>":  # ``tf.function(lambda x: model(x))``: the one there
-        lambdas = [n for n in ast.walk(tree) if isinstance(n, ast.Lambda) and n.lineno == first]
-        inner = {id(n) for lam in lambdas for n in ast.walk(lam.body)}
-        outer = [lam for lam in lambdas if id(lam) not in inner]
+        outer = outermost_lambdas([n for n in ast.walk(tree)
+                                   if isinstance(n, ast.Lambda) and n.lineno == first])
         return lambda_as_def(outer[0], "<lambda>") if len(outer) == 1 else None
     for node in ast.walk(tree):
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and \

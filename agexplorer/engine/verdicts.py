@@ -94,14 +94,14 @@ def build_verdicts(statements: list[Statement], calls: list[Call], inventory: In
                 cf_ops.append(_CfOp(op.line, op.function, op.type, op.name))
 
     verdicts: list[Verdict] = []
+    # Each statement's calls in the final graph (a loop's verdict reads its inner ones too).
     theirs = {(stmt.line, stmt.kind): [c for c in calls if c.line == stmt.line
-                                       and c.kind == stmt.kind and c.path == "python"
-                                       and (file is None or c.file == file)]
+                                       and c.kind == stmt.kind
+                                       and (file is None or c.file == file)
+                                       and (final is None or id(c.graph) in final)]
               for stmt in statements}
     for stmt in statements:
-        mine = [c for c in calls if c.line == stmt.line and c.kind == stmt.kind
-                and (file is None or c.file == file)
-                and (final is None or id(c.graph) in final)]
+        mine = theirs[(stmt.line, stmt.kind)]
         if chains is not None and file is not None:
             ops_created = sum(n for chain, n in chains.items() if stmt.made(chain, file))
         else:
@@ -308,12 +308,12 @@ def _only_constants(seen: _Seen, python: list[Call], iterations: int) -> bool:
 
 
 def _runs_differ(stmt: Statement, statements: list[Statement],
-                 python: dict[tuple[int, StatementKind], list[Call]]) -> bool:
+                 calls: dict[tuple[int, StatementKind], list[Call]]) -> bool:
     """Whether runs of the loop ``stmt``'s body made different ops, as the trace showed: an
     if inside it that Python took both ways (``if i == 3: break``), a loop inside it that
     ran a different number of times."""
     for child in stmt.nested(statements):
-        runs = python.get((child.line, child.kind), [])
+        runs = [c for c in calls.get((child.line, child.kind), []) if c.path == "python"]
         if child.kind == "if" and len({c.branch for c in runs}) > 1:
             return True
         if child.kind in LOOPS and len({c.body_runs for c in runs}) > 1:

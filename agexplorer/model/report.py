@@ -224,7 +224,9 @@ class Report:
     call_origin: str | None = None
     instance: str | None = None  # a method's instance, in words ("Smoother(steps=6) (--init)")
     conversion: Conversion | None = None
-    conversion_note: str | None = None  # AutoGraph refused it, and what tf.function did then
+    # Set only where AutoGraph refused it (``conversion`` None): why, and what tf.function
+    # did then.
+    conversion_note: str | None = None
     statements: list[Verdict] = field(default_factory=list)  # the explored function's own
     # The other functions of the user's code the trace reached, nearest first (see --depth).
     reached: list[ReachedFunction] = field(default_factory=list)

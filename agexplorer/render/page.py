@@ -69,7 +69,7 @@ class FunctionPage:
     def refused(self) -> str | None:
         """Why AutoGraph did not convert it (tf.function then traced it as written), if so."""
         r = self.report
-        return r.conversion_note if r is not None and r.conversion is None else None
+        return r.conversion_note if r is not None else None
 
     @property
     def doctor_note(self) -> str | None:

@@ -345,7 +345,7 @@ def report_renderables(report: Report, width: int, theme: str = "monokai",
     side_by_side = width >= 150
     source = _source_table(report, colors, theme)
     converted: Any = _converted_table(report, colors, theme)
-    if report.conversion is None and report.conversion_note:  # AutoGraph refused it: why
+    if report.conversion_note:  # AutoGraph refused it: why
         converted = Text(report.conversion_note, style="yellow")
     left = Panel(source, title=f"Source, lines {report.first_line}-{report.end_line}  "
                  "(line, verdict, ops made)",

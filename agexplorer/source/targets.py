@@ -177,12 +177,17 @@ def _assigned_lambda(body: list[ast.stmt], name: str) -> ast.FunctionDef | None:
         elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name) \
                 and node.target.id == name:
             value = node.value
-    lambdas = [n for n in ast.walk(value) if isinstance(n, ast.Lambda)] if value else []
-    inner = {id(n) for lam in lambdas for n in ast.walk(lam.body)}
-    lambdas = [lam for lam in lambdas if id(lam) not in inner]
+    lambdas = outermost_lambdas([n for n in ast.walk(value) if isinstance(n, ast.Lambda)]
+                                if value else [])
     if len(lambdas) != 1:
         return None
     return lambda_as_def(lambdas[0], name)
+
+
+def outermost_lambdas(lambdas: list[ast.Lambda]) -> list[ast.Lambda]:
+    """``lambdas`` less those inside another of them (``lambda x: map(lambda y: y, x)``)."""
+    inner = {id(n) for lam in lambdas for n in ast.walk(lam.body)}
+    return [lam for lam in lambdas if id(lam) not in inner]
 
 
 def own_nodes(node: ast.AST) -> Iterator[ast.AST]:

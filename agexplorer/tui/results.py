@@ -90,7 +90,7 @@ class Results:
         panes.flow_summary.update(flow_summary(
             report.function, report.statements, report.error is not None, label,
             callees=sum(bool(f.statements) for f in report.reached),
-            refused=report.conversion_note if report.conversion is None else None))
+            refused=report.conversion_note))
         self.paint_lines()
         if report.output:
             self.status.log(f"printed while tracing {report.function}:\n"

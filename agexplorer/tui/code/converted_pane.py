@@ -44,7 +44,7 @@ class ConvertedPane(TextArea):
     def on_report_changed(self, message: ReportChanged) -> None:
         report = message.report
         conversion, note = report.conversion, report.conversion_note
-        if conversion is None and note:  # AutoGraph refused it: why, where its code would be
+        if note:  # AutoGraph refused it: why, where its code would be
             self.show_code("".join(f"# {line}\n" for line in textwrap.wrap(note, 48)))
             return
         self.show_code(conversion.code if conversion else "")
