@@ -33,6 +33,10 @@ EVALUATING = "evaluating the call arguments"
 
 _module_counter = itertools.count()
 _user_code: UserCode | None = None
+# Each module of sys.modules decided once: name -> (module, whether it is the user's), by
+# the UserCode in _decided_by.
+_decided: dict[str, tuple[ModuleType, bool]] = {}
+_decided_by: UserCode | None = None
 
 
 def forget_user_modules(user: UserCode | None = None) -> list[str]:
@@ -40,14 +44,27 @@ def forget_user_modules(user: UserCode | None = None) -> list[str]:
     loaded before, and what they imported by name: ``import helpers``), so that the next
     load imports them afresh: an edited helper is seen, and a ``helpers.py`` of another
     folder is not taken for this one's. Library modules stay imported. Returns their names."""
-    global _user_code
+    global _user_code, _decided_by
     if user is None:  # one for the worker's life: it decides each file name once
         user = _user_code = _user_code or UserCode()
-    gone = [name for name, module in sys.modules.copy().items()
-            if name.startswith("agx_user_")
-            or (isinstance(getattr(module, "__file__", None), str) and module.__file__ in user)]
+    if _decided_by is not user:
+        _decided.clear()
+        _decided_by = user
+    modules = sys.modules.copy()
+    for name in _decided.keys() - modules.keys():  # gone from sys.modules meanwhile
+        del _decided[name]
+    gone = []
+    for name, module in modules.items():
+        known = _decided.get(name)
+        if known is None or known[0] is not module:
+            file = getattr(module, "__file__", None)
+            known = _decided[name] = (module, name.startswith("agx_user_") or (
+                isinstance(file, str) and file in user))
+        if known[1]:
+            gone.append(name)
     for name in gone:
         sys.modules.pop(name, None)
+        _decided.pop(name, None)
     # Their conversions too: AutoGraph finds a conversion by a code object that compares
     # equal to the same function of another copy of the file (see evict_conversions).
     from agexplorer.engine import tf_internals

@@ -151,7 +151,7 @@ def _run_engine(report: Report, loaded: Loaded, statements: list[Statement],
         return
 
     span = (report.first_line, report.end_line)
-    user_code = UserCode(scope.user_code)
+    user_code = UserCode.shared(scope.user_code)
     index = FileIndex({report.file: loaded.text})
     root = Root(report.file, report.function, def_line, *span)
     own_names = {s.line: s.names for s in statements}

@@ -11,6 +11,7 @@ question nobody asked.
 
 from __future__ import annotations
 
+import functools
 import os
 import site
 import sys
@@ -105,6 +106,14 @@ class UserCode:
         if any(_under(path, d) for d in self.extra):
             return True
         return not any(_under(path, root) for root in self._libraries)
+
+    @staticmethod
+    @functools.lru_cache(maxsize=8)
+    def shared(extra: tuple[str, ...] = ()) -> UserCode:
+        """One UserCode per ``extra`` for a worker's life: each file is decided once across
+        requests (a fresh one resolved the installation's folders and every frame's file
+        again for each report)."""
+        return UserCode(extra)
 
     def explain(self) -> str:
         """What counts as user code here, in one sentence (for the report's notes)."""

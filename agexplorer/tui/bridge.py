@@ -82,6 +82,7 @@ class EngineBridge:
         # One analysis at a time: one superseded while it waited (the worker busy with the
         # one before) is dropped here instead of tracing a function no longer shown.
         self._analysing = threading.Lock()
+        self._analysing_order, self._latest = threading.Lock(), 0  # the newest analysis
         self._closing = threading.Lock()
         # The worker's lost-capability sentences already shown: each once per explorer
         # (a worker restarted after a crash sends them again).
@@ -185,18 +186,24 @@ class EngineBridge:
                     self.app.post_message(WorkerNotice(sentence))
 
     def analyse(self, key: AnalysisKey, request: ReportRequest, path: str, what: str) -> None:
-        """Trace (and run, unless ``request.no_run``) in the background."""
-        self.app.run_worker(self._guarded(lambda: self._analyse(key, request, path, what),
-                                          lambda e: AnalysisFailed(key, e)),
-                            thread=True, group="engine", exclusive=True)
+        """Trace (and run, unless ``request.no_run``) in the background: in a thread of its
+        own, started here and now. (A Textual thread worker starts from a task of the app's
+        loop, once the app's current work is done: the frame it was drawing, ~7 ms of every
+        edit's wait.) A later analysis supersedes this one."""
+        with self._analysing_order:
+            self._latest += 1
+            job = _Analysis(self, self._latest)
+        threading.Thread(target=self._guarded(lambda: self._analyse(job, key, request, path, what),
+                                              lambda e: AnalysisFailed(key, e)),
+                         name="agx-analysis", daemon=True).start()
 
-    def _analyse(self, key: AnalysisKey, request: ReportRequest, path: str, what: str) -> None:
-        job = get_current_worker()
+    def _analyse(self, job: _Analysis, key: AnalysisKey, request: ReportRequest, path: str,
+                 what: str) -> None:
         with self._analysing:
             if not job.is_cancelled:
                 self._analyse_now(job, key, request, path, what)
 
-    def _analyse_now(self, job: Any, key: AnalysisKey, request: ReportRequest, path: str,
+    def _analyse_now(self, job: _Analysis, key: AnalysisKey, request: ReportRequest, path: str,
                      what: str) -> None:
         progress = _Phases(self.app)
         self._choose_zygote()
@@ -283,6 +290,17 @@ class EngineBridge:
                     worker.close(final=True)
                 except Exception:  # noqa: BLE001 - ending anyway; the worker dies with its parent
                     pass
+
+
+class _Analysis:
+    """One analysis: cancelled once a later one was asked for."""
+
+    def __init__(self, bridge: EngineBridge, number: int) -> None:
+        self.bridge, self.number = bridge, number
+
+    @property
+    def is_cancelled(self) -> bool:
+        return self.number != self.bridge._latest
 
 
 def unexpected(exc: BaseException) -> AgxError:

@@ -80,3 +80,79 @@ def test_the_worker_is_made_when_first_asked_for_and_a_quit_before_that_starts_n
     else:
         raise AssertionError("a worker made after the quit answered")
     assert quitting.worker._proc is None
+
+
+class AnsweringWorker:
+    """A worker that answers each report request with its target, once ``go`` is set."""
+
+    timeout, tf_warnings = 30.0, ()
+
+    def __init__(self) -> None:
+        import threading
+
+        self.go, self.sent = threading.Event(), []
+
+    def request(self, req, **kwargs):
+        self.sent.append(req.target)
+        assert self.go.wait(10)
+        return {"report": req.target}
+
+    def take_notice(self) -> None:
+        return None
+
+
+class Inbox:
+    """An app that keeps what the bridge posts (and runs no event loop)."""
+
+    def __init__(self) -> None:
+        self.messages: list = []
+
+    def post_message(self, message) -> bool:
+        self.messages.append(message)
+        return True
+
+    def reports(self) -> list[tuple[int, str]]:
+        from agexplorer.tui.messages import AnalysisReady
+
+        return [(m.key.generation, m.report) for m in self.messages
+                if isinstance(m, AnalysisReady)]
+
+
+def _analyse(engine, generation: int) -> None:
+    from agexplorer.tui.messages import AnalysisKey
+    from agexplorer.worker.protocol import ReportRequest
+
+    engine.analyse(AnalysisKey("f.py", "f", generation), ReportRequest(f"f.py::f{generation}"),
+                   "f.py", "tracing f")
+
+
+def _until(condition, seconds: float = 5.0) -> bool:
+    deadline = time.monotonic() + seconds
+    while not condition() and time.monotonic() < deadline:
+        time.sleep(0.01)
+    return condition()
+
+
+def test_an_edits_request_leaves_at_once_without_waiting_for_the_apps_loop():
+    # The app's thread is busy (drawing a frame) when the edit's pause ends: the request
+    # goes out from a thread of its own, not from a task of the app's loop.
+    worker, app = AnsweringWorker(), Inbox()
+    worker.go.set()
+    _analyse(bridge.EngineBridge(app, worker=worker), 1)  # no event loop ever turns here
+    assert _until(lambda: app.reports() == [(1, "f.py::f1")])
+    assert worker.sent == ["f.py::f1"]
+
+
+def test_a_later_analysis_supersedes_the_ones_before_it():
+    # While the worker traces the first buffer, two more edits arrive: the middle one is
+    # never sent (it waited its turn and is stale), the first one's answer is dropped.
+    worker, app = AnsweringWorker(), Inbox()
+    engine = bridge.EngineBridge(app, worker=worker)
+    _analyse(engine, 1)
+    assert _until(lambda: worker.sent == ["f.py::f1"])
+    _analyse(engine, 2)
+    _analyse(engine, 3)
+    worker.go.set()
+    assert _until(lambda: app.reports() == [(3, "f.py::f3")])
+    time.sleep(0.2)  # nothing else arrives
+    assert worker.sent == ["f.py::f1", "f.py::f3"] and app.reports() == [(3, "f.py::f3")]
