@@ -19,7 +19,7 @@ from textual.widgets import RichLog, Static, TabbedContent, TabPane
 from agexplorer.tui import textual_patches
 from agexplorer.tui.calltree.tab import CallTreeTab
 from agexplorer.tui.code.converted_pane import ConvertedPane
-from agexplorer.tui.code.gutter import LineRefGutter, VerdictGutter
+from agexplorer.tui.code.gutter import LineRefGutter, VerdictGutter, pane_view
 from agexplorer.tui.code.source_pane import SourcePane
 from agexplorer.tui.code.verdict_table import VerdictTable
 from agexplorer.tui.doctor.tab import DoctorTab
@@ -55,6 +55,8 @@ class Workspace(Vertical):
         self.refs = LineRefGutter(id="refs")
         self.converted = ConvertedPane(id="converted")
         self.converted.border_title = "AutoGraph (to_code)"
+        self.verdict_gutter.view = lambda: pane_view(self.source)
+        self.refs.view = lambda: pane_view(self.converted)
         self.panels = TabbedContent(id="panels")
         self.flow_summary = StatusLine("", wrap=True, id="flow-summary")
         self.verdicts = VerdictTable(id="verdicts")

@@ -230,3 +230,27 @@ async def test_tab_from_the_call_box_goes_to_the_init_box_of_a_method(tmp_path):
         app.call_input.focus()
         await pilot.press("tab")
         assert app.focused is app.query_one("#device")
+
+
+@pytest.mark.parametrize("pane", ["converted", "source"])
+async def test_a_gutter_keeps_level_with_its_pane_when_the_row_changes_height(pane):
+    # The Run tab's results grow (or presentation mode starts) with no scroll and no
+    # terminal resize: the code row shrinks, and a gutter that kept its old row count drew
+    # marks below its pane (a stray "▌19" under the converted code's border).
+    from agexplorer.tui.app import AgxApp
+    from tests.tui.answers import ReplayWorker
+
+    app = AgxApp([TARGET], "bad_loop", worker=ReplayWorker())
+    async with app.run_test(size=(120, 40)) as pilot:
+        assert await wait_for(pilot, lambda: app.state.report is not None, 30)
+        await pilot.pause()
+        code = app.query_one("#converted" if pane == "converted" else "#source")
+        gutter = app.query_one("#refs" if pane == "converted" else "#gutter")
+        tall = code.scrollable_content_region.height
+        assert gutter.rows == tall
+        app.query_one("#panels").styles.height = "5fr"  # the panels grow, the code row shrinks
+        assert await wait_for(pilot, lambda: code.scrollable_content_region.height < tall - 2, 10)
+        await pilot.pause()
+        shown = code.scrollable_content_region.height
+        assert await wait_for(pilot, lambda: gutter.rows == shown, 10), (gutter.rows, shown)
+        assert all(gutter.line_text(row) == "" for row in range(shown, gutter.size.height))

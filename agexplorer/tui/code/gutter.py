@@ -8,6 +8,7 @@ each analysis.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import lru_cache
 
 from rich.segment import Segment
@@ -23,6 +24,11 @@ def _style(text: str) -> Style:
     return Style.parse(text) if text else Style()
 
 
+def pane_view(pane: Widget, first_line: int = 1) -> tuple[int, int]:
+    """(first line shown, rows) of a code pane whose top line is ``first_line``."""
+    return first_line + int(pane.scroll_y), pane.scrollable_content_region.height
+
+
 def _fit_width(gutter: Widget, width: int) -> None:
     """Set a gutter's width (its padding included) only when it changes: a new width lays
     out the code row again, an unchanged one costs nothing."""
@@ -32,12 +38,14 @@ def _fit_width(gutter: Widget, width: int) -> None:
 
 
 class _Gutter(Widget):
-    """A column of short per-line texts, scrolled with its pane (``follow``)."""
+    """A column of short per-line texts, scrolled with its pane (``follow``); ``view``
+    gives (first line, rows) of the pane it stands beside (``sync``)."""
 
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
         self.shades: dict[int, str] = {}
         self.first_line, self.rows = 1, 0
+        self.view: Callable[[], tuple[int, int]] | None = None
         self._base: Style | None = None
         self._strips: dict[tuple, Strip] = {}  # most lines look as they did in the last paint
 
@@ -46,6 +54,17 @@ class _Gutter(Widget):
         if (first_line, rows) != (self.first_line, self.rows):
             self.first_line, self.rows = first_line, rows
             self.refresh()
+
+    def sync(self) -> None:
+        """Follow the pane's view as it is now."""
+        if self.view is not None:
+            self.follow(*self.view())
+
+    def on_resize(self) -> None:
+        # The row it shares with its pane changed height, with no scroll and no terminal
+        # resize (the Run tab's results grew, presentation mode): the pane's rows changed
+        # too, and a gutter that kept the old count drew marks below the pane.
+        self.call_after_refresh(self.sync)
 
     def cells(self, line: int) -> list[tuple[str, str]]:
         """(text, style) pieces for one line of the pane."""

@@ -72,10 +72,6 @@ class Linking:
     def sync_gutters(self) -> None:
         """The gutters follow their code panes' scrolling."""
         panes = self.panes()
-        if panes is None:
-            return
-        source, converted = panes.source, panes.converted
-        panes.verdict_gutter.follow(int(source.scroll_y) + 1,
-                                    source.scrollable_content_region.height)
-        panes.refs.follow(int(converted.scroll_y) + 1,
-                          converted.scrollable_content_region.height)
+        if panes is not None:
+            panes.verdict_gutter.sync()
+            panes.refs.sync()

@@ -15,7 +15,7 @@ from textual.widgets import Footer, Static
 from agexplorer.model.report import ReachedFunction, Report, path_text
 from agexplorer.model.text import plural
 from agexplorer.tui.code.converted_pane import ConvertedPane
-from agexplorer.tui.code.gutter import LineRefGutter, VerdictGutter
+from agexplorer.tui.code.gutter import LineRefGutter, VerdictGutter, pane_view
 from agexplorer.tui.code.made import traced_with
 from agexplorer.tui.code.verdict_table import VerdictTable
 
@@ -51,6 +51,9 @@ class ReachedScreen(ModalScreen[None]):
         self.source_view = ConvertedPane(id="reached-source")
         self.refs = LineRefGutter(id="reached-refs")
         self.converted = ConvertedPane(id="reached-converted")
+        # The source pane starts at the function's first line.
+        self.verdict_gutter.view = lambda: pane_view(self.source_view, self.function.first_line)
+        self.refs.view = lambda: pane_view(self.converted)
         self.converted.border_title = "AutoGraph (to_code)"
         self.note = Static("", id="reached-note", markup=False)
         self.verdicts = VerdictTable(id="reached-verdicts")
@@ -134,10 +137,8 @@ class ReachedScreen(ModalScreen[None]):
 
     def sync_gutters(self) -> None:
         """The gutters follow their panes' scrolling (the source starts at its first line)."""
-        source, converted = self.source_view, self.converted
-        self.verdict_gutter.follow(self.function.first_line + int(source.scroll_y),
-                           source.scrollable_content_region.height)
-        self.refs.follow(int(converted.scroll_y) + 1, converted.scrollable_content_region.height)
+        self.verdict_gutter.sync()
+        self.refs.sync()
 
     # The explorer's handlers for these events move its own panes: stop them here.
     def on_verdict_table_jump(self, message: VerdictTable.Jump) -> None:
