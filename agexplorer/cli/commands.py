@@ -32,7 +32,8 @@ def cmd_report(args: argparse.Namespace) -> int:
                             tensorboard=os.path.abspath(args.tensorboard)
                             if args.tensorboard else None,
                             user_code=user_code_paths(args.user_code), depth=args.depth,
-                            skip_xla=args.no_xla, mode_timeout=args.mode_timeout)
+                            skip_xla=args.no_xla, mode_timeout=args.mode_timeout,
+                            try_fixes=True)
     worker = command_worker(args)
     answer = worker.request(request, what=f"loading {spec.path}", path=spec.path)
     report, lab = answer["report"], answer["lab"]

@@ -121,7 +121,8 @@ def _analyse(worker: CommandWorker, args: argparse.Namespace, path: str, name: s
                             device=args.device,
                             budget=args.budget, fresh=not args.shared_module,
                             user_code=user_code_paths(args.user_code), depth=args.depth,
-                            skip_xla=args.no_xla, mode_timeout=args.mode_timeout)
+                            skip_xla=args.no_xla, mode_timeout=args.mode_timeout,
+                            try_fixes=True)
     try:
         answer = worker.request(request, what=f"analysing {name}", path=path)
     except AgxError as exc:

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import hashlib
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from typing import Any, Literal
 
 from agexplorer.model.errors import AgxError
-from agexplorer.model.report import CallSite
+from agexplorer.model.report import LOOPS, CallSite, Verdict
 
 # code -> (title, why): the why is one teaching sentence, the same for every finding.
 CODES: dict[str, tuple[str, str]] = {
@@ -217,3 +217,29 @@ class FixTrial:
                 "rewrite": self.rewrite.to_dict(), "diff": self.diff,
                 "before": self.before.to_dict(), "after": self.after.to_dict(),
                 "results_equal": self.results_equal, "results_note": self.results_note}
+
+
+def offers_fix(v: Verdict) -> bool:
+    """A loop run in Python whose verdict offers a fix (not one unrolled on purpose)."""
+    return v.kind in LOOPS and v.verdict == "python" and bool(v.hint) and v.intended is None
+
+
+def with_tried_fixes(verdicts: list[Verdict], findings: list[Finding]) -> list[Verdict]:
+    """The explored function's ``verdicts`` with the fix of each unrolled loop as the trial of
+    the doctor's rewrite for it (``findings``, AGX004, the function's own) left it: kept with
+    "Tried: the rewrite stages the loop as a While op.", or, where the rewrite failed, the
+    doctor's advice instead and the error. A verdict whose loop was not tried is unchanged."""
+    tried = {f.line: f for f in findings if f.code == "AGX004" and f.function is None
+             and f.tried is not None and f.tried.outcome != "not-tried"}
+    changed = []
+    for v in verdicts:
+        finding = tried.get(v.line) if offers_fix(v) else None
+        if finding is not None and finding.tried is not None:
+            if finding.tried.outcome == "fails":  # the finding's fix: instead, and the error
+                v = replace(v, hint=finding.fix)
+            else:
+                sentence = finding.tried.text()
+                v = replace(v, hint=f"{v.hint} {sentence[0].upper()}{sentence[1:]}.")
+        changed.append(v)
+    return changed
+

@@ -9,7 +9,7 @@ that must wait for the rest of the app (an edit is told as it starts) defers its
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, Literal
 
 from textual.message import Message
@@ -17,6 +17,7 @@ from textual.message import Message
 from agexplorer.tui.messages import AnalysisKey
 
 if TYPE_CHECKING:
+    from agexplorer.model.doctor import Finding
     from agexplorer.model.errors import AgxError
     from agexplorer.model.lab import RunLab
     from agexplorer.model.report import Report
@@ -92,6 +93,15 @@ class PaneAnswered(StateChanged):
     key: AnalysisKey
 
 
+@dataclass
+class FixesTried(StateChanged):
+    """The doctor traced the rewrites of the report's unrolled loops: the report's verdicts
+    now say, in each loop's fix, how its rewrite went."""
+
+    key: AnalysisKey
+    report: Report
+
+
 class ExplorerState:
     """The explorer's one state. Its fields are read freely and changed only here, and each
     change is told to every subscriber still mounted, in the order they subscribed."""
@@ -105,6 +115,7 @@ class ExplorerState:
         self.report_text = ""  # the buffer ``report`` was made from
         self.answered: int | None = None  # the generation ``report`` answered
         self.lab: RunLab | None = None
+        self._as_answered: Report | None = None
         # A recorded run's functions that it reached only from another one's trace (a layer
         # Keras's train step called, a map function's helper), with the call recorded there:
         # with that call, nothing traced them on their own (the doctor says no retrace).
@@ -169,6 +180,7 @@ class ExplorerState:
         if not self.is_current(key):
             return False
         self.report, self.report_text, self.answered = report, self.analysed_text, key.generation
+        self._as_answered = report  # the report as the worker sent it (fixes untried)
         if lab is not None:
             self.lab = lab
         self._tell(ReportChanged(key, report, lab, self.report_text, self.asked(key)))
@@ -195,3 +207,21 @@ class ExplorerState:
     def pane_answered(self, pane: Pane, key: AnalysisKey) -> None:
         """``pane`` shows the answer for ``key``."""
         self._tell(PaneAnswered(pane, key))
+
+    def fixes_tried(self, key: AnalysisKey, findings: list[Finding]) -> None:
+        """The doctor's ``findings`` for the report ``key`` answered, their rewrites tried:
+        each unrolled loop's fix says how its rewrite went (a fix that fails to trace is
+        replaced by the doctor's advice), as ``agexplorer report`` says it."""
+        from agexplorer.model.doctor import with_tried_fixes
+
+        report, answered = self.report, self._as_answered
+        if report is None or answered is None or key.generation != self.answered \
+                or key.target != self.target:
+            return
+        # From the verdicts as answered: a second answer of the doctor for the same report
+        # says the same, once.
+        statements = with_tried_fixes(answered.statements, findings)
+        if statements != report.statements:
+            self.report = replace(report, statements=statements)
+            self._tell(FixesTried(key, self.report))
+

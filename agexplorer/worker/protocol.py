@@ -86,6 +86,9 @@ class ReportRequest(Request[ReportReply]):
     skip_xla: bool = False  # leave XLA out of the run lab (--no-xla)
     mode_timeout: float | None = None  # each mode's own time box, seconds (None: none)
     init: str | None = None  # a method's instance: its constructor's arguments (--init)
+    # Trace the doctor's rewrite of each unrolled loop's fix, and say in the fix how it went
+    # (doctor/verdict_fixes.py): a load and a trace per loop, within the doctor's budget.
+    try_fixes: bool = False
 
 
 @dataclass(frozen=True)

@@ -103,9 +103,11 @@ def handle_report(req: ReportRequest, ctx: Context) -> ReportReply:
     # ``source``: an unsaved buffer (the TUI), analysed in place of the file on disk.
     with shadowed(req.target, req.source) as (target, shadow):
         try:
-            report = shadow.fix(build_report(target, req.call, progress=ctx.progress,
-                                             user_code=req.user_code, depth=req.depth,
-                                             init=req.init))
+            report = build_report(target, req.call, progress=ctx.progress,
+                                  user_code=req.user_code, depth=req.depth, init=req.init)
+            if req.try_fixes:
+                report = _tried_fixes(target, req.call, report, ctx)
+            report = shadow.fix(report)
             ctx.last.keep(req, report)
             lab = None
             no_arguments = report.error is not None and report.error.kind in ARGUMENT_ERRORS
@@ -121,6 +123,17 @@ def handle_report(req: ReportRequest, ctx: Context) -> ReportReply:
         except AgxError as exc:
             raise shadow.fix_error(exc) from None
     return {"report": report, "lab": lab}
+
+
+def _tried_fixes(target: str, call: str | None, report: Report, ctx: Context) -> Report:
+    """``report`` with its unrolled loops' fixes tried on ``target`` (the buffer's copy)."""
+    from agexplorer.doctor.verdict_fixes import tried_fixes
+    from agexplorer.source.targets import parse_spec, read_source
+
+    if not any(v.hint for v in report.statements):
+        return report
+    ctx.progress(f"trying the fixes for {report.function}")
+    return tried_fixes(target, read_source(parse_spec(target).path), report, call)
 
 
 class _OnBuffer(Protocol):

@@ -154,3 +154,39 @@ def test_a_keras_3_layers_loop_gets_no_tf_range_fix_or_rewrite(report, cases):
     f = finding(report, f"{cases}::Cumulate.call", "AGX004")
     assert "tf.range" not in f.fix and "keras.ops.fori_loop" in f.fix
     assert f.rewrite is None and f.tried is None
+
+
+def test_the_reports_fix_for_an_unrolled_loop_says_how_its_rewrite_went(report, cases):
+    # `agexplorer report` (and the explorer's Control flow tab, once the doctor answers)
+    # shows a loop's fix with its trial: kept where the rewrite stages the loop; where it
+    # fails to trace, the fix is not offered: what to do instead, and the error.
+    from agexplorer.doctor.verdict_fixes import tried_fixes
+
+    text = cases.read_text()
+    staged = tried_fixes(f"{cases}::counted", text, report(f"{cases}::counted"), None)
+    loop = next(v for v in staged.statements if v.kind == "for")
+    before = next(v for v in report(f"{cases}::counted").statements if v.kind == "for")
+    assert loop.hint.startswith(before.hint) and "tf.range(n)" in loop.hint
+    assert loop.hint.endswith(" op.") and "Tried: the rewrite stages the loop as a " in loop.hint
+    failed = tried_fixes(f"{cases}::indexed", text, report(f"{cases}::indexed"), None)
+    loop = next(v for v in failed.statements if v.kind == "for")
+    line = text.splitlines().index("        acc = acc + shards[i]") + 1
+    assert "tf.range" not in loop.hint.split("Tried:")[0]
+    assert f"Tried: the rewrite fails to trace (line {line} raises TypeError" in loop.hint
+    untraced = report(f"{cases}::uncalled")  # no inputs: nothing traced, nothing tried
+    assert tried_fixes(f"{cases}::uncalled", text, untraced, None) is untraced
+
+
+def test_the_report_request_tries_the_fixes_of_an_unsaved_buffer(worker, cases):
+    from agexplorer.worker.protocol import ReportRequest
+
+    text = cases.read_text()
+    edited = text.replace("acc = acc + shards[i]", "acc = acc + shards[i] * 1.0")
+    answer = worker.request(ReportRequest(f"{cases}::indexed", no_run=True, source=edited,
+                                          try_fixes=True))
+    report = answer["report"]
+    loop = next(v for v in report.statements if v.kind == "for")
+    assert report.file == str(cases) and "Tried: the rewrite fails to trace" in loop.hint
+    assert "agx-buffer-" not in loop.hint  # the copy's path is nowhere
+    plain = worker.request(ReportRequest(f"{cases}::indexed", no_run=True, source=edited))
+    assert "Tried" not in next(v for v in plain["report"].statements if v.kind == "for").hint

@@ -74,6 +74,9 @@ async def settle(pilot) -> None:
     app = pilot.app
     await until(pilot, lambda: app.state.report is not None and app.engine_ready
                 and app.workspace_ready, "its first answer")
+    # The doctor's answer too: its trials change the Control flow tab's fixes (FixesTried).
+    await until(pilot, lambda: app.panes.doctor.generation == app.state.answered,
+                "the doctor's answer")
 
 
 async def run_tab(pilot) -> None:

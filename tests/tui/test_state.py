@@ -166,3 +166,43 @@ def test_a_subscriber_is_told_only_what_it_handles_and_a_removed_widget_is_dropp
 def test_the_messages_do_not_bubble_to_the_app_above_a_pane():
     assert not TargetChanged(None, F).bubble
     assert not ReportChanged(AnalysisKey(*F, 1), SimpleNamespace(), None, "", None).bubble
+
+
+def test_the_doctors_trials_change_the_fixes_of_the_report_they_were_tried_for():
+    from agexplorer.model.doctor import Finding, Tried
+    from agexplorer.model.report import Report, Verdict
+    from agexplorer.tui.state import FixesTried
+
+    def loop(line: int, hint: str | None) -> Verdict:
+        return Verdict(kind="for", line=line, header="for i in range(3)", verdict="python",
+                       graph_op=None, iterations=3, branch=None, ops_created=3, reason="...",
+                       hint=hint)
+
+    def tried(line: int, outcome: str, fix: str) -> Finding:
+        return Finding("AGX004", line, "unrolled", "why", fix, tried=Tried(
+            outcome, graph_op="While" if outcome == "staged" else None,
+            error="TypeError: no" if outcome == "fails" else None))
+
+    state, seen = ExplorerState(), Listener()
+    seen.on_fixes_tried = seen._keep
+    state.subscribe(seen)
+    state.open(F)
+    key = state.start(request(), "text")
+    report = Report(file=F[0], function=F[1], statements=[
+        loop(3, "iterate over tf.range(3)"), loop(5, "iterate over tf.range(3)"), loop(7, None)])
+    state.answer(key, report, None)
+    newer = state.start(request(), "text 2")
+    state.fixes_tried(newer, [tried(3, "staged", "x")])  # not the report answered: ignored
+    assert state.report is report and not isinstance(seen.told[-1], FixesTried)
+    findings = [tried(3, "staged", "doctor's"),
+                tried(5, "fails", "instead. Tried: the rewrite fails to trace."),
+                tried(7, "fails", "a loop offering no fix is left alone")]
+    state.fixes_tried(key, findings)
+    hints = [v.hint for v in state.report.statements]
+    assert hints == ["iterate over tf.range(3) Tried: the rewrite stages the loop as a While op.",
+                     "instead. Tried: the rewrite fails to trace.", None]
+    assert isinstance(seen.told[-1], FixesTried) and seen.told[-1].report is state.report
+    assert report.statements[0].hint == "iterate over tf.range(3)"  # the answer itself kept
+    told = len(seen.told)
+    state.fixes_tried(key, findings)  # the doctor answers again: said once
+    assert [v.hint for v in state.report.statements] == hints and len(seen.told) == told

@@ -15,7 +15,7 @@ from agexplorer.render.loopvars import loop_var_lines
 from agexplorer.render.page import verdict_detail
 
 if TYPE_CHECKING:
-    from agexplorer.tui.state import ReportChanged
+    from agexplorer.tui.state import FixesTried, ReportChanged
 
 
 def flow_summary(function: str, verdicts: list, failed: bool, label: str | None = None,
@@ -62,6 +62,14 @@ class VerdictTable(DataTable):
 
     def on_report_changed(self, message: ReportChanged) -> None:
         self.show(message.report.statements)
+
+    def on_fixes_tried(self, message: FixesTried) -> None:
+        if [v.hint for v in message.report.statements] == [v.hint for v in self.verdicts]:
+            return
+        row = self.cursor_row  # the same statements: the row the user is on stays
+        self.show(message.report.statements)
+        if row:  # once the table has settled (a refill puts its cursor on the first row)
+            self.call_after_refresh(self.move_cursor, row=row)
 
     def show(self, verdicts: list) -> None:
         """Fill the table from a report's verdicts."""

@@ -99,6 +99,8 @@ class DoctorTab(DoctorPanel):
         desk.provenance.show("doctor")
         count = len(message.value.findings) if message.value is not None else 0
         self._label(f"Doctor ({count})" if count else "Doctor")
+        if message.value is not None:  # the Control flow tab's fixes, as tried here
+            desk.state.fixes_tried(message.key, message.value.findings)
         desk.state.pane_answered("doctor", message.key)
 
     def reset(self) -> None:

@@ -1,0 +1,42 @@
+"""A report's fixes for its unrolled loops, tried as the doctor tries its rewrites.
+
+A verdict's fix is written from the loop's header (``for i in range(3)`` -> iterate over
+``tf.range(3)``); whether the body works with a tensor counter is not in the header. One
+body that adds the counter to a float tensor (``x + i``) makes the fix fail to trace. Here
+the doctor's rewrite of each such loop is traced once (``try_rewrites``), and the verdict
+says what came of it (model.doctor.with_tried_fixes): the fix with "Tried: the rewrite
+stages the loop as a While op.", or, where the rewrite fails, what to do instead and the
+error (the fix is not offered).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from agexplorer.doctor.checks import examine
+from agexplorer.doctor.tried import TRY_BUDGET_S, try_rewrites
+from agexplorer.model.doctor import offers_fix, with_tried_fixes
+from agexplorer.model.errors import AgxError
+from agexplorer.model.report import Report
+
+
+def tried_fixes(target: str, text: str, report: Report, call: str | None,
+                budget: float = TRY_BUDGET_S) -> Report:
+    """``report`` (built from ``target``, whose source is ``text``, called with ``call``:
+    None for the file's own inputs) with the fix of each of its own unrolled loops tried
+    within ``budget`` seconds in all. Unchanged where nothing can be tried: the function did
+    not trace, no loop offers a fix, or the doctor has no mechanical rewrite for it (a
+    ``while`` on a Python condition)."""
+    lines = {v.line for v in report.statements if offers_fix(v)}
+    if not lines or report.error is not None or report.inventory is None:
+        return report
+    try:
+        examined = examine(report.file, text, report.function, report, call)
+    except AgxError:  # the doctor cannot read the function (a lambda): nothing tried
+        return report
+    findings = [f for f in examined.findings if f.code == "AGX004" and f.rewrite
+                and f.function is None and f.line in lines]
+    if not findings:
+        return report
+    tried = try_rewrites(target, text, findings, report, call, budget)
+    return replace(report, statements=with_tried_fixes(report.statements, tried))
