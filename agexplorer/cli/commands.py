@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shlex
 import shutil
 import sys
 from typing import TYPE_CHECKING
@@ -50,6 +51,10 @@ def cmd_report(args: argparse.Namespace) -> int:
         print(f"agexplorer: {report.error.message}", file=sys.stderr)
         for line in report.error.details:
             print(f"  {line}", file=sys.stderr)
+        if report.error.kind == "trace-failed":  # the doctor reads the known ones' causes
+            call = f" --call {shlex.quote(args.call)}" if args.call else ""
+            print(f"  why, where the doctor knows the cause: agexplorer doctor "
+                  f"{shlex.quote(args.target)}{call}", file=sys.stderr)
         return report.error.exit_code
     return 0
 

@@ -196,6 +196,11 @@ def build_call_tree(root: Root, calls: list[Call], entries: dict[tuple[str, int]
 
     reached = []
     for unit, reach, converted in reaches.values():
+        spans = _local_spans(unit, {line for (file, line) in entries if file == unit.file},
+                             ran is not None and (unit.file, unit.def_line) in ran)
+        # One function defined inside it ran (`step` of `make_step`), never the unit itself:
+        # that function is what was reached, by its own name and lines.
+        unit = _local_unit(unit, spans) or unit
         path = _call_path(root, unit, reach.frames, index)
         if depth is not None and len(path) - 1 > depth:
             continue
@@ -203,8 +208,6 @@ def build_call_tree(root: Root, calls: list[Call], entries: dict[tuple[str, int]
                 and unit.holds(c.line)]
         verdicts = build_verdicts(unit.statements, mine, inventory, traced, file=unit.file,
                                   chains=chains)
-        spans = _local_spans(unit, {line for (file, line) in entries if file == unit.file},
-                             ran is not None and (unit.file, unit.def_line) in ran)
         if spans is not None:  # only functions defined inside it ran: their statements
             verdicts = [v for v in verdicts if any(a <= v.line <= b for a, b in spans)]
         around = {s.line for s in unit.statements if root.file == unit.file
@@ -329,6 +332,33 @@ def _local_spans(unit: Unit, entered: set[int], ran: bool) -> list[tuple[int, in
     return spans or None
 
 
+def _local_unit(unit: Unit, spans: list[tuple[int, int]] | None) -> Unit | None:
+    """The one function defined inside ``unit`` whose lines are ``spans`` (a def, not a
+    lambda), as a unit of its own named as Python names it (``make_step.<locals>.step``);
+    None when ``spans`` is not one such def."""
+    if spans is None or len(spans) != 1:
+        return None
+    first, end = spans[0]
+
+    def find(node: ast.AST, qualname: str) -> Unit | None:
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                name = f"{qualname}.<locals>.{child.name}"
+                start = min([child.lineno, *(d.lineno for d in child.decorator_list)])
+                if (start, child.end_lineno or child.lineno) == (first, end):
+                    return Unit(unit.file, name, child, start, end)
+                found = find(child, name)
+            elif isinstance(child, ast.ClassDef):
+                found = find(child, f"{qualname}.<locals>.{child.name}")
+            else:
+                found = find(child, qualname)
+            if found is not None:
+                return found
+        return None
+
+    return find(unit.node, unit.qualname)
+
+
 def _placed(verdict: Verdict, unit: Unit, path: tuple[CallSite, ...]) -> Verdict:
     return _with_place(verdict, unit.file, unit.qualname, path)
 
@@ -362,8 +392,10 @@ def _call_path(root: Root, unit: Unit, frames: tuple[Frame, ...],
             owner = index.unit_at(frame.file, frame.line)
             if owner is None:
                 continue
-            if owner.file == unit.file and owner.def_line == unit.def_line:
-                break  # the unit itself: the path ends at its def line below
+            if owner.file == unit.file and (owner.def_line == unit.def_line
+                                            or unit.holds(frame.line)):
+                break  # the unit itself (or a function inside a unit, in its own lines):
+                # the path ends at its def line below
             site = CallSite(owner.qualname, owner.file, frame.line)
         if path and (path[-1].function, path[-1].file) == (site.function, site.file):
             path[-1] = site  # a nested function of the same unit: the innermost line

@@ -161,3 +161,47 @@ def test_a_copy_of_a_project_gets_its_own_helpers_verdicts_after_another_copys(
     assert clip.file == str(second / "helpers.py")
     (statement,) = clip.statements
     assert (statement.verdict, statement.branch, statement.ops_created) == ("python", "true", 2)
+
+
+FACTORY = '''import tensorflow as tf
+
+
+def make_step(n):
+    def step(x):
+        for _ in range(n):
+            x = tf.tanh(x)
+        return x
+    return step
+
+
+step3 = make_step(3)
+
+
+@tf.function
+def run(x):
+    return step3(x) * 2.0
+
+
+AGX_CALLS = {"run": "tf.ones([2])"}
+'''
+
+
+@pytest.mark.tf
+def test_a_function_a_factory_made_is_reached_by_its_own_name_and_lines(worker, tmp_path):
+    # The trace entered `step`, never `make_step`: the section, the path and the verdicts
+    # name `make_step.<locals>.step` and its lines, as Python does (they named make_step).
+    path = tmp_path / "factory.py"
+    path.write_text(FACTORY)
+    rep = worker.request(ReportRequest(f"{path}::run", no_run=True))["report"]
+    (step,) = rep.reached
+    assert step.function == "make_step.<locals>.step"
+    assert (step.first_line, step.end_line) == (line_of(path, "def step"),
+                                                line_of(path, "return x"))
+    assert [(s.function, s.line) for s in step.call_path] == [
+        ("run", line_of(path, "return step3(x)")),
+        ("make_step.<locals>.step", line_of(path, "def step"))]
+    (loop,) = step.statements
+    assert (loop.function, loop.verdict, loop.iterations) == (step.function, "python", 3)
+    assert step.source.startswith("    def step(x):") and "return step" not in step.source
+    assert step.conversion is not None and "ag__.for_stmt" in step.conversion.code
+    assert step.op_count == 3  # Tanh x3, its own lines
