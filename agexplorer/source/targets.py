@@ -136,7 +136,98 @@ def list_functions(tree: ast.Module) -> list[FunctionInfo]:
                 visit(node.body, prefix + node.name + ".", True)
 
     visit(tree.body, "", False)
+    found += _assigned_functions(tree, {f.qualname for f in found}, samples)
+    found.sort(key=lambda f: f.line)  # in source order (the defs are already): stable
     return found
+
+
+def _info(name: str, node: ast.FunctionDef | ast.AsyncFunctionDef, decorated: bool,
+          decorators: tuple[str, ...], signature: bool, samples: set[str]) -> FunctionInfo:
+    """A module-level name bound to the function ``node`` (see _assigned_functions)."""
+    args = node.args
+    positional = args.posonlyargs + args.args
+    required = len(positional) - len(args.defaults) + sum(d is None for d in args.kw_defaults)
+    return FunctionInfo(qualname=name, line=node.lineno, end_line=node.end_lineno or node.lineno,
+                        decorated=decorated, decorators=decorators, is_method=False,
+                        params=tuple(a.arg for a in positional + args.kwonlyargs),
+                        ready=name in samples or signature or required <= 0)
+
+
+def _assigned_functions(tree: ast.Module, taken: set[str], samples: set[str]
+                        ) -> list[FunctionInfo]:
+    """Module-level names bound to a function that no def of that name gives: a lambda
+    (``sq = lambda x: x * x``, ``step = tf.function(lambda x: model(x))``), a def wrapped
+    (``fast = tf.function(slow, jit_compile=True)``) and a function a factory of the module
+    returns (``train_step = make_train_step(model, opt)``, where ``make_train_step`` ends in
+    ``return train_step``, a def of its own). Each at the lines of its code (the factory's
+    def for a factory's function). The last binding of a name counts; a def after it
+    rebinds it."""
+    defs: dict[str, ast.FunctionDef | ast.AsyncFunctionDef] = {}
+    bound: dict[str, ast.expr] = {}
+    for node in tree.body:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            defs[node.name] = node
+            bound.pop(node.name, None)
+        elif isinstance(node, ast.ClassDef):
+            bound.pop(node.name, None)
+        elif isinstance(node, ast.Assign) and len(node.targets) == 1 \
+                and isinstance(node.targets[0], ast.Name):
+            bound[node.targets[0].id] = node.value
+        elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name) \
+                and node.value is not None:
+            bound[node.target.id] = node.value
+    found = []
+    for name, value in bound.items():
+        if name in taken:
+            continue
+        if isinstance(value, ast.Lambda):
+            found.append(_info(name, lambda_as_def(value, name), False, (), False, samples))
+            continue
+        if not isinstance(value, ast.Call):
+            continue
+        called = ast.unparse(value.func)
+        if called in _TF_FUNCTION_NAMES and value.args:  # tf.function(lambda | a def)
+            wrapped = value.args[0]
+            signature = any(k.arg == "input_signature" for k in value.keywords) or \
+                len(value.args) > 1
+            target = lambda_as_def(wrapped, name) if isinstance(wrapped, ast.Lambda) else \
+                defs.get(wrapped.id) if isinstance(wrapped, ast.Name) else None
+            if target is not None:
+                found.append(_info(name, target, True, ("tf.function",), signature, samples))
+        elif isinstance(value.func, ast.Name) and value.func.id in defs:
+            made = _returned_def(defs[value.func.id])
+            if made is not None:
+                inner, wrapped_here = made
+                decorators = tuple(_decorator_name(d) for d in inner.decorator_list)
+                signature = any("input_signature" in ast.unparse(d)
+                                for d in inner.decorator_list)
+                decorated = wrapped_here or any(d in _TF_FUNCTION_NAMES for d in decorators)
+                found.append(_info(name, inner, decorated, decorators, signature, samples))
+    return found
+
+
+def _returned_def(factory: ast.FunctionDef | ast.AsyncFunctionDef
+                  ) -> tuple[ast.FunctionDef | ast.AsyncFunctionDef, bool] | None:
+    """The def of ``factory``'s own body that it returns (``return step``, or ``return
+    tf.function(step)``: then True), when every return of it returns that one def."""
+    local = {n.name: n for n in factory.body if isinstance(n, (ast.FunctionDef,
+                                                               ast.AsyncFunctionDef))}
+    returned: set[tuple[str, bool]] = set()
+    for node in own_nodes(factory):
+        if not isinstance(node, ast.Return):
+            continue
+        value = node.value
+        wrapped = isinstance(value, ast.Call) and ast.unparse(value.func) in _TF_FUNCTION_NAMES \
+            and len(value.args) == 1
+        if wrapped:
+            value = value.args[0]  # type: ignore[union-attr]
+        if not isinstance(value, ast.Name) or value.id not in local:
+            return None
+        returned.add((value.id, bool(wrapped)))
+    if len(returned) != 1:
+        return None
+    name, wrapped = returned.pop()
+    return local[name], wrapped
 
 
 def _descriptor(decorators: tuple[str, ...]) -> Descriptor | None:

@@ -55,7 +55,8 @@ MUST_FLAG = {
 }
 MUST_NOT_FLAG = ["clean", "tf_prints", "bumps_variable", "writes_tensorarray", "applies_each",
                  "tensor_range_loop", "tensor_while", "Lazy.call", "casts_literal", "tf_random",
-                 "helper", "picks", "appends_to_own_list", "numpy_on_shape", "Tally.step_var"]
+                 "helper", "picks", "appends_to_own_list", "numpy_on_shape", "Tally.step_var",
+                 "top"]
 
 
 def _line(snippet: str, function: str) -> int:

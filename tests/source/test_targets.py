@@ -158,3 +158,68 @@ def test_a_lambda_target_has_the_lines_of_its_lambda():
     twice = find_function_node(tree, "twice")  # the lambda inside tf.function(...)
     assert (twice.lineno, twice.end_lineno) == (7, 8)
     assert find_function_node(ast.parse("pair = (lambda a: a, lambda b: b)\n"), "pair") is None
+
+
+ASSIGNED = '''
+import tensorflow as tf
+
+
+def make_train_step(model):
+    @tf.function
+    def train_step(x):
+        return model(x)
+    return train_step
+
+
+def make_plain(n):
+    def step(x):
+        return x * n
+    return tf.function(step)
+
+
+def either(flag):
+    def a(x):
+        return x
+    def b(x):
+        return -x
+    if flag:
+        return a
+    return b
+
+
+def slow(x, y):
+    return x + y
+
+
+train_step = make_train_step(None)
+plain_step = make_plain(3)
+chosen = either(True)
+fast = tf.function(slow, jit_compile=True)
+square = lambda x: x * x
+wrapped = tf.function(lambda x: x + 1, input_signature=[tf.TensorSpec([None])])
+rebound = lambda x: x
+def rebound(x):
+    return x
+number = 3
+AGX_CALLS = {"train_step": "tf.ones([2])"}
+'''
+
+
+def test_names_bound_to_functions_are_listed_at_the_lines_of_their_code():
+    # A factory's function (the common way to build a train step), a def wrapped in
+    # tf.function and a lambda are reachable by their module-level name: each is listed,
+    # at its code's lines, so the explorer's list and `agexplorer list` show it.
+    text = ASSIGNED.lstrip("\n")
+    lines = text.splitlines()
+    functions = {f.qualname: f for f in list_functions(ast.parse(text))}
+    made = [name for name in functions if name not in
+            ("make_train_step", "make_plain", "either", "slow", "rebound")]
+    assert made == ["train_step", "plain_step", "fast", "square", "wrapped"]  # source order
+    step = functions["train_step"]
+    assert step.line == lines.index("    def train_step(x):") + 1 and step.end_line == step.line + 1
+    assert step.decorated and step.ready and step.params == ("x",) and not step.is_method
+    assert functions["plain_step"].decorated and not functions["plain_step"].ready
+    assert functions["fast"].line == functions["slow"].line and functions["fast"].decorated
+    assert functions["square"].line == lines.index("square = lambda x: x * x") + 1
+    assert functions["wrapped"].ready  # its input_signature
+    assert functions["rebound"].line == lines.index("def rebound(x):") + 1  # the def's
