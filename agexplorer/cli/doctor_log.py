@@ -79,7 +79,10 @@ def local_functions(summary: dict[str, Any]) -> list[dict[str, str]]:
             for reached in trace.get("reached") or []:
                 if not isinstance(reached, dict) or not reached.get("local"):
                     continue
-                outer, local = str(reached.get("function")), str(reached["local"])
+                # main.<locals>.centred is named by Python's qualname; its outer function:
+                outer = str(reached.get("function")).rpartition(".<locals>.")[0] \
+                    or str(reached.get("function"))
+                local = str(reached["local"])
                 found.setdefault((str(reached.get("file")), local), {
                     "file": str(reached.get("file")), "function": local,
                     "why": f"it is defined inside {outer}, and a function is examined on "

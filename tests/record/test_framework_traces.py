@@ -241,7 +241,8 @@ def test_a_map_function_defined_inside_another_is_named_not_given_its_outer_ones
     assert (loop["line"], loop["iterations"]) == (36, 2)
     assert loop["ops_created"] == _ops(made, PIPELINE, 37) > 0
     (outer,) = trace["reached"]
-    assert (outer["function"], outer["local"]) == ("main", "main.centred (line 35)")
+    assert (outer["function"], outer["local"]) == ("main.<locals>.centred",
+                                                   "main.centred (line 35)")
     assert "arguments" not in outer
     summary = summarise(read_log(log))
     assert "main" not in {e.function for e in targets(summary)}

@@ -96,6 +96,11 @@ async def test_moving_in_the_verdict_table_highlights_the_statement(user_file, w
         assert not source.has_focus
         converted = app.query_one("#converted")
         assert "if_stmt" in converted.selected_text or "if " in converted.selected_text
+        # The table is filled again when it resizes (and when the doctor's trials change a
+        # fix): the row the user is on stays, and so does the source's line.
+        await pilot.resize_terminal(120, 36)
+        await pilot.pause(0.3)
+        assert verdicts.cursor_row == 1 and source.cursor_location[0] == 34
 
 
 async def test_an_edit_reconverts_and_a_syntax_error_keeps_the_last_results(user_file, worker):

@@ -57,6 +57,7 @@ class VerdictTable(DataTable):
 
     def on_mount(self) -> None:
         self.verdicts: list = []
+        self._kept_row: int | None = None  # the row a refill keeps (show)
         self.cursor_type = "row"
         self.add_columns(*self.COLUMNS)
 
@@ -64,19 +65,38 @@ class VerdictTable(DataTable):
         self.show(message.report.statements)
 
     def on_fixes_tried(self, message: FixesTried) -> None:
-        if [v.hint for v in message.report.statements] == [v.hint for v in self.verdicts]:
+        if [v.hint for v in message.report.statements] != [v.hint for v in self.verdicts]:
+            self.show(message.report.statements)
+
+    def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
+        # A refill puts the cursor on the first row and says so: until the row ``show``
+        # kept is highlighted, that is not the user's move (nothing links it).
+        kept = self._kept_row
+        if kept is None:
             return
-        row = self.cursor_row  # the same statements: the row the user is on stays
-        self.show(message.report.statements)
-        if row:  # once the table has settled (a refill puts its cursor on the first row)
-            self.call_after_refresh(self.move_cursor, row=row)
+        if event.cursor_row != kept and kept < self.row_count:
+            event.stop()
+            self.move_cursor(row=kept)
+        else:
+            self._kept_row = None
 
     def show(self, verdicts: list) -> None:
         """Fill the table from a report's verdicts."""
         # The columns too: DataTable keeps a column as wide as its widest cell ever, so a
         # long statement of an earlier function pushed this one's "why" off the screen.
+        # The same statements again (their fixes tried, the table resized): the row the
+        # user is on stays (a refill puts the cursor on the first row).
+        row = self.cursor_row if [v.line for v in verdicts] == [v.line for v in self.verdicts] \
+            else 0
         self.clear(columns=True)
         self.verdicts = verdicts
+        self._refill(verdicts)
+        if 0 < row < self.row_count:
+            self._kept_row = row
+            self.move_cursor(row=row)
+
+    def _refill(self, verdicts: list) -> None:
+        """The columns and one row per verdict, wrapped to the table's width."""
         badges = [verdict_detail(v) for v in verdicts]
         widths = self.widths(verdicts, badges)
         if widths is None:  # too narrow for four columns: each row's cells stacked in one
