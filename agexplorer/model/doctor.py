@@ -242,4 +242,3 @@ def with_tried_fixes(verdicts: list[Verdict], findings: list[Finding]) -> list[V
                 v = replace(v, hint=f"{v.hint} {sentence[0].upper()}{sentence[1:]}.")
         changed.append(v)
     return changed
-
