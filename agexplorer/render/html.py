@@ -30,7 +30,7 @@ from agexplorer.render.run_page import (
     largest_loops,
     more_loops,
 )
-from agexplorer.runlog.summary import command_line, display_name, loop_path
+from agexplorer.runlog.summary import command_line, display_name, loop_path, untried_fixes
 from agexplorer.source.cells import cell_label
 
 # Light by default, dark where the reader's system asks for it; verdict colours readable on both
@@ -380,7 +380,8 @@ def summary_body(summary: dict[str, Any]) -> str:
     if fixes:
         body.append('<section id="fixes"><h2>Fixes</h2>\n<ul>' + "".join(
             f"<li><code>{_e(row['function'])}</code> ({_e(where(row['file'], row['line']))}): "
-            f"{_prose(row['hint'])}</li>" for row in fixes) + "</ul></section>\n")
+            f"{_prose(row['hint'])}</li>" for row in fixes) + "</ul>\n"
+            f'<p class="muted">{_prose(untried_fixes())}.</p></section>\n')
     errors = [(f, e) for f in functions for e in f["errors"]]
     if errors:
         body.append('<section id="errors"><h2>Traces that failed</h2>\n<ul>' + "".join(

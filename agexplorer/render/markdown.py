@@ -28,7 +28,7 @@ from agexplorer.render.run_page import (
     largest_loops,
     more_loops,
 )
-from agexplorer.runlog.summary import command_line, display_name, loop_path
+from agexplorer.runlog.summary import command_line, display_name, loop_path, untried_fixes
 
 
 def cell(text: object) -> str:
@@ -247,4 +247,5 @@ def _loops(summary: dict[str, Any]) -> list[str]:
         out += ["## Fixes", ""]
         out += [f"- {code(row['function'], False)} ({cell(where(row['file'], row['line']))}): "
                 f"{prose(hint, False)}" for row, hint in fixes] + [""]
+        out += [f"{prose(untried_fixes(), False)}.", ""]
     return out

@@ -99,6 +99,13 @@ def asked_by(function: dict[str, Any]) -> str | None:
     return caller.get("call") or caller.get("text") or caller.get("function") or None
 
 
+def untried_fixes(log: str | None = None) -> str:
+    """What the summary's loop fixes are: read from each loop's code, not tried (the
+    doctor tries each rewrite, with the call the run recorded)."""
+    return (f"These fixes are read from each loop's code, not tried: `agexplorer doctor "
+            f"{log or 'LOG'}` traces each rewrite with the call the run recorded")
+
+
 def loop_path(row: dict[str, Any]) -> str:
     """An unrolled loop's function after the calls that led there from the traced function
     or the user's call that asked a library for the trace: ``model.fit → Smoother.call``."""

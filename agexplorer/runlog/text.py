@@ -15,6 +15,7 @@ from agexplorer.runlog.summary import (
     reaches_nothing,
     short_name,
     unrolled,
+    untried_fixes,
 )
 from agexplorer.source.cells import shown_name
 
@@ -66,6 +67,8 @@ def text_lines(summary: dict[str, Any], *, limit: int | None = TOP, log: str | N
                     "its trace time)" + why
                     + (f"\n    fix: {row['hint']}" if row.get("hint") else ""))
     lines += _section("largest unrolled loops:", rows, limit, more)
+    if any(row.get("hint") for row in loops):
+        lines.append(f"  ({untried_fixes(log)}.)")
     lines += [intended_words(over, count) for over, count in intended_unrolls(summary).items()]
     failed = [f"  {f['function']}, trace {e['trace']}: {_first_sentence(e['error'])}"
               for f in functions for e in f["errors"]]

@@ -46,7 +46,8 @@ def _path(statement: dict) -> list[tuple[str, int]]:
 
 @pytest.mark.tf
 def test_a_dataset_map_loop_is_charged_its_ops_in_the_map_graph(tmp_path):
-    (trace,) = _traces(_record(tmp_path, "audio_pipeline.py"))
+    log = _record(tmp_path, "audio_pipeline.py")
+    (trace,) = _traces(log)
     assert not trace["user"] and trace["op_count"] == 41
     assert trace["called_from"]["function"] == "main" and trace["called_from"]["line"] == 16
     (fn,) = trace["reached"]
@@ -55,6 +56,11 @@ def test_a_dataset_map_loop_is_charged_its_ops_in_the_map_graph(tmp_path):
     assert (loop["line"], loop["kind"], loop["iterations"], loop["ops_created"]) == \
         (9, "for", 4, 36)
     assert _path(loop) == [("waves.map(log_spectrogram)", 16), ("log_spectrogram", 6)]
+    # Its fix is read from the loop's code: the summary says so, and who tries it.
+    text = " ".join(_summary_text(log).split())
+    assert "fix: iterate over tf.range(" in text
+    assert "(These fixes are read from each loop's code, not tried: `agexplorer doctor " \
+        "LOG` traces each rewrite with the call the run recorded.)" in text
 
 
 @pytest.mark.tf
