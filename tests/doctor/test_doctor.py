@@ -52,11 +52,12 @@ MUST_FLAG = {
     "appends_to_module_list": {("AGX002", "history.append(x * 2.0)")},
     "numpy_on_tensor": {("AGX006", "return x - np.mean(x)")},
     "Tally.step": {("AGX002", "self.calls += 1")},
+    "make_shifter": {("AGX008", "def shifter(x):")},
 }
 MUST_NOT_FLAG = ["clean", "tf_prints", "bumps_variable", "writes_tensorarray", "applies_each",
                  "tensor_range_loop", "tensor_while", "Lazy.call", "casts_literal", "tf_random",
                  "helper", "picks", "appends_to_own_list", "numpy_on_shape", "Tally.step_var",
-                 "top"]
+                 "top", "make_scaler", "scale_twice", "shift_each", "shift_looped"]
 
 
 def _line(snippet: str, function: str) -> int:
