@@ -51,7 +51,8 @@ def cmd_report(args: argparse.Namespace) -> int:
         print(f"agexplorer: {report.error.message}", file=sys.stderr)
         for line in report.error.details:
             print(f"  {line}", file=sys.stderr)
-        if report.error.kind == "trace-failed":  # the doctor reads the known ones' causes
+        if report.error.kind == "trace-failed" and report.error.advice is None:
+            # the doctor reads the known ones' causes
             call = f" --call {shlex.quote(args.call)}" if args.call else ""
             print(f"  why, where the doctor knows the cause: agexplorer doctor "
                   f"{shlex.quote(args.target)}{call}", file=sys.stderr)

@@ -24,6 +24,7 @@ from agexplorer.engine.load import Loaded, load_target
 from agexplorer.engine.opchains import caller_frames
 from agexplorer.engine.recorder import Recorder, recording
 from agexplorer.engine.statements import Statement, find_statements
+from agexplorer.engine.unconverted_raise import tensorflow_words, unconverted_advice
 from agexplorer.engine.usercode import UserCode
 from agexplorer.engine.verdicts import build_verdicts
 from agexplorer.model.errors import AgxError, ErrorCause, raised_line, user_code_error
@@ -174,8 +175,12 @@ def _run_engine(report: Report, loaded: Loaded, statements: list[Statement],
     except AgxError:
         raise
     except (Exception, SystemExit) as exc:  # noqa: BLE001 - user code can raise anything
+        advice = unconverted_advice(exc, index)
         report.error = user_code_error(exc, report.file, f"tracing {report.function}",
-                                       cause=trace_cause(exc))
+                                       cause=trace_cause(exc), advice=advice)
+        if advice is not None:  # TensorFlow's own advice ("decorate it") does not apply
+            report.error.what = tensorflow_words(report.error.what)
+            report.error.raised = tensorflow_words(report.error.raised or "")
         failed_line = report.error.line
         if refused is not None:  # the refusal is the cause; the trace's error says how
             refused.error.details.append(f"then, tracing it as written: {report.error.message}")
