@@ -99,11 +99,11 @@ def asked_by(function: dict[str, Any]) -> str | None:
     return caller.get("call") or caller.get("text") or caller.get("function") or None
 
 
-def untried_fixes(log: str | None = None) -> str:
+def untried_fixes() -> str:
     """What the summary's loop fixes are: read from each loop's code, not tried (the
     doctor tries each rewrite, with the call the run recorded)."""
-    return (f"These fixes are read from each loop's code, not tried: `agexplorer doctor "
-            f"{log or 'LOG'}` traces each rewrite with the call the run recorded")
+    return ("These fixes are read from each loop's code, not tried: `agexplorer doctor` on "
+            "the log traces each rewrite with the call the run recorded")
 
 
 def loop_path(row: dict[str, Any]) -> str:

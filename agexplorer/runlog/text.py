@@ -68,7 +68,7 @@ def text_lines(summary: dict[str, Any], *, limit: int | None = TOP, log: str | N
                     + (f"\n    fix: {row['hint']}" if row.get("hint") else ""))
     lines += _section("largest unrolled loops:", rows, limit, more)
     if any(row.get("hint") for row in loops):
-        lines.append(f"  ({untried_fixes(log)}.)")
+        lines.append(f"  ({untried_fixes()}.)")
     lines += [intended_words(over, count) for over, count in intended_unrolls(summary).items()]
     failed = [f"  {f['function']}, trace {e['trace']}: {_first_sentence(e['error'])}"
               for f in functions for e in f["errors"]]

@@ -87,10 +87,14 @@ class Results:
         # Named by the call the worker used (typed, AGX_CALLS, input_signature...): a
         # verdict holds for that call only.
         label = answer_label(report) if report.call is not None else None
+        failed = report.error is not None
         panes.flow_summary.update(flow_summary(
-            report.function, report.statements, report.error is not None, label,
+            report.function, report.statements, failed, label,
             callees=sum(bool(f.statements) for f in report.reached),
-            refused=report.conversion_note))
+            refused=report.conversion_note,
+            error=report.error.message if report.error is not None else None))
+        # The whole error where the table is empty: room for its advice.
+        panes.flow_summary.set_class(failed and not report.statements, "-failed")
         self.paint_lines()
         if report.output:
             self.status.log(f"printed while tracing {report.function}:\n"

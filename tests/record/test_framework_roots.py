@@ -59,8 +59,8 @@ def test_a_dataset_map_loop_is_charged_its_ops_in_the_map_graph(tmp_path):
     # Its fix is read from the loop's code: the summary says so, and who tries it.
     text = " ".join(_summary_text(log).split())
     assert "fix: iterate over tf.range(" in text
-    assert "(These fixes are read from each loop's code, not tried: `agexplorer doctor " \
-        "LOG` traces each rewrite with the call the run recorded.)" in text
+    assert "(These fixes are read from each loop's code, not tried: `agexplorer doctor` on " \
+        "the log traces each rewrite with the call the run recorded.)" in text
 
 
 @pytest.mark.tf

@@ -37,3 +37,13 @@ def test_a_function_autograph_refused_says_so_not_that_there_is_nothing_to_stage
     text = flow_summary("pick", [], failed=False, refused=note)
     assert text.startswith("f.py:3: AutoGraph could not transform pick: a `match` statement")
     assert "nothing for AutoGraph to stage" not in text and "goes on" not in text
+
+
+def test_a_function_that_did_not_trace_says_why_in_full_where_the_table_is_empty():
+    # The status line cuts a long error at three lines, its fix last: the empty tab has room.
+    why = ("f.py:5: tracing f raised OperatorNotAllowedInGraphError: ...; clip_row ran as "
+           "plain Python while tracing ... Fix: ..., or tf.autograph.to_graph(clip_row).")
+    assert flow_summary("f", [], failed=True, error=why) == \
+        f"no verdicts for f: it did not trace: {why}"
+    assert flow_summary("f", [], failed=True) == \
+        "no verdicts for f: it did not trace (the status line says why)"

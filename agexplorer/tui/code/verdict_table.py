@@ -19,15 +19,17 @@ if TYPE_CHECKING:
 
 
 def flow_summary(function: str, verdicts: list, failed: bool, label: str | None = None,
-                 callees: int = 0, refused: str | None = None) -> str:
+                 callees: int = 0, refused: str | None = None, error: str | None = None) -> str:
     """The Control flow tab's one line above the table: what the table holds, or why empty;
     ``label`` names the call the verdicts were made from (``range_loop(5) [AGX_CALLS]``);
     ``callees``: how many functions of the user's it reached have an if/for/while;
-    ``refused``: why AutoGraph did not convert it, if it did not."""
+    ``refused``: why AutoGraph did not convert it, if it did not; ``error``: why it failed,
+    in full (the status line cuts a long one at three lines)."""
     name = label or function.split(".")[-1]
     if not verdicts:
         if failed:
-            return f"no verdicts for {name}: it did not trace (the status line says why)"
+            return (f"no verdicts for {name}: it did not trace: {error}" if error else
+                    f"no verdicts for {name}: it did not trace (the status line says why)")
         if refused:  # what AutoGraph refused and the fix (what tf.function did next: below)
             return refused.split(" tf.function goes on")[0]
         if callees:
