@@ -31,6 +31,7 @@ from agexplorer.engine.counters import Counters, Counts
 from agexplorer.engine.fallback import fallback_verdicts
 from agexplorer.engine.inventory import build_inventory
 from agexplorer.engine.recorder import Recorder, recording
+from agexplorer.engine.unconverted_raise import tensorflow_words, unconverted_advice
 from agexplorer.engine.usercode import UserCode
 from agexplorer.engine.verdicts import build_verdicts
 from agexplorer.model.retrace import Argument
@@ -158,10 +159,13 @@ class TraceRecorder:
             elapsed = self._own_time(t0, before)
             self._open.pop()
             self._recorders.pop()
-            failed = _one_line(exc)
+            failed, fix = _one_line(exc), unconverted_advice(exc, self.index)
+            if fix is not None:  # TensorFlow's own advice ("decorate it") does not apply
+                failed = tensorflow_words(failed)
             self._safely(lambda: self.write({**self._record(
                 (number, own), place, arguments, scope, (cache, python_function), elapsed,
-                parent, error=failed), **({"called_from": called} if called else {})}))
+                parent, error=failed), **({"called_from": called} if called else {}),
+                **({"fix": fix} if fix is not None else {})}))
             raise
         inside = self._inside[-1]  # complete now: the traces inside this one are done
         elapsed = self._own_time(t0, before)

@@ -57,7 +57,8 @@ def summarise(log: Log) -> dict[str, Any]:
                                       "compared_with": compared,
                                       "causes": trace.get("causes") or []})
         if trace.get("error"):
-            entry["errors"].append({"trace": number, "error": trace["error"]})
+            entry["errors"].append({"trace": number, "error": trace["error"],
+                                    **({"fix": trace["fix"]} if trace.get("fix") else {})})
         for statement in trace.get("statements") or []:
             row = {k: statement.get(k) for k in _STATEMENT_KEYS}
             row["trace"] = number
@@ -173,6 +174,7 @@ _FIELDS: dict[str, dict[str, tuple[type, ...]]] = {
     "trace": {"trace": _WHOLE, "number": _WHOLE, "file": _TEXT, "function": _TEXT,
               "line": _WHOLE, "kind": _TEXT, "reason": _TEXT, "compared_with": _WHOLE,
               "arguments": _LIST, "trace_s": _NUMBER, "op_count": _WHOLE, "error": _TEXT,
+              "fix": _TEXT,
               "statements": _LIST, "reached": _LIST, "causes": _LIST,
               "called_from": _OBJECT},
     "cause": {"name": _TEXT, "change": _TEXT, "relaxed": _TEXT},

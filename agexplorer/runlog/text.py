@@ -71,6 +71,7 @@ def text_lines(summary: dict[str, Any], *, limit: int | None = TOP, log: str | N
         lines.append(f"  ({untried_fixes()}.)")
     lines += [intended_words(over, count) for over, count in intended_unrolls(summary).items()]
     failed = [f"  {f['function']}, trace {e['trace']}: {_first_sentence(e['error'])}"
+              + (f"\n    why, and the fix: {e['fix']}" if e.get("fix") else "")
               for f in functions for e in f["errors"]]
     lines += _section("traces that failed:", failed, limit, more)
     lines.extend(f"note: {note}" for note in summary.get("notes", []))
