@@ -16,7 +16,7 @@ from agexplorer.model.text import file_line
 
 # Constructs AutoGraph refuses that have a known rewrite: a loop's ``else:`` clause, an
 # assignment expression (``if (s := f(x)) > 0:``: AutoGraph asserts on gast's NamedExpr).
-Construct = Literal["loop-else", "walrus", "match"]
+Construct = Literal["loop-else", "walrus", "match", "autograph-off"]
 _NAMED_EXPR = re.compile(r"^\(<gast(?:\.gast)?\.NamedExpr object>, \(?(.*?)\)?\)$")
 
 
@@ -113,6 +113,22 @@ def _forget_cached_conversion(function: Any) -> None:
     at the wrong file.
     """
     tf_internals.evict_conversion(function)  # where it cannot, check_support has said so
+
+
+AUTOGRAPH_OFF_WHY = "its tf.function has autograph=False"
+AUTOGRAPH_OFF_FIX = ("remove autograph=False from its tf.function, so that AutoGraph converts "
+                     "it: an if on a tensor then becomes a tf.cond, and a loop over a tensor "
+                     "(tf.range(n)) or on a tensor condition a tf.while_loop (or write them "
+                     "with tf.cond and tf.while_loop yourself).")
+
+
+def autograph_off(name: str, path: str, def_line: int) -> ConversionFailure:
+    """The explored function's own tf.function was made with ``autograph=False``: nothing is
+    converted, and tf.function traces it as written (as the user's calls do)."""
+    error = AgxError("conversion-failed", f"{file_line(path, def_line)}: {name}'s tf.function "
+                     "has autograph=False, so AutoGraph does not convert it",
+                     advice=AUTOGRAPH_OFF_FIX, line=def_line, exit_code=1)
+    return ConversionFailure(error, AUTOGRAPH_OFF_WHY, "autograph-off")
 
 
 MATCH_WHY = "a `match` statement (Python 3.10), which AutoGraph does not convert"

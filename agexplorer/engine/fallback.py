@@ -16,7 +16,7 @@ from collections import Counter
 from collections.abc import Callable, Container, Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
-from agexplorer.engine.convert import MATCH_FIX, WALRUS_FIX
+from agexplorer.engine.convert import AUTOGRAPH_OFF_FIX, MATCH_FIX, WALRUS_FIX
 from agexplorer.engine.describe import classify
 from agexplorer.engine.hints import intended, unconverted_hint, unrolling_is_the_point
 from agexplorer.engine.statements import Statement
@@ -160,7 +160,9 @@ def fallback_verdicts(statements: list[Statement], counts: Counter[int] | Tally,
             verdicts.append(Verdict(verdict="unreached", iterations=None, branch=None,
                                     reason=reason, hint=None, **common))
             continue
-        before = (f"AutoGraph could not convert {name} ({why}), so tf.function ran it as "
+        before = (f"{name}'s tf.function has autograph=False, so it ran as written: "
+                  if construct == "autograph-off" else
+                  f"AutoGraph could not convert {name} ({why}), so tf.function ran it as "
                   "written: " if refused else
                   f"AutoGraph did not convert {name} ({why}), so it ran as written: ")
         if stmt.kind == "if":
@@ -232,6 +234,8 @@ def _hint(construct: Construct | None, refused: bool, kind: str) -> str | None:
         return WALRUS_FIX
     if construct == "match":
         return MATCH_FIX
+    if construct == "autograph-off":
+        return AUTOGRAPH_OFF_FIX
     if construct == "loop-else":
         return ("rewrite the loop without its `else:` (set a flag before `break`, test it "
                 "after the loop) so that AutoGraph converts the function and can stage its "

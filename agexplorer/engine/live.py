@@ -75,7 +75,9 @@ def load_callable(fn: Any, args: tuple[Any, ...] = (), kwargs: dict[str, Any] | 
     return Loaded(path=path, qualname=pyfn.__qualname__, text=text,
                   functions=list_functions(tree), node=node,
                   module=inspect.getmodule(pyfn), pyfn=pyfn, signature=signature, bound=bound,
-                  decorated=hasattr(fn, "python_function"), call=call_text(args, kwargs or {}),
+                  decorated=hasattr(fn, "python_function"),
+                  autograph=getattr(fn, "_autograph", True) is not False,
+                  call=call_text(args, kwargs or {}),
                   call_origin="the assertion's arguments", args=tuple(args),
                   kwargs=dict(kwargs or {}))
 

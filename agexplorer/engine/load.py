@@ -142,6 +142,9 @@ class Loaded:
     # The tf.function the report's trace goes through (None: a fresh one of ``bound``): the
     # user's own, where agexplorer.explain is asked to reuse it (its settings, its cache).
     traced_with: Any = None
+    # False where the user's own tf.function was made with autograph=False: it traces the
+    # function as written, and so does the report's trace.
+    autograph: bool = True
     # The module turned on tf.config.run_functions_eagerly(True), under which a tf.function
     # runs eagerly: turned off again once it ran (what is made of it is graphs; a worker
     # puts the process's settings back after each request).
@@ -199,6 +202,7 @@ def load_target(target: str, call: str | None = None, require_args: bool = True,
     loaded = Loaded(path=spec.path, qualname=spec.qualname, text=text, functions=functions,
                     node=node, module=module, pyfn=pyfn, signature=signature,
                     bound=bound, decorated=decorated, instance=instance,
+                    autograph=getattr(obj, "_autograph", True) is not False,
                     eager_setting_off=eager_setting_off)
     try:
         _arguments(loaded, call, progress or (lambda phase: None))

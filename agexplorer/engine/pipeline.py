@@ -17,7 +17,7 @@ from agexplorer.engine.calltree import (
     root_verdicts,
     with_line_counts,
 )
-from agexplorer.engine.convert import attempt_conversion, convert
+from agexplorer.engine.convert import attempt_conversion, autograph_off, convert
 from agexplorer.engine.fallback import LineCounter, fallback_verdicts
 from agexplorer.engine.inventory import build_inventory, trace_graphs
 from agexplorer.engine.load import Loaded, load_target
@@ -139,12 +139,19 @@ def _run_engine(report: Report, loaded: Loaded, statements: list[Statement],
     tf = import_tf()
     def_line = loaded.node.lineno if loaded.node is not None else 0
     t0 = time.perf_counter()
-    report.conversion, refused = attempt_conversion(loaded.pyfn, report.file, def_line)
+    if loaded.autograph:
+        report.conversion, refused = attempt_conversion(loaded.pyfn, report.file, def_line)
+    else:  # the user's tf.function converts nothing: neither does the report's trace
+        report.conversion, refused = None, autograph_off(report.function, report.file,
+                                                         def_line)
     report.timings["convert_s"] = time.perf_counter() - t0
     if refused is not None:
         if loaded.args_error is not None:
             raise refused.error  # nothing to trace it with: the refusal is the news
         report.conversion_note = (
+            f"{refused.error.what}: tf.function traces {report.function} as written, so "
+            "every if/for/while in it runs in Python while tracing (the verdicts below are "
+            "that run)." if refused.construct == "autograph-off" else
             f"{refused.error.message} tf.function goes on without it: it logs a warning and "
             f"traces {report.function} as written, so every if/for/while in it runs in Python "
             "while tracing (the verdicts below are that run).")
@@ -169,7 +176,7 @@ def _run_engine(report: Report, loaded: Loaded, statements: list[Statement],
     try:
         with recording(recorder), (lines.active() if refused else contextlib.nullcontext()):
             traced_with = loaded.traced_with or tf.function(
-                loaded.bound, input_signature=loaded.signature)
+                loaded.bound, input_signature=loaded.signature, autograph=loaded.autograph)
             concrete = traced_with.get_concrete_function(*loaded.args, **loaded.kwargs)
         traced = True
     except AgxError:
@@ -183,7 +190,9 @@ def _run_engine(report: Report, loaded: Loaded, statements: list[Statement],
             report.error.raised = tensorflow_words(report.error.raised or "")
         failed_line = report.error.line
         if refused is not None:  # the refusal is the cause; the trace's error says how
-            refused.error.details.append(f"then, tracing it as written: {report.error.message}")
+            # (TensorFlow's advice, "decorate it with @tf.function", does not apply)
+            refused.error.details.append("then, tracing it as written: "
+                                         + tensorflow_words(report.error.message))
             report.error = refused.error
     finally:
         report.timings["trace_s"] = time.perf_counter() - t0

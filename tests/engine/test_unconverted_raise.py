@@ -80,3 +80,50 @@ def test_a_keras_3_layer_inside_a_model_is_said_to_run_without_autograph(report,
                                    "tf.reduce_sum(x) > 0:` (unconverted_cases.py:18) asked a "
                                    "tensor for a Python bool while tracing: write the "
                                    "condition with tensor ops")
+
+
+OFF = '''import tensorflow as tf
+
+
+@tf.function(autograph=False)
+def gated(x):
+    if tf.reduce_sum(x) > 0:
+        return x
+    return -x
+
+
+@tf.function(autograph=False)
+def doubled(x, n):
+    for _ in range(n):
+        x = x * 2.0
+    return x
+
+
+AGX_CALLS = {"gated": "tf.ones([2])", "doubled": "tf.ones([2]), tf.constant(3)"}
+'''
+
+
+def test_a_tf_function_with_autograph_off_is_traced_as_written_and_its_fix_applies(
+        tmp_path):
+    # As the user's calls trace it: AutoGraph converts nothing (the report said "staged
+    # StatelessIf" for an if that raises in every real call).
+    from agexplorer.engine.convert import AUTOGRAPH_OFF_FIX
+    from agexplorer.engine.pipeline import build_report
+
+    path = tmp_path / "autograph_off.py"
+    path.write_text(OFF)
+    report = build_report(f"{path}::gated")
+    assert report.conversion is None and "autograph=False" in report.conversion_note
+    (branch,) = report.statements
+    assert (branch.verdict, branch.branch, branch.hint) == ("python", None, AUTOGRAPH_OFF_FIX)
+    assert report.error is not None and "has autograph=False" in report.error.message
+    assert any("Using a symbolic `tf.Tensor` as a Python `bool` is not allowed" in d
+               and "decorate this function" not in d for d in report.error.details)
+    loop = build_report(f"{path}::doubled")
+    assert loop.error is not None  # `for _ in range(n)` over a tensor n: it raises as written
+    # The fix, applied: AutoGraph converts them, the if a tf.cond, the loop a tf.while_loop.
+    path.write_text(OFF.replace("@tf.function(autograph=False)", "@tf.function"))
+    fixed = build_report(f"{path}::gated")
+    assert fixed.error is None and fixed.statements[0].verdict == "staged"
+    fixed = build_report(f"{path}::doubled")
+    assert fixed.error is None and fixed.statements[0].verdict == "staged"
