@@ -6,49 +6,22 @@ from __future__ import annotations
 
 import pytest
 
+from conftest import fixture
+
 pytestmark = pytest.mark.tf
 
-SOURCE = '''import keras
-import tensorflow as tf
-
-
-def clip_row(row):
-    if tf.reduce_max(row) > 1.0:
-        row = row / tf.reduce_max(row)
-    return row
-
-
-@tf.function
-def normalize(m):
-    return tf.vectorized_map(clip_row, m)
-
-
-class Gate(keras.layers.Layer):
-    def call(self, x):
-        if tf.reduce_sum(x) > 0:
-            return x
-        return -x
-
-
-class Net(keras.Model):
-    def __init__(self):
-        super().__init__()
-        self.gate = Gate()
-
-    def call(self, x):
-        return self.gate(x) * 2.0
-
-
-net = Net()
-AGX_CALLS = {"normalize": "tf.constant([[1., 3.], [0.5, 0.2]])", "Net.call": "tf.ones([2, 2])"}
-'''
 
 
 @pytest.fixture
 def cases(tmp_path):
+    """A copy of tests/fixtures/unconverted.py (a fix is applied to a copy of it)."""
     path = tmp_path / "unconverted_cases.py"
-    path.write_text(SOURCE)
+    path.write_text(open(fixture("unconverted.py"), encoding="utf-8").read())
     return path
+
+
+def line_of(path, text: str) -> int:
+    return path.read_text().splitlines().index(text) + 1
 
 
 def test_a_helper_a_library_ran_as_written_is_named_with_the_call_and_a_fix_that_traces(
@@ -56,28 +29,32 @@ def test_a_helper_a_library_ran_as_written_is_named_with_the_call_and_a_fix_that
     from agexplorer.engine.pipeline import build_report
 
     error = report(f"{cases}::normalize").error
-    assert error is not None and error.line == 6
+    bool_line = line_of(cases, "    if tf.reduce_max(row) > 1.0:")
+    call_line = line_of(cases, "    return tf.vectorized_map(clip_row, m)")
+    assert error is not None and error.line == bool_line
     assert error.what.endswith("raised OperatorNotAllowedInGraphError: Using a symbolic "
                                "`tf.Tensor` as a Python `bool` is not allowed")
     assert "decorate this function" not in error.message  # TensorFlow's advice, wrong here
     assert error.advice == (
         "clip_row ran as plain Python while tracing: AutoGraph did not convert it, because "
-        "`return tf.vectorized_map(clip_row, m)` (unconverted_cases.py:13) handed it to code "
-        "that calls it as written, so `if tf.reduce_max(row) > 1.0:` "
-        "(unconverted_cases.py:6) asked a tensor for a Python bool. Fix: write the condition "
+        f"`return tf.vectorized_map(clip_row, m)` (unconverted_cases.py:{call_line}) handed it "
+        "to code that calls it as written, so `if tf.reduce_max(row) > 1.0:` "
+        f"(unconverted_cases.py:{bool_line}) asked a tensor for a Python bool. Fix: write the "
+        "condition "
         "with tensor ops (tf.where(cond, a, b), or tf.cond), or hand that code AutoGraph's "
         "version of the function, tf.autograph.to_graph(clip_row).")
     fixed = cases.with_name("unconverted_fixed.py")
-    fixed.write_text(SOURCE.replace("tf.vectorized_map(clip_row, m)",
-                                    "tf.vectorized_map(tf.autograph.to_graph(clip_row), m)"))
+    fixed.write_text(cases.read_text().replace(
+        "tf.vectorized_map(clip_row, m)", "tf.vectorized_map(tf.autograph.to_graph(clip_row), m)"))
     assert build_report(f"{fixed}::normalize").error is None  # the fix, applied, traces
 
 
 def test_a_keras_3_layer_inside_a_model_is_said_to_run_without_autograph(report, cases):
     error = report(f"{cases}::Net.call").error
-    assert error is not None and error.line == 18
+    line = line_of(cases, "        if tf.reduce_sum(x) > 0:")
+    assert error is not None and error.line == line
     assert error.advice.startswith("Keras 3 runs Gate.call without AutoGraph, so `if "
-                                   "tf.reduce_sum(x) > 0:` (unconverted_cases.py:18) asked a "
+                                   f"tf.reduce_sum(x) > 0:` (unconverted_cases.py:{line}) asked a "
                                    "tensor for a Python bool while tracing: write the "
                                    "condition with tensor ops")
 

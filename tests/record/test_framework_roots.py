@@ -15,6 +15,7 @@ import pytest
 from agexplorer.runlog.log import read_log
 from agexplorer.runlog.summary import summarise
 from agexplorer.runlog.text import text_lines
+from conftest import fixture
 from tests.record.test_record import RECORD, record
 
 
@@ -90,40 +91,23 @@ def test_the_summary_names_the_users_line_and_leaves_out_library_functions(pool_
     assert "wrapped_fn (structured_function.py:" in _summary_text(log, limit=None)
 
 
-VECTORIZED = '''import tensorflow as tf
-
-
-def clip_row(row):
-    if tf.reduce_max(row) > 1.0:
-        row = row / tf.reduce_max(row)
-    return row
-
-
-@tf.function
-def normalize(m):
-    return tf.vectorized_map(clip_row, m)
-
-
-try:
-    normalize(tf.constant([[1., 3.], [0.5, 0.2]]))
-except Exception as exc:
-    print("failed:", type(exc).__name__)
-'''
 
 
 @pytest.mark.tf
 def test_a_trace_that_failed_in_a_function_run_as_written_says_why_and_the_fix(tmp_path):
-    script = tmp_path / "vectorized.py"
-    script.write_text(VECTORIZED)
+    script = fixture("unconverted.py")
+    call_line = open(script).read().splitlines().index(
+        "    return tf.vectorized_map(clip_row, m)") + 1
     log = str(tmp_path / "run.agxlog")
-    proc = record("-o", log, str(script))
+    proc = record("-o", log, script)
     assert proc.returncode == 0, proc.stderr
     (trace,) = _traces(log)
     assert trace["error"] == ("OperatorNotAllowedInGraphError: Using a symbolic `tf.Tensor` "
                               "as a Python `bool` is not allowed")
     assert trace["fix"].startswith("clip_row ran as plain Python while tracing: AutoGraph did "
                                    "not convert it, because `return tf.vectorized_map(clip_row, "
-                                   "m)` (vectorized.py:12) handed it to code that calls it")
+                                   f"m)` (unconverted.py:{call_line}) handed it to code that "
+                                   "calls it")
     text = " ".join(_summary_text(log).split())
     assert "why, and the fix: clip_row ran as plain Python" in text
     assert "tf.autograph.to_graph(clip_row)." in text
