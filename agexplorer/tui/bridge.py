@@ -82,7 +82,7 @@ class EngineBridge:
         # One analysis at a time: one superseded while it waited (the worker busy with the
         # one before) is dropped here instead of tracing a function no longer shown.
         self._analysing = threading.Lock()
-        self._analysing_order, self._latest = threading.Lock(), 0  # the newest analysis
+        self._latest = 0  # the newest analysis's number (set on the app's thread only)
         self._closing = threading.Lock()
         # The worker's lost-capability sentences already shown: each once per explorer
         # (a worker restarted after a crash sends them again).
@@ -190,9 +190,8 @@ class EngineBridge:
         own, started here and now. (A Textual thread worker starts from a task of the app's
         loop, once the app's current work is done: the frame it was drawing, ~7 ms of every
         edit's wait.) A later analysis supersedes this one."""
-        with self._analysing_order:
-            self._latest += 1
-            job = _Analysis(self, self._latest)
+        self._latest += 1
+        job = _Analysis(self, self._latest)
         threading.Thread(target=self._guarded(lambda: self._analyse(job, key, request, path, what),
                                               lambda e: AnalysisFailed(key, e)),
                          name="agx-analysis", daemon=True).start()

@@ -67,8 +67,7 @@ class VerdictTable(DataTable):
         self.show(message.report.statements)
 
     def on_fixes_tried(self, message: FixesTried) -> None:
-        if [v.hint for v in message.report.statements] != [v.hint for v in self.verdicts]:
-            self.show(message.report.statements)
+        self.show(message.report.statements)  # told only when a fix changed
 
     def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
         # A refill puts the cursor on the first row and says so: until the row ``show``
