@@ -15,7 +15,7 @@ def functions(exam: ExaminedFunction) -> None:
     """AGX008: a tf.function made inside the function. A factory that returns the one it
     makes (``train_step = make_train_step(model)``, the usual closure over a model) is
     flagged only where the module calls it in a loop: called once, it makes one."""
-    returned = _returned_names(exam.func)
+    returned = _returned_names(exam.mod, exam.func)
     for node in exam.nodes():
         if isinstance(node, gast.Call) and exam.mod.is_tf(dotted_name(node.func), "function"):
             inner = exam.mod.segment(node.args[0]) if node.args else "a function"
@@ -37,7 +37,7 @@ def functions(exam: ExaminedFunction) -> None:
                      f"define `{node.name}` once, at module level.", subject=node.name)
 
 
-def _returned_names(func: Any) -> set[str]:
+def _returned_names(mod: ParsedFile, func: Any) -> set[str]:
     """The names ``func``'s own ``return`` statements return (``return step``), and the
     functions they return wrapped (``return tf.function(step)``)."""
     names = set()
@@ -48,7 +48,8 @@ def _returned_names(func: Any) -> set[str]:
             continue
         if isinstance(node, gast.Return) and node.value is not None:
             value = node.value
-            if isinstance(value, gast.Call) and value.args:
+            if isinstance(value, gast.Call) and value.args \
+                    and mod.is_tf(dotted_name(value.func), "function"):
                 value = value.args[0]
             if isinstance(value, gast.Name):
                 names.add(value.id)
