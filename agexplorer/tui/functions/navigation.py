@@ -150,7 +150,8 @@ class Navigation:
 
     def open_first(self, wanted_name: str | None) -> bool:
         """Open the function called ``wanted_name`` in the list, else its first one that
-        tf.function could trace (a class's ``__init__`` came first and failed); False (and
+        tf.function could trace with its ready inputs, else its first one tf.function could
+        trace (a class's ``__init__`` came first and failed); False (and
         the status line says so) when the list has none."""
         picker = self.picker()
         functions = picker.functions() if picker is not None else []
@@ -158,7 +159,10 @@ class Navigation:
             self.status.set("no functions found in " + ", ".join(
                 picker.paths if picker is not None else []), error=True)
             return False
-        first = next((f for f in functions if traceable(f[1])), functions[0])
+        # The first that traces with its own inputs (a factory that needs arguments may come
+        # before the train step it makes), else the first tf.function could trace.
+        first = next((f for f in functions if traceable(f[1]) and picker.ready(*f)),
+                     next((f for f in functions if traceable(f[1])), functions[0]))
         wanted = next((f for f in functions if f[1] == wanted_name), first)
         picker.select_function(*wanted)
         # Analysed at once: no keys to wait out yet (those typed meanwhile come after).

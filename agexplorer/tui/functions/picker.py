@@ -115,6 +115,11 @@ class FunctionPicker(Tree[tuple[str, str] | None]):
             self._badges[key] = badge
             self._relabel(key)
 
+    def ready(self, path: str, qualname: str) -> bool:
+        """Whether the function is callable without typed arguments (its ready inputs)."""
+        info = self._fn_infos.get((path, qualname))
+        return info is not None and info.ready
+
     def label(self, path: str, qualname: str) -> str:
         """The function's label as shown, without markup."""
         label = self._fn_nodes[(path, qualname)].label

@@ -25,14 +25,19 @@ TWO = "def third(x):\n    return -x\n"
 class Picker:
     """The function list: its functions in order, its cursor, what it was told."""
 
-    def __init__(self, functions: list[tuple[str, str]], paths: list[str]) -> None:
+    def __init__(self, functions: list[tuple[str, str]], paths: list[str],
+                 ready: set[str] | None = None) -> None:
         self._functions, self.paths = functions, paths
+        self._ready = ready  # the qualnames with ready inputs (None: every one)
         self.selected: list[tuple[str, str]] = []
         self.cursor_node: SimpleNamespace | None = None
         self.updates: list[tuple[str, list]] = []
 
     def functions(self) -> list[tuple[str, str]]:
         return list(self._functions)
+
+    def ready(self, path: str, qualname: str) -> bool:
+        return self._ready is None or qualname in self._ready
 
     def select_function(self, path: str, qualname: str) -> None:
         self.selected.append((path, qualname))
@@ -79,6 +84,22 @@ def test_with_no_function_named_the_first_one_tf_function_could_trace_opens(tmp_
         explorer = Explorer(tmp_path, listed)
         assert explorer.navigation.open_first(None)
         assert explorer.state.target == (one, opened)
+
+
+def test_with_no_function_named_the_first_one_with_ready_inputs_opens(tmp_path):
+    """A factory that needs arguments comes before the train step it makes (listed from
+    `train_step = make_train_step(model)`): the train step opens; with none ready, the
+    first one tf.function could trace."""
+    one = str(tmp_path / "one.py")
+    listed = [(one, "make_train_step"), (one, "train_step")]
+    explorer = Explorer(tmp_path, listed)
+    explorer.picker = Picker(listed, [one], ready={"train_step"})
+    assert explorer.navigation.open_first(None)
+    assert explorer.state.target == (one, "train_step")
+    explorer = Explorer(tmp_path, listed)
+    explorer.picker = Picker(listed, [one], ready=set())
+    assert explorer.navigation.open_first(None)
+    assert explorer.state.target == (one, "make_train_step")
 
 
 def test_opening_a_function_reads_its_file_and_analyses_it_once_the_keys_rest(tmp_path):
