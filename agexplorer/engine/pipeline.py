@@ -182,7 +182,7 @@ def _run_engine(report: Report, loaded: Loaded, statements: list[Statement],
     except AgxError:
         raise
     except (Exception, SystemExit) as exc:  # noqa: BLE001 - user code can raise anything
-        advice = unconverted_advice(exc, index)
+        advice = unconverted_advice(exc, index, user_code)
         report.error = user_code_error(exc, report.file, f"tracing {report.function}",
                                        cause=trace_cause(exc), advice=advice)
         if advice is not None:  # TensorFlow's own advice ("decorate it") does not apply

@@ -29,14 +29,15 @@ def tensorflow_words(raised: str) -> str:
     return raised.split(" You can attempt")[0].rstrip(".")
 
 
-def unconverted_advice(exc: BaseException, index: FileIndex) -> str | None:
+def unconverted_advice(exc: BaseException, index: FileIndex, user: UserCode) -> str | None:
     """The sentence that explains ``exc`` where it is a tensor used as a Python bool (or
-    iterated) in a function that ran unconverted, with the fix; None otherwise."""
+    iterated) in a function that ran unconverted, with the fix; None otherwise. ``user``:
+    the files of the user's code (--user-code folders too; agexplorer's own frames, its
+    recorder's wrapper among them, are not)."""
     text = str(exc)
     iterated = _ITERATE in text
     if _BOOL not in text and not iterated:
         return None
-    user = UserCode.shared()  # not agexplorer's own frames (its recorder wraps calls)
     frames = [f for f in _FRAME.findall(text.split("OperatorNotAllowedInGraphError")[0])
               if f[0] in user]
     if not frames:

@@ -159,7 +159,7 @@ class TraceRecorder:
             elapsed = self._own_time(t0, before)
             self._open.pop()
             self._recorders.pop()
-            failed, fix = _one_line(exc), unconverted_advice(exc, self.index)
+            failed, fix = _one_line(exc), unconverted_advice(exc, self.index, self.user_code)
             if fix is not None:  # TensorFlow's own advice ("decorate it") does not apply
                 failed = tensorflow_words(failed)
             self._safely(lambda: self.write({**self._record(
