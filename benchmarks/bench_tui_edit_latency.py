@@ -12,8 +12,10 @@ function (above its decorators, at its indentation), which changes its line numb
 the worker really re-loads, re-converts and re-traces. The clock starts just before
 ``source.insert(...)`` and stops at the first frame Textual composites (the app's
 ``App._display`` is wrapped; the frame's escape codes are rendered, which headless Textual
-skips) in which ``app.state.report`` is a new object whose ``conversion.code`` is present, the
-``#converted`` TextArea's text equals it and the ``#verdicts`` table has one row per
+skips) in which ``app.state.report`` answers a request sent after the edit (its generation:
+the doctor's answer for the report before the edit may still replace that report with its
+fixes tried, a new object), its ``conversion.code`` is present, the ``#converted`` TextArea's
+text equals it and the ``#verdicts`` table has one row per
 statement. Between checks the benchmark sleeps (``asyncio.sleep``): ``pilot.pause()``
 posts a message to every widget each time, work the app would not do in real use.
 3 edits per function (1 with ``--quick``), median per function.
@@ -230,13 +232,16 @@ async def edit_latencies(worker: TimedWorker, baseline: Baseline, path: str, qua
                                (app.query_one("#ops"), "show")])
         for n in range(1, edits + 1):
             await pilot.pause(0.05)  # let the first report's paint settle
-            old = app.state.report
+            old, asked = app.state.report, app.state.generation
             row, indent = edit_point(path, source.text, qualname)
             trips_before = len(worker.trips)
 
-            def updated(old=old) -> bool:
-                report = app.state.report
-                return (report is not old and report.conversion is not None
+            def updated(asked=asked) -> bool:
+                # A report answering a request sent after the edit (the doctor's answer for
+                # the report before it may still replace that one with its fixes tried).
+                report, answered = app.state.report, app.state.answered
+                return (report is not None and answered is not None and answered > asked
+                        and report.conversion is not None
                         and bool(report.conversion.code)
                         and converted.text == report.conversion.code
                         and verdicts.row_count == len(report.statements))
@@ -246,7 +251,8 @@ async def edit_latencies(worker: TimedWorker, baseline: Baseline, path: str, qua
             source.insert(f"{indent}# edit {n}\n", (row, 0))
             deadline = time.perf_counter() + EDIT_TIMEOUT_S
             while app.stamp is None and time.perf_counter() < deadline:
-                if converted.has_class("stale") or (app.state.report is not old and app.state.report.error):
+                fresh = app.state.answered is not None and app.state.answered > asked
+                if converted.has_class("stale") or (fresh and app.state.report.error):
                     break
                 # A plain sleep: pilot.pause() posts a message to every widget each time,
                 # work the app would not do in real use (and CPU the worker then lacks).
@@ -256,7 +262,8 @@ async def edit_latencies(worker: TimedWorker, baseline: Baseline, path: str, qua
             if not updated():
                 report = app.state.report
                 out["error"] = (f"edit {n}: no updated report within {EDIT_TIMEOUT_S:g} s"
-                                if report is old else f"edit {n}: {report.error}")
+                                if report is old or report.error is None
+                                else f"edit {n}: {report.error}")
                 return out
             trip = worker.trips[-1] if len(worker.trips) > trips_before else (t_done, t_done)
             ui_calls = [(name, a, b) for name, a, b in spans if a >= trip[1]]

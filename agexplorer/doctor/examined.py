@@ -78,6 +78,18 @@ class ExaminedFunction:
         """The trace's verdict for a for/while node, or None."""
         return self.verdicts.get(("for" if isinstance(loop, gast.For) else "while", loop.lineno))
 
+    def out_of_scope_after(self, loop: Any) -> bool:
+        """Whether the trace failed on a tensor used out of its graph's scope (an
+        InaccessibleTensorError, "... is out of scope"), at a line of this function after
+        ``loop``: the evidence that a value the loop's body made was used after it."""
+        error = self.report.error if self.report is not None else None
+        if error is None or error.kind != "trace-failed" or error.line is None:
+            return False
+        if "out of scope" not in (error.raised or error.what):
+            return False
+        end = loop.end_lineno or loop.lineno
+        return end < error.line <= (self.func.end_lineno or self.func.lineno)
+
     def not_traced(self) -> str:
         """Why a finding could not be confirmed by the trace, in words."""
         error = self.report.error if self.report is not None else None

@@ -67,9 +67,9 @@ def appends(exam: ExaminedFunction) -> None:
             message = (f"`{name}.append(...)` sits in {where}, which AutoGraph staged as a "
                        f"tf.while_loop: the body was traced once, so `{name}` holds one "
                        "tensor from inside the loop's graph")
-            error = exam.report.error if exam.report else None
-            if error is not None and error.kind == "trace-failed":
-                message += "; using it after the loop is what made tracing fail"
+            if exam.out_of_scope_after(loop):
+                message += (f"; using it after the loop (line {exam.report.error.line}) is "
+                            "what made tracing fail")
             basis = "trace"
         elif mode == "unrolled":
             message = (f"`{name}.append(...)` works here only because {where} ran in Python "

@@ -38,9 +38,10 @@ class _HelperTrace:
 
 
 def reached_findings(report: Any, root: ParsedFile, root_file: str) -> list[Finding]:
-    """The findings in every user function ``report``'s trace reached (none untraced),
-    nearest first, each with its file, function and call path."""
-    if report is None or report.inventory is None:
+    """The findings in every user function ``report``'s trace reached (where the trace
+    failed, those it reached before: the failure may be theirs), nearest first, each with
+    its file, function and call path."""
+    if report is None:
         return []
     parsed: dict[str, ParsedFile | None] = {root_file: root}
     found: list[Finding] = []
@@ -53,7 +54,9 @@ def reached_findings(report: Any, root: ParsedFile, root_file: str) -> list[Find
         func, method = mod.find(reached.function, reached.first_line)
         if func is None:
             continue
-        view = _HelperTrace(list(reached.statements), report.inventory, report.output)
+        # The error's line is a line of the report's file (its deepest frame there).
+        error = report.error if reached.file == root_file else None
+        view = _HelperTrace(list(reached.statements), report.inventory, report.output, error)
         exam = ExaminedFunction(mod, func, method, view)
         for check in HELPER_CHECKS:
             check(exam)

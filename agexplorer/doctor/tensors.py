@@ -64,7 +64,9 @@ def values(exam: ExaminedFunction) -> None:
         text = exam.mod.segment(node)
         if isinstance(node.func, gast.Attribute) and node.func.attr == "numpy" \
                 and not node.args:
-            failed = error is not None and error.cause == "numpy-in-graph"
+            failed = error is not None and error.cause == "numpy-in-graph" and (
+                error.line is None
+                or node.lineno <= error.line <= (node.end_lineno or node.lineno))
             exam.add("AGX006", node, f"`{text}` asks a symbolic tensor for its value while "
                      "tracing" + ("; that is what made tracing fail" if failed else
                                   ": it fails in a graph"),

@@ -229,7 +229,7 @@ def _statements(fp: FunctionPage) -> str:
                                    if v.hint else "")
         rows.append([_num(line), f"<code>{_e(v.header)}</code>",
                      f'<span class="verdict v-{_e(v.verdict)}">{_e(detail)}'
-                     "</span>", _num(v.ops_created), why])
+                     "</span>", _num(v.ops_created if fp.op_count is not None else "-"), why])
     return "<h3>Control flow</h3>\n" + _table(["line", "statement", "verdict", "ops",
                                               "why, and the fix"], rows)
 

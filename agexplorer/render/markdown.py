@@ -125,7 +125,7 @@ def _function(fp: FunctionPage) -> list[str]:
         out += table(["line", "statement", "verdict", "ops", "why, and the fix"],
                      [[cell(where(v.file, v.line)) if v.file and r and v.file != r.file
                        else str(v.line), code(v.header), cell(verdict_detail(v)),
-                       str(v.ops_created),
+                       str(v.ops_created) if fp.op_count is not None else "-",
                        prose(v.reason) + (f" **Fix:** {prose(v.hint)}" if v.hint else "")]
                       for v in statements])
     elif r is not None and not fp.error:

@@ -108,8 +108,9 @@ def _converted_table(report: Report, colors: dict[int, str], theme: str) -> Tabl
 
 
 def _verdict_table(verdicts: Sequence[Verdict],
-                   title: str = "Control flow: what AutoGraph did with each if/for/while"
-                   ) -> Table:
+                   title: str = "Control flow: what AutoGraph did with each if/for/while",
+                   counted: bool = True) -> Table:
+    """``counted``: the trace ended, so each statement's ops are known (else "-")."""
     table = TextTable(title=title, title_justify="left", expand=True, show_lines=True)
     table.add_column("line", justify="right")
     table.add_column("statement", overflow="fold", ratio=2)
@@ -126,7 +127,7 @@ def _verdict_table(verdicts: Sequence[Verdict],
         why.append_text(loop_var_text(v))
         table.add_row(str(v.line), v.header,
                       Text(shown, style=VERDICT_STYLE[v.verdict]),
-                      str(v.ops_created), why)
+                      str(v.ops_created) if counted else "-", why)
     return table
 
 
@@ -137,14 +138,16 @@ def _reached_sections(report: Report) -> list[Any]:
         parts.append(Text(f"Functions of your code reached from {report.function}: "
                           f"{len(report.reached)} (each with the call path the trace took)",
                           style="bold"))
+    counted = report.inventory is not None  # a failed trace counted no op
     for f in report.reached:
         where = f"{display_path(f.file)}:{f.first_line}-{f.end_line}"
-        title = (f"{f.function}  ({where}, {plural(f.op_count, 'op')})"
+        ops = plural(f.op_count, "op") if counted else "ops not counted: the trace failed"
+        title = (f"{f.function}  ({where}, {ops})"
                  f"\n  reached by {path_text(f.call_path)}")
         if f.note:
             title += f"\n  {f.note}"
         if f.statements:
-            parts.append(_verdict_table(f.statements, title))
+            parts.append(_verdict_table(f.statements, title, counted))
         else:
             parts.append(Text(title + "\n  no if/for/while", style=""))
     return parts
@@ -362,7 +365,7 @@ def report_renderables(report: Report, width: int, theme: str = "monokai",
         parts += [left, right]
 
     if report.statements:
-        parts.append(_verdict_table(report.statements))
+        parts.append(_verdict_table(report.statements, counted=inv is not None))
     parts += _reached_sections(report)
     if inv:
         parts.append(_ops_by_line(report, colors))

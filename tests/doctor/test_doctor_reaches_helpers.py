@@ -81,3 +81,32 @@ def test_signature_of_an_instance_attribute_wrapper_is_used(report):
     [finding] = result.findings
     assert finding.line == line_of(WRAPPED, "for _ in range(self.taps):")
     assert "unrolled 3 times" in finding.message
+
+
+FLAT_MAPPED = fixture("doctor_tree/flat_mapped.py")
+
+
+def test_a_failed_trace_still_examines_the_helper_it_failed_in(report):
+    """A Python list appended in a flat_map helper's staged loop: the trace of the function
+    explored fails there, and the doctor names the helper's list, not only the error."""
+    result = doctored(report, f"{FLAT_MAPPED}::pipeline")
+    assert not result.traced and result.error is not None
+    assert "out of scope" in (result.error.raised or "")
+    [finding] = [f for f in result.findings if f.code == "AGX003"]
+    assert finding.file == FLAT_MAPPED and finding.function == "expand"
+    assert finding.line == line_of(FLAT_MAPPED, "parts.append(row * 2.0)")
+    used = line_of(FLAT_MAPPED, "from_tensor_slices(tf.stack(parts))")
+    assert "staged as a tf.while_loop" in finding.message
+    assert f"using it after the loop (line {used}) is what made tracing fail" in finding.message
+    assert [s.function for s in finding.call_path] == ["pipeline", "expand"]
+    assert "tf.TensorArray" in (finding.fix or "")
+
+
+def test_only_the_numpy_call_that_raised_is_named_the_cause(report):
+    result = doctored(report, f"{FLAT_MAPPED}::two_values", "tf.ones([2])")
+    first, second = sorted((f for f in result.findings if f.code == "AGX006"),
+                           key=lambda f: f.line)
+    assert first.line == line_of(FLAT_MAPPED, "first = x.numpy()")
+    assert "that is what made tracing fail" in first.message
+    assert "that is what made tracing fail" not in second.message
+    assert ": it fails in a graph" in second.message

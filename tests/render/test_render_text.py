@@ -266,3 +266,32 @@ def test_a_function_autograph_refused_shows_why_where_its_code_would_be():
     text = " ".join(console.export_text().replace("│", " ").split())
     assert "AutoGraph: tf.autograph.to_code" in text
     assert "a `match` statement (Python 3.10), which AutoGraph does not convert" in text
+
+
+def test_a_failed_trace_counts_no_ops_and_says_so():
+    """A trace that raised made no graph to count: each verdict's ops read "-" and a reached
+    function's title says the ops were not counted, not "0 ops" (which reads as a staged loop
+    that made nothing)."""
+    from dataclasses import replace
+
+    from share_records import report as sample_report
+
+    from agexplorer.model.report import CallSite, ReachedFunction
+
+    base = sample_report()
+    error = AgxError("trace-failed", "train.py:18: tracing train raised "
+                     "InaccessibleTensorError: <tf.Tensor 'while/mul:0'> is out of scope",
+                     exit_code=1)
+    helper = ReachedFunction(file=base.file, function="expand", first_line=30, end_line=34,
+                             call_path=(CallSite("train", base.file, 18),
+                                        CallSite("expand", base.file, 30)),
+                             statements=(replace(base.statements[1], line=31,
+                                                 function="expand", ops_created=0),))
+    failed = replace(base, inventory=None, error=error, reached=[helper])
+    console = _console(140)
+    render_report(failed, console)
+    text = console.export_text()
+    ops = [row[3] for row in _rows(text) if len(row) == 5 and row[0].isdigit()]
+    assert ops and set(ops) == {"-"}
+    assert "expand  (" in text and "ops not counted: the trace failed" in text
+    assert "0 ops" not in text
