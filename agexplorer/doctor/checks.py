@@ -6,7 +6,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
-from agexplorer.doctor import loop_shapes, loops, python_state, retracing, tensors
+from agexplorer.doctor import loop_shapes, loops, python_state, retracing, returns, tensors
 from agexplorer.doctor.examined import ExaminedFunction
 from agexplorer.doctor.parse import ParsedFile
 from agexplorer.doctor.reached import reached_findings
@@ -20,7 +20,7 @@ from agexplorer.model.errors import AgxError
 CHECKS: tuple[Callable[[ExaminedFunction], None], ...] = (
     python_state.prints, python_state.assigned_globals, python_state.changed_lists,
     python_state.changed_attributes,
-    loops.appends, loops.loops,
+    loops.appends, loops.loops, returns.returns,
     tensors.variables, tensors.values, python_state.randoms, retracing.functions,
     retracing.scalars, loop_shapes.loop_shapes)
 

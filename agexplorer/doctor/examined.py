@@ -58,11 +58,11 @@ class ExaminedFunction:
         self.args = self._call_args()
 
     def add(self, code: str, node: Any, message: str, fix: str | None, basis: str = "static",
-            subject: str | None = None) -> None:
-        """Record a finding of ``code`` at ``node``."""
+            subject: str | None = None, cause: bool = False) -> None:
+        """Record a finding of ``code`` at ``node`` (``cause``: the trace failed on it)."""
         self.findings.append(Finding(code=code, line=node.lineno, message=message,
                                      why=CODES[code][1], fix=fix, col=self.mod.col(node),
-                                     basis=basis, subject=subject))
+                                     basis=basis, subject=subject, cause=cause))
 
     def nodes(self) -> Iterator[Any]:
         """Every node of the body (not the decorators: a ``@tf.function(...)`` is no pitfall)."""

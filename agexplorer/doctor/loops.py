@@ -67,16 +67,19 @@ def appends(exam: ExaminedFunction) -> None:
             message = (f"`{name}.append(...)` sits in {where}, which AutoGraph staged as a "
                        f"tf.while_loop: the body was traced once, so `{name}` holds one "
                        "tensor from inside the loop's graph")
-            if exam.out_of_scope_after(loop):
+            cause = exam.out_of_scope_after(loop)
+            if cause:
                 message += (f"; using it after the loop (line {exam.report.error.line}) is "
                             "what made tracing fail")
             basis = "trace"
         elif mode == "unrolled":
+            cause = False
             message = (f"`{name}.append(...)` works here only because {where} ran in Python "
                        f"(unrolled x{v.iterations}); staged as a tf.while_loop (tf.range, a "
                        "tensor condition) it would collect one placeholder and fail")
             basis = "trace"
         elif mode == "unknown":
+            cause = False
             message = (f"`{name}.append(...)` in {where}: if the loop is staged the list "
                        f"gets one placeholder and fails; {exam.not_traced()}")
             basis = "static"
@@ -85,7 +88,7 @@ def appends(exam: ExaminedFunction) -> None:
         exam.add("AGX003", node, message, f"collect into a tf.TensorArray: `{name} = "
                  f"tf.TensorArray(dtype, size=n)` and `{name} = {name}.write(i, value)` in "
                  f"the loop (size=0, dynamic_size=True and .write({name}.size(), value) when "
-                 f"the count is unknown), then `{name}.stack()`.", basis, name)
+                 f"the count is unknown), then `{name}.stack()`.", basis, name, cause)
 
 
 def _runs_differ(exam: ExaminedFunction, loop: Any) -> bool:

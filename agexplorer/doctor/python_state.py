@@ -109,7 +109,7 @@ def changed_attributes(exam: ExaminedFunction) -> None:
             "trace, not on every call (call the graph twice and it has moved once)"),
             f"keep it in a tf.Variable made once in __init__ (`{name} = tf.Variable(0)`) "
             f"and change it with `{name}.assign_add(...)` (or .assign) inside.",
-            "trace" if exam.traced or refused else "static", name)
+            "trace" if exam.traced or refused else "static", name, cause=refused)
 
 
 def randoms(exam: ExaminedFunction) -> None:

@@ -19,6 +19,10 @@ The rewrites, by finding code:
   becomes an int32 tensor, and AutoGraph stages one tf.while_loop.
 - AGX009 a Python number argument -> ``tf.constant(...)`` in the CALL; the file
   is unchanged (``new_text`` is None).
+- AGX011 ``for ...: ... return e ...`` then ``return d`` -> ``result = d`` before the
+  loop, ``result = e`` and ``break`` in place of the return, ``return result`` after it.
+  Only that shape (the loop a statement of the function's body, the one loop around the
+  return, the return first on its line, ``d`` reading no name the loop assigns).
 """
 
 from __future__ import annotations
@@ -30,6 +34,7 @@ from typing import Any
 
 import gast
 
+from agexplorer.doctor import returns
 from agexplorer.doctor.parse import ParsedFile, dotted_name, param_names, parent_map
 from agexplorer.model.doctor import Finding, Rewrite, text_sha
 
@@ -227,8 +232,32 @@ def _tensor_arg(mod: ParsedFile, finding: Finding, call: str | None
         new[2:-1]
 
 
+def _return_break(mod: ParsedFile, finding: Finding, call: str | None
+                  ) -> tuple[list, str, str | None] | None:
+    func = _enclosing_def(mod, finding.line)
+    found = returns.find(mod, func, finding.line, finding.col) if func is not None else None
+    if found is None or found.nested or not found.after_independent \
+            or found.node.value is None or not any(s is found.loop for s in func.body):
+        return None
+    node, name = found.node, found.result
+    start, end = mod.span(node)
+    line_start = mod.starts[node.lineno - 1]
+    indent = mod.text[line_start:start]
+    loop_start = mod.span(found.loop)[0]
+    loop_indent = mod.text[mod.starts[found.loop.lineno - 1]:loop_start]
+    if indent.strip() or loop_indent.strip():
+        return None  # the return (or the loop) shares its line with other code
+    value = mod.segment(node.value)
+    edits = [(loop_start, loop_start, f"{name} = {mod.segment(found.after.value)}\n"
+              f"{loop_indent}"),
+             (start, end, f"{name} = {value}\n{indent}break"),
+             (*mod.span(found.after), f"return {name}")]
+    return edits, f"return {value} in the loop -> {name} = {value}; break", None
+
+
 _MAKERS: dict[str, Callable[..., tuple[list, str, str | None] | None]] = {
-    "AGX001": _print, "AGX003": _tensorarray, "AGX004": _range, "AGX009": _tensor_arg}
+    "AGX001": _print, "AGX003": _tensorarray, "AGX004": _range, "AGX009": _tensor_arg,
+    "AGX011": _return_break}
 
 
 def rewrite(text: str, finding: Finding, call: str | None = None) -> Rewrite | None:

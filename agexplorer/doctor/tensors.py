@@ -71,7 +71,7 @@ def values(exam: ExaminedFunction) -> None:
                      "tracing" + ("; that is what made tracing fail" if failed else
                                   ": it fails in a graph"),
                      "keep it a tensor: use tf ops on it (tf.math, tf.cast) instead of "
-                     "NumPy.", "trace" if failed else "static")
+                     "NumPy.", "trace" if failed else "static", cause=failed)
         elif isinstance(node.func, gast.Name) and node.func.id in ("bool", "int", "float") \
                 and len(node.args) == 1 and _tensorish(exam, node.args[0], names):
             if node.func.id == "bool":
@@ -93,7 +93,8 @@ def values(exam: ExaminedFunction) -> None:
             exam.add("AGX006", node, f"`{text}` hands a symbolic tensor to NumPy while "
                      "tracing" + ("; that is what made tracing fail" if failed else
                                   ": NumPy needs its value, so it fails in a graph"),
-                     _numpy_fix(exam, function), "trace" if failed else "static")
+                     _numpy_fix(exam, function), "trace" if failed else "static",
+                     cause=failed)
 
 
 # NumPy functions and the TensorFlow op that does the same on a tensor (argument order and

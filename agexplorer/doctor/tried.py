@@ -72,7 +72,7 @@ def try_rewrites(target: str, text: str, findings: list[Finding], report: Any,
         if finding.rewrite is None:
             done.append(finding)
             continue
-        if not traced:
+        if not traced and not finding.cause:  # its cause's rewrite may make it trace
             tried = Tried("not-tried", why_not="not-traced")
         elif time.perf_counter() - start + cost > budget:
             tried = Tried("not-tried", why_not="budget", budget_s=budget)

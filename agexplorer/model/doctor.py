@@ -45,6 +45,11 @@ CODES: dict[str, tuple[str, str]] = {
                "keep one dtype and shape on every iteration: a variable whose shape or dtype "
                "after the body differs from the one it entered with makes tracing fail, "
                "unless a shape invariant allows it."),
+    "AGX011": ("return inside a staged loop",
+               "A staged loop is one graph op that runs to its end: a `return` inside it "
+               "would need the function's result before the loop exists, so AutoGraph "
+               "refuses it (\"a return statement cannot be placed inside this TensorFlow "
+               "loop\"), while a `break` it stages into the loop's condition."),
 }
 
 
@@ -108,6 +113,9 @@ class Finding:
     file: str | None = None
     function: str | None = None
     call_path: tuple[CallSite, ...] | None = None
+    # The trace failed on it: the error's own words and line say so (its rewrite is then
+    # tried even though the function did not trace: it is what would make it trace).
+    cause: bool = False
 
     @property
     def title(self) -> str:
