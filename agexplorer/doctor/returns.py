@@ -125,16 +125,16 @@ def _fix_text(mod: ParsedFile, found: ReturnInLoop) -> str:
 def returns(exam: ExaminedFunction) -> None:
     """AGX011: a return inside a loop the trace staged (or that TensorFlow refused)."""
     error = exam.report.error if exam.report is not None else None
-    refused = error is not None and error.kind == "trace-failed" and error.line is not None \
-        and REFUSED in (error.raised or error.what)
+    refused_at = error.line if error is not None and error.kind == "trace-failed" \
+        and REFUSED in (error.raised or error.what) else None
     for node in exam.nodes():
         if not isinstance(node, gast.Return):
             continue
         around = loops_around(node, exam.parents, exam.func)
         staged = [loop for loop in around if (v := exam.verdict(loop)) is not None
                   and v.verdict == "staged"]
-        failed = [loop for loop in around if refused
-                  and loop.lineno <= error.line <= (loop.end_lineno or loop.lineno)]
+        failed = [loop for loop in around if refused_at is not None
+                  and loop.lineno <= refused_at <= (loop.end_lineno or loop.lineno)]
         if not staged and not failed:
             continue
         loop = (failed or staged)[-1]  # the outermost: the return leaves it too
