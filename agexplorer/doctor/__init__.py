@@ -24,14 +24,16 @@ AGX010  a staged loop's variable whose dtype or shape after one body trace diffe
 AGX011  a ``return`` inside a loop the trace staged (TensorFlow refuses it: "a return
         statement cannot be placed inside this TensorFlow loop"); not in a loop run in
         Python, nor in a function defined inside the loop
+AGX012  ``x.shape[i]`` on the line where tracing raised a TypeError on None (a size the
+        trace does not know); not where the size is known (a Python int there)
 ======  ==============================================================================
 
 Line numbers are 1-based lines of the user's file: the whole file is parsed.
 
 The modules: ``parse`` (the file as the checks and rewrites read it), ``examined`` (one
 function under examination), the checks by family (``python_state``, ``loops``,
-``tensors``, ``retracing``, ``loop_shapes``, ``returns``), ``checks`` (the entry point), ``reached`` (the
-checks over the user functions the trace reached: a helper's findings carry its file, name
-and call path), ``rewrites`` (the mechanical fixes) and ``trial`` (a fix tried before and
-after, and applied).
+``tensors``, ``retracing``, ``loop_shapes``, ``returns``, ``shapes``), ``checks`` (the
+entry point), ``reached`` (the checks over the user functions the trace reached: a
+helper's findings carry its file, name and call path), ``rewrites`` (the mechanical
+fixes) and ``trial`` (a fix tried before and after, and applied).
 """

@@ -6,7 +6,15 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
-from agexplorer.doctor import loop_shapes, loops, python_state, retracing, returns, tensors
+from agexplorer.doctor import (
+    loop_shapes,
+    loops,
+    python_state,
+    retracing,
+    returns,
+    shapes,
+    tensors,
+)
 from agexplorer.doctor.examined import ExaminedFunction
 from agexplorer.doctor.parse import ParsedFile
 from agexplorer.doctor.reached import reached_findings
@@ -20,7 +28,7 @@ from agexplorer.model.errors import AgxError
 CHECKS: tuple[Callable[[ExaminedFunction], None], ...] = (
     python_state.prints, python_state.assigned_globals, python_state.changed_lists,
     python_state.changed_attributes,
-    loops.appends, loops.loops, returns.returns,
+    loops.appends, loops.loops, returns.returns, shapes.unknown_sizes,
     tensors.variables, tensors.values, python_state.randoms, retracing.functions,
     retracing.scalars, loop_shapes.loop_shapes)
 

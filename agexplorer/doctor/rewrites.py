@@ -23,6 +23,7 @@ The rewrites, by finding code:
   loop, ``result = e`` and ``break`` in place of the return, ``return result`` after it.
   Only that shape (the loop a statement of the function's body, the one loop around the
   return, the return first on its line, ``d`` reading no name the loop assigns).
+- AGX012 ``x.shape[i]`` -> ``tf.shape(x)[i]`` where the trace raised on its None.
 """
 
 from __future__ import annotations
@@ -34,7 +35,7 @@ from typing import Any
 
 import gast
 
-from agexplorer.doctor import returns
+from agexplorer.doctor import returns, shapes
 from agexplorer.doctor.parse import ParsedFile, dotted_name, param_names, parent_map
 from agexplorer.model.doctor import Finding, Rewrite, text_sha
 
@@ -255,9 +256,19 @@ def _return_break(mod: ParsedFile, finding: Finding, call: str | None
     return edits, f"return {value} in the loop -> {name} = {value}; break", None
 
 
+def _dynamic_size(mod: ParsedFile, finding: Finding, call: str | None
+                  ) -> tuple[list, str, str | None] | None:
+    node = next((n for n in gast.walk(mod.tree) if shapes.static_size(n)
+                 and n.lineno == finding.line and mod.col(n) == finding.col), None)
+    if node is None:
+        return None
+    size = shapes.dynamic_size(mod, node)
+    return [(*mod.span(node), size)], f"{mod.segment(node)} -> {size}", None
+
+
 _MAKERS: dict[str, Callable[..., tuple[list, str, str | None] | None]] = {
     "AGX001": _print, "AGX003": _tensorarray, "AGX004": _range, "AGX009": _tensor_arg,
-    "AGX011": _return_break}
+    "AGX011": _return_break, "AGX012": _dynamic_size}
 
 
 def rewrite(text: str, finding: Finding, call: str | None = None) -> Rewrite | None:

@@ -155,7 +155,8 @@ def build_call_tree(root: Root, calls: list[Call], entries: dict[tuple[str, int]
                     chains: dict[tuple[tuple[str, int], ...], int] | None = None,
                     convert: Callable[[Any, str, int], Conversion] | None = None,
                     depth: int | None = None,
-                    ran: dict[tuple[str, int], Reach] | None = None) -> list[ReachedFunction]:
+                    ran: dict[tuple[str, int], Reach] | None = None,
+                    failed_at: tuple[str, int] | None = None) -> list[ReachedFunction]:
     """One ReachedFunction per unit other than the root that the trace ran in, nearest
     first (then in file and line order); ``depth`` keeps those at most that many calls away.
 
@@ -207,7 +208,8 @@ def build_call_tree(root: Root, calls: list[Call], entries: dict[tuple[str, int]
         mine = [c for c in calls if c.file == unit.file and c.line is not None
                 and unit.holds(c.line)]
         verdicts = build_verdicts(unit.statements, mine, inventory, traced, file=unit.file,
-                                  chains=chains)
+                                  chains=chains, failed_line=failed_at[1] if failed_at
+                                  and failed_at[0] == unit.file else None)
         if spans is not None:  # only functions defined inside it ran: their statements
             verdicts = [v for v in verdicts if any(a <= v.line <= b for a, b in spans)]
         around = {s.line for s in unit.statements if root.file == unit.file
@@ -217,9 +219,11 @@ def build_call_tree(root: Root, calls: list[Call], entries: dict[tuple[str, int]
             verdicts = [v for v in verdicts if v.line not in around]
         conversion, note_text = None, None
         if not converted:
-            note_text = (f"AutoGraph did not convert {unit.qualname}: code it does not convert "
-                         "(Keras, another library) called it, so its if/for/while ran as plain "
-                         "Python while tracing")
+            why = ("it is a generator function (a `yield`), which AutoGraph calls as written"
+                   if _generator(unit.node) else
+                   "code it does not convert (Keras, another library) called it")
+            note_text = (f"AutoGraph did not convert {unit.qualname}: {why}, so its "
+                         "if/for/while ran as plain Python while tracing")
         elif reach.function is not None and convert is not None:
             try:
                 conversion = convert(reach.function, unit.file, unit.def_line)

@@ -212,12 +212,14 @@ def _run_engine(report: Report, loaded: Loaded, statements: list[Statement],
                                 failed_line=failed_line)
     else:
         own = build_verdicts(statements, recorder.calls, report.inventory, traced,
-                             file=report.file, chains=chains)
+                             file=report.file, chains=chains, failed_line=failed_line)
     report.statements = root_verdicts(root, own)
     t0 = time.perf_counter()
     entries = {key: Reach(frames, fn) for key, (fn, frames) in recorder.entries.items()}
     report.reached = build_call_tree(root, recorder.calls, entries, report.inventory, traced,
-                                     index, chains, convert=convert, depth=scope.depth)
+                                     index, chains, convert=convert, depth=scope.depth,
+                                     failed_at=(report.file, failed_line) if failed_line
+                                     else None)
     if traced and any(not f.converted and f.statements for f in report.reached):
         # Functions reached through code AutoGraph does not convert (a Keras layer's call):
         # one more trace, with their lines counted, gives their statements' counts.

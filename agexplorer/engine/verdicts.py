@@ -81,10 +81,12 @@ def _loop_vars(calls: list[Call]) -> tuple:
 
 def build_verdicts(statements: list[Statement], calls: list[Call], inventory: Inventory | None,
                    traced: bool, file: str | None = None,
-                   chains: dict[tuple[tuple[str, int], ...], int] | None = None) -> list[Verdict]:
+                   chains: dict[tuple[tuple[str, int], ...], int] | None = None,
+                   failed_line: int | None = None) -> list[Verdict]:
     """Combine the static statements of one function (in ``file``) with the recorded calls
     and the op inventory. With ``chains`` (ops counted by the user frames they were made
-    under), a statement's ops include those its calls made in other functions."""
+    under), a statement's ops include those its calls made in other functions.
+    ``failed_line``: the line of ``file`` the trace raised at, when it did."""
     by_line = inventory.by_line(file) if inventory else {}
     final = inventory.graph_names if inventory else None
     cf_ops: list[_CfOp] = []
@@ -120,7 +122,8 @@ def build_verdicts(statements: list[Statement], calls: list[Call], inventory: In
                                    _runs_differ(stmt, statements, theirs))
         else:
             verdict = _verdict(seen, "unreached",
-                               _unreached_reason(stmt, statements, verdicts, traced))
+                               _unreached_reason(stmt, statements, verdicts, traced,
+                                                 failed_line))
         verdicts.append(verdict)
     return verdicts
 
@@ -354,7 +357,12 @@ def _python_loop(seen: _Seen, python: list[Call], statements: list[Statement],
 
 
 def _unreached_reason(stmt: Statement, statements: list[Statement], done: list[Verdict],
-                      traced: bool) -> str:
+                      traced: bool, failed_line: int | None = None) -> str:
+    if not traced and failed_line is not None and stmt.line <= failed_line < max(
+            stmt.body_lines[0], stmt.line + 1):
+        what = "what it iterates over" if stmt.kind == "for" else "its condition"
+        return (f"tracing raised here, at line {failed_line}, evaluating {what}, so Python "
+                "never got past its header: the error below says why.")
     if stmt.parent is not None:
         parent = statements[stmt.parent]
         pv = done[stmt.parent]

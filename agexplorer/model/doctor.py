@@ -50,6 +50,11 @@ CODES: dict[str, tuple[str, str]] = {
                "would need the function's result before the loop exists, so AutoGraph "
                "refuses it (\"a return statement cannot be placed inside this TensorFlow "
                "loop\"), while a `break` it stages into the loop's condition."),
+    "AGX012": ("static size that is None",
+               "`x.shape` is what tracing knows of a tensor's shape: a dimension it does not "
+               "know (None in an input_signature, a dataset's batch) is None there, and "
+               "Python cannot compare or count with None; `tf.shape(x)` is the shape when "
+               "the graph runs."),
 }
 
 

@@ -97,6 +97,9 @@ def test_a_generator_helpers_loop_is_counted_as_plain_python(report):
     rep = report(f"{LOOPS}::over_generator", "tf.constant(1.0)")
     (helper,) = [f for f in rep.reached if f.function == "indices"]
     assert helper.converted is False
+    # Its note says why (no library called it: the function explored did, directly).
+    assert "indices: it is a generator function (a `yield`), which AutoGraph calls as " \
+           "written" in helper.note and "Keras" not in helper.note
     loop = loop_at(rep, 67)
     assert (loop.verdict, loop.iterations, loop.ops_created, loop.hint) == ("python", 3, 0, None)
     assert "AutoGraph does not convert a generator function" in loop.reason

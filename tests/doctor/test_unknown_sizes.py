@@ -1,0 +1,47 @@
+"""AGX012: ``x.shape[0]`` is None where the trace does not know the size (an input_signature
+with None): the trace raises on it, the verdict says it raised there, and the rewrite to
+``tf.shape(x)[0]`` traces and gives the eager answers."""
+
+from __future__ import annotations
+
+import importlib.util
+
+from agexplorer.doctor.checks import diagnose
+from agexplorer.doctor.rewrites import rewrite
+from conftest import fixture
+
+CASES = fixture("unknown_sizes.py")
+with open(CASES, encoding="utf-8") as _fh:
+    TEXT = _fh.read()
+IF_LINE = next(i for i, t in enumerate(TEXT.splitlines(), 1) if "if x.shape[0] > 2:" in t)
+
+
+def test_an_unknown_size_is_named_as_the_cause_and_its_rewrite_traces(report, tf, tmp_path):
+    target = f"{CASES}::head_or_all"
+    rep = report(target)
+    assert rep.error is not None and "NoneType" in rep.error.raised
+    [verdict] = rep.statements
+    assert verdict.line == IF_LINE and verdict.verdict == "unreached"
+    assert verdict.reason.startswith(f"tracing raised here, at line {IF_LINE}, evaluating its "
+                                     "condition")
+    assert "before Python reached" not in verdict.reason
+    result = diagnose(target, report=rep)
+    [finding] = result.findings
+    assert (finding.code, finding.line, finding.cause) == ("AGX012", IF_LINE, True)
+    assert "`tf.shape(x)[0]`" in finding.fix and "that is what made tracing fail" in \
+        finding.message
+    assert finding.tried is not None and finding.tried.outcome == "traced"
+    made = rewrite(TEXT, finding)
+    assert "    if tf.shape(x)[0] > 2:\n" in made.new_text
+    path = tmp_path / "unknown_sizes_fixed.py"
+    path.write_text(made.new_text, encoding="utf-8")
+    spec = importlib.util.spec_from_file_location("unknown_sizes_fixed", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    assert module.head_or_all(tf.constant([1.0, 2.0, 3.0])).numpy().tolist() == [1.0, 2.0]
+    assert module.head_or_all(tf.constant([5.0])).numpy().tolist() == [5.0]
+
+
+def test_a_known_size_is_no_finding(report):
+    result = diagnose(f"{CASES}::head_known", report=report(f"{CASES}::head_known"))
+    assert result.traced and result.findings == []
