@@ -98,6 +98,51 @@ def _runs_differ(exam: ExaminedFunction, loop: Any) -> bool:
                for stmt in loop.body for node in gast.walk(stmt))
 
 
+# TensorFlow's words when a loop Python runs meets a tensor condition for a break or return
+# (a for over a Python value; a while whose condition was a Python bool).
+_TENSOR_STOPS = ("depend on a TF condition are not supported in Python for loops",
+                 "started as non-Tensor, then changed to Tensor")
+
+
+def _tensor_stop_at(exam: ExaminedFunction, loop: Any) -> bool:
+    """Whether the trace failed at ``loop``'s header because a break or return inside it
+    depends on a tensor (TensorFlow's own words, at its line)."""
+    error = exam.report.error if exam.report is not None else None
+    return error is not None and error.kind == "trace-failed" and error.line == loop.lineno \
+        and any(words in (error.raised or error.what) for words in _TENSOR_STOPS)
+
+
+def python_starts(func: Any, loop: Any) -> list[Any]:
+    """The assignments ``name = <number>`` before ``loop``, in the body of the def ``func``,
+    of the names its condition reads: what keeps the condition a Python bool."""
+    read = {n.id for n in gast.walk(loop.test) if isinstance(n, gast.Name)}
+    found = {}
+    for stmt in func.body:
+        if stmt is loop:
+            break
+        if isinstance(stmt, gast.Assign) and len(stmt.targets) == 1 \
+                and isinstance(stmt.targets[0], gast.Name) and stmt.targets[0].id in read \
+                and isinstance(stmt.value, gast.Constant) \
+                and type(stmt.value.value) in (int, float):
+            found[stmt.targets[0].id] = stmt
+    return list(found.values())
+
+
+def _tensor_start_fix(exam: ExaminedFunction, loop: Any) -> str:
+    """How to make a while loop's condition a tensor from its first step."""
+    tf = exam.mod.tf_name or "tf"
+    then = ("so that AutoGraph stages the loop from its first step and its `break` becomes "
+            "part of the loop's condition.")
+    if isinstance(loop.test, gast.Constant) and loop.test.value is True:
+        return f"write `while {tf}.constant(True):`, {then}"
+    starts = python_starts(exam.func, loop)
+    if starts:
+        made = ", ".join(f"`{s.targets[0].id} = {tf}.constant({exam.mod.segment(s.value)})`"
+                         for s in starts)
+        return f"start the condition's Python numbers as tensors ({made}), {then}"
+    return f"make the condition a tensor from its first step (compute it with tf ops), {then}"
+
+
 def loops(exam: ExaminedFunction) -> None:
     """AGX004: a for/while the trace ran in Python and unrolled."""
     for node in exam.nodes():
@@ -119,7 +164,11 @@ def loops(exam: ExaminedFunction) -> None:
             per = v.ops_created // v.iterations
             even = per * v.iterations == v.ops_created and not _runs_differ(
                 exam, node)  # an if inside went both ways: no per-run count
-            ops = ("adding no ops: its result is folded into the graph as a constant"
+            cause = _tensor_stop_at(exam, node)
+            ops = ("then tracing failed on it: a `break` or `return` on a tensor condition "
+                   "cannot stop a loop Python runs" if cause else
+                   "before tracing failed (its ops were not counted)" if not exam.traced else
+                   "adding no ops: its result is folded into the graph as a constant"
                    if not v.ops_created else
                    f"its {plural(per, 'op')} copied {v.iterations} times "
                    f"({v.ops_created} ops)" if even else f"making {v.ops_created} ops in all")
@@ -142,7 +191,13 @@ def loops(exam: ExaminedFunction) -> None:
                     bounds = ", ".join(exam.mod.segment(a) for a in it.args)
                     fix = (f"iterate over {exam.mod.tf_name or 'tf'}.range({bounds}) so "
                            "AutoGraph builds one tf.while_loop whatever the count.")
-            exam.add("AGX004", node, message, fix, "trace")
+            exam.add("AGX004", node, message, fix, "trace", cause=cause)
+        elif isinstance(node, gast.While) and (v is None or v.verdict == "unreached") \
+                and _tensor_stop_at(exam, node):
+            exam.add("AGX004", node, f"`{header}` started in Python (its condition was a "
+                     "Python bool), and a `break` or `return` inside it depends on a tensor, "
+                     "which cannot stop a loop Python runs: that is what made tracing fail",
+                     _tensor_start_fix(exam, node), "trace", cause=True)
         elif (v is None or v.verdict == "unreached") and not exam.traced \
                 and isinstance(node, gast.For):
             call = node.iter if isinstance(node.iter, gast.Call) else None

@@ -16,7 +16,10 @@ The rewrites, by finding code:
   after the loop only by ``tf.stack(l)`` or ``return l``); anything else gets no
   rewrite. The dtype: see :func:`_dtype`.
 - AGX004 ``for ... in range(...)`` -> ``tf.range(...)``: the loop variable
-  becomes an int32 tensor, and AutoGraph stages one tf.while_loop.
+  becomes an int32 tensor, and AutoGraph stages one tf.while_loop. A ``while`` that a
+  ``break`` on a tensor stopped (the finding's cause): ``while True:`` -> ``while
+  tf.constant(True):``, or the numbers its condition compares, assigned before it in the
+  function's body, started as tensors (``i = 0`` -> ``i = tf.constant(0)``).
 - AGX009 a Python number argument -> ``tf.constant(...)`` in the CALL; the file
   is unchanged (``new_text`` is None).
 - AGX011 ``for ...: ... return e ...`` then ``return d`` -> ``result = d`` before the
@@ -35,7 +38,7 @@ from typing import Any
 
 import gast
 
-from agexplorer.doctor import returns, shapes
+from agexplorer.doctor import loops, returns, shapes
 from agexplorer.doctor.parse import ParsedFile, dotted_name, param_names, parent_map
 from agexplorer.model.doctor import Finding, Rewrite, text_sha
 
@@ -68,6 +71,10 @@ def _print(mod: ParsedFile, finding: Finding, call: str | None) -> tuple[list, s
 
 
 def _range(mod: ParsedFile, finding: Finding, call: str | None) -> tuple[list, str, str | None] | None:
+    loop = next((n for n in gast.walk(mod.tree) if isinstance(n, gast.While)
+                 and n.lineno == finding.line), None)
+    if loop is not None:
+        return _tensor_start(mod, loop, finding)
     node = next((n for n in gast.walk(mod.tree) if isinstance(n, gast.For)
                  and n.lineno == finding.line), None)
     if node is None or mod.tf_name is None or not isinstance(node.iter, gast.Call) \
@@ -77,6 +84,27 @@ def _range(mod: ParsedFile, finding: Finding, call: str | None) -> tuple[list, s
     return ([(start, end, f"{mod.tf_name}.range")],
             f"range(...) -> {mod.tf_name}.range(...): one tf.while_loop, the loop variable "
             "an int32 tensor", None)
+
+
+def _tensor_start(mod: ParsedFile, loop: Any, finding: Finding
+                  ) -> tuple[list, str, str | None] | None:
+    """A while loop that a tensor break stopped (AGX004 with its cause): its condition a
+    tensor from the first step (``while True:`` -> ``while tf.constant(True):``, or the
+    numbers it compares started as tensors)."""
+    tf = mod.tf_name
+    if tf is None or not finding.cause:
+        return None
+    if isinstance(loop.test, gast.Constant) and loop.test.value is True:
+        return ([(*mod.span(loop.test), f"{tf}.constant(True)")],
+                f"while True -> while {tf}.constant(True): a graph loop from its first step",
+                None)
+    func = _enclosing_def(mod, loop.lineno)
+    starts = loops.python_starts(func, loop) if func is not None else []
+    if not starts:
+        return None
+    edits = [(*mod.span(s.value), f"{tf}.constant({mod.segment(s.value)})") for s in starts]
+    names = ", ".join(s.targets[0].id for s in starts)
+    return edits, f"{names} started as tensors: a graph loop from its first step", None
 
 
 def _int_expr(node: Any, counter: str) -> bool:

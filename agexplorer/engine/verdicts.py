@@ -55,6 +55,8 @@ class _Seen:
     calls: list[Call]  # its calls in the final graph
     ops_created: int
     names: str  # "n is the Python int 3", for the sentences
+    traced: bool = True  # False: the trace failed, so no op was counted
+    failed_line: int | None = None  # the trace raised at this line of its header
 
 
 def _verdict(seen: _Seen, verdict: VerdictKind, reason: str, *, graph_op: str | None = None,
@@ -109,7 +111,8 @@ def build_verdicts(statements: list[Statement], calls: list[Call], inventory: In
         else:
             ops_created = sum(n for line, n in by_line.items()
                               if line is not None and stmt.spans(line))
-        seen = _Seen(stmt, mine, ops_created, _names_text(mine))
+        seen = _Seen(stmt, mine, ops_created, _names_text(mine), traced,
+                     failed_line if _in_header(stmt, failed_line) else None)
         staged = [c for c in mine if c.path == "staged"]
         python = [c for c in mine if c.path == "python"]
         if staged:
@@ -328,9 +331,14 @@ def _python_loop(seen: _Seen, python: list[Call], statements: list[Statement],
                  differ: bool = False) -> Verdict:
     stmt, names, value = seen.stmt, seen.names, _value(python)
     iterations = sum(c.body_runs for c in python)
-    ran = _ran(iterations, seen.ops_created, differ)
+    ran = _ran(iterations, seen.ops_created, differ) if seen.traced else (
+        f"the body ran {plural(iterations, 'time')} while tracing"
+        if iterations else "the body never ran while tracing")
     again = _again(stmt, python, statements)
-    if _only_constants(seen, python, iterations):
+    if seen.failed_line is not None:  # the trace raised at its header, on a later step
+        again += (f" Then tracing raised at this loop's header (line {seen.failed_line}): "
+                  "the error below says why.")
+    if seen.traced and _only_constants(seen, python, iterations):
         what = (f"iterates over {_with_names(value, names)}, a Python value" if stmt.kind == "for"
                 else f"the condition `{stmt.expr}` was {_with_names(value, names)} when the "
                      "loop started, not a tensor")
@@ -356,13 +364,20 @@ def _python_loop(seen: _Seen, python: list[Call], statements: list[Statement],
     return _verdict(seen, "python", reason, iterations=iterations, hint=hint)
 
 
+def _in_header(stmt: Statement, line: int | None) -> bool:
+    """Whether ``line`` is a line of ``stmt``'s header (``if ...:``, ``for ... in ...:``)."""
+    return line is not None and stmt.line <= line < max(stmt.body_lines[0], stmt.line + 1)
+
+
 def _unreached_reason(stmt: Statement, statements: list[Statement], done: list[Verdict],
                       traced: bool, failed_line: int | None = None) -> str:
-    if not traced and failed_line is not None and stmt.line <= failed_line < max(
-            stmt.body_lines[0], stmt.line + 1):
-        what = "what it iterates over" if stmt.kind == "for" else "its condition"
-        return (f"tracing raised here, at line {failed_line}, evaluating {what}, so Python "
-                "never got past its header: the error below says why.")
+    if not traced and _in_header(stmt, failed_line):
+        if stmt.kind == "if":
+            return (f"tracing raised here, at line {failed_line}, evaluating its condition, "
+                    "so the if never chose a branch: the error below says why.")
+        # A loop's header runs again at each step: it may have raised after some.
+        return (f"tracing raised at this loop's header (line {failed_line}), which Python "
+                "evaluates at every step: the error below says why.")
     if stmt.parent is not None:
         parent = statements[stmt.parent]
         pv = done[stmt.parent]
