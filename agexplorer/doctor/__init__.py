@@ -26,13 +26,16 @@ AGX011  a ``return`` inside a loop the trace staged (TensorFlow refuses it: "a r
         Python, nor in a function defined inside the loop
 AGX012  ``x.shape[i]`` on the line where tracing raised a TypeError on None (a size the
         trace does not know); not where the size is known (a Python int there)
+AGX013  a Python dict looked up (``d[key]``, ``d.get(key, ...)``) on the line where tracing
+        raised "Tensor is unhashable": its key a tensor
 ======  ==============================================================================
 
 Line numbers are 1-based lines of the user's file: the whole file is parsed.
 
 The modules: ``parse`` (the file as the checks and rewrites read it), ``examined`` (one
 function under examination), the checks by family (``python_state``, ``loops``,
-``tensors``, ``retracing``, ``loop_shapes``, ``returns``, ``shapes``), ``checks`` (the
+``tensors``, ``retracing``, ``loop_shapes``, ``returns``, ``shapes``,
+``lookups``), ``checks`` (the
 entry point), ``reached`` (the checks over the user functions the trace reached: a
 helper's findings carry its file, name and call path), ``rewrites`` (the mechanical
 fixes) and ``trial`` (a fix tried before and after, and applied).

@@ -7,6 +7,7 @@ from dataclasses import replace
 from typing import Any
 
 from agexplorer.doctor import (
+    lookups,
     loop_shapes,
     loops,
     python_state,
@@ -28,7 +29,7 @@ from agexplorer.model.errors import AgxError
 CHECKS: tuple[Callable[[ExaminedFunction], None], ...] = (
     python_state.prints, python_state.assigned_globals, python_state.changed_lists,
     python_state.changed_attributes,
-    loops.appends, loops.loops, returns.returns, shapes.unknown_sizes,
+    loops.appends, loops.loops, returns.returns, shapes.unknown_sizes, lookups.dict_lookups,
     tensors.variables, tensors.values, python_state.randoms, retracing.functions,
     retracing.scalars, loop_shapes.loop_shapes)
 

@@ -55,6 +55,10 @@ CODES: dict[str, tuple[str, str]] = {
                "know (None in an input_signature, a dataset's batch) is None there, and "
                "Python cannot compare or count with None; `tf.shape(x)` is the shape when "
                "the graph runs."),
+    "AGX013": ("Python dict looked up with a tensor",
+               "A dict hashes its keys, and a tensor while tracing is symbolic: it has no "
+               "value to hash, so the lookup raises; a tf.lookup table made once from the "
+               "dict looks up by value when the graph runs."),
 }
 
 

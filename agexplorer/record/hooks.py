@@ -165,7 +165,8 @@ class TraceRecorder:
             self._safely(lambda: self.write({**self._record(
                 (number, own), place, arguments, scope, (cache, python_function), elapsed,
                 parent, error=failed), **({"called_from": called} if called else {}),
-                **({"fix": fix} if fix is not None else {})}))
+                **({"fix": fix} if fix is not None else {}),
+                "reached": _reached_before_failing(seen, self.index)}))
             raise
         inside = self._inside[-1]  # complete now: the traces inside this one are done
         elapsed = self._own_time(t0, before)
@@ -455,6 +456,20 @@ def _outside(statements: list[dict], inside: set[tuple[str, int]]) -> list[dict]
 def _def_line(function: Any, index: FileIndex) -> int:
     unit = index.unit_at(function.file, function.first_line)
     return unit.def_line if unit is not None else function.first_line
+
+
+def _reached_before_failing(seen: Reached, index: FileIndex) -> list[dict]:
+    """The functions of the user's code a trace entered before it raised, each with its
+    first call (no ops, no verdicts: the trace made no graph), so that ``doctor LOG`` can
+    examine the one that failed (a ``ds.map`` function's lookup that raised)."""
+    found = []
+    for (file, def_line), entry in {**seen.converted(), **seen.entries}.items():
+        unit = index.unit_at(file, def_line)
+        if unit is not None:
+            found.append({"file": unit.file, "function": unit.qualname,
+                          "line": unit.first_line, "op_count": None, "call_path": [],
+                          **entry.to_dict()})
+    return found
 
 
 def _reached(f: Any, entry: Entry | None) -> dict:

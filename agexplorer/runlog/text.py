@@ -42,8 +42,10 @@ def text_lines(summary: dict[str, Any], *, limit: int | None = TOP, log: str | N
     for f in functions:
         if limit is not None and f in hidden:
             continue
+        # Every trace failed: no graph, no op counted ("0 ops" would read as an empty graph).
+        ops = "-" if len(f["errors"]) >= f["traces"] else f["op_count"]
         rows.append(f"  {f['trace_s']:8.3f} s  {plural(f['traces'], 'trace')}  "
-                    f"{f['op_count']:>6} ops  {_name(f)}")
+                    f"{ops:>6} ops  {_name(f)}")
     lines += _section("functions by trace time:", rows, limit, more)
     if limit is not None and hidden:
         lines.append(f"  and {plural(len(hidden), 'library function')} that reached no def "
@@ -70,10 +72,13 @@ def text_lines(summary: dict[str, Any], *, limit: int | None = TOP, log: str | N
     if any(row.get("hint") for row in loops):
         lines.append(f"  ({untried_fixes()}.)")
     lines += [intended_words(over, count) for over, count in intended_unrolls(summary).items()]
-    failed = [f"  {f['function']}, trace {e['trace']}: {_first_sentence(e['error'])}"
+    errors = [(f, e) for f in functions for e in f["errors"]]
+    failed = [f"  {_name(f)}, trace {e['trace']}: {_first_sentence(e['error'])}"
               + (f"\n    why, and the fix: {e['fix']}" if e.get("fix") else "")
-              for f in functions for e in f["errors"]]
+              for f, e in errors]
     lines += _section("traces that failed:", failed, limit, more)
+    if log and any(not e.get("fix") for _, e in errors):
+        lines.append(f"  why, where the doctor knows the cause: agexplorer doctor {log}")
     lines.extend(f"note: {note}" for note in summary.get("notes", []))
     return [part for line in lines for part in _wrap(line, width)]
 

@@ -28,10 +28,16 @@ async def test_the_run_tabs_key_again_goes_into_its_call_box_where_every_key_typ
         await pilot.press("5")  # the Run tab: its results, not its box (a digit would type)
         assert app.panes.panels.active == "tab-run"
         assert await wait_for(pilot, lambda: app.focused is app.run_panel, 5)
+        prompt = app.run_panel.query_one("#run-results")
+        assert "5 again, or Tab, goes into the box" in str(prompt.render())
         await pilot.press("tab")  # the box is next in the focus order
         assert app.focused is app.call_input
+        # The prompt says where the keys go now: into the box (a 5 would type).
+        assert await wait_for(pilot, lambda: str(prompt.render()).startswith(
+            "Type the arguments as inside f(...)"), 5)
         await pilot.press("escape")  # out of the box
         assert not isinstance(app.focused, Input)
+        assert await wait_for(pilot, lambda: "5 again" in str(prompt.render()), 5)
         await pilot.press("5")  # the Run tab is shown: its key goes into the box
         assert await wait_for(pilot, lambda: app.focused is app.call_input, 5)
 
