@@ -32,7 +32,15 @@ _INSTEAD: dict[str, str] = {
               "and fixed.",
     "AGX009": "the function needs a Python value here (a shape, a count): keep it a Python "
               "number and expect one trace per value, or give it fewer distinct values.",
+    "AGX011": "keep the value in a variable set before the loop to a value of the returned "
+              "value's dtype and shape, `break` out of the loop where it returned, and return "
+              "the variable after the loop (the rewrite's first value did not fit).",
+    "AGX012": "use the size when the graph runs (tf.shape) and make what it feeds work with a "
+              "tensor, or trace with a known size there.",
 }
+# What else to do where a staged loop's value changed shape or dtype, by the rewrite's code.
+_OR_ELSE = {"AGX004": "or keep the loop unrolled if its count is small and fixed",
+            "AGX012": "or trace with a known size there"}
 
 
 # TensorFlow's words for a staged loop's value that changes from one step to the next.
@@ -40,17 +48,40 @@ _CHANGES = re.compile(r"'(?P<name>[^']+)' has (?P<what>shape|dtype) (?P<before>\
                       r"before the loop, but (?:shape|dtype) (?P<after>.+?) after one iteration")
 
 
+def _invariant(before: str, after: str) -> str | None:
+    """``[None, 3]`` for TensorFlow's shapes ``(0, 3)`` and ``(1, 3)``: None where they
+    differ; None (no invariant) where the ranks differ or a shape cannot be read."""
+    def dims(text: str) -> list[str] | None:
+        inner = text.strip()
+        if not (inner.startswith("(") and inner.endswith(")")):
+            return None
+        return [d.strip() for d in inner[1:-1].split(",") if d.strip()]
+
+    old, new = dims(before), dims(after)
+    if old is None or new is None or len(old) != len(new) or old == new:
+        return None
+    return "[" + ", ".join(o if o == n else "None" for o, n in zip(old, new, strict=True)) + "]"
+
+
 def _instead(code: str, error: str) -> str:
     """What to do where the rewrite of ``code`` failed with ``error``: TensorFlow's own
     reason where it names one the user can act on, else the finding's general advice."""
+    changed = _CHANGES.search(error)
+    if changed and code in _OR_ELSE:
+        name, what, after = changed["name"], changed["what"], changed["after"]
+        said = (f"a staged loop keeps each value's {what} from step to step, and `{name}` "
+                f"changes {what} ({changed['before']} before the loop, {after} after one "
+                "step): ")
+        varying = _invariant(changed["before"], after) if what == "shape" else None
+        if varying is not None:  # it grows: no one shape holds it, a None there does
+            return (said + "let it vary there with `tf.autograph.experimental."
+                    f"set_loop_options(shape_invariants=[({name}, tf.TensorShape({varying}))])`"
+                    " first in the loop's body (or collect the values in a tf.TensorArray), "
+                    f"{_OR_ELSE[code]}.")
+        return said + f"start `{name}` as a tensor of {what} {after} before the loop, " \
+            f"{_OR_ELSE[code]}."
+
     if code == "AGX004":
-        changed = _CHANGES.search(error)
-        if changed:
-            name, what, after = changed["name"], changed["what"], changed["after"]
-            return (f"a staged loop keeps each value's {what} from step to step, and "
-                    f"`{name}` changes {what} ({changed['before']} before the loop, {after} "
-                    f"after one step): start `{name}` as a tensor of {what} {after} before "
-                    "the loop, or keep the loop unrolled if its count is small and fixed.")
         if "InaccessibleTensorError" in error:
             return ("the body fills a Python list, which a staged loop cannot: collect the "
                     "values in a tf.TensorArray as well (AGX003), or keep the loop unrolled "
@@ -119,6 +150,8 @@ def _with_trial(finding: Finding, tried: Tried) -> Finding:
     sentence = tried.text()
     said = sentence[0].upper() + sentence[1:] + "."
     if tried.outcome == "fails":
-        instead = _instead(finding.code, tried.error or "")
+        # What to do instead (the finding's own fix, where none is known: it is not the
+        # rewrite's text alone).
+        instead = _instead(finding.code, tried.error or "") or finding.fix or ""
         return replace(finding, tried=tried, rewrite=None, fix=f"{instead} {said}".strip())
     return replace(finding, tried=tried, fix=f"{finding.fix} {said}" if finding.fix else said)

@@ -45,3 +45,23 @@ def test_an_unknown_size_is_named_as_the_cause_and_its_rewrite_traces(report, tf
 def test_a_known_size_is_no_finding(report):
     result = diagnose(f"{CASES}::head_known", report=report(f"{CASES}::head_known"))
     assert result.traced and result.findings == []
+
+
+def test_a_size_rewrite_that_meets_a_growing_value_says_to_let_it_vary(report, tf):
+    """``range(x.shape[0])`` with an unknown size: the tf.shape rewrite stages the loop, where
+    ``out`` grows by one each step, so it fails; the fix says to let that dimension vary (a
+    shape invariant), which, applied with the rewrite (``doubled_fixed``), traces and runs."""
+    target = f"{CASES}::doubled"
+    result = diagnose(target, report=report(target))
+    [finding] = result.findings
+    assert finding.code == "AGX012" and finding.tried.outcome == "fails"
+    assert "set_loop_options(shape_invariants=[(out, tf.TensorShape([None]))])" in finding.fix
+    assert "start `out` as a tensor" not in finding.fix
+    fixed = report(f"{CASES}::doubled_fixed")
+    assert fixed.error is None
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("unknown_sizes_module", CASES)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    assert module.doubled_fixed(tf.constant([1.0, 2.0, 3.0])).numpy().tolist() == [2.0, 4.0, 6.0]
