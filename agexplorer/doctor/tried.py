@@ -63,9 +63,21 @@ def _invariant(before: str, after: str) -> str | None:
     return "[" + ", ".join(o if o == n else "None" for o, n in zip(old, new, strict=True)) + "]"
 
 
-def _instead(code: str, error: str) -> str:
+# An int tensor (tf.constant of a Python int) meeting a float: "Expected int32, but got 0.0
+# of type 'float'", "... has type float32 that does not match type int32 ...".
+_INT_MEETS_FLOAT = re.compile(r"Expected int(?:32|64), but got \S+ of type 'float'|"
+                              r"type float\d+ that does not match type int\d+|"
+                              r"type int\d+ that does not match type float\d+")
+
+
+def _instead(code: str, error: str, subject: str | None = None) -> str:
     """What to do where the rewrite of ``code`` failed with ``error``: TensorFlow's own
-    reason where it names one the user can act on, else the finding's general advice."""
+    reason where it names one the user can act on, else the finding's general advice
+    (``subject``: the name the finding is about)."""
+    if code == "AGX009" and subject and _INT_MEETS_FLOAT.search(error):
+        return (f"pass `{subject}` as a float tensor, tf.constant(..., tf.float32): the "
+                "function computes with it in floats, where tf.constant of a Python int "
+                "makes an int32 tensor (the error below); one trace then serves every value.")
     changed = _CHANGES.search(error)
     if changed and code in _OR_ELSE:
         name, what, after = changed["name"], changed["what"], changed["after"]
@@ -152,6 +164,6 @@ def _with_trial(finding: Finding, tried: Tried) -> Finding:
     if tried.outcome == "fails":
         # What to do instead (the finding's own fix, where none is known: it is not the
         # rewrite's text alone).
-        instead = _instead(finding.code, tried.error or "") or finding.fix or ""
+        instead = _instead(finding.code, tried.error or "", finding.subject) or finding.fix or ""
         return replace(finding, tried=tried, rewrite=None, fix=f"{instead} {said}".strip())
     return replace(finding, tried=tried, fix=f"{finding.fix} {said}" if finding.fix else said)

@@ -65,8 +65,14 @@ def group_fix(group: dict[str, Any], user: bool = True,
     fixes = []
     values = names.get("value", []) + names.get("type", [])
     if values:
+        # tf.constant of a Python int is an int32 tensor, which fails where the function
+        # computes with floats (`0.5 * step`): say the float32 one too, for an int.
+        ints = any(_argument(traces[n], values[0]).get("python_type") == "int"
+                   for n in group["traces"] if n in traces)
+        made = (f"tf.constant({values[0]}), or tf.constant({values[0]}, tf.float32) where the "
+                "function computes with it in floats" if ints else f"tf.constant({values[0]})")
         fixes.append(f"pass {_and(values)} as {'a tensor' if len(values) == 1 else 'tensors'} "
-                     f"(tf.constant({values[0]})): one trace serves every value")
+                     f"({made}): one trace serves every value")
     if "shape" in names:
         fixes.append(f"a None dimension for {_and(names['shape'])} in input_signature, or "
                      "reduce_retracing=True, lets one trace serve every shape")

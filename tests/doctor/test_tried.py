@@ -58,6 +58,11 @@ SOURCE = '''
         return tf.stack(out)
 
 
+    @tf.function
+    def warmed(x, epoch):
+        return x * (1.0 + 0.1 * epoch)
+
+
     class Cumulate(keras.layers.Layer):
         def call(self, x):
             for i in range(x.shape[1]):
@@ -68,7 +73,7 @@ SOURCE = '''
     AGX_CALLS = {"counted": "tf.ones([2]), 3", "accumulated": "tf.ones([2])",
                  "listed": "tf.ones([2])",
                  "indexed": "[tf.ones([2]), tf.ones([2]), tf.ones([2])]",
-                 "Cumulate.call": "tf.ones([2, 3])"}
+                 "Cumulate.call": "tf.ones([2, 3])", "warmed": "tf.ones([2]), 3"}
 '''
 
 
@@ -190,3 +195,13 @@ def test_the_report_request_tries_the_fixes_of_an_unsaved_buffer(worker, cases):
     assert "agx-buffer-" not in loop.hint  # the copy's path is nowhere
     plain = worker.request(ReportRequest(f"{cases}::indexed", no_run=True, source=edited))
     assert "Tried" not in next(v for v in plain["report"].statements if v.kind == "for").hint
+
+
+def test_an_int_argument_that_meets_floats_is_passed_as_a_float_tensor(report, cases):
+    """``epoch`` (a Python int) multiplies a float: the rewrite's tf.constant(3) is an int32
+    tensor and fails; the fix names the float32 tensor, which traces (applied here)."""
+    f = finding(report, f"{cases}::warmed", "AGX009")
+    assert f.tried.outcome == "fails" and "Expected int32" in f.tried.error
+    assert f.fix.startswith("pass `epoch` as a float tensor, tf.constant(..., tf.float32)")
+    applied = report(f"{cases}::warmed", "tf.ones([2]), tf.constant(3, tf.float32)")
+    assert applied.error is None

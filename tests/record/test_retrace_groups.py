@@ -33,3 +33,14 @@ def test_a_python_bool_switch_gets_no_fix_and_says_it_is_meant():
     assert group_fix(group, each_trace=traces) is None
     assert group_fix(group) == ("pass training as a tensor (tf.constant(training)): one trace "
                                 "serves every value")  # without the traces, nothing says bool
+
+
+def test_a_new_python_int_names_the_float_tensor_too():
+    """tf.constant of a Python int is an int32 tensor, which fails where the function computes
+    with it in floats (a learning-rate warm-up over `epoch`): the fix names both."""
+    group, traces = _group("epoch", [_trace(1, epoch=0), _trace(2, epoch=1)])
+    assert group_fix(group, each_trace=traces) == (
+        "pass epoch as a tensor (tf.constant(epoch), or tf.constant(epoch, tf.float32) where "
+        "the function computes with it in floats): one trace serves every value")
+    floats, traces = _group("lr", [_trace(1, lr=0.1), _trace(2, lr=0.05)])
+    assert "tf.float32" not in group_fix(floats, each_trace=traces)
