@@ -28,6 +28,9 @@ AGX012  ``x.shape[i]`` on the line where tracing raised a TypeError on None (a s
         trace does not know); not where the size is known (a Python int there)
 AGX013  a Python dict looked up (``d[key]``, ``d.get(key, ...)``) on the line where tracing
         raised "Tensor is unhashable": its key a tensor
+AGX014  a staged ``if`` on the line where tracing raised that its branches do not match: a
+        value set in one branch only, a return on one path only, a value whose dtype
+        differs between them
 ======  ==============================================================================
 
 Line numbers are 1-based lines of the user's file: the whole file is parsed.
@@ -35,7 +38,7 @@ Line numbers are 1-based lines of the user's file: the whole file is parsed.
 The modules: ``parse`` (the file as the checks and rewrites read it), ``examined`` (one
 function under examination), the checks by family (``python_state``, ``loops``,
 ``tensors``, ``retracing``, ``loop_shapes``, ``returns``, ``shapes``,
-``lookups``), ``checks`` (the
+``lookups``, ``branches``), ``checks`` (the
 entry point), ``reached`` (the checks over the user functions the trace reached: a
 helper's findings carry its file, name and call path), ``rewrites`` (the mechanical
 fixes) and ``trial`` (a fix tried before and after, and applied).

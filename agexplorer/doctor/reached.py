@@ -11,7 +11,15 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from agexplorer.doctor import lookups, loop_shapes, loops, python_state, returns, shapes
+from agexplorer.doctor import (
+    branches,
+    lookups,
+    loop_shapes,
+    loops,
+    python_state,
+    returns,
+    shapes,
+)
 from agexplorer.doctor.examined import ExaminedFunction
 from agexplorer.doctor.parse import ParsedFile
 from agexplorer.model.doctor import Finding
@@ -21,7 +29,7 @@ from agexplorer.model.doctor import Finding
 HELPER_CHECKS: tuple[Callable[[ExaminedFunction], None], ...] = (
     python_state.prints, python_state.assigned_globals, loops.appends, loops.loops,
     python_state.randoms, loop_shapes.loop_shapes, returns.returns, shapes.unknown_sizes,
-    lookups.dict_lookups)
+    lookups.dict_lookups, branches.branches)
 
 
 @dataclass

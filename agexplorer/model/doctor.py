@@ -59,6 +59,11 @@ CODES: dict[str, tuple[str, str]] = {
                "A dict hashes its keys, and a tensor while tracing is symbolic: it has no "
                "value to hash, so the lookup raises; a tf.lookup table made once from the "
                "dict looks up by value when the graph runs."),
+    "AGX014": ("staged if with unmatched branches",
+               "AutoGraph stages an if on a tensor as a tf.cond, which gives every value the "
+               "if sets, and the function's result where a branch returns, from both "
+               "branches and with one dtype: a value one branch leaves unset, or a return "
+               "on one path only, has nothing to give on the other."),
 }
 
 
