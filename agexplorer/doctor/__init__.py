@@ -31,6 +31,8 @@ AGX013  a Python dict looked up (``d[key]``, ``d.get(key, ...)``) on the line wh
 AGX014  a staged ``if`` on the line where tracing raised that its branches do not match: a
         value set in one branch only, a return on one path only, a value whose dtype
         differs between them
+AGX015  a ``for`` over ``zip(...)``/``enumerate(...)`` of tensors on the line where tracing
+        raised that a symbolic tensor cannot be iterated
 ======  ==============================================================================
 
 Line numbers are 1-based lines of the user's file: the whole file is parsed.
@@ -38,7 +40,7 @@ Line numbers are 1-based lines of the user's file: the whole file is parsed.
 The modules: ``parse`` (the file as the checks and rewrites read it), ``examined`` (one
 function under examination), the checks by family (``python_state``, ``loops``,
 ``tensors``, ``retracing``, ``loop_shapes``, ``returns``, ``shapes``,
-``lookups``, ``branches``), ``checks`` (the
+``lookups``, ``branches``, ``iterations``), ``checks`` (the
 entry point), ``reached`` (the checks over the user functions the trace reached: a
 helper's findings carry its file, name and call path), ``rewrites`` (the mechanical
 fixes) and ``trial`` (a fix tried before and after, and applied).

@@ -8,6 +8,7 @@ from typing import Any
 
 from agexplorer.doctor import (
     branches,
+    iterations,
     lookups,
     loop_shapes,
     loops,
@@ -31,7 +32,7 @@ CHECKS: tuple[Callable[[ExaminedFunction], None], ...] = (
     python_state.prints, python_state.assigned_globals, python_state.changed_lists,
     python_state.changed_attributes,
     loops.appends, loops.loops, returns.returns, shapes.unknown_sizes, lookups.dict_lookups,
-    branches.branches,
+    branches.branches, iterations.zipped_tensors,
     tensors.variables, tensors.values, python_state.randoms, retracing.functions,
     retracing.scalars, loop_shapes.loop_shapes)
 

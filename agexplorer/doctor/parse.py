@@ -128,3 +128,14 @@ def param_names(func: Any, method: bool) -> list[str]:
     names = [a.id for a in args.posonlyargs + args.args]
     static = any(dotted_name(d) == "staticmethod" for d in func.decorator_list)
     return names[1:] if method and not static and names else names
+
+
+def free_name(func: Any, wanted: str) -> str:
+    """``wanted``, or it with underscores after it, whichever no name in the def ``func``
+    uses (its parameters included)."""
+    used = {n.id for n in gast.walk(func) if isinstance(n, gast.Name)} | {
+        a.id for a in gast.walk(func.args) if isinstance(a, gast.Name)}
+    name = wanted
+    while name in used:
+        name += "_"
+    return name

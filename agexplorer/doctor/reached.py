@@ -13,6 +13,7 @@ from typing import Any
 
 from agexplorer.doctor import (
     branches,
+    iterations,
     lookups,
     loop_shapes,
     loops,
@@ -29,7 +30,7 @@ from agexplorer.model.doctor import Finding
 HELPER_CHECKS: tuple[Callable[[ExaminedFunction], None], ...] = (
     python_state.prints, python_state.assigned_globals, loops.appends, loops.loops,
     python_state.randoms, loop_shapes.loop_shapes, returns.returns, shapes.unknown_sizes,
-    lookups.dict_lookups, branches.branches)
+    lookups.dict_lookups, branches.branches, iterations.zipped_tensors)
 
 
 @dataclass

@@ -15,7 +15,7 @@ from typing import Any
 import gast
 
 from agexplorer.doctor.examined import ExaminedFunction
-from agexplorer.doctor.parse import LOOP_NODES, ParsedFile, ancestors, parent_map
+from agexplorer.doctor.parse import LOOP_NODES, ParsedFile, ancestors, free_name, parent_map
 
 # TensorFlow's words when AutoGraph refuses a return inside a staged loop.
 REFUSED = "return statement cannot be placed inside this TensorFlow loop"
@@ -57,15 +57,6 @@ def _read(node: Any) -> set[str]:
             and isinstance(n.ctx, gast.Load)}
 
 
-def _free_name(func: Any, wanted: str) -> str:
-    used = {n.id for n in gast.walk(func) if isinstance(n, gast.Name)} | {
-        a.id for a in gast.walk(func.args) if isinstance(a, gast.Name)}
-    name = wanted
-    while name in used:
-        name += "_"
-    return name
-
-
 def _next_in_block(stmt: Any, parents: dict[int, Any]) -> Any:
     parent = parents.get(id(stmt))
     for field in ("body", "orelse", "finalbody"):
@@ -84,7 +75,7 @@ def describe(func: Any, node: Any, around: list[Any], parents: dict[int, Any]
     after = _next_in_block(loop, parents)
     independent = isinstance(after, gast.Return) and after.value is not None \
         and not (_read(after.value) & _assigned(loop))
-    return ReturnInLoop(node, loop, after, _free_name(func, "result"), independent,
+    return ReturnInLoop(node, loop, after, free_name(func, "result"), independent,
                         nested=len(around) > 1)
 
 

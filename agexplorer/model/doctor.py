@@ -64,6 +64,10 @@ CODES: dict[str, tuple[str, str]] = {
                "if sets, and the function's result where a branch returns, from both "
                "branches and with one dtype: a value one branch leaves unset, or a return "
                "on one path only, has nothing to give on the other."),
+    "AGX015": ("zip or enumerate over tensors",
+               "AutoGraph stages `for x in tensor:` as a tf.while_loop, but zip() and "
+               "enumerate() are Python's builtins: they iterate a tensor element by element, "
+               "which a symbolic tensor cannot do while tracing."),
 }
 
 
