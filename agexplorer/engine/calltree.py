@@ -45,6 +45,7 @@ class Unit:
     first_line: int  # its first decorator's line, else its def line
     end_line: int
     _statements: list[Statement] | None = field(default=None, repr=False)
+    text: str | None = field(default=None, repr=False)  # its file's source, for the headers
 
     @property
     def def_line(self) -> int:
@@ -53,7 +54,7 @@ class Unit:
     @property
     def statements(self) -> list[Statement]:
         if self._statements is None:
-            self._statements = find_statements(self.node)
+            self._statements = find_statements(self.node, self.text)
         return self._statements
 
     def holds(self, line: int) -> bool:
@@ -93,7 +94,8 @@ class FileIndex:
             if node is None:
                 continue
             first = min([node.lineno] + [d.lineno for d in node.decorator_list])
-            units.append(Unit(file, info.qualname, node, first, node.end_lineno or node.lineno))
+            units.append(Unit(file, info.qualname, node, first, node.end_lineno or node.lineno,
+                              text=text))
         return units
 
     def unit_at(self, file: str, line: int) -> Unit | None:
@@ -350,7 +352,7 @@ def _local_unit(unit: Unit, spans: list[tuple[int, int]] | None) -> Unit | None:
                 name = f"{qualname}.<locals>.{child.name}"
                 start = min([child.lineno, *(d.lineno for d in child.decorator_list)])
                 if (start, child.end_lineno or child.lineno) == (first, end):
-                    return Unit(unit.file, name, child, start, end)
+                    return Unit(unit.file, name, child, start, end, text=unit.text)
                 found = find(child, name)
             elif isinstance(child, ast.ClassDef):
                 found = find(child, f"{qualname}.<locals>.{child.name}")

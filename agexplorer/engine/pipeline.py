@@ -121,7 +121,7 @@ def report_from_loaded(loaded: Loaded, progress: Callable[[str], None] = lambda 
         lines = loaded.text.splitlines()
         report.source = "\n".join(lines[first - 1:report.end_line]) + "\n"
     report.timings["load_s"] = time.perf_counter() - t0
-    statements: list[Statement] = find_statements(node) if node is not None else []
+    statements: list[Statement] = find_statements(node, loaded.text) if node is not None else []
     try:
         progress(f"tracing {loaded.qualname}")
         _run_engine(report, loaded, statements, scope)

@@ -117,8 +117,16 @@ def _numbers_carried(func: ast.AST, loop: ast.For | ast.While) -> tuple[tuple[st
                  and type(value.value) in (int, float))
 
 
-def find_statements(func: ast.FunctionDef | ast.AsyncFunctionDef) -> list[Statement]:
-    """Every if/for/while inside ``func`` (nested ones too), in source order."""
+def find_statements(func: ast.FunctionDef | ast.AsyncFunctionDef,
+                    text: str | None = None) -> list[Statement]:
+    """Every if/for/while inside ``func`` (nested ones too), in source order. ``text``: the
+    file's source, where at hand: each header as written (``for i, a in ...``, ``1e-6``),
+    not as ast.unparse prints it (``for (i, a) in ...``, ``1e-06``)."""
+
+    def written(node: ast.AST) -> str:
+        segment = ast.get_source_segment(text, node) if text is not None else None
+        return segment if segment and "\n" not in segment else ast.unparse(node)
+
     found: list[Statement] = []
     lines = (func.lineno, func.end_lineno or func.lineno)
     arguments = func.args
@@ -133,10 +141,10 @@ def find_statements(func: ast.FunctionDef | ast.AsyncFunctionDef) -> list[Statem
                     "for" if isinstance(node, ast.For) else "while"
                 expr = node.iter if isinstance(node, ast.For) else node.test
                 if isinstance(node, ast.For):
-                    header = f"for {ast.unparse(node.target)} in {ast.unparse(node.iter)}:"
+                    header = f"for {written(node.target)} in {written(node.iter)}:"
                 else:
                     keyword = "while" if kind == "while" else "if"
-                    header = f"{keyword} {ast.unparse(node.test)}:"
+                    header = f"{keyword} {written(node.test)}:"
                 stmt = Statement(kind=kind, line=node.lineno, function_lines=lines,
                                  end_line=node.end_lineno or node.lineno, header=header,
                                  expr=ast.unparse(expr), names=_names(expr), parent=parent,

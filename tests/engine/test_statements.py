@@ -74,3 +74,20 @@ def test_a_loop_knows_the_values_it_carries_that_start_as_python_numbers():
     loop, again = find_statements(find_function_node(tree, "g"))
     assert loop.numbers_carried == (("acc", "0.0"), ("total", "0"))
     assert again.numbers_carried == ()  # j is the condition's counter
+
+
+def test_headers_read_as_written_where_the_source_is_at_hand():
+    """ast.unparse prints ``for (i, a) in ...`` and ``1e-06``: with the file's text each
+    header is the user's own (a multi-line one falls back to one line)."""
+    source = ("def g(xs, y):\n"
+              "    for i, a in enumerate(xs):\n"
+              "        if abs(a - y) < 1e-6:\n"
+              "            pass\n"
+              "    while (y >\n"
+              "           0):\n"
+              "        y -= 1\n")
+    func = find_function_node(ast.parse(source), "g")
+    assert [s.header for s in find_statements(func, source)] == [
+        "for i, a in enumerate(xs):", "if abs(a - y) < 1e-6:", "while y > 0:"]
+    assert [s.header for s in find_statements(func)][:2] == [
+        "for (i, a) in enumerate(xs):", "if abs(a - y) < 1e-06:"]
