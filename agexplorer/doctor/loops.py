@@ -177,10 +177,11 @@ def loops(exam: ExaminedFunction) -> None:
             if isinstance(node, gast.While):
                 said = ", ".join(f"{n.name} is {n.text}" for n in v.names)
                 message = (f"`{header}` ran in Python while tracing (its condition was a "
-                           f"Python bool: {said}): {times}, {ops}")
-                fix = v.hint if python and python[-1] in exam.params else (
-                    "make the condition a tensor (compare tensors, e.g. a counter made "
-                    "with tf.constant) so AutoGraph builds one tf.while_loop.")
+                           f"Python bool{': ' + said if said else ''}): {times}, {ops}")
+                fix = _tensor_start_fix(exam, node) if cause else \
+                    v.hint if python and python[-1] in exam.params else (
+                        "make the condition a tensor (compare tensors, e.g. a counter made "
+                        "with tf.constant) so AutoGraph builds one tf.while_loop.")
             else:
                 message = (f"`{header}` ran in Python while tracing, over {v.value}: "
                            f"{times}, {ops}")

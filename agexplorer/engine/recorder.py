@@ -211,6 +211,12 @@ class Recorder:
                 try:
                     result = original(watched_test, self._counting(call, watch.wrap(body)),
                                       get_state, set_state, symbol_names, opts)
+                except BaseException:
+                    # A graph loop marks itself staged as it starts: a body that ran with no
+                    # mark ran in Python (then its condition became a tensor, say).
+                    if call.path is None and call.body_runs:
+                        call.path = "python"
+                    raise
                 finally:  # a loop whose trace failed on its variables keeps them
                     call.loop_vars = watch.loop_vars
             if call.path is None:  # dispatched to Python (possibly with zero iterations)

@@ -23,7 +23,8 @@ def summarise(log: Log) -> dict[str, Any]:
     record with a field of the wrong type is one sentence naming it (exit 2).
 
     A trace's ``trace`` is its number among its function's traces (``in_log``: among the
-    run's), and so are a retrace's ``compared_with`` and a statement row's ``trace``."""
+    run's), and so are a retrace's ``compared_with`` and a statement row's ``trace`` (its
+    ``in_log`` too)."""
     check_records(log)
     end = log.end or {}
     functions: dict[tuple[Any, ...], dict[str, Any]] = {}
@@ -62,6 +63,7 @@ def summarise(log: Log) -> dict[str, Any]:
         for statement in trace.get("statements") or []:
             row = {k: statement.get(k) for k in _STATEMENT_KEYS}
             row["trace"] = number
+            row["in_log"] = trace.get("trace")  # the run's order, which ties go by
             row["trace_op_count"] = trace.get("op_count") or 0
             row["trace_s"] = trace.get("trace_s") or 0.0
             entry["statements"].append(row)
@@ -251,7 +253,10 @@ def unrolled(summary: dict[str, Any]) -> list[dict[str, Any]]:
                 total = row["trace_op_count"] or 0
                 share = (row["ops_created"] or 0) / total if total else 0.0
                 loops.append({**row, "share": share, "share_s": share * row["trace_s"]})
-    loops.sort(key=lambda r: (-(r["ops_created"] or 0), -(r["iterations"] or 0)))
+    # Ties (the same loop, as large in fit's trace as in predict's) go to the trace the run
+    # made first, not to the order of the functions by trace time, which the load moves.
+    loops.sort(key=lambda r: (-(r["ops_created"] or 0), -(r["iterations"] or 0),
+                              r.get("in_log") or 0))
     return _one_per_loop(loops)
 
 

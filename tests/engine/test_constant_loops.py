@@ -114,3 +114,19 @@ def test_a_loop_over_names_gets_no_fix_and_no_finding(report):
     assert (loop.verdict, loop.iterations, loop.hint) == ("python", 2, None)
     findings = diagnose(f"{LOOPS}::over_names", "tf.constant(1.0)", report=rep).findings
     assert not [f for f in findings if f.code == "AGX004"]
+
+
+def test_a_loop_as_large_in_two_traces_is_shown_from_the_first_the_run_made():
+    """The same layer loop in fit's and predict's traces, 43 ops each: the row is fit's (the
+    run made it first), whichever function the machine's load made slower to trace (the
+    summary lists functions by trace time)."""
+    def row(called: str, in_log: int) -> dict:
+        return {"file": "t.py", "function": "Smoother.call", "line": 18, "kind": "for",
+                "verdict": "python", "iterations": 6, "ops_created": 43, "in_log": in_log,
+                "trace_op_count": 54, "trace_s": 0.1, "header": "for _ in range(6):",
+                "intended": None, "hint": None, "called": called}
+
+    summary = {"functions": [{"statements": [row("predict", 9)]},
+                             {"statements": [row("fit", 2)]}]}
+    [shown] = unrolled(summary)
+    assert shown["called"] == "fit"
