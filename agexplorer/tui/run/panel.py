@@ -55,7 +55,7 @@ class RunPanel(VerticalScroll):
     # them there at once: 5 again would type a 5).
     TYPING = ("Type the arguments as inside f(...) and press F5 to run eagerly, as a graph "
               "and with XLA (left empty: the function's ready inputs). Esc leaves the box.")
-    _prompt: str | None = PROMPT  # a prompt shows (not results): it follows the focus
+    _prompting = True  # a prompt shows (not results): it follows the focus
 
     def on_target_changed(self, _: TargetChanged) -> None:
         self.clear()
@@ -147,7 +147,7 @@ class RunPanel(VerticalScroll):
         step): the charts fill the panel's width."""
         from agexplorer.render.curves import curves_chart, curves_words
 
-        self.curves, self._prompt = curves, None
+        self.curves, self._prompting = curves, False
         width = max(30, self.size.width - 2)
         lines = [*curves_words(curves), "", *curves_chart(curves, width, 12 * len(curves.series))]
         self.query_one("#run-results", Static).update("\n".join(lines))
@@ -158,24 +158,24 @@ class RunPanel(VerticalScroll):
 
     def show(self, lab) -> None:
         """Show a run lab."""
-        self.curves, self._prompt = None, None
+        self.curves, self._prompting = None, False
         from agexplorer.render.terminal import lab_renderables  # rich tables: only when shown
 
         self.query_one("#run-results", Static).update(Group(*lab_renderables(lab)))
 
     def note(self, text: str) -> None:
         """Show a one-line state (running…, failed)."""
-        self._prompt = text if text in (self.PROMPT, self.TYPING) else None
-        if self._prompt is not None:  # the prompt for where the keys go now
+        self._prompting = text in (self.PROMPT, self.TYPING)
+        if self._prompting:  # the prompt for where the keys go now
             text = self.TYPING if self.call_input.has_focus else self.PROMPT
         self.query_one("#run-results", Static).update(text)
 
     def on_descendant_focus(self, _: object) -> None:
-        if self._prompt is not None:
+        if self._prompting:
             self.note(self.PROMPT)
 
     def on_descendant_blur(self, _: object) -> None:
-        if self._prompt is not None:
+        if self._prompting:
             self.note(self.PROMPT)
 
     def set_origin(self, header: str, stale: bool = False) -> None:
