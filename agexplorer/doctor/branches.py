@@ -28,12 +28,10 @@ def _branch(word: str) -> str:
 
 def branches(exam: ExaminedFunction) -> None:
     """AGX014: the staged if on the line where tracing raised one of those errors."""
-    error = exam.report.error if exam.report is not None else None
-    if error is None or error.kind != "trace-failed" or error.line is None:
-        return
-    raised = error.raised or error.what
+    line = exam.failed_at()
+    raised = exam.failure_text()
     node = next((n for n in exam.nodes() if isinstance(n, gast.If)
-                 and n.lineno == error.line), None)
+                 and n.lineno == line), None) if line is not None else None
     if node is None:
         return
     where = f"the if at line {node.lineno}, which AutoGraph staged as a tf.cond"

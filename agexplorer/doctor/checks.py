@@ -6,35 +6,23 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
-from agexplorer.doctor import (
-    branches,
-    iterations,
-    lookups,
-    loop_shapes,
-    loops,
-    python_state,
-    retracing,
-    returns,
-    shapes,
-    tensors,
-)
+from agexplorer.doctor import python_state, retracing, tensors
 from agexplorer.doctor.examined import ExaminedFunction
 from agexplorer.doctor.parse import ParsedFile
-from agexplorer.doctor.reached import reached_findings
+from agexplorer.doctor.reached import HELPER_CHECKS, reached_findings
 from agexplorer.doctor.retracing import module_loops
 from agexplorer.doctor.rewrites import rewrite
 from agexplorer.doctor.tried import TRY_BUDGET_S, try_rewrites
 from agexplorer.model.doctor import DoctorReport, Finding
 from agexplorer.model.errors import AgxError
 
-# The checks in the order they run (findings are sorted by position afterwards).
+# The checks (findings are sorted by position afterwards): those that hold for any code
+# run while tracing, which the helpers the trace reached get too, and those about the
+# examined tf.function itself (a list or attribute it changes, its variables and tensors'
+# values, a tf.function made inside, its Python number arguments).
 CHECKS: tuple[Callable[[ExaminedFunction], None], ...] = (
-    python_state.prints, python_state.assigned_globals, python_state.changed_lists,
-    python_state.changed_attributes,
-    loops.appends, loops.loops, returns.returns, shapes.unknown_sizes, lookups.dict_lookups,
-    branches.branches, iterations.zipped_tensors,
-    tensors.variables, tensors.values, python_state.randoms, retracing.functions,
-    retracing.scalars, loop_shapes.loop_shapes)
+    *HELPER_CHECKS, python_state.changed_lists, python_state.changed_attributes,
+    tensors.variables, tensors.values, retracing.functions, retracing.scalars)
 
 
 def module_findings(text: str) -> list[Finding]:

@@ -78,17 +78,28 @@ class ExaminedFunction:
         """The trace's verdict for a for/while node, or None."""
         return self.verdicts.get(("for" if isinstance(loop, gast.For) else "while", loop.lineno))
 
+    def failed_at(self, *words: str) -> int | None:
+        """The line (of the report's file) where the trace failed, when what it raised holds
+        every one of ``words`` (TensorFlow's own, the evidence a check names a cause by);
+        None when it traced, or failed otherwise."""
+        error = self.report.error if self.report is not None else None
+        if error is None or error.kind != "trace-failed" or error.line is None:
+            return None
+        raised = error.raised or error.what
+        return error.line if all(word in raised for word in words) else None
+
+    def failure_text(self) -> str:
+        """What the failed trace raised (``Type: message``), or ""."""
+        error = self.report.error if self.report is not None else None
+        return (error.raised or error.what) if error is not None else ""
+
     def out_of_scope_after(self, loop: Any) -> bool:
         """Whether the trace failed on a tensor used out of its graph's scope (an
         InaccessibleTensorError, "... is out of scope"), at a line of this function after
         ``loop``: the evidence that a value the loop's body made was used after it."""
-        error = self.report.error if self.report is not None else None
-        if error is None or error.kind != "trace-failed" or error.line is None:
-            return False
-        if "out of scope" not in (error.raised or error.what):
-            return False
-        end = loop.end_lineno or loop.lineno
-        return end < error.line <= (self.func.end_lineno or self.func.lineno)
+        line = self.failed_at("out of scope")
+        return line is not None and \
+            (loop.end_lineno or loop.lineno) < line <= (self.func.end_lineno or self.func.lineno)
 
     def not_traced(self) -> str:
         """Why a finding could not be confirmed by the trace, in words."""

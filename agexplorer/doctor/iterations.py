@@ -20,13 +20,12 @@ ITERATING = "Iterating over a symbolic `tf.Tensor` is not allowed"
 def zipped_tensors(exam: ExaminedFunction) -> None:
     """AGX015: a for over ``zip(...)``/``enumerate(...)`` at the line where tracing raised
     that a symbolic tensor cannot be iterated."""
-    error = exam.report.error if exam.report is not None else None
-    if error is None or error.kind != "trace-failed" or error.line is None \
-            or ITERATING not in (error.raised or error.what):
+    line = exam.failed_at(ITERATING)
+    if line is None:
         return
     seg, tf = exam.mod.segment, exam.mod.tf_name or "tf"
     for node in exam.nodes():
-        if not (isinstance(node, gast.For) and node.lineno == error.line
+        if not (isinstance(node, gast.For) and node.lineno == line
                 and isinstance(node.iter, gast.Call) and not node.iter.keywords
                 and dotted_name(node.iter.func) in ("zip", "enumerate") and node.iter.args):
             continue

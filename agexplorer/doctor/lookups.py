@@ -48,15 +48,14 @@ def _default(exam: ExaminedFunction, value: Any, given: Any) -> str:
 
 def dict_lookups(exam: ExaminedFunction) -> None:
     """AGX013: a dict looked up on the line where tracing raised "Tensor is unhashable"."""
-    error = exam.report.error if exam.report is not None else None
-    if error is None or error.kind != "trace-failed" or error.line is None \
-            or UNHASHABLE not in (error.raised or error.what):
+    line = exam.failed_at(UNHASHABLE)
+    if line is None:
         return
     dicts = _dicts(exam)
     tf = exam.mod.tf_name or "tf"
     for node in exam.nodes():
         if not isinstance(node, (gast.Subscript, gast.Call)) \
-                or not node.lineno <= error.line <= (node.end_lineno or node.lineno):
+                or not node.lineno <= line <= (node.end_lineno or node.lineno):
             continue
         if isinstance(node, gast.Subscript) and isinstance(node.value, gast.Name) \
                 and node.value.id in dicts:

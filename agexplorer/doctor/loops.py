@@ -107,9 +107,7 @@ _TENSOR_STOPS = ("depend on a TF condition are not supported in Python for loops
 def _tensor_stop_at(exam: ExaminedFunction, loop: Any) -> bool:
     """Whether the trace failed at ``loop``'s header because a break or return inside it
     depends on a tensor (TensorFlow's own words, at its line)."""
-    error = exam.report.error if exam.report is not None else None
-    return error is not None and error.kind == "trace-failed" and error.line == loop.lineno \
-        and any(words in (error.raised or error.what) for words in _TENSOR_STOPS)
+    return any(exam.failed_at(words) == loop.lineno for words in _TENSOR_STOPS)
 
 
 def python_starts(func: Any, loop: Any) -> list[Any]:

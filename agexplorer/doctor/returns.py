@@ -115,9 +115,7 @@ def _fix_text(mod: ParsedFile, found: ReturnInLoop) -> str:
 
 def returns(exam: ExaminedFunction) -> None:
     """AGX011: a return inside a loop the trace staged (or that TensorFlow refused)."""
-    error = exam.report.error if exam.report is not None else None
-    refused_at = error.line if error is not None and error.kind == "trace-failed" \
-        and REFUSED in (error.raised or error.what) else None
+    refused_at = exam.failed_at(REFUSED)
     for node in exam.nodes():
         if not isinstance(node, gast.Return):
             continue

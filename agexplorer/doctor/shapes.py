@@ -29,14 +29,11 @@ def dynamic_size(mod: ParsedFile, node: Any) -> str:
 
 def unknown_sizes(exam: ExaminedFunction) -> None:
     """AGX012: ``x.shape[i]`` on the line where tracing raised a TypeError about None."""
-    error = exam.report.error if exam.report is not None else None
-    if error is None or error.kind != "trace-failed" or error.line is None:
-        return
-    raised = error.raised or error.what
-    if "TypeError" not in raised or "NoneType" not in raised:
+    line = exam.failed_at("TypeError", "NoneType")
+    if line is None:
         return
     for node in exam.nodes():
-        if not (static_size(node) and node.lineno <= error.line <= (node.end_lineno or 0)):
+        if not (static_size(node) and node.lineno <= line <= (node.end_lineno or 0)):
             continue
         text, size = exam.mod.segment(node), dynamic_size(exam.mod, node)
         exam.add("AGX012", node, f"`{text}` is None while tracing (the size of that dimension "
