@@ -438,7 +438,7 @@ def _verdicts(concrete: Any, recorder: Recorder, root: Root, anchored: bool, uni
     reached = with_line_counts(reached, index, inventory,
                                lambda file: counts.tally(slots, file, inventory.graph_names),
                                lambda file: counts.iterated(slots, file))
-    first: dict[tuple[str, int], Entry] = {**seen.converted(), **seen.entries}
+    first = seen.first_calls()
     statements = [v.to_dict() for v in own] + [v.to_dict() for f in reached for v in f.statements]
     return {"op_count": len(inventory.ops), "statements": statements,
             "reached": [_reached(f, first.get((f.file, _def_line(f, index))))
@@ -463,7 +463,7 @@ def _reached_before_failing(seen: Reached, index: FileIndex) -> list[dict]:
     first call (no ops, no verdicts: the trace made no graph), so that ``doctor LOG`` can
     examine the one that failed (a ``ds.map`` function's lookup that raised)."""
     found = []
-    for (file, def_line), entry in {**seen.converted(), **seen.entries}.items():
+    for (file, def_line), entry in seen.first_calls().items():
         unit = index.unit_at(file, def_line)
         if unit is not None:
             found.append({"file": unit.file, "function": unit.qualname,

@@ -50,6 +50,11 @@ class Reached:
         if code.co_firstlineno in (unit.first_line, unit.def_line) and key not in self.entries:
             self.entries[key] = entry_of(frame)  # the unit itself, not a function nested in it
 
+    def first_calls(self) -> dict[tuple[str, int], Entry]:
+        """Every function's first call, by (file, def line): those AutoGraph converted, then
+        those that ran as written (which win: their own frame's arguments)."""
+        return {**self.converted(), **self.entries}
+
     def converted(self) -> dict[tuple[str, int], Entry]:
         """The first calls of the functions AutoGraph converted (converted_call's). A
         function defined inside a unit (a map function made in ``make_ds``) is not the
