@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from textual import on
@@ -67,6 +68,7 @@ class AgxApp(KeyActions, CompareActions, LayoutApp):
     TITLE = "agexplorer"
     COMMANDS = App.COMMANDS | {ExplorerCommands}
     BINDINGS: ClassVar[list[BindingType]] = keys.BINDINGS  # the keys and their actions: keys.py
+    started: Callable[[], None] = staticmethod(lambda: None)  # the panes are in: start-up over
 
     def __init__(self, paths: list[str], function: str | None = None,
                  worker: Worker | None = None, timeout: float = 30.0,
@@ -104,7 +106,6 @@ class AgxApp(KeyActions, CompareActions, LayoutApp):
         self.navigation = Navigation(self.state, self.requests, self.status, self.disk,
                                      self.safety, self.mounted_panes, self._picker,
                                      self.analyse, self.set_timer, self.call_after_refresh)
-        # What the tabs ask through (the workspace hands it to them).
         self.desk = Desk(self.state, self.bridge, self.requests.buffer, self.status,
                          self.provenance, self.linking, lambda: self.source, self.analyse,
                          self.requests.set_call, lambda: self.colorblind, self.user_code,
@@ -114,7 +115,8 @@ class AgxApp(KeyActions, CompareActions, LayoutApp):
         self._early_status: list[EngineStatus] = []
         self._workspace: Workspace | None = None  # held: found whichever screen is on top
 
-    # -- the panes, found by type (imported with the workspace, after the first frame) ----
+    # -- the panes, found by type (imported with the workspace, after the first frame);
+    # the desk is what the tabs ask through (the workspace hands it to them) -------------
     @property
     def panes(self) -> Workspace:
         """Every pane and panel, as typed attributes (mounted after the first frame)."""
@@ -146,8 +148,7 @@ class AgxApp(KeyActions, CompareActions, LayoutApp):
             return None
 
     def _log_view(self) -> RichLog | None:
-        panes = self.mounted_panes()
-        return panes.log_view if panes is not None else None
+        return panes.log_view if (panes := self.mounted_panes()) is not None else None
 
     def _picker(self) -> FunctionPicker | None:
         """The function list (None before the first frame and as the app ends)."""
@@ -168,8 +169,7 @@ class AgxApp(KeyActions, CompareActions, LayoutApp):
 
     def mounted_source(self) -> SourcePane | None:
         """The source pane, or None while the panes are not mounted (see mounted_panes)."""
-        panes = self.mounted_panes()
-        return None if panes is None else panes.source
+        return None if (panes := self.mounted_panes()) is None else panes.source
 
     @property
     def call_input(self) -> Input:
@@ -234,6 +234,7 @@ class AgxApp(KeyActions, CompareActions, LayoutApp):
         self.watch(converted, "scroll_y", lambda _: self.sync_gutter(), init=False)
         self.set_interval(1.0, self._check_disk)
         self.call_after_refresh(self.open_first)  # after the layout: goto_line centres
+        self.started()
 
     def on_resize(self) -> None:
         self.call_after_refresh(self.sync_gutter)

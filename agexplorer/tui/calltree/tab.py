@@ -104,7 +104,18 @@ class CallTreeTab(Vertical):
         self.clear()
 
     def on_report_changed(self, message: ReportChanged) -> None:
-        self.show(message.report, message.text)
+        if self.is_on_screen:
+            self.show(message.report, message.text)
+        else:
+            # Hidden (another tab shown): rebuilt just after the frame that shows the answer,
+            # so that the tree's new layout is not that frame's cost (a reflow of the whole
+            # screen, ~3 ms); a newer answer by then makes it moot.
+            self.call_after_refresh(self._show_if_current, message.key.generation,
+                                    message.report, message.text)
+
+    def _show_if_current(self, generation: int, report: Report, made_text: str) -> None:
+        if generation == self.desk.state.answered:
+            self.show(report, made_text)
 
     def show(self, report: Report, made_text: str) -> None:
         """A new report: the tree of what its trace reached (an open view follows it)."""
