@@ -95,11 +95,31 @@ def test_conversion_failure(capsys, tmp_path, tf):
 
 def test_module_that_raises_on_load(capsys, tmp_path, tf):
     path = tmp_path / "bad_module.py"
+    # f is made inside a statement after the one that raises: never made (a missing f is
+    # answered statically)
     path.write_text("import tensorflow as tf\nx = 1\nraise RuntimeError('broken at import')\n"
-                    "\n\ndef f():\n    return x\n")  # f exists: a missing f is answered statically
+                    "\n\nif x:\n    def f():\n        return x\n")
     code, _, err = run(capsys, "report", f"{path}::f")
     assert code == 1
     assert f"{path}:3: loading the file as a module raised RuntimeError: broken at import" in err
+
+
+def test_a_program_whose_own_call_raises_is_explored_with_a_note(capsys, tmp_path, tf):
+    path = tmp_path / "script.py"
+    path.write_text("import tensorflow as tf\n\n\n@tf.function\ndef squares(x):\n"
+                    "    return tf.add_n([v * v for v in x])\n\n\n"
+                    "x = tf.constant([1.0, 2.0])\nprint(squares(x))\n")
+    code, out, _ = run(capsys, "report", f"{path}::squares", "--no-run", "--json")
+    data = json.loads(out)
+    # no --call: the program's own call, made again with its x
+    assert data["call"] == {"args": "x", "origin": "the file's call, line 10", "instance": None}
+    assert data["load_note"] == (
+        "loading the file, line 10 (`print(squares(x))`) raised at line 6: "
+        "OperatorNotAllowedInGraphError: Iterating over a symbolic `tf.Tensor` is not allowed; "
+        "agexplorer went on with what the file had defined by then.")
+    # the function itself, traced with the program's x, shows why
+    assert code == 1 and data["error"]["line"] == 6 and data["call"]["args"] == "x"
+    assert "Iterating over a symbolic `tf.Tensor`" in data["error"]["message"]
 
 
 @pytest.mark.tf

@@ -12,6 +12,7 @@ from agexplorer.doctor.parse import LOOP_NODES, ParsedFile, ancestors, param_nam
 from agexplorer.model.doctor import CODES, Finding
 from agexplorer.model.errors import ARGUMENT_ERRORS
 from agexplorer.model.values import ValueKind
+from agexplorer.source.targets import FILE_CALL
 
 
 def _live_kind(value: Any) -> tuple[str, Any]:
@@ -114,7 +115,9 @@ class ExaminedFunction:
         report = self.report
         if self.values is not None:
             return {param: _live_kind(value) for param, value in self.values.items()}
-        if report is not None and report.call and report.call_origin in ("--call", "AGX_CALLS"):
+        if report is not None and report.call and report.call_origin is not None and (
+                report.call_origin in ("--call", "AGX_CALLS")
+                or report.call_origin.startswith(FILE_CALL)):
             try:
                 call = ast.parse(f"f({report.call})", mode="eval").body
             except SyntaxError:

@@ -9,6 +9,7 @@ import gast
 from agexplorer.doctor.examined import ExaminedFunction
 from agexplorer.doctor.parse import DEF_NODES, LOOP_NODES, ParsedFile, dotted_name
 from agexplorer.model.doctor import CODES, Finding
+from agexplorer.source.targets import FILE_CALL
 
 
 def functions(exam: ExaminedFunction) -> None:
@@ -126,9 +127,14 @@ def module_loops(mod: ParsedFile) -> list[Finding]:
 def scalars(exam: ExaminedFunction) -> None:
     """AGX009: a Python int/float/bool passed to a parameter the function uses (not for a
     function the run only reached from another one's trace: a number it is passed is a
-    constant of that trace, which no new value of it retraces)."""
+    constant of that trace, which no new value of it retraces; nor for a plain function with
+    the numbers of the file's own call of it, which runs it in Python, untraced)."""
     if not exam.traced_alone:
         return
+    report = exam.report
+    if report is not None and not report.decorated and (report.call_origin or "").startswith(
+            FILE_CALL):
+        return  # the program calls this plain function in Python: nothing traces it there
     for param, (kind, detail) in exam.args.items():
         if kind != "python" or param not in exam.params:
             continue

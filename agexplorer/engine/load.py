@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import contextlib
 import importlib.machinery
 import importlib.util
@@ -19,6 +20,7 @@ from agexplorer.engine import callargs
 from agexplorer.engine.usercode import UserCode
 from agexplorer.model.errors import AgxError, user_code_error, user_frames_message
 from agexplorer.source.targets import (
+    FILE_CALL,
     FunctionInfo,
     find_function_node,
     list_functions,
@@ -81,7 +83,48 @@ _LOAD_ADVICE = ("fix it: agexplorer runs the file's module-level code to find it
 def load_module(path: str, text: str) -> ModuleType:
     """Run the file as a module (its ``if __name__ == "__main__"`` block does not run), after
     the user's modules of earlier loads are forgotten, with its folder first on the path (its
-    sibling imports find its own neighbours, not those of a file loaded before)."""
+    sibling imports find its own neighbours, not those of a file loaded before); module-level
+    code that raises is an AgxError ("load-error")."""
+    module, failure = run_module(path, text)
+    if failure is not None:
+        sys.modules.pop(module.__name__, None)
+        raise failure.error
+    return module
+
+
+@dataclass
+class LoadFailure:
+    """The file's module-level code raised: ``error`` (one sentence at the user's line),
+    ``statement`` the first line of the module-level statement that raised, ``text`` its
+    source's first line, and ``after`` whether module-level statements came after it."""
+
+    error: AgxError
+    statement: int
+    text: str
+    after: bool
+
+    def note(self) -> str:
+        """What the report says of it: the error, then what agexplorer did."""
+        first = (self.error.raised or "").split("\n", 1)[0]
+        sentence = first.find(". ")  # TensorFlow's messages go on with advice: the first one
+        if 0 < sentence < len(first) - 2:
+            first = first[:sentence + 1]
+        if len(first) > 160:
+            first = first[:157].rstrip() + "..."
+        went_on = ("agexplorer went on without the module-level statements after it (their "
+                   "def, class and import statements ran), so what they would have set is "
+                   "missing" if self.after else "agexplorer went on with what the file had "
+                   "defined by then")
+        at = f" at line {self.error.line}" if self.error.line != self.statement else ""
+        return (f"loading the file, line {self.statement} (`{self.text}`) raised{at}: "
+                f"{first.rstrip('.')}; {went_on}.")
+
+
+def run_module(path: str, text: str) -> tuple[ModuleType, LoadFailure | None]:
+    """Run the file as a module (see :func:`load_module`). Module-level code that raises
+    (a program's own call of the function explored, an argument parser): the module as far
+    as it ran, then the def, class and import statements after the one that raised, each
+    on its own (one that raises is left out), and what raised. KeyboardInterrupt stops."""
     forget_user_modules()
     name = f"agx_user_{next(_module_counter)}_{os.path.splitext(os.path.basename(path))[0]}"
     folder = os.path.dirname(path)
@@ -94,16 +137,53 @@ def load_module(path: str, text: str) -> ModuleType:
     assert spec is not None
     module = importlib.util.module_from_spec(spec)
     sys.modules[name] = module
+    code = compile(text, path, "exec")
     try:
-        code = compile(text, path, "exec")
         exec(code, module.__dict__)
     except BaseException as exc:  # user code may raise anything, even SystemExit
-        sys.modules.pop(name, None)
         if isinstance(exc, KeyboardInterrupt):
+            sys.modules.pop(name, None)
             raise
-        raise user_code_error(exc, path, "loading the file as a module", kind="load-error",
-                              advice=_LOAD_ADVICE) from None
-    return module
+        error = user_code_error(exc, path, "loading the file as a module", kind="load-error",
+                                advice=_LOAD_ADVICE)
+        return module, _go_on(module, path, text, code, exc, error)
+    return module, None
+
+
+# The definitions run after a module-level statement raised: they only bind names.
+_DEFINITIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Import, ast.ImportFrom)
+# The file's ``from __future__`` features, kept for them (the module ``__future__``, found
+# by name: ``from __future__ import ...`` is the compiler's own statement).
+_FUTURE = importlib.import_module("__future__")
+_FUTURE_FLAGS = 0
+for _feature in _FUTURE.all_feature_names:
+    _FUTURE_FLAGS |= getattr(_FUTURE, _feature).compiler_flag
+
+
+def _go_on(module: ModuleType, path: str, text: str, code: types.CodeType,
+           exc: BaseException, error: AgxError) -> LoadFailure:
+    tb, line = exc.__traceback__, None
+    while tb is not None:  # the module-level frame's line: the statement that raised
+        if tb.tb_frame.f_code is code:
+            line = tb.tb_lineno
+        tb = tb.tb_next
+    body = ast.parse(text).body
+    at = next((i for i, node in enumerate(body)
+               if line is not None and node.lineno <= line <= (node.end_lineno or node.lineno)),
+              len(body) - 1)
+    later = body[at + 1:]
+    for node in later:
+        if isinstance(node, _DEFINITIONS):
+            one = compile(ast.Module(body=[node], type_ignores=[]), path, "exec",
+                          flags=code.co_flags & _FUTURE_FLAGS, dont_inherit=True)
+            try:
+                exec(one, module.__dict__)
+            except Exception:  # noqa: BLE001 - it needed what did not run: left out
+                continue
+    first = text.splitlines()[body[at].lineno - 1].strip() if body else ""
+    if len(first) > 60:
+        first = first[:57].rstrip() + "..."
+    return LoadFailure(error, body[at].lineno if body else 1, first, bool(later))
 
 
 def resolve(module: ModuleType, qualname: str, available: list[FunctionInfo]) -> Any:
@@ -149,6 +229,8 @@ class Loaded:
     # runs eagerly: turned off again once it ran (what is made of it is graphs; a worker
     # puts the process's settings back after each request).
     eager_setting_off: bool = False
+    # The file's module-level code raised (run_module): what, and how agexplorer went on.
+    load_note: str | None = None
 
 
 def _graphs_as_graphs() -> bool:
@@ -184,9 +266,15 @@ def load_target(target: str, call: str | None = None, require_args: bool = True,
         raise AgxError("no-function", f"name a function: {spec.path}::FUNCTION "
                        f"(available: {names}).")
     node = find_function_node(tree, spec.qualname)
-    module = load_module(spec.path, text)
+    module, failure = run_module(spec.path, text)
     eager_setting_off = _graphs_as_graphs()
-    obj = resolve(module, spec.qualname, functions)
+    try:
+        obj = resolve(module, spec.qualname, functions)
+    except AgxError:
+        if failure is None:
+            raise
+        sys.modules.pop(module.__name__, None)
+        raise failure.error from None  # the function was never made: the failure is the news
     pyfn, signature = _unwrap(obj)
     if signature is None and callable(pyfn):  # wrapped elsewhere: f_fn = tf.function(f, ...)
         signature = callargs.wrapping_signature(module, pyfn)
@@ -203,7 +291,8 @@ def load_target(target: str, call: str | None = None, require_args: bool = True,
                     node=node, module=module, pyfn=pyfn, signature=signature,
                     bound=bound, decorated=decorated, instance=instance,
                     autograph=getattr(obj, "_autograph", True) is not False,
-                    eager_setting_off=eager_setting_off)
+                    eager_setting_off=eager_setting_off,
+                    load_note=failure.note() if failure is not None else None)
     try:
         _arguments(loaded, call, progress or (lambda phase: None))
     except AgxError as exc:
@@ -313,6 +402,15 @@ def _arguments(loaded: Loaded, call: str | None, progress: Callable[[str], None]
         return
     params = [p for p in inspect.signature(loaded.bound).parameters.values()
               if p.default is p.empty and p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)]
+    own = next((f.file_call for f in loaded.functions if f.qualname == qualname), None)
+    if params and own is not None:  # the program's own call, made again with its values
+        origin = f"{FILE_CALL}, line {own[0]}"
+        progress(f"{EVALUATING} ({origin})")
+        with contextlib.suppress(AgxError):  # e.g. a name a failed statement did not set
+            loaded.args, loaded.kwargs = callargs.parse_call(
+                own[1], callargs.call_namespace(module), origin=origin)
+            loaded.call, loaded.call_origin = own[1], origin
+            return
     if params:
         names = ", ".join(p.name for p in params)
         example = ", ".join(["tf.constant([1.0, 2.0])"] * len(params))  # one per parameter

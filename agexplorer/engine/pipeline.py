@@ -113,7 +113,7 @@ def report_from_loaded(loaded: Loaded, progress: Callable[[str], None] = lambda 
     t0 = time.perf_counter() if t0 is None else t0
     report = Report(file=loaded.path, function=loaded.qualname, call=loaded.call,
                     call_origin=loaded.call_origin, decorated=loaded.decorated,
-                    instance=loaded.instance)
+                    instance=loaded.instance, load_note=loaded.load_note)
     node = loaded.node
     if node is not None:
         first = min([node.lineno] + [d.lineno for d in node.decorator_list])

@@ -235,6 +235,9 @@ class Report:
     timings: dict[str, float] = field(default_factory=dict)
     output: str = ""  # what the module and the trace printed (Python print runs only here)
     log: str = ""  # warnings from TensorFlow and AutoGraph, start-up noise removed
+    # The file's module-level code raised while it loaded, and agexplorer went on (the
+    # statements after it did not run; the definitions did): one sentence.
+    load_note: str | None = None
     error: AgxError | None = None
 
     def to_dict(self) -> dict[str, Any]:
@@ -270,6 +273,7 @@ class Report:
             "timings": {k: round(v, 6) for k, v in self.timings.items()},
             "trace_output": self.output,
             "log": self.log,
+            "load_note": self.load_note,
         }
         if self.error is not None:
             data["error"] = self.error.to_dict()

@@ -252,6 +252,8 @@ def _function(fp: FunctionPage) -> str:
     if fp.error:
         # The error as written: its backticks may be the user's own.
         out.append(f'<p class="error"><strong>Not analysed:</strong> {_e(fp.error)}</p>')
+    if fp.load_note:
+        out.append(f'<p class="error"><strong>Loading the file:</strong> {_e(fp.load_note)}</p>')
     if fp.refused:
         out.append(f'<p class="error"><strong>Not converted by AutoGraph:</strong> '
                    f"{_e(fp.refused)}</p>")

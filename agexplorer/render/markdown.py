@@ -117,6 +117,8 @@ def _function(fp: FunctionPage) -> list[str]:
         out += [" · ".join(facts), ""]
     if fp.error:
         out += [f"**Not analysed:** {cell(fp.error)}", ""]  # the error as written
+    if fp.load_note:
+        out += [f"**Loading the file:** {cell(fp.load_note)}", ""]  # quotes the user's line
     if fp.refused:
         out += [f"**Not converted by AutoGraph:** {cell(fp.refused)}", ""]
     statements = fp.statements

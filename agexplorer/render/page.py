@@ -72,6 +72,12 @@ class FunctionPage:
         return r.conversion_note if r is not None else None
 
     @property
+    def load_note(self) -> str | None:
+        """What the file's module-level code raised while it loaded, and how it went on."""
+        r = self.report
+        return r.load_note if r is not None else None
+
+    @property
     def doctor_note(self) -> str | None:
         """Why the doctor has nothing to say, when it failed on a function that did trace."""
         d = self.doctor

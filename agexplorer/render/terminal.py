@@ -344,6 +344,9 @@ def report_renderables(report: Report, width: int, theme: str = "monokai",
                    or ("no if/for/while" if inv else "not traced: no verdicts"
                        + (" (the error below says why)" if report.error else "")))
     parts.append(Panel(summary, title="agexplorer report", title_align="left"))
+    if report.load_note:  # the file's own module-level code raised: what ran, what did not
+        parts.append(Panel(Text(report.load_note), title="Loading the file", style="yellow",
+                           title_align="left"))
 
     side_by_side = width >= 150
     source = _source_table(report, colors, theme)

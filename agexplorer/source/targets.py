@@ -31,16 +31,21 @@ class FunctionInfo:
     decorators: tuple[str, ...]
     is_method: bool
     params: tuple[str, ...]
-    ready: bool = False  # callable without --call: AGX_CALLS entry, input_signature or no params
+    ready: bool = False  # callable without --call: AGX_CALLS entry, input_signature, no
+    # params, or the file's own call (``file_call``)
     # What a method is made into: a property is read, not called, so it is never "ready".
     descriptor: Descriptor | None = None
+    # The file's own first call of it that loading the file runs, usable again after the
+    # load: (line, argument list as text). See file_calls.
+    file_call: tuple[int, str] | None = None
 
     def to_dict(self) -> dict:
         """JSON form used by ``agexplorer list --json``."""
         return {"qualname": self.qualname, "line": self.line, "end_line": self.end_line,
                 "decorated": self.decorated, "decorators": list(self.decorators),
                 "is_method": self.is_method, "params": list(self.params), "ready": self.ready,
-                "descriptor": self.descriptor}
+                "descriptor": self.descriptor,
+                "file_call": list(self.file_call) if self.file_call else None}
 
 
 @dataclass(frozen=True)
@@ -107,10 +112,87 @@ def sample_call_names(tree: ast.Module) -> set[str]:
     return set()
 
 
+# The call origin of a function's arguments taken from the file's own call of it
+# (file_calls): "the file's call, line N".
+FILE_CALL = "the file's call"
+# A top-level statement whose calls run as the file loads, once each (not a loop's body,
+# not a block that may not run): a call in it is the program's own call of a function.
+_ONCE = (ast.Expr, ast.Assign, ast.AnnAssign, ast.AugAssign)
+
+
+def _top_level_bindings(tree: ast.Module) -> dict[str, list[int]]:
+    """Each name the file's top-level code binds, with the lines of the top-level statements
+    that bind it (function and class bodies and lambdas aside: they bind their own)."""
+    bound: dict[str, list[int]] = {}
+
+    def walk(node: ast.AST, line: int) -> None:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            bound.setdefault(node.name, []).append(line)
+            for d in node.decorator_list:
+                walk(d, line)
+            return
+        if isinstance(node, (ast.Lambda, ast.ListComp, ast.SetComp, ast.DictComp,
+                             ast.GeneratorExp)):
+            return
+        if isinstance(node, ast.Name) and isinstance(node.ctx, (ast.Store, ast.Del)):
+            bound.setdefault(node.id, []).append(line)
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            for alias in node.names:
+                bound.setdefault((alias.asname or alias.name).split(".")[0], []).append(line)
+        elif isinstance(node, ast.NamedExpr) and isinstance(node.target, ast.Name):
+            bound.setdefault(node.target.id, []).append(line)
+        for child in ast.iter_child_nodes(node):
+            walk(child, line)
+
+    for statement in tree.body:
+        walk(statement, statement.lineno)
+    return bound
+
+
+def file_calls(tree: ast.Module) -> dict[str, tuple[int, str]]:
+    """The file's own first call of each module-level function that loading the file runs and
+    that can be made again, the same, once it has loaded: ``{name: (line, "args")}``.
+
+    The call is in a top-level statement that runs once (``y = f(x)``, ``print(f(x))``; not
+    in a loop, an ``if`` or the ``if __name__ == "__main__":`` block, not in a lambda or a
+    comprehension), it passes no ``*``/``**`` unpacking, and every name its arguments read
+    is bound by the file's top-level code before that statement and never again after it (or
+    not at all: a builtin), so that after the load each still holds the value the call got.
+    """
+    bound = _top_level_bindings(tree)
+    found: dict[str, tuple[int, str]] = {}
+
+    def calls(node: ast.AST) -> list[ast.Call]:
+        if isinstance(node, (ast.Lambda, ast.ListComp, ast.SetComp, ast.DictComp,
+                             ast.GeneratorExp)):
+            return []
+        here = [node] if isinstance(node, ast.Call) else []
+        return here + [c for child in ast.iter_child_nodes(node) for c in calls(child)]
+
+    for statement in tree.body:
+        if not isinstance(statement, _ONCE):
+            continue
+        for call in sorted(calls(statement), key=lambda c: (c.lineno, c.col_offset)):
+            if not isinstance(call.func, ast.Name) or call.func.id in found:
+                continue
+            if any(isinstance(a, ast.Starred) for a in call.args) or any(
+                    k.arg is None for k in call.keywords):
+                continue
+            reads = {n.id for part in [*call.args, *(k.value for k in call.keywords)]
+                     for n in ast.walk(part) if isinstance(n, ast.Name)}
+            line = statement.lineno
+            if all(all(at < line for at in bound.get(name, [])) for name in reads):
+                found[call.func.id] = (call.lineno, ", ".join(
+                    [ast.unparse(a) for a in call.args]
+                    + [f"{k.arg}={ast.unparse(k.value)}" for k in call.keywords]))
+    return found
+
+
 def list_functions(tree: ast.Module) -> list[FunctionInfo]:
     """Every function reachable by a qualname: top-level ones and methods of (nested) classes."""
     found: list[FunctionInfo] = []
     samples = sample_call_names(tree)
+    own_calls = file_calls(tree)
 
     def visit(body: list[ast.stmt], prefix: str, in_class: bool) -> None:
         for node in body:
@@ -124,36 +206,42 @@ def list_functions(tree: ast.Module) -> list[FunctionInfo]:
                 required = len(positional) - len(node.args.defaults) - bound
                 required += sum(d is None for d in node.args.kw_defaults)
                 signature = any("input_signature" in ast.unparse(d) for d in node.decorator_list)
+                own = own_calls.get(node.name) if not in_class else None
                 found.append(FunctionInfo(
                     qualname=prefix + node.name, line=node.lineno,
                     end_line=node.end_lineno or node.lineno,
                     decorated=any(d in _TF_FUNCTION_NAMES for d in decorators),
                     decorators=decorators, is_method=in_class, params=params,
                     ready=descriptor != "property" and (prefix + node.name in samples
-                                                        or signature or required <= 0),
-                    descriptor=descriptor))
+                                                        or signature or required <= 0
+                                                        or own is not None),
+                    descriptor=descriptor, file_call=own))
             elif isinstance(node, ast.ClassDef):
                 visit(node.body, prefix + node.name + ".", True)
 
     visit(tree.body, "", False)
-    found += _assigned_functions(tree, {f.qualname for f in found}, samples)
+    found += _assigned_functions(tree, {f.qualname for f in found}, samples, own_calls)
     found.sort(key=lambda f: f.line)  # in source order (the defs are already): stable
     return found
 
 
 def _info(name: str, node: ast.FunctionDef | ast.AsyncFunctionDef, decorated: bool,
-          decorators: tuple[str, ...], signature: bool, samples: set[str]) -> FunctionInfo:
+          decorators: tuple[str, ...], signature: bool, samples: set[str],
+          own_calls: dict[str, tuple[int, str]]) -> FunctionInfo:
     """A module-level name bound to the function ``node`` (see _assigned_functions)."""
     args = node.args
     positional = args.posonlyargs + args.args
     required = len(positional) - len(args.defaults) + sum(d is None for d in args.kw_defaults)
+    own = own_calls.get(name)
     return FunctionInfo(qualname=name, line=node.lineno, end_line=node.end_lineno or node.lineno,
                         decorated=decorated, decorators=decorators, is_method=False,
                         params=tuple(a.arg for a in positional + args.kwonlyargs),
-                        ready=name in samples or signature or required <= 0)
+                        ready=name in samples or signature or required <= 0 or own is not None,
+                        file_call=own)
 
 
-def _assigned_functions(tree: ast.Module, taken: set[str], samples: set[str]
+def _assigned_functions(tree: ast.Module, taken: set[str], samples: set[str],
+                        own_calls: dict[str, tuple[int, str]]
                         ) -> list[FunctionInfo]:
     """Module-level names bound to a function that no def of that name gives: a lambda
     (``sq = lambda x: x * x``, ``step = tf.function(lambda x: model(x))``), a def wrapped
@@ -181,7 +269,8 @@ def _assigned_functions(tree: ast.Module, taken: set[str], samples: set[str]
         if name in taken:
             continue
         if isinstance(value, ast.Lambda):
-            found.append(_info(name, lambda_as_def(value, name), False, (), False, samples))
+            found.append(_info(name, lambda_as_def(value, name), False, (), False, samples,
+                               own_calls))
             continue
         if not isinstance(value, ast.Call):
             continue
@@ -193,7 +282,8 @@ def _assigned_functions(tree: ast.Module, taken: set[str], samples: set[str]
             target = lambda_as_def(wrapped, name) if isinstance(wrapped, ast.Lambda) else \
                 defs.get(wrapped.id) if isinstance(wrapped, ast.Name) else None
             if target is not None:
-                found.append(_info(name, target, True, ("tf.function",), signature, samples))
+                found.append(_info(name, target, True, ("tf.function",), signature,
+                                   samples, own_calls))
         elif isinstance(value.func, ast.Name) and value.func.id in defs:
             made = _returned_def(defs[value.func.id])
             if made is not None:
@@ -202,7 +292,8 @@ def _assigned_functions(tree: ast.Module, taken: set[str], samples: set[str]
                 signature = any("input_signature" in ast.unparse(d)
                                 for d in inner.decorator_list)
                 decorated = wrapped_here or any(d in _TF_FUNCTION_NAMES for d in decorators)
-                found.append(_info(name, inner, decorated, decorators, signature, samples))
+                found.append(_info(name, inner, decorated, decorators, signature,
+                                   samples, own_calls))
     return found
 
 

@@ -101,6 +101,10 @@ class Results:
                             f"{report.output.rstrip()}")
         if report.log:
             self.status.log(report.log)
+        if report.load_note:  # the file's own module-level code raised: what ran, what did not
+            self.status.log(report.load_note)
+            if report.error is None:
+                self.status.set(report.load_note, error=True)
         if report.error is not None:
             text = report.error.message
             if report.error.kind == "needs-arguments":

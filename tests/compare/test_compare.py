@@ -88,7 +88,10 @@ def test_a_side_whose_code_raises_is_its_sentence_and_the_other_side_still_shows
                     "    for i in range(n):\n        raise ValueError('no loop today')\n"
                     "    return n\n")
     loads = tmp_path / "loads.py"
-    loads.write_text("raise RuntimeError('not importable')\n\ndef f(n):\n    return n\n")
+    # f is made inside a statement after the one that raises: never made, the failure is
+    # the side's answer
+    loads.write_text("raise RuntimeError('not importable')\n\nif True:\n    def f(n):\n"
+                     "        return n\n")
     code, out, err = cli(f"{LOOPS}::range_loop", f"{path}::boom", "--call", "3", "--no-run",
                          "--width", "140")
     assert code == 1

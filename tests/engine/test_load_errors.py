@@ -42,3 +42,85 @@ def test_an_error_keeps_its_parts_through_the_worker_s_pipe():
     assert str(back) == back.message == "f.py:3: tracing f raised TypeError: bad; fix it"
     # a what with a semicolon of its own keeps it: nothing is split back out of the text
     assert AgxError("x", "a; b").what == "a; b"
+
+
+PROGRAM = '''\
+from __future__ import annotations
+
+import math
+
+SCALE = 2.0
+
+
+def scaled(x: float) -> float:
+    return x * SCALE
+
+
+print(scaled("text") + 1)  # the program's own call
+AFTER = 1
+
+
+def later(x: float) -> float:
+    return math.floor(x)
+
+
+class Later:
+    pass
+'''
+
+
+def test_module_code_that_raises_keeps_what_ran_and_the_definitions_after_it(tmp_path):
+    from agexplorer.engine.load import run_module
+
+    path = tmp_path / "program.py"
+    path.write_text(PROGRAM)
+    module, failure = run_module(str(path), PROGRAM)
+    assert module.scaled(3.0) == 6.0 and module.SCALE == 2.0  # ran before the failure
+    assert module.later(2.5) == 2 and isinstance(module.Later(), object)  # defined after it
+    assert module.later.__annotations__ == {"x": "float", "return": "float"}  # its future flags
+    assert not hasattr(module, "AFTER")  # not a definition: it did not run
+    assert failure is not None and failure.statement == 12 and failure.after
+    assert failure.error.kind == "load-error" and failure.error.line == 9
+    assert failure.note() == (
+        "loading the file, line 12 (`print(scaled(\"text\") + 1)  # the program's own "
+        "call`) raised at line 9: TypeError: can't multiply sequence by non-int of type "
+        "'float'; agexplorer went on without the module-level statements after "
+        "it (their def, class and import statements ran), so what they would have set is "
+        "missing.")
+
+
+def test_load_module_still_refuses_module_code_that_raises(tmp_path):
+    path = tmp_path / "program.py"
+    path.write_text(PROGRAM)
+    with pytest.raises(AgxError) as caught:
+        load_module(str(path), PROGRAM)
+    assert (caught.value.kind, caught.value.line) == ("load-error", 9)
+
+
+def test_an_exit_at_module_level_goes_on_and_an_interrupt_stops(tmp_path):
+    from agexplorer.engine.load import run_module
+
+    path = tmp_path / "cli.py"
+    text = "import sys\n\n\ndef f(x):\n    return x + 1\n\n\nsys.exit(2)\n"
+    path.write_text(text)
+    module, failure = run_module(str(path), text)
+    assert module.f(1) == 2
+    assert failure is not None and failure.statement == 8 and not failure.after
+    assert failure.note().endswith("agexplorer went on with what the file had defined by then.")
+    text = "def f(x):\n    return x\n\n\nraise KeyboardInterrupt\n"
+    path.write_text(text)
+    with pytest.raises(KeyboardInterrupt):
+        run_module(str(path), text)
+
+
+def test_a_function_the_failure_kept_from_being_made_is_the_load_error(tmp_path):
+    from agexplorer.engine.load import load_target
+
+    path = tmp_path / "guarded.py"
+    text = ("import os\n\nif os.environ['NO_SUCH_VARIABLE_AGX']:\n    def f(x):\n"
+            "        return x\n")
+    path.write_text(text)
+    with pytest.raises(AgxError) as caught:
+        load_target(f"{path}::f", "1")
+    assert caught.value.kind == "load-error" and caught.value.line == 3
+    assert "KeyError: 'NO_SUCH_VARIABLE_AGX'" in caught.value.what

@@ -1,0 +1,53 @@
+"""The file's own call of a function, made again after the load (``file_calls``): only a
+call that runs once as the file loads, whose argument names still hold what it got."""
+
+import ast
+
+from agexplorer.source.targets import file_calls, list_functions
+
+
+def calls(text: str) -> dict:
+    return file_calls(ast.parse(text))
+
+
+def test_the_program_s_own_call_is_found_inside_an_expression():
+    text = ("import numpy as np\n\n\ndef f(x, n=2):\n    return x\n\n\n"
+            "data = np.ones(3)\nprint(f(data, n=len(data)))\ny = f(np.zeros(2))\n")
+    found = calls(text)
+    assert found["f"] == (9, "data, n=len(data)")  # the first; y's call comes later
+    assert found["print"] == (9, "f(data, n=len(data))") and found["len"] == (9, "data")
+    info = next(f for f in list_functions(ast.parse(text)) if f.qualname == "f")
+    assert info.ready and info.file_call == (9, "data, n=len(data)")
+    assert info.to_dict()["file_call"] == [9, "data, n=len(data)"]
+
+
+def test_a_call_whose_names_change_after_it_is_not_made_again():
+    text = "def f(x):\n    return x\n\n\nx = 1\nf(x)\nx = 2\n"
+    assert "f" not in calls(text)
+    text = "def f(x):\n    return x\n\n\nf(x)\nx = 2\n"  # read before it is bound
+    assert "f" not in calls(text)
+    text = "def f(x):\n    return x\n\n\nx = 1\nfor i in range(3):\n    x += i\nf(x)\n"
+    assert calls(text) == {"f": (8, "x")}  # bound before the call only (a loop's call: no)
+
+
+def test_calls_that_may_not_run_or_run_many_times_are_not_the_file_s_call():
+    body = "def f(x):\n    return x\n\n\nx = 1\n"
+    for call in ("if __name__ == '__main__':\n    f(x)\n", "for _ in range(2):\n    f(x)\n",
+                 "g = lambda: f(x)\n", "ys = [f(v) for v in [x]]\n", "f(*[x])\n",
+                 "f(**{'x': x})\n", "class C:\n    y = f(x)\n"):
+        assert "f" not in calls(body + call), call
+
+
+def test_a_method_s_call_is_not_taken_for_a_function_s():
+    text = ("class M:\n    def f(self, x):\n        return x\n\n\n"
+            "def f(x):\n    return x\n\n\nm = M()\nm.f(1)\n")
+    infos = {f.qualname: f for f in list_functions(ast.parse(text))}
+    assert infos["f"].file_call is None and infos["M.f"].file_call is None
+
+
+def test_a_name_bound_to_a_function_has_its_call_too():
+    text = ("import tensorflow as tf\n\n\ndef slow(x):\n    return x\n\n\n"
+            "fast = tf.function(slow)\nfast(tf.ones(2))\n")
+    infos = {f.qualname: f for f in list_functions(ast.parse(text))}
+    assert infos["fast"].file_call == (9, "tf.ones(2)") and infos["fast"].ready
+    assert infos["slow"].file_call is None and not infos["slow"].ready
