@@ -33,6 +33,8 @@ AGX014  a staged ``if`` on the line where tracing raised that its branches do no
         differs between them
 AGX015  a ``for`` over ``zip(...)``/``enumerate(...)`` of tensors on the line where tracing
         raised that a symbolic tensor cannot be iterated
+AGX016  a comprehension (list, set, dict, generator) over a tensor on the line where
+        tracing raised that a symbolic tensor cannot be iterated
 ======  ==============================================================================
 
 Line numbers are 1-based lines of the user's file: the whole file is parsed.

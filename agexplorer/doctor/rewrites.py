@@ -27,6 +27,9 @@ The rewrites, by finding code:
   Only that shape (the loop a statement of the function's body, the one loop around the
   return, the return first on its line, ``d`` reading no name the loop assigns).
 - AGX012 ``x.shape[i]`` -> ``tf.shape(x)[i]`` where the trace raised on its None.
+- AGX016 a comprehension over a tensor ``[f(v) for v in x]`` -> ``... for v in
+  tf.unstack(x)`` (each argument of a ``zip(...)``, the first of an ``enumerate(...)``): a
+  Python list of the rows, which needs the first dimension known when tracing.
 """
 
 from __future__ import annotations
@@ -38,7 +41,7 @@ from typing import Any
 
 import gast
 
-from agexplorer.doctor import loops, returns, shapes
+from agexplorer.doctor import iterations, loops, returns, shapes
 from agexplorer.doctor.parse import ParsedFile, dotted_name, param_names, parent_map
 from agexplorer.model.doctor import Finding, Rewrite, text_sha
 
@@ -294,9 +297,24 @@ def _dynamic_size(mod: ParsedFile, finding: Finding, call: str | None
     return [(*mod.span(node), size)], f"{mod.segment(node)} -> {size}", None
 
 
+def _unstacked(mod: ParsedFile, finding: Finding, call: str | None
+               ) -> tuple[list, str, str | None] | None:
+    node = next((n for n in gast.walk(mod.tree) if isinstance(n, iterations.COMPREHENSIONS)
+                 and n.lineno == finding.line and mod.col(n) == finding.col), None)
+    if node is None or mod.tf_name is None:
+        return None
+    over = iterations.iterated(node)
+    if not over:
+        return None
+    edits = [(*mod.span(part), f"{mod.tf_name}.unstack({mod.segment(part)})") for part in over]
+    named = ", ".join(f"{mod.segment(p)} -> {mod.tf_name}.unstack({mod.segment(p)})"
+                      for p in over)
+    return edits, f"{named}: the comprehension iterates a Python list of the rows", None
+
+
 _MAKERS: dict[str, Callable[..., tuple[list, str, str | None] | None]] = {
     "AGX001": _print, "AGX003": _tensorarray, "AGX004": _range, "AGX009": _tensor_arg,
-    "AGX011": _return_break, "AGX012": _dynamic_size}
+    "AGX011": _return_break, "AGX012": _dynamic_size, "AGX016": _unstacked}
 
 
 def rewrite(text: str, finding: Finding, call: str | None = None) -> Rewrite | None:

@@ -68,6 +68,10 @@ CODES: dict[str, tuple[str, str]] = {
                "AutoGraph stages `for x in tensor:` as a tf.while_loop, but zip() and "
                "enumerate() are Python's builtins: they iterate a tensor element by element, "
                "which a symbolic tensor cannot do while tracing."),
+    "AGX016": ("comprehension over a tensor",
+               "AutoGraph converts for statements, not list, set or dict comprehensions and "
+               "generator expressions: Python runs them as written, and a symbolic tensor "
+               "cannot be iterated while tracing."),
 }
 
 
