@@ -35,6 +35,8 @@ AGX015  a ``for`` over ``zip(...)``/``enumerate(...)`` of tensors on the line wh
         raised that a symbolic tensor cannot be iterated
 AGX016  a comprehension (list, set, dict, generator) over a tensor on the line where
         tracing raised that a symbolic tensor cannot be iterated
+AGX017  an ``assert`` on the line where tracing raised that a symbolic tensor cannot be
+        a Python bool
 ======  ==============================================================================
 
 Line numbers are 1-based lines of the user's file: the whole file is parsed.

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from agexplorer.doctor import (
+    asserts,
     branches,
     iterations,
     lookups,
@@ -31,7 +32,7 @@ HELPER_CHECKS: tuple[Callable[[ExaminedFunction], None], ...] = (
     python_state.prints, python_state.assigned_globals, loops.appends, loops.loops,
     python_state.randoms, loop_shapes.loop_shapes, returns.returns, shapes.unknown_sizes,
     lookups.dict_lookups, branches.branches, iterations.zipped_tensors,
-    iterations.comprehended_tensors)
+    iterations.comprehended_tensors, asserts.asserted_tensors)
 
 
 @dataclass

@@ -30,6 +30,8 @@ The rewrites, by finding code:
 - AGX016 a comprehension over a tensor ``[f(v) for v in x]`` -> ``... for v in
   tf.unstack(x)`` (each argument of a ``zip(...)``, the first of an ``enumerate(...)``): a
   Python list of the rows, which needs the first dimension known when tracing.
+- AGX017 ``assert TEST, MESSAGE`` -> ``tf.debugging.Assert(tf.reduce_all(TEST), [MESSAGE])``
+  (the test's text as the message where it has none).
 """
 
 from __future__ import annotations
@@ -41,7 +43,7 @@ from typing import Any
 
 import gast
 
-from agexplorer.doctor import iterations, loops, returns, shapes
+from agexplorer.doctor import asserts, iterations, loops, returns, shapes
 from agexplorer.doctor.parse import ParsedFile, dotted_name, param_names, parent_map
 from agexplorer.model.doctor import Finding, Rewrite, text_sha
 
@@ -312,9 +314,20 @@ def _unstacked(mod: ParsedFile, finding: Finding, call: str | None
     return edits, f"{named}: the comprehension iterates a Python list of the rows", None
 
 
+def _assert_op(mod: ParsedFile, finding: Finding, call: str | None
+               ) -> tuple[list, str, str | None] | None:
+    node = next((n for n in gast.walk(mod.tree) if isinstance(n, gast.Assert)
+                 and n.lineno == finding.line and mod.col(n) == finding.col), None)
+    if node is None or mod.tf_name is None:
+        return None
+    made = asserts.assert_op(mod.tf_name, mod.segment, node)
+    return [(*mod.span(node), made)], f"assert ... -> {made}", None
+
+
 _MAKERS: dict[str, Callable[..., tuple[list, str, str | None] | None]] = {
     "AGX001": _print, "AGX003": _tensorarray, "AGX004": _range, "AGX009": _tensor_arg,
-    "AGX011": _return_break, "AGX012": _dynamic_size, "AGX016": _unstacked}
+    "AGX011": _return_break, "AGX012": _dynamic_size, "AGX016": _unstacked,
+    "AGX017": _assert_op}
 
 
 def rewrite(text: str, finding: Finding, call: str | None = None) -> Rewrite | None:

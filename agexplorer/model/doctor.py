@@ -72,6 +72,11 @@ CODES: dict[str, tuple[str, str]] = {
                "AutoGraph converts for statements, not list, set or dict comprehensions and "
                "generator expressions: Python runs them as written, and a symbolic tensor "
                "cannot be iterated while tracing."),
+    "AGX017": ("assert on a tensor",
+               "AutoGraph leaves assert statements to Python unless the function asks for "
+               "the optional feature ASSERT_STATEMENTS, and Python cannot take a symbolic "
+               "tensor as a bool while tracing; tf.debugging.Assert is an op that checks "
+               "the condition each time the graph runs."),
 }
 
 
