@@ -23,6 +23,7 @@ from agexplorer.source.targets import (
     FILE_CALL,
     FunctionInfo,
     find_function_node,
+    handed_to,
     list_functions,
     name_list,
     parse_source,
@@ -414,6 +415,13 @@ def _arguments(loaded: Loaded, call: str | None, progress: Callable[[str], None]
     if params:
         names = ", ".join(p.name for p in params)
         example = ", ".join(["tf.constant([1.0, 2.0])"] * len(params))  # one per parameter
-        raise AgxError("needs-arguments", f"{qualname} takes arguments ({names})", advice="pass them "
-                       f'with --call, e.g. --call "{example}".')
+        advice = f'pass them with --call, e.g. --call "{example}".'
+        handed = handed_to(parse_source(loaded.path, loaded.text), qualname)
+        if handed is not None:  # a library calls it (dataset.map): the program knows how
+            advice = (f"{qualname} is handed to {handed[1]}(...) at line {handed[0]}, which "
+                      f"calls it with what it makes: `agexplorer record "
+                      f"{os.path.basename(loaded.path)}` runs the program and records that "
+                      f"trace of {qualname}, with the values it was given; or {advice}")
+        raise AgxError("needs-arguments", f"{qualname} takes arguments ({names})",
+                       advice=advice)
     loaded.call, loaded.call_origin = "", "no arguments"

@@ -188,6 +188,17 @@ def file_calls(tree: ast.Module) -> dict[str, tuple[int, str]]:
     return found
 
 
+def handed_to(tree: ast.Module, name: str) -> tuple[int, str] | None:
+    """(line, what is called) of the first call in the file that is handed the function
+    ``name`` itself, not a call of it (``ds.map(parse)``, ``tf.py_function(f, ...)``,
+    ``Lambda(f)``): a library that traces or runs it with what it gives it."""
+    found = sorted((node.lineno, node.col_offset, ast.unparse(node.func))
+                   for node in ast.walk(tree) if isinstance(node, ast.Call)
+                   and any(isinstance(a, ast.Name) and a.id == name
+                           for a in [*node.args, *(k.value for k in node.keywords)]))
+    return (found[0][0], found[0][2]) if found else None
+
+
 def list_functions(tree: ast.Module) -> list[FunctionInfo]:
     """Every function reachable by a qualname: top-level ones and methods of (nested) classes."""
     found: list[FunctionInfo] = []

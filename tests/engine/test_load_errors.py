@@ -124,3 +124,18 @@ def test_a_function_the_failure_kept_from_being_made_is_the_load_error(tmp_path)
         load_target(f"{path}::f", "1")
     assert caught.value.kind == "load-error" and caught.value.line == 3
     assert "KeyError: 'NO_SUCH_VARIABLE_AGX'" in caught.value.what
+
+
+def test_a_function_a_library_calls_is_pointed_to_record(tmp_path):
+    from agexplorer.engine.load import load_target
+
+    path = tmp_path / "pipeline.py"
+    path.write_text("def parse(x):\n    return x + 1\n\n\nitems = list(map(parse, [1, 2]))\n")
+    with pytest.raises(AgxError) as caught:
+        load_target(f"{path}::parse")
+    assert caught.value.kind == "needs-arguments"
+    assert caught.value.advice == (
+        "parse is handed to map(...) at line 5, which calls it with what it makes: "
+        "`agexplorer record pipeline.py` runs the program and records that trace of parse, "
+        "with the values it was given; or pass them with --call, e.g. --call "
+        '"tf.constant([1.0, 2.0])".')

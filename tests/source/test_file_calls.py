@@ -51,3 +51,12 @@ def test_a_name_bound_to_a_function_has_its_call_too():
     infos = {f.qualname: f for f in list_functions(ast.parse(text))}
     assert infos["fast"].file_call == (9, "tf.ones(2)") and infos["fast"].ready
     assert infos["slow"].file_call is None and not infos["slow"].ready
+
+
+def test_a_function_handed_to_a_library_is_found_with_that_call():
+    from agexplorer.source.targets import handed_to
+
+    text = ("import tensorflow as tf\n\n\ndef parse(x):\n    return x\n\n\ndef build():\n"
+            "    return tf.data.Dataset.range(3).map(parse)\n\n\nfns = [parse]\n")
+    assert handed_to(ast.parse(text), "parse") == (9, "tf.data.Dataset.range(3).map")
+    assert handed_to(ast.parse(text), "build") is None  # called, never handed over
