@@ -86,9 +86,12 @@ def values(exam: ExaminedFunction) -> None:
                            "it fails")
                 fix = f"say what you mean: tf.cast(..., {dtype}) (or the dtype you need)."
             exam.add("AGX006", node, message, fix)
-        elif _numpy_call(exam, node) and any(_tensorish(exam, a, names) for a in node.args):
-            failed = error is not None and error.cause == "numpy-in-graph" \
-                and error.line == node.lineno
+        elif _numpy_call(exam, node) and (
+                (failed := error is not None and error.cause == "numpy-in-graph"
+                 and error.line == node.lineno)
+                or any(_tensorish(exam, a, names) for a in node.args)):
+            # (the trace that failed there shows a tensor reached NumPy, whatever the
+            # arguments look like: a name the call passed, a module-level tensor)
             function = (dotted_name(node.func) or "").partition(".")[2]
             exam.add("AGX006", node, f"`{text}` hands a symbolic tensor to NumPy while "
                      "tracing" + ("; that is what made tracing fail" if failed else

@@ -57,3 +57,4 @@ def test_an_assert_on_a_tensor_becomes_an_assert_op(report, tf, tmp_path, functi
     assert fn(*[tf.constant(a) for a in good]).numpy().tolist() == expected
     with pytest.raises(tf.errors.InvalidArgumentError):
         fn(*[tf.constant(a) for a in bad])
+
