@@ -22,6 +22,7 @@ from agexplorer.model.errors import AgxError, user_code_error, user_frames_messa
 from agexplorer.source.targets import (
     FILE_CALL,
     FunctionInfo,
+    called_at,
     find_function_node,
     handed_to,
     list_functions,
@@ -416,12 +417,17 @@ def _arguments(loaded: Loaded, call: str | None, progress: Callable[[str], None]
         names = ", ".join(p.name for p in params)
         example = ", ".join(["tf.constant([1.0, 2.0])"] * len(params))  # one per parameter
         advice = f'pass them with --call, e.g. --call "{example}".'
-        handed = handed_to(parse_source(loaded.path, loaded.text), qualname)
+        tree = parse_source(loaded.path, loaded.text)
+        handed, called = handed_to(tree, qualname), called_at(tree, qualname)
+        record = f"`agexplorer record {os.path.basename(loaded.path)}` runs the program and"
         if handed is not None:  # a library calls it (dataset.map): the program knows how
             advice = (f"{qualname} is handed to {handed[1]}(...) at line {handed[0]}, which "
-                      f"calls it with what it makes: `agexplorer record "
-                      f"{os.path.basename(loaded.path)}` runs the program and records that "
-                      f"trace of {qualname}, with the values it was given; or {advice}")
+                      f"calls it with what it makes: {record} records that trace of "
+                      f"{qualname}, with the values it was given; or {advice}")
+        elif called is not None and loaded.decorated:  # in a loop, in main(): recorded
+            advice = (f"the file calls {qualname} at line {called}: {record} records the "
+                      f"traces of {qualname} its calls make, with the values they passed; "
+                      f"or {advice}")
         raise AgxError("needs-arguments", f"{qualname} takes arguments ({names})",
                        advice=advice)
     loaded.call, loaded.call_origin = "", "no arguments"

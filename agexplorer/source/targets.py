@@ -199,6 +199,14 @@ def handed_to(tree: ast.Module, name: str) -> tuple[int, str] | None:
     return (found[0][0], found[0][2]) if found else None
 
 
+def called_at(tree: ast.Module, name: str) -> int | None:
+    """The line of the file's first call of the function ``name`` by that name (anywhere:
+    a loop, ``main()``, the ``if __name__ == "__main__":`` block), or None."""
+    lines = [node.lineno for node in ast.walk(tree) if isinstance(node, ast.Call)
+             and isinstance(node.func, ast.Name) and node.func.id == name]
+    return min(lines, default=None)
+
+
 def list_functions(tree: ast.Module) -> list[FunctionInfo]:
     """Every function reachable by a qualname: top-level ones and methods of (nested) classes."""
     found: list[FunctionInfo] = []

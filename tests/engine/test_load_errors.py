@@ -139,3 +139,21 @@ def test_a_function_a_library_calls_is_pointed_to_record(tmp_path):
         "`agexplorer record pipeline.py` runs the program and records that trace of parse, "
         "with the values it was given; or pass them with --call, e.g. --call "
         '"tf.constant([1.0, 2.0])".')
+
+
+def test_a_tf_function_the_program_calls_in_a_loop_is_pointed_to_record(tmp_path, tf):
+    from agexplorer.engine.load import load_target
+
+    path = tmp_path / "train.py"
+    path.write_text("import tensorflow as tf\n\n\n@tf.function\ndef step(x):\n    return x\n\n\n"
+                    "def plain(x):\n    return x\n\n\ndef main():\n    for i in range(3):\n"
+                    "        step(tf.constant(i))\n        plain(i)\n")
+    with pytest.raises(AgxError) as caught:
+        load_target(f"{path}::step")
+    assert caught.value.advice.startswith(
+        "the file calls step at line 15: `agexplorer record train.py` runs the program and "
+        "records the traces of step its calls make, with the values they passed; or pass "
+        "them with --call")
+    with pytest.raises(AgxError) as caught:  # Python runs it: nothing of it to record
+        load_target(f"{path}::plain")
+    assert caught.value.advice.startswith("pass them with --call")
