@@ -146,6 +146,13 @@ def _top_level_bindings(tree: ast.Module) -> dict[str, list[int]]:
 
     for statement in tree.body:
         walk(statement, statement.lineno)
+    # A function's ``global x`` may set x whenever it runs: after any line, as far as can be
+    # told here.
+    end = max((node.end_lineno or node.lineno for node in tree.body), default=0) + 1
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Global):
+            for name in node.names:
+                bound.setdefault(name, []).append(end)
     return bound
 
 

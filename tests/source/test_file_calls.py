@@ -26,6 +26,9 @@ def test_a_call_whose_names_change_after_it_is_not_made_again():
     assert "f" not in calls(text)
     text = "def f(x):\n    return x\n\n\nf(x)\nx = 2\n"  # read before it is bound
     assert "f" not in calls(text)
+    text = ("def f(x):\n    return x\n\n\ndef bump():\n    global x\n    x += 1\n\n\n"
+            "x = 1\nf(x)\n")  # a function may set it again, whenever it runs
+    assert "f" not in calls(text)
     text = "def f(x):\n    return x\n\n\nx = 1\nfor i in range(3):\n    x += i\nf(x)\n"
     assert calls(text) == {"f": (8, "x")}  # bound before the call only (a loop's call: no)
 
