@@ -57,7 +57,7 @@ def convert(function: Any, path: str, def_line: int) -> Conversion:
     return conversion
 
 
-def attempt_conversion(function: Any, path: str, def_line: int
+def attempt_conversion(function: Any, path: str, def_line: int, features: Any = None
                        ) -> tuple[Conversion | None, ConversionFailure | None]:
     """Convert ``function`` the way ``tf.function`` does: (the conversion, None), or (None,
     why not). ``tf.function`` itself goes on after a refusal, running the function as written.
@@ -71,7 +71,7 @@ def attempt_conversion(function: Any, path: str, def_line: int
     tf = import_tf()
     _forget_cached_conversion(function)
     try:
-        converted = tf.autograph.to_graph(function)
+        converted = tf.autograph.to_graph(function, experimental_optional_features=features)
         raw = inspect.getsource(converted)
     except Exception as exc:  # noqa: BLE001 - AutoGraph raises many types here
         name = getattr(function, "__qualname__", "?")

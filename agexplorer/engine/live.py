@@ -77,6 +77,7 @@ def load_callable(fn: Any, args: tuple[Any, ...] = (), kwargs: dict[str, Any] | 
                   module=inspect.getmodule(pyfn), pyfn=pyfn, signature=signature, bound=bound,
                   decorated=hasattr(fn, "python_function"),
                   autograph=getattr(fn, "_autograph", True) is not False,
+                  autograph_options=getattr(fn, "_experimental_autograph_options", None),
                   call=call_text(args, kwargs or {}),
                   call_origin="the assertion's arguments", args=tuple(args),
                   kwargs=dict(kwargs or {}))
@@ -105,6 +106,8 @@ def tracing_settings(fn: Any, loaded: Loaded) -> dict[str, Any]:
         settings["reduce_retracing"] = True
     if getattr(fn, "_autograph", True) is False:
         settings["autograph"] = False
+    if getattr(fn, "_experimental_autograph_options", None) is not None:
+        settings["experimental_autograph_options"] = fn._experimental_autograph_options
     return settings
 
 

@@ -227,12 +227,23 @@ class Loaded:
     # False where the user's own tf.function was made with autograph=False: it traces the
     # function as written, and so does the report's trace.
     autograph: bool = True
+    # The optional AutoGraph features of the user's own tf.function
+    # (``experimental_autograph_options``: Feature.ASSERT_STATEMENTS...), None where none.
+    autograph_options: Any = None
     # The module turned on tf.config.run_functions_eagerly(True), under which a tf.function
     # runs eagerly: turned off again once it ran (what is made of it is graphs; a worker
     # puts the process's settings back after each request).
     eager_setting_off: bool = False
     # The file's module-level code raised (run_module): what, and how agexplorer went on.
     load_note: str | None = None
+
+    def tf_function(self, tf: Any, **settings: Any) -> Any:
+        """A fresh ``tf.function`` of ``bound`` that converts as the user's own does (its
+        ``autograph`` switch and optional AutoGraph features), with ``settings`` on top."""
+        made: dict[str, Any] = {"autograph": self.autograph}
+        if self.autograph_options is not None:
+            made["experimental_autograph_options"] = self.autograph_options
+        return tf.function(self.bound, **{**made, **settings})
 
 
 def _graphs_as_graphs() -> bool:
@@ -293,6 +304,7 @@ def load_target(target: str, call: str | None = None, require_args: bool = True,
                     node=node, module=module, pyfn=pyfn, signature=signature,
                     bound=bound, decorated=decorated, instance=instance,
                     autograph=getattr(obj, "_autograph", True) is not False,
+                    autograph_options=getattr(obj, "_experimental_autograph_options", None),
                     eager_setting_off=eager_setting_off,
                     load_note=failure.note() if failure is not None else None)
     try:

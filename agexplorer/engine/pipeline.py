@@ -140,7 +140,8 @@ def _run_engine(report: Report, loaded: Loaded, statements: list[Statement],
     def_line = loaded.node.lineno if loaded.node is not None else 0
     t0 = time.perf_counter()
     if loaded.autograph:
-        report.conversion, refused = attempt_conversion(loaded.pyfn, report.file, def_line)
+        report.conversion, refused = attempt_conversion(loaded.pyfn, report.file, def_line,
+                                                        loaded.autograph_options)
     else:  # the user's tf.function converts nothing: neither does the report's trace
         report.conversion, refused = None, autograph_off(report.function, report.file,
                                                          def_line)
@@ -175,8 +176,8 @@ def _run_engine(report: Report, loaded: Loaded, statements: list[Statement],
     t0 = time.perf_counter()
     try:
         with recording(recorder), (lines.active() if refused else contextlib.nullcontext()):
-            traced_with = loaded.traced_with or tf.function(
-                loaded.bound, input_signature=loaded.signature, autograph=loaded.autograph)
+            traced_with = loaded.traced_with or loaded.tf_function(
+                tf, input_signature=loaded.signature)
             concrete = traced_with.get_concrete_function(*loaded.args, **loaded.kwargs)
         traced = True
     except AgxError:
@@ -237,8 +238,8 @@ def _count_unconverted(tf: Any, loaded: Loaded, report: Report,
                                for s in unit.statements])
     try:
         with lines.active():
-            concrete = tf.function(loaded.bound, input_signature=loaded.signature
-                                   ).get_concrete_function(*loaded.args, **loaded.kwargs)
+            concrete = loaded.tf_function(tf, input_signature=loaded.signature
+                                          ).get_concrete_function(*loaded.args, **loaded.kwargs)
     except (Exception, SystemExit):  # noqa: BLE001 - it traced once: keep what that showed
         return report.reached
     graphs = trace_graphs(concrete)  # not the lines run in graphs Keras built for shapes

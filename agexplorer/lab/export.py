@@ -16,7 +16,7 @@ def export_tensorboard(loaded: Loaded, logdir: str, device: str) -> str:
     from agexplorer.engine.tfenv import import_tf
 
     tf = import_tf()
-    fn = tf.function(loaded.bound, input_signature=loaded.signature)
+    fn = loaded.tf_function(tf, input_signature=loaded.signature)
     name = loaded.qualname.replace(".", "_")
     writer = tf.summary.create_file_writer(logdir)
     profile = "graph and profile"

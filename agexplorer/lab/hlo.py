@@ -77,7 +77,7 @@ def compile_hlo(loaded: Loaded, device: str) -> HloText:
     out = HloText()
     args, kwargs = loaded.args, loaded.kwargs
     try:
-        fn = tf.function(loaded.bound, input_signature=loaded.signature, jit_compile=True)
+        fn = loaded.tf_function(tf, input_signature=loaded.signature, jit_compile=True)
         with tf.device(device):
             start = time.perf_counter()
             concrete = fn.get_concrete_function(*args, **kwargs)

@@ -52,8 +52,8 @@ def speedups(runs: dict[str, ModeRun]) -> dict[str, float | None]:
 def _callable_for(mode: str, loaded: Loaded, tf: Any) -> Any:
     if mode == "eager":
         return loaded.bound
-    return tf.function(loaded.bound, input_signature=loaded.signature,
-                       jit_compile=(mode == "xla"))
+    return loaded.tf_function(tf, input_signature=loaded.signature,
+                              jit_compile=(mode == "xla"))
 
 
 def _device_of(value: Any) -> str | None:

@@ -24,8 +24,8 @@ MODE_TIMEOUT_S = None  # a thread would lose Keras's per-thread settings: run in
 
 def graph_variables(tf: Any, loaded: Loaded) -> list[Any]:
     """The variables a trace of the call captures, each once."""
-    concrete = tf.function(loaded.bound, input_signature=loaded.signature
-                           ).get_concrete_function(*loaded.args, **loaded.kwargs)
+    concrete = loaded.tf_function(tf, input_signature=loaded.signature
+                                  ).get_concrete_function(*loaded.args, **loaded.kwargs)
     found: dict[int, Any] = {}
     for variable in concrete.variables:
         found.setdefault(id(variable), variable)

@@ -169,6 +169,8 @@ def _settings(loaded: Loaded) -> dict[str, Any]:
             settings["reduce_retracing"] = True
         if getattr(original, "_autograph", True) is False:
             settings["autograph"] = False
+        if getattr(original, "_experimental_autograph_options", None) is not None:
+            settings["experimental_autograph_options"] = original._experimental_autograph_options
     return settings
 
 
@@ -183,8 +185,18 @@ def _settings_code(settings: dict[str, Any]) -> str:
     parts = []
     if settings.get("input_signature") is not None:
         parts.append(signature_code(settings["input_signature"]))
-    parts += [f"{k}={v}" for k, v in settings.items() if k != "input_signature"]
+    parts += [f"{k}={_setting_code(v)}" for k, v in settings.items() if k != "input_signature"]
     return f"tf.function({', '.join(parts)})"
+
+
+def _setting_code(value: Any) -> str:
+    """A setting as code: AutoGraph's features by their name under tf.autograph."""
+    if isinstance(value, (tuple, list)):
+        return "(" + ", ".join(_setting_code(v) for v in value) + ("," if len(value) == 1
+                                                                  else "") + ")"
+    if type(value).__name__ == "Feature":
+        return f"tf.autograph.experimental.Feature.{value.name}"
+    return str(value)
 
 
 def _run_sequence(fn: Any, sequence: list[_Call], loaded: Loaded, parameters: Any,

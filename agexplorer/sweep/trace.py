@@ -71,7 +71,7 @@ def measure(spec: Point, value: int, seconds: float | None, deadline: float | No
     tf = import_tf()
     loaded = spec.loaded
     args, kwargs = spec.arguments(value)
-    fn = tf.function(loaded.bound, input_signature=loaded.signature)
+    fn = loaded.tf_function(tf, input_signature=loaded.signature)
     out: dict[str, Any] = {}
 
     def trace() -> None:
