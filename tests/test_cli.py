@@ -327,3 +327,20 @@ def test_the_explorers_bad_arguments_are_one_sentence(capsys, argv, said):
         main(argv)
     err = capsys.readouterr().err
     assert ended.value.code == 2 and err == f"agexplorer: {said}; see `agexplorer --help`.\n"
+
+
+def test_a_name_the_failed_load_never_set_is_named_with_its_line(capsys, tmp_path, tf):
+    path = tmp_path / "cli_script.py"
+    path.write_text("import argparse\n\nimport tensorflow as tf\n\n"
+                    "parser = argparse.ArgumentParser()\n"
+                    "parser.add_argument('--scale', type=float, required=True)\n"
+                    "args = parser.parse_args()\n\n\n@tf.function\ndef scaled(x):\n"
+                    "    return x * args.scale\n")
+    code, out, _ = run(capsys, "report", f"{path}::scaled", "--call", "tf.constant(1.0)",
+                       "--no-run", "--json")
+    data = json.loads(out)
+    assert data["load_note"].startswith(
+        "loading the file, line 7 (`args = parser.parse_args()`) raised: SystemExit: 2;")
+    assert code == 1 and "NameError: name 'args' is not defined; `args` is set at line 7 of " \
+        "the file's module-level code, which did not run while agexplorer loaded the file" \
+        in data["error"]["message"]

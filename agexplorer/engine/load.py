@@ -30,6 +30,7 @@ from agexplorer.source.targets import (
     parse_source,
     parse_spec,
     read_source,
+    top_level_bindings,
 )
 
 # The phase a timeout names while an argument expression runs (``--call '10**10**8'``).
@@ -120,6 +121,21 @@ class LoadFailure:
         at = f" at line {self.error.line}" if self.error.line != self.statement else ""
         return (f"loading the file, line {self.statement} (`{self.text}`) raised{at}: "
                 f"{first.rstrip('.')}; {went_on}.")
+
+
+def unset_names(tree: ast.Module, line: int) -> dict[str, int]:
+    """The names the module-level statements from ``line`` on set, their def, class and
+    import statements aside (those ran): name -> the first line that sets it."""
+    found: dict[str, int] = {}
+    for name, lines in top_level_bindings(tree).items():
+        later = [at for at in lines if at >= line and not _defines(tree, name, at)]
+        if later:
+            found[name] = min(later)
+    return found
+
+
+def _defines(tree: ast.Module, name: str, line: int) -> bool:
+    return any(node.lineno == line and isinstance(node, _DEFINITIONS) for node in tree.body)
 
 
 def run_module(path: str, text: str) -> tuple[ModuleType, LoadFailure | None]:
@@ -236,6 +252,9 @@ class Loaded:
     eager_setting_off: bool = False
     # The file's module-level code raised (run_module): what, and how agexplorer went on.
     load_note: str | None = None
+    # The names the module-level statements that did not run would have set (that one and
+    # those after it, their definitions aside), by name: the first line that sets each.
+    not_set: dict[str, int] = field(default_factory=dict)
 
     def tf_function(self, tf: Any, **settings: Any) -> Any:
         """A fresh ``tf.function`` of ``bound`` that converts as the user's own does (its
@@ -306,7 +325,8 @@ def load_target(target: str, call: str | None = None, require_args: bool = True,
                     autograph=getattr(obj, "_autograph", True) is not False,
                     autograph_options=getattr(obj, "_experimental_autograph_options", None),
                     eager_setting_off=eager_setting_off,
-                    load_note=failure.note() if failure is not None else None)
+                    load_note=failure.note() if failure is not None else None,
+                    not_set=unset_names(tree, failure.statement) if failure else {})
     try:
         _arguments(loaded, call, progress or (lambda phase: None))
     except AgxError as exc:

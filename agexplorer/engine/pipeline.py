@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import re
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -190,6 +191,17 @@ def _run_engine(report: Report, loaded: Loaded, statements: list[Statement],
             report.error.what = tensorflow_words(report.error.what)
             report.error.raised = tensorflow_words(report.error.raised or "")
         failed_line = report.error.line
+        # (AutoGraph raises a NameError of its own, with the name in its words only)
+        named = re.search(r"name '(\w+)' is not defined", str(exc)) \
+            if isinstance(exc, NameError) else None
+        unset = named[1] if named else None
+        if unset in loaded.not_set:  # the load's failure kept it from being set
+            report.error.advice = (
+                f"`{unset}` is set at line {loaded.not_set[unset]} of the file's module-level "
+                "code, which did not run while agexplorer loaded the file (the load note "
+                "says what raised before it), so the function cannot read it: make that "
+                "code run when the file is imported with no command line (defaults, not "
+                "required arguments), or pass the value to the function as an argument.")
         if refused is not None:  # the refusal is the cause; the trace's error says how
             # (TensorFlow's advice, "decorate it with @tf.function", does not apply)
             refused.error.details.append("then, tracing it as written: "

@@ -120,7 +120,7 @@ FILE_CALL = "the file's call"
 _ONCE = (ast.Expr, ast.Assign, ast.AnnAssign, ast.AugAssign)
 
 
-def _top_level_bindings(tree: ast.Module) -> dict[str, list[int]]:
+def top_level_bindings(tree: ast.Module) -> dict[str, list[int]]:
     """Each name the file's top-level code binds, with the lines of the top-level statements
     that bind it (function and class bodies and lambdas aside: they bind their own)."""
     bound: dict[str, list[int]] = {}
@@ -166,7 +166,7 @@ def file_calls(tree: ast.Module) -> dict[str, tuple[int, str]]:
     is bound by the file's top-level code before that statement and never again after it (or
     not at all: a builtin), so that after the load each still holds the value the call got.
     """
-    bound = _top_level_bindings(tree)
+    bound = top_level_bindings(tree)
     found: dict[str, tuple[int, str]] = {}
 
     def calls(node: ast.AST) -> list[ast.Call]:

@@ -157,3 +157,13 @@ def test_a_tf_function_the_program_calls_in_a_loop_is_pointed_to_record(tmp_path
     with pytest.raises(AgxError) as caught:  # Python runs it: nothing of it to record
         load_target(f"{path}::plain")
     assert caught.value.advice.startswith("pass them with --call")
+
+
+def test_the_names_the_statements_that_did_not_run_would_have_set():
+    import ast
+
+    from agexplorer.engine.load import unset_names
+
+    tree = ast.parse("import os\nA = 1\nB = f()\nC = 2\n\n\ndef g():\n    return C\n\n\n"
+                     "import sys\nfor i in range(2):\n    D = i\nA = 3\n")
+    assert unset_names(tree, 3) == {"B": 3, "C": 4, "i": 12, "D": 12, "A": 14}
