@@ -156,7 +156,8 @@ def top_level_bindings(tree: ast.Module) -> dict[str, list[int]]:
     return bound
 
 
-def file_calls(tree: ast.Module) -> dict[str, tuple[int, str]]:
+def file_calls(tree: ast.Module, names: set[str] | None = None
+               ) -> dict[str, tuple[int, str]]:
     """The file's own first call of each module-level function that loading the file runs and
     that can be made again, the same, once it has loaded: ``{name: (line, "args")}``.
 
@@ -165,9 +166,15 @@ def file_calls(tree: ast.Module) -> dict[str, tuple[int, str]]:
     comprehension), it passes no ``*``/``**`` unpacking, and every name its arguments read
     is bound by the file's top-level code before that statement and never again after it (or
     not at all: a builtin), so that after the load each still holds the value the call got.
+    ``names``: only calls of these (None: any).
     """
-    bound = top_level_bindings(tree)
     found: dict[str, tuple[int, str]] = {}
+    bindings: list[dict[str, list[int]]] = []  # made once, where a call is a candidate
+
+    def bound() -> dict[str, list[int]]:
+        if not bindings:
+            bindings.append(top_level_bindings(tree))
+        return bindings[0]
 
     def calls(node: ast.AST) -> list[ast.Call]:
         if isinstance(node, (ast.Lambda, ast.ListComp, ast.SetComp, ast.DictComp,
@@ -180,7 +187,8 @@ def file_calls(tree: ast.Module) -> dict[str, tuple[int, str]]:
         if not isinstance(statement, _ONCE):
             continue
         for call in sorted(calls(statement), key=lambda c: (c.lineno, c.col_offset)):
-            if not isinstance(call.func, ast.Name) or call.func.id in found:
+            if not isinstance(call.func, ast.Name) or call.func.id in found or (
+                    names is not None and call.func.id not in names):
                 continue
             if any(isinstance(a, ast.Starred) for a in call.args) or any(
                     k.arg is None for k in call.keywords):
@@ -188,7 +196,7 @@ def file_calls(tree: ast.Module) -> dict[str, tuple[int, str]]:
             reads = {n.id for part in [*call.args, *(k.value for k in call.keywords)]
                      for n in ast.walk(part) if isinstance(n, ast.Name)}
             line = statement.lineno
-            if all(all(at < line for at in bound.get(name, [])) for name in reads):
+            if all(all(at < line for at in bound().get(name, [])) for name in reads):
                 found[call.func.id] = (call.lineno, ", ".join(
                     [ast.unparse(a) for a in call.args]
                     + [f"{k.arg}={ast.unparse(k.value)}" for k in call.keywords]))
@@ -218,7 +226,13 @@ def list_functions(tree: ast.Module) -> list[FunctionInfo]:
     """Every function reachable by a qualname: top-level ones and methods of (nested) classes."""
     found: list[FunctionInfo] = []
     samples = sample_call_names(tree)
-    own_calls = file_calls(tree)
+    # Calls of the module's own functions only (a def, or a name bound to one): the file's
+    # other calls (print, tf.constant) need no look at what binds their names.
+    own_calls = file_calls(tree, {n.name for n in tree.body
+                                  if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))}
+                           | {t.id for n in tree.body if isinstance(n, (ast.Assign, ast.AnnAssign))
+                              for t in (n.targets if isinstance(n, ast.Assign) else [n.target])
+                              if isinstance(t, ast.Name)})
 
     def visit(body: list[ast.stmt], prefix: str, in_class: bool) -> None:
         for node in body:
