@@ -43,7 +43,7 @@ from typing import Any
 
 import gast
 
-from agexplorer.doctor import asserts, iterations, loops, returns, shapes
+from agexplorer.doctor import asserts, branches, iterations, loops, returns, shapes
 from agexplorer.doctor.parse import ParsedFile, dotted_name, param_names, parent_map
 from agexplorer.model.doctor import Finding, Rewrite, text_sha
 
@@ -314,6 +314,24 @@ def _unstacked(mod: ParsedFile, finding: Finding, call: str | None
     return edits, f"{named}: the comprehension iterates a Python list of the rows", None
 
 
+def _cast_branch(mod: ParsedFile, finding: Finding, call: str | None
+                 ) -> tuple[list, str, str | None] | None:
+    """AGX014 of a tf.cond call: its false branch cast to the true branch's dtype (the dtypes
+    are TensorFlow's words, kept in the finding's message)."""
+    node = next((n for n in gast.walk(mod.tree) if isinstance(n, gast.Call)
+                 and n.lineno == finding.line and mod.col(n) == finding.col), None)
+    if node is None or mod.tf_name is None or not branches.cond_call(mod, node):
+        return None
+    said = re.search(r"\(the true branch (.*), the false branch (.*)\): a tf\.cond",
+                     finding.message)
+    cast = branches.cast_branch(node, said[1], said[2]) if said else None
+    if cast is None:
+        return None
+    body, dtype = cast
+    made = f"{mod.tf_name}.cast({mod.segment(body)}, {mod.tf_name}.{dtype})"
+    return [(*mod.span(body), made)], f"{mod.segment(body)} -> {made}", None
+
+
 def _assert_op(mod: ParsedFile, finding: Finding, call: str | None
                ) -> tuple[list, str, str | None] | None:
     node = next((n for n in gast.walk(mod.tree) if isinstance(n, gast.Assert)
@@ -326,7 +344,7 @@ def _assert_op(mod: ParsedFile, finding: Finding, call: str | None
 
 _MAKERS: dict[str, Callable[..., tuple[list, str, str | None] | None]] = {
     "AGX001": _print, "AGX003": _tensorarray, "AGX004": _range, "AGX009": _tensor_arg,
-    "AGX011": _return_break, "AGX012": _dynamic_size, "AGX016": _unstacked,
+    "AGX011": _return_break, "AGX012": _dynamic_size, "AGX014": _cast_branch, "AGX016": _unstacked,
     "AGX017": _assert_op}
 
 

@@ -202,14 +202,39 @@ def user_frames_message(exc: BaseException, path: str) -> tuple[str, int | None]
 
 
 def raised_line(exc: BaseException) -> str:
-    """The error's own ``Type: message`` line (AutoGraph puts the user's frames before it)."""
+    """The error's own ``Type: message`` line (AutoGraph puts the user's frames before it);
+    for tf.cond's unmatched branches, with what each gave (TensorFlow says it lines below)."""
     text = str(exc)
     for candidate in text.splitlines():
         m = re.match(r"\s*([A-Za-z_][\w.]*(?:Error|Exception|Warning)): (.*)", candidate)
         if m:
-            return f"{m.group(1)}: {m.group(2).strip()}"
+            return f"{m.group(1)}: {m.group(2).strip()}" + _cond_outputs(text)
     first = text.strip().splitlines()[0] if text.strip() else ""
-    return f"{type(exc).__name__}: {first}" if first else type(exc).__name__
+    return (f"{type(exc).__name__}: {first}" if first else type(exc).__name__) + \
+        _cond_outputs(text)
+
+
+_COND_OUTPUTS = re.compile(r"true_fn output: (?P<true>.*)\n\s*false_fn output: (?P<false>.*)")
+# A tensor as TensorFlow prints it there: Tensor("n", shape=(2,), dtype=float32), or, in a
+# list or dict, <tf.Tensor 'n' shape=(2,) dtype=float32>.
+_TENSOR = re.compile(r"Tensor\(\"[^\"]*\", shape=\((?P<shape>[^)]*)\), dtype=(?P<dtype>\w+)\)"
+                     r"|<tf\.Tensor '[^']*' shape=\((?P<shape2>[^)]*)\) dtype=(?P<dtype2>\w+)>")
+
+
+def _cond_outputs(text: str) -> str:
+    """`` (the true branch gives float32[], the false branch int32[])`` from TensorFlow's
+    "true_fn output: ... false_fn output: ..." lines; "" where there are none."""
+    found = _COND_OUTPUTS.search(text)
+    if not found:
+        return ""
+
+    def said(output: str) -> str:
+        return _TENSOR.sub(lambda m: f"{m['dtype'] or m['dtype2']}["
+                           f"{(m['shape'] if m['dtype'] else m['shape2']).rstrip(',')}]",
+                           output.strip())
+
+    return (f" (the true branch gives {said(found['true'])}, the false branch "
+            f"{said(found['false'])})")
 
 
 def user_code_error(exc: BaseException, path: str, doing: str,
