@@ -128,13 +128,14 @@ def unset_names(tree: ast.Module, line: int) -> dict[str, int]:
     import statements aside (those ran): name -> the first line that sets it."""
     found: dict[str, int] = {}
     for name, lines in top_level_bindings(tree).items():
-        later = [at for at in lines if at >= line and not _defines(tree, name, at)]
+        later = [at for at in lines if at >= line and not _defines(tree, at)]
         if later:
             found[name] = min(later)
     return found
 
 
-def _defines(tree: ast.Module, name: str, line: int) -> bool:
+def _defines(tree: ast.Module, line: int) -> bool:
+    """Whether the top-level statement at ``line`` is a def, class or import (it ran)."""
     return any(node.lineno == line and isinstance(node, _DEFINITIONS) for node in tree.body)
 
 
@@ -196,7 +197,9 @@ def _go_on(module: ModuleType, path: str, text: str, code: types.CodeType,
                           flags=code.co_flags & _FUTURE_FLAGS, dont_inherit=True)
             try:
                 exec(one, module.__dict__)
-            except Exception:  # noqa: BLE001 - it needed what did not run: left out
+            except KeyboardInterrupt:
+                raise
+            except BaseException:  # noqa: BLE001 - it needed what did not run: left out
                 continue
     first = text.splitlines()[body[at].lineno - 1].strip() if body else ""
     if len(first) > 60:

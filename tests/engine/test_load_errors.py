@@ -107,6 +107,11 @@ def test_an_exit_at_module_level_goes_on_and_an_interrupt_stops(tmp_path):
     assert module.f(1) == 2
     assert failure is not None and failure.statement == 8 and not failure.after
     assert failure.note().endswith("agexplorer went on with what the file had defined by then.")
+    text = ("raise ValueError('first')\n\n\ndef quit_(f):\n    raise SystemExit(3)\n\n\n"
+            "@quit_\ndef g(x):\n    return x\n\n\ndef h(x):\n    return x\n")
+    path.write_text(text)  # a definition after it that exits is left out, the rest is made
+    module, failure = run_module(str(path), text)
+    assert module.h(1) == 1 and not hasattr(module, "g") and failure.statement == 1
     text = "def f(x):\n    return x\n\n\nraise KeyboardInterrupt\n"
     path.write_text(text)
     with pytest.raises(KeyboardInterrupt):
