@@ -156,8 +156,8 @@ def top_level_bindings(tree: ast.Module) -> dict[str, list[int]]:
     return bound
 
 
-def file_calls(tree: ast.Module, names: set[str] | None = None
-               ) -> dict[str, tuple[int, str]]:
+def file_calls(tree: ast.Module, functions: set[str] | None = None,
+               objects: set[str] | None = None) -> dict[str, tuple[int, str]]:
     """The file's own first call of each module-level function that loading the file runs and
     that can be made again, the same, once it has loaded: ``{name: (line, "args")}``.
 
@@ -166,7 +166,8 @@ def file_calls(tree: ast.Module, names: set[str] | None = None
     comprehension), it passes no ``*``/``**`` unpacking, and every name its arguments read
     is bound by the file's top-level code before that statement and never again after it (or
     not at all: a builtin), so that after the load each still holds the value the call got.
-    ``names``: only calls of these (None: any).
+    ``functions``/``objects``: only calls of these functions and of these objects' methods
+    (None: any).
     """
     found: dict[str, tuple[int, str]] = {}
     bindings: list[dict[str, list[int]]] = []  # made once, where a call is a candidate
@@ -187,17 +188,26 @@ def file_calls(tree: ast.Module, names: set[str] | None = None
         if not isinstance(statement, _ONCE):
             continue
         for call in sorted(calls(statement), key=lambda c: (c.lineno, c.col_offset)):
-            if not isinstance(call.func, ast.Name) or call.func.id in found or (
-                    names is not None and call.func.id not in names):
+            # f(...), or obj.method(...) of a module-level object: "obj.method"
+            func = call.func
+            if isinstance(func, ast.Name):
+                head, called, wanted = func.id, func.id, functions
+            elif isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name):
+                head, called, wanted = func.value.id, f"{func.value.id}.{func.attr}", objects
+            else:
+                continue
+            if called in found or (wanted is not None and head not in wanted):
                 continue
             if any(isinstance(a, ast.Starred) for a in call.args) or any(
                     k.arg is None for k in call.keywords):
                 continue
             reads = {n.id for part in [*call.args, *(k.value for k in call.keywords)]
                      for n in ast.walk(part) if isinstance(n, ast.Name)}
+            if called != head:  # the object whose method it is: the same one after the load
+                reads.add(head)
             line = statement.lineno
             if all(all(at < line for at in bound().get(name, [])) for name in reads):
-                found[call.func.id] = (call.lineno, ", ".join(
+                found[called] = (call.lineno, ", ".join(
                     [ast.unparse(a) for a in call.args]
                     + [f"{k.arg}={ast.unparse(k.value)}" for k in call.keywords]))
     return found
@@ -226,13 +236,24 @@ def list_functions(tree: ast.Module) -> list[FunctionInfo]:
     """Every function reachable by a qualname: top-level ones and methods of (nested) classes."""
     found: list[FunctionInfo] = []
     samples = sample_call_names(tree)
-    # Calls of the module's own functions only (a def, or a name bound to one): the file's
-    # other calls (print, tf.constant) need no look at what binds their names.
+    # Each top-level class's first module-level object (``c = Counter()``): the instance a
+    # method is bound to (engine/load.py), whose calls in the file are the method's.
+    classes = {n.name for n in tree.body if isinstance(n, ast.ClassDef)}
+    first_object: dict[str, str] = {}
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 \
+                and isinstance(node.targets[0], ast.Name) and isinstance(node.value, ast.Call) \
+                and isinstance(node.value.func, ast.Name) and node.value.func.id in classes:
+            first_object.setdefault(node.value.func.id, node.targets[0].id)
+    # Calls of the module's own functions and objects only (a def, a name bound to a lambda
+    # or a call's result, a class's object): the file's other calls (print, tf.constant)
+    # need no look at what binds their names.
     own_calls = file_calls(tree, {n.name for n in tree.body
                                   if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))}
-                           | {t.id for n in tree.body if isinstance(n, (ast.Assign, ast.AnnAssign))
-                              for t in (n.targets if isinstance(n, ast.Assign) else [n.target])
-                              if isinstance(t, ast.Name)})
+                           | {t.id for n in tree.body if isinstance(n, ast.Assign)
+                              and isinstance(n.value, (ast.Lambda, ast.Call))
+                              for t in n.targets if isinstance(t, ast.Name)},
+                           set(first_object.values()))
 
     def visit(body: list[ast.stmt], prefix: str, in_class: bool) -> None:
         for node in body:
@@ -246,7 +267,9 @@ def list_functions(tree: ast.Module) -> list[FunctionInfo]:
                 required = len(positional) - len(node.args.defaults) - bound
                 required += sum(d is None for d in node.args.kw_defaults)
                 signature = any("input_signature" in ast.unparse(d) for d in node.decorator_list)
-                own = own_calls.get(node.name) if not in_class else None
+                holder = first_object.get(prefix[:-1]) if prefix.count(".") == 1 else None
+                own = own_calls.get(node.name) if not in_class else \
+                    own_calls.get(f"{holder}.{node.name}") if holder else None
                 found.append(FunctionInfo(
                     qualname=prefix + node.name, line=node.lineno,
                     end_line=node.end_lineno or node.lineno,

@@ -41,11 +41,17 @@ def test_calls_that_may_not_run_or_run_many_times_are_not_the_file_s_call():
         assert "f" not in calls(body + call), call
 
 
-def test_a_method_s_call_is_not_taken_for_a_function_s():
+def test_a_method_s_call_on_the_module_s_object_is_the_method_s_not_the_function_s():
     text = ("class M:\n    def f(self, x):\n        return x\n\n\n"
             "def f(x):\n    return x\n\n\nm = M()\nm.f(1)\n")
     infos = {f.qualname: f for f in list_functions(ast.parse(text))}
-    assert infos["f"].file_call is None and infos["M.f"].file_call is None
+    assert infos["f"].file_call is None and infos["M.f"].file_call == (11, "1")
+    # the method is bound to the class's first module-level object: another's call is not its
+    text = ("class M:\n    def f(self, x):\n        return x\n\n\n"
+            "a = M()\nb = M()\nb.f(1)\n")
+    assert {f.qualname: f for f in list_functions(ast.parse(text))}["M.f"].file_call is None
+    text = "class M:\n    def f(self, x):\n        return x\n\n\nm = M()\nm.f(1)\nm = M()\n"
+    assert {f.qualname: f for f in list_functions(ast.parse(text))}["M.f"].file_call is None
 
 
 def test_a_name_bound_to_a_function_has_its_call_too():
