@@ -72,12 +72,12 @@ def comprehended_tensors(exam: ExaminedFunction) -> None:
         return
     seg, tf = exam.mod.segment, exam.mod.tf_name or "tf"
     for node in exam.nodes():
-        if not (isinstance(node, COMPREHENSIONS)
+        if not (isinstance(node, COMPREHENSIONS) and len(node.generators) == 1
                 and node.lineno <= line <= (node.end_lineno or node.lineno)):
-            continue
-        over = iterated(node)
+            continue  # (with two fors, which one met the tensor is not known)
+        over = [part for part in iterated(node) if not _python_sequence(exam, part)]
         if not over:
-            continue
+            continue  # a Python list: what met a tensor is in the comprehension's body
         first = node.generators[0]
         listed = [f"{tf}.unstack({seg(part)})" for part in over]
         unstacked = listed[0] if over[0] is first.iter else \
@@ -117,3 +117,21 @@ def iterated(node: Any) -> list[Any]:
     if isinstance(it, (gast.List, gast.Tuple, gast.Set, gast.Dict, gast.Constant)):
         return []
     return [it]
+
+
+_SEQUENCES = (gast.List, gast.Tuple, gast.ListComp, gast.Set, gast.Dict)
+
+
+def _python_sequence(exam: ExaminedFunction, node: Any) -> bool:
+    """Whether ``node`` names a Python list or tuple: a module-level list, or a name the
+    function assigns a list, tuple or comprehension (or list(...), sorted(...))."""
+    if not isinstance(node, gast.Name):
+        return isinstance(node, _SEQUENCES)
+    if node.id in exam.mod.lists:
+        return True
+    return any(isinstance(n, gast.Assign) and any(isinstance(t, gast.Name) and t.id == node.id
+                                                  for t in n.targets)
+               and (isinstance(n.value, _SEQUENCES) or (
+                   isinstance(n.value, gast.Call)
+                   and dotted_name(n.value.func) in ("list", "tuple", "sorted")))
+               for n in exam.nodes())

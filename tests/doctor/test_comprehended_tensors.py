@@ -80,3 +80,12 @@ def test_an_unknown_first_dimension_gets_map_fn_which_traces(report, tf):
     finally:
         tf.config.run_functions_eagerly(False)
     assert module.doubled_fixed(x).numpy().tolist() == expected
+
+
+def test_a_comprehension_over_a_python_list_is_not_named(report):
+    """The trace fails at the line, but the comprehension goes over a Python list: the
+    tensor was iterated in its body (``sum(v)``), so the list is not named as the cause."""
+    target = f"{CASES}::sums"
+    rep = report(target)
+    assert "Iterating over a symbolic" in rep.error.raised
+    assert [f.code for f in diagnose(target, report=rep).findings] == []
