@@ -44,6 +44,36 @@ def fixture(name: str) -> str:
     return os.path.join(FIXTURES, name)
 
 
+def no_worker():
+    """A Worker that never starts and answers nothing: an explorer test that needs no
+    TensorFlow."""
+    from agexplorer.model.errors import AgxError
+    from agexplorer.worker.client import Worker
+
+    class NoWorker(Worker):
+        def start(self) -> None:
+            pass
+
+        def request(self, *args, **kwargs):
+            raise AgxError("worker-start", "no worker in this test")
+
+        def close(self) -> None:
+            pass
+
+    return NoWorker()
+
+
+def import_file(path: str, name: str):
+    """The Python file ``path`` run as a fresh module named ``name`` (a fixture, or its copy
+    with a doctor's fix applied), outside sys.modules."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
 def sample(name: str) -> str:
     """Absolute path of a bundled sample."""
     return os.path.join(SAMPLES, name)

@@ -5,25 +5,16 @@ where the condition holds and raises where it does not."""
 
 from __future__ import annotations
 
-import importlib.util
-
 import pytest
 
 from agexplorer.doctor.checks import diagnose
 from agexplorer.doctor.rewrites import rewrite
-from conftest import fixture
+from conftest import fixture, import_file
 
 CASES = fixture("asserted_tensors.py")
 with open(CASES, encoding="utf-8") as _fh:
     TEXT = _fh.read()
 LINES = TEXT.splitlines()
-
-
-def _module(path, name):
-    spec = importlib.util.spec_from_file_location(name, path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 @pytest.mark.parametrize(("function", "statement", "made", "good", "bad"), [
@@ -47,7 +38,7 @@ def test_an_assert_on_a_tensor_becomes_an_assert_op(report, tf, tmp_path, functi
     path.write_text(rewrite(TEXT, finding).new_text, encoding="utf-8")
     assert LINES[line - 1].replace(statement, made) == \
         path.read_text(encoding="utf-8").splitlines()[line - 1]
-    original, fn = (getattr(_module(p, n), function)
+    original, fn = (getattr(import_file(p, n), function)
                     for p, n in ((CASES, "asserted_tensors"), (path, "asserted_fixed")))
     tf.config.run_functions_eagerly(True)  # the original, as Python runs it: the eager answer
     try:

@@ -6,25 +6,16 @@ the fixture (``doubled_fixed``), traces and gives the eager answers."""
 
 from __future__ import annotations
 
-import importlib.util
-
 import pytest
 
 from agexplorer.doctor.checks import diagnose
 from agexplorer.doctor.rewrites import rewrite
-from conftest import fixture
+from conftest import fixture, import_file
 
 CASES = fixture("comprehended_tensors.py")
 with open(CASES, encoding="utf-8") as _fh:
     TEXT = _fh.read()
 LINES = TEXT.splitlines()
-
-
-def _module(path, name):
-    spec = importlib.util.spec_from_file_location(name, path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 def _eager(tf, fn, *args):
@@ -56,8 +47,8 @@ def test_a_comprehension_over_a_tensor_is_the_cause_and_unstack_traces(
     path = tmp_path / "comprehended_fixed.py"
     path.write_text(made.new_text, encoding="utf-8")
     tensors = [tf.constant(a) for a in args]
-    expected = _eager(tf, getattr(_module(CASES, "comprehended_tensors"), function), *tensors)
-    assert getattr(_module(path, "comprehended_fixed"), function)(*tensors).numpy().tolist() \
+    expected = _eager(tf, getattr(import_file(CASES, "comprehended_tensors"), function), *tensors)
+    assert getattr(import_file(path, "comprehended_fixed"), function)(*tensors).numpy().tolist() \
         == expected
 
 
@@ -72,7 +63,7 @@ def test_an_unknown_first_dimension_gets_map_fn_which_traces(report, tf):
         finding.fix
     fixed = report(f"{CASES}::doubled_fixed")
     assert fixed.error is None
-    module = _module(CASES, "comprehended_tensors")
+    module = import_file(CASES, "comprehended_tensors")
     x = tf.constant([1.0, 2.5, -3.0])
     tf.config.run_functions_eagerly(True)
     try:

@@ -4,12 +4,10 @@ of another dtype, the rewrite casts the false branch, traces, and gives the eage
 
 from __future__ import annotations
 
-import importlib.util
-
 from agexplorer.doctor.checks import diagnose
 from agexplorer.doctor.rewrites import rewrite
 from agexplorer.model.errors import raised_line
-from conftest import fixture
+from conftest import fixture, import_file
 
 CASES = fixture("cond_calls.py")
 with open(CASES, encoding="utf-8") as _fh:
@@ -36,12 +34,7 @@ def test_a_dtype_mismatch_gets_a_cast_that_traces_and_answers_as_eagerly(report,
     path = tmp_path / "cond_fixed.py"
     path.write_text(rewrite(TEXT, finding).new_text, encoding="utf-8")
     assert "lambda: tf.cast(tf.constant(0), tf.float32))" in path.read_text(encoding="utf-8")
-    modules = []
-    for where, name in ((CASES, "cond_calls"), (path, "cond_fixed")):
-        spec = importlib.util.spec_from_file_location(name, where)
-        module = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(module)
-        modules.append(module)
+    modules = [import_file(CASES, "cond_calls"), import_file(path, "cond_fixed")]
     for x in (1.5, -2.0):
         tf.config.run_functions_eagerly(True)
         try:

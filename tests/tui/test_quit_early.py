@@ -5,21 +5,7 @@ import asyncio
 import os
 
 from agexplorer.cli import samples_dir
-from agexplorer.model.errors import AgxError
-from agexplorer.worker.client import Worker
-
-
-class NoWorker(Worker):
-    """A worker that never starts: these tests need no TensorFlow."""
-
-    def start(self) -> None:
-        pass
-
-    def request(self, *args, **kwargs):
-        raise AgxError("worker-start", "no worker in this test")
-
-    def close(self) -> None:
-        pass
+from conftest import no_worker
 
 
 async def test_a_quit_at_any_moment_of_start_up_ends_cleanly():
@@ -28,7 +14,7 @@ async def test_a_quit_at_any_moment_of_start_up_ends_cleanly():
     folder = samples_dir()
     paths = [os.path.join(folder, n) for n in sorted(os.listdir(folder)) if n.endswith(".py")]
     for delay in (0.0, 0.02, 0.05, 0.1, 0.2):  # before, during and after the workspace mounts
-        app = AgxApp(paths, worker=NoWorker())
+        app = AgxApp(paths, worker=no_worker())
         async with app.run_test(size=(160, 45)) as pilot:
             await pilot.pause(delay)
             await pilot.press("ctrl+q")

@@ -9,21 +9,7 @@ import pytest
 
 from agexplorer.cli import samples_dir
 from agexplorer.cli.explorer import deferred_collection
-from agexplorer.model.errors import AgxError
-from agexplorer.worker.client import Worker
-
-
-class NoWorker(Worker):
-    """A worker that never starts: this test needs no TensorFlow."""
-
-    def start(self) -> None:
-        pass
-
-    def request(self, *args, **kwargs):
-        raise AgxError("worker-start", "no worker in this test")
-
-    def close(self) -> None:
-        pass
+from conftest import no_worker
 
 
 @pytest.fixture
@@ -62,7 +48,7 @@ async def test_the_app_says_when_its_start_up_is_over():
     folder = samples_dir()
     paths = [os.path.join(folder, n) for n in sorted(os.listdir(folder)) if n.endswith(".py")]
     told = []
-    app = AgxApp(paths, worker=NoWorker())
+    app = AgxApp(paths, worker=no_worker())
     app.started = lambda: told.append(app.workspace_ready)
     async with app.run_test(size=(80, 24)) as pilot:
         for _ in range(100):
