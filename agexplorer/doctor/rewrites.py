@@ -60,12 +60,17 @@ def _enclosing_def(mod: ParsedFile, line: int) -> Any:
     return max(defs, key=lambda n: n.lineno, default=None)
 
 
+def _flagged(mod: ParsedFile, finding: Finding, kind: Callable[[Any], bool]) -> Any:
+    """The node of ``kind`` the finding flagged (at its line and column), or None."""
+    return next((n for n in gast.walk(mod.tree) if getattr(n, "lineno", None) == finding.line
+                 and mod.col(n) == finding.col and kind(n)), None)
+
+
 # -- the rewrites -----------------------------------------------------------------------
 
 def _print(mod: ParsedFile, finding: Finding, call: str | None) -> tuple[list, str, str | None] | None:
-    node = next((n for n in gast.walk(mod.tree) if isinstance(n, gast.Call)
-                 and isinstance(n.func, gast.Name) and n.func.id == "print"
-                 and n.lineno == finding.line and mod.col(n) == finding.col), None)
+    node = _flagged(mod, finding, lambda n: isinstance(n, gast.Call)
+                    and isinstance(n.func, gast.Name) and n.func.id == "print")
     if node is None or mod.tf_name is None:
         return None
     if any(k.arg in ("file", "flush") for k in node.keywords) or any(
@@ -291,8 +296,7 @@ def _return_break(mod: ParsedFile, finding: Finding, call: str | None
 
 def _dynamic_size(mod: ParsedFile, finding: Finding, call: str | None
                   ) -> tuple[list, str, str | None] | None:
-    node = next((n for n in gast.walk(mod.tree) if shapes.static_size(n)
-                 and n.lineno == finding.line and mod.col(n) == finding.col), None)
+    node = _flagged(mod, finding, shapes.static_size)
     if node is None:
         return None
     size = shapes.dynamic_size(mod, node)
@@ -301,8 +305,7 @@ def _dynamic_size(mod: ParsedFile, finding: Finding, call: str | None
 
 def _unstacked(mod: ParsedFile, finding: Finding, call: str | None
                ) -> tuple[list, str, str | None] | None:
-    node = next((n for n in gast.walk(mod.tree) if isinstance(n, iterations.COMPREHENSIONS)
-                 and n.lineno == finding.line and mod.col(n) == finding.col), None)
+    node = _flagged(mod, finding, lambda n: isinstance(n, iterations.COMPREHENSIONS))
     if node is None or mod.tf_name is None:
         return None
     over = iterations.iterated(node)
@@ -318,9 +321,8 @@ def _cast_branch(mod: ParsedFile, finding: Finding, call: str | None
                  ) -> tuple[list, str, str | None] | None:
     """AGX014 of a tf.cond call: its false branch cast to the true branch's dtype (the dtypes
     are TensorFlow's words, kept in the finding's message)."""
-    node = next((n for n in gast.walk(mod.tree) if isinstance(n, gast.Call)
-                 and n.lineno == finding.line and mod.col(n) == finding.col), None)
-    if node is None or mod.tf_name is None or not branches.cond_call(mod, node):
+    node = _flagged(mod, finding, lambda n: branches.cond_call(mod, n))
+    if node is None or mod.tf_name is None:
         return None
     said = re.search(r"\(the true branch (.*), the false branch (.*)\): a tf\.cond",
                      finding.message)
@@ -334,8 +336,7 @@ def _cast_branch(mod: ParsedFile, finding: Finding, call: str | None
 
 def _assert_op(mod: ParsedFile, finding: Finding, call: str | None
                ) -> tuple[list, str, str | None] | None:
-    node = next((n for n in gast.walk(mod.tree) if isinstance(n, gast.Assert)
-                 and n.lineno == finding.line and mod.col(n) == finding.col), None)
+    node = _flagged(mod, finding, lambda n: isinstance(n, gast.Assert))
     if node is None or mod.tf_name is None:
         return None
     made = asserts.assert_op(mod.tf_name, mod.segment, node)

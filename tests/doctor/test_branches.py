@@ -4,12 +4,10 @@ words there; each fix, applied in the fixture (the ``_fixed`` functions), traces
 
 from __future__ import annotations
 
-import importlib.util
-
 import pytest
 
 from agexplorer.doctor.checks import diagnose
-from conftest import fixture
+from conftest import fixture, import_file
 
 CASES = fixture("branch_cases.py")
 with open(CASES, encoding="utf-8") as _fh:
@@ -42,8 +40,6 @@ def test_unmatched_branches_are_the_cause_with_what_the_other_branch_needs(
     fixed = report(f"{CASES}::{function}_fixed")
     assert fixed.error is None
     assert not diagnose(f"{CASES}::{function}_fixed", report=fixed).findings
-    spec = importlib.util.spec_from_file_location("branch_cases_module", CASES)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+    module = import_file(CASES, "branch_cases_module")
     getattr(module, f"{function}_fixed")(tf.constant([1.0, 2.0]))
     getattr(module, f"{function}_fixed")(tf.constant([-1.0, -2.0]))

@@ -5,7 +5,6 @@ whose map trace failed there is examined by ``doctor LOG`` with the map's elemen
 
 from __future__ import annotations
 
-import importlib.util
 import os
 
 import pytest
@@ -14,7 +13,7 @@ from agexplorer.doctor.checks import diagnose
 from agexplorer.record.runner import run_program
 from agexplorer.runlog.log import read_log
 from agexplorer.runlog.summary import summarise
-from conftest import FIXTURES
+from conftest import FIXTURES, import_file
 
 CASES = os.path.join(FIXTURES, "record", "vocab_map.py")
 with open(CASES, encoding="utf-8") as _fh:
@@ -44,9 +43,7 @@ def test_a_dict_lookup_with_a_tensor_is_the_cause_with_a_table_as_the_fix(
 
 
 def test_the_table_applied_gives_the_dicts_answers(tf):
-    spec = importlib.util.spec_from_file_location("vocab_map_fixed", CASES)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+    module = import_file(CASES, "vocab_map_fixed")
     assert module.main(module.encode_fixed) == [module.VOCAB.get(w, 0) for w in "abc"]
 
 

@@ -6,11 +6,9 @@ in the fixture (``total_or_first_big_fixed``) and traced here too."""
 
 from __future__ import annotations
 
-import importlib.util
-
 from agexplorer.doctor.checks import diagnose
 from agexplorer.doctor.rewrites import rewrite
-from conftest import fixture
+from conftest import fixture, import_file
 
 CASES = fixture("returns_in_loops.py")
 with open(CASES, encoding="utf-8") as _fh:
@@ -31,9 +29,7 @@ def diagnosed(report, function: str, call: str | None = None):
 def load(text: str, name: str, tmp_path):
     path = tmp_path / f"{name}.py"
     path.write_text(text, encoding="utf-8")
-    spec = importlib.util.spec_from_file_location(name, path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+    module = import_file(path, name)
     return module
 
 

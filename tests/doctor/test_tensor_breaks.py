@@ -5,11 +5,9 @@ where it fails, its advice is applied in the fixture and traced."""
 
 from __future__ import annotations
 
-import importlib.util
-
 from agexplorer.doctor.checks import diagnose
 from agexplorer.doctor.rewrites import rewrite
-from conftest import fixture
+from conftest import fixture, import_file
 
 CASES = fixture("tensor_breaks.py")
 with open(CASES, encoding="utf-8") as _fh:
@@ -51,9 +49,7 @@ def test_while_true_stopped_by_a_tensor_break_gets_a_tensor_condition(report, tf
     made = rewrite(TEXT, finding)
     path = tmp_path / "tensor_breaks_fixed.py"
     path.write_text(made.new_text, encoding="utf-8")
-    spec = importlib.util.spec_from_file_location("tensor_breaks_fixed", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+    module = import_file(path, "tensor_breaks_fixed")
     assert abs(float(module.newton_sqrt(tf.constant(2.0))) - 2.0 ** 0.5) < 1e-5
 
 

@@ -4,11 +4,9 @@ with None): the trace raises on it, the verdict says it raised there, and the re
 
 from __future__ import annotations
 
-import importlib.util
-
 from agexplorer.doctor.checks import diagnose
 from agexplorer.doctor.rewrites import rewrite
-from conftest import fixture
+from conftest import fixture, import_file
 
 CASES = fixture("unknown_sizes.py")
 with open(CASES, encoding="utf-8") as _fh:
@@ -35,9 +33,7 @@ def test_an_unknown_size_is_named_as_the_cause_and_its_rewrite_traces(report, tf
     assert "    if tf.shape(x)[0] > 2:\n" in made.new_text
     path = tmp_path / "unknown_sizes_fixed.py"
     path.write_text(made.new_text, encoding="utf-8")
-    spec = importlib.util.spec_from_file_location("unknown_sizes_fixed", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+    module = import_file(path, "unknown_sizes_fixed")
     assert module.head_or_all(tf.constant([1.0, 2.0, 3.0])).numpy().tolist() == [1.0, 2.0]
     assert module.head_or_all(tf.constant([5.0])).numpy().tolist() == [5.0]
 
@@ -59,9 +55,5 @@ def test_a_size_rewrite_that_meets_a_growing_value_says_to_let_it_vary(report, t
     assert "start `out` as a tensor" not in finding.fix
     fixed = report(f"{CASES}::doubled_fixed")
     assert fixed.error is None
-    import importlib.util
-
-    spec = importlib.util.spec_from_file_location("unknown_sizes_module", CASES)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+    module = import_file(CASES, "unknown_sizes_module")
     assert module.doubled_fixed(tf.constant([1.0, 2.0, 3.0])).numpy().tolist() == [2.0, 4.0, 6.0]

@@ -5,12 +5,10 @@ Python loop gives eagerly."""
 
 from __future__ import annotations
 
-import importlib.util
-
 import pytest
 
 from agexplorer.doctor.checks import diagnose
-from conftest import fixture
+from conftest import fixture, import_file
 
 CASES = fixture("zipped_tensors.py")
 with open(CASES, encoding="utf-8") as _fh:
@@ -35,9 +33,7 @@ def test_zip_or_enumerate_over_tensors_gets_the_index_loop(report, tf, function,
     fixed = report(f"{CASES}::{function}_fixed")
     assert fixed.error is None
     assert [v.verdict for v in fixed.statements if v.kind == "for"] == ["staged"]
-    spec = importlib.util.spec_from_file_location("zipped_tensors_module", CASES)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+    module = import_file(CASES, "zipped_tensors_module")
     tensors = [tf.constant(a) for a in args]
     tf.config.run_functions_eagerly(True)
     try:
