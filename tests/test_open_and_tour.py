@@ -13,8 +13,8 @@ from agexplorer.cli import main, samples_dir
 from agexplorer.cli.explorer import open_tui
 from agexplorer.state.scratch import MARKER, is_scratch, saved_note, scratch_copies
 from agexplorer.tui.app import AgxApp
+from agexplorer.tui.tour.opening import Opening
 from agexplorer.tui.tour.steps import STEPS
-from agexplorer.tui.tour.tour import Opening
 from conftest import SAMPLES, wait_for
 
 

@@ -11,14 +11,13 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from agexplorer.cli.common import samples_dir, user_code_paths
-from agexplorer.cli.options import Parser, add_debug, positive
+from agexplorer.cli.options import EXPLORER_USAGE, Parser, add_debug, positive
 from agexplorer.model.errors import AgxError
-from agexplorer.runlog.log import is_log
 
 if TYPE_CHECKING:
     from agexplorer.state.session import ServedSession
     from agexplorer.tui.program.actions import Program
-    from agexplorer.tui.tour.tour import Opening
+    from agexplorer.tui.tour.opening import Opening
 
 
 def open_tui(argv: list[str]) -> int:
@@ -75,7 +74,7 @@ def _open_tui(argv: list[str], session: ServedSession | None,
               started: Callable[[], None] = lambda: None) -> int:
     from agexplorer.source.targets import check_target, parse_source, parse_spec, read_source
     from agexplorer.state.scratch import python_files, scratch_copies
-    from agexplorer.tui.tour.tour import Opening
+    from agexplorer.tui.tour.opening import Opening
     from agexplorer.worker.interpreter import resolve
 
     options = explorer_parser().parse_args(argv)
@@ -95,7 +94,7 @@ def _open_tui(argv: list[str], session: ServedSession | None,
     program: Program | Opening | None = None
     if argv and os.path.isdir(argv[0]):  # every Python file of the folder
         paths, function = python_files(os.path.abspath(os.path.expanduser(argv[0]))), None
-    elif argv and is_log(argv[0]):  # a recorded run: the program view (a bad log: one sentence)
+    elif argv and _is_log(argv[0]):  # a recorded run: the program view (a bad log: one sentence)
         from agexplorer.tui.program.actions import load_program
 
         program = load_program(argv[0])
@@ -136,6 +135,12 @@ def _open_tui(argv: list[str], session: ServedSession | None,
     return app.return_code or 0
 
 
+def _is_log(path: str) -> bool:
+    from agexplorer.runlog.log import is_log
+
+    return is_log(path)
+
+
 def _with_recovery_copy(exc: AgxError, path: str) -> AgxError:
     """A missing file whose unsaved edits the explorer kept (the file was deleted while it
     held them, then the explorer ended): the error says where they are."""
@@ -152,8 +157,6 @@ def _with_recovery_copy(exc: AgxError, path: str) -> AgxError:
 def explorer_parser() -> argparse.ArgumentParser:
     """The explorer's own arguments (``agexplorer [options] [PATH[::FUNC] | DIR | LOG]``,
     ``agexplorer tour [options]``); a bad one is one sentence and exit 2."""
-    from agexplorer.cli.table import EXPLORER_USAGE
-
     parser = Parser(prog="agexplorer", usage=EXPLORER_USAGE, add_help=False)
     # Any number, so that more than one is told in the explorer's own words.
     parser.add_argument("target", nargs="*", metavar="PATH[::FUNC] | DIR | LOG")

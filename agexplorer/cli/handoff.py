@@ -42,9 +42,12 @@ def hand_off(argv: list[str]) -> int | None:
     """Open the explorer for ``argv`` in the background worker's warm explorer, in this
     terminal, and return its exit status; None where that cannot apply (the caller opens the
     explorer itself, as without a background worker)."""
-    from agexplorer.daemon import warm
-
-    if warm.opened_warm or "--no-daemon" in argv or "--served" in argv or not _own_terminal():
+    if "--no-daemon" in argv or "--served" in argv or not _own_terminal():
+        return None
+    # Set by the warm explorer (agexplorer/cli/warm.py), which imported it; not imported
+    # here otherwise: the daemon's modules are not a cold first frame's.
+    warm = sys.modules.get("agexplorer.daemon.warm")
+    if warm is not None and warm.opened_warm:
         return None
     conn = _connect()
     if conn is None:

@@ -9,6 +9,10 @@ from typing import Any, NoReturn
 
 from agexplorer.worker.limits import MAX_TIMEOUT
 
+# The explorer's form, which takes no command: the first line of --help's usage.
+EXPLORER_USAGE = ("agexplorer [--timeout SECONDS] [--python PATH] [--user-code PATH]...\n"
+                  "                  [--no-daemon] [PATH[::FUNC] | DIR | LOG]")
+
 
 class Parser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:  # one sentence, not a usage dump

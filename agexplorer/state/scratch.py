@@ -23,7 +23,6 @@ import time
 from agexplorer.model.errors import AgxError
 from agexplorer.source.files import read_source_file, write_source
 from agexplorer.source.folders import python_files_under
-from agexplorer.state.recovery import load_copy
 from agexplorer.state.session import owned_folder, pid_alive, state_dir
 
 MARKER = ".agexplorer-scratch"  # in a scratch folder: a save there says it wrote a copy
@@ -109,6 +108,8 @@ def _ended(entry: os.DirEntry[str]) -> bool:
 def holds_work(folder: str) -> bool:
     """Whether a scratch session folder holds anything of the user's: a copy that differs
     from what was copied, a file added to it, or a recovery copy of one of its files."""
+    from agexplorer.state.recovery import load_copy  # not the explorer's first frame's
+
     made = _made(folder)
     if made is None:
         return True  # no marker: not a folder this module made, so not ours to judge

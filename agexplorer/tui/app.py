@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
+from functools import cached_property
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from textual import on
@@ -14,35 +15,13 @@ from textual.css.query import NoMatches
 from textual.widget import MountError
 from textual.widgets import Footer
 
-from agexplorer.tui import keys, textual_patches
-from agexplorer.tui.bridge import EngineBridge
-from agexplorer.tui.buffer.disk import DiskWatch
-from agexplorer.tui.buffer.ending import Ending
-from agexplorer.tui.buffer.safety import SafetyNet
-from agexplorer.tui.code.editing import Editing
-from agexplorer.tui.code.linking import Linking
-from agexplorer.tui.code.made import Provenance
+from agexplorer.tui import keys, textual_patches, wiring
 from agexplorer.tui.commands import ExplorerCommands
 from agexplorer.tui.compare.actions import CompareActions
-from agexplorer.tui.desk import Desk
-from agexplorer.tui.functions.navigation import Navigation
 from agexplorer.tui.functions.picker import FunctionPicker
-from agexplorer.tui.graph.op_detail import OpDetail
 from agexplorer.tui.guards import while_mounted
 from agexplorer.tui.keys import KeyActions
 from agexplorer.tui.layout import LayoutApp, add_workspace_css, fit_controls, fit_tour, preset_breakpoints
-from agexplorer.tui.messages import (
-    AnalysisFailed,
-    AnalysisReady,
-    BufferRequest,
-    EngineAnswer,
-    EngineStatus,
-    WorkerNotice,
-)
-from agexplorer.tui.requests import Requests
-from agexplorer.tui.results import Results
-from agexplorer.tui.state import ExplorerState
-from agexplorer.tui.status import StatusReporter
 from agexplorer.tui.status_line import StatusLine
 
 if TYPE_CHECKING:
@@ -50,15 +29,24 @@ if TYPE_CHECKING:
 
     from agexplorer.tui.code.source_pane import SourcePane
     from agexplorer.tui.doctor.tab import DoctorTab
+    from agexplorer.tui.messages import (
+        AnalysisFailed,
+        AnalysisReady,
+        BufferRequest,
+        EngineAnswer,
+        EngineStatus,
+        WorkerNotice,
+    )
     from agexplorer.tui.run.panel import RunPanel
     from agexplorer.tui.trace.tab import TraceTab
     from agexplorer.tui.workspace import Workspace
     from agexplorer.worker.client import Worker
     from agexplorer.worker.interpreter import Interpreter
 
-# The code panes and panels (agexplorer.tui.workspace) are imported and mounted
-# after the first frame, so their handlers below are named (on_input_changed, ...)
-# rather than decorated with their classes, and the typed lookups import them late.
+# The code panes and panels (agexplorer.tui.workspace) are imported and mounted after the
+# first frame, and the parts and messages are imported after it (wiring.py), so their
+# handlers below are named (on_input_changed, on_analysis_ready, ...) rather than decorated
+# with their classes, and the typed lookups import them late.
 
 
 class AgxApp(KeyActions, CompareActions, LayoutApp):
@@ -69,6 +57,21 @@ class AgxApp(KeyActions, CompareActions, LayoutApp):
     COMMANDS = App.COMMANDS | {ExplorerCommands}
     BINDINGS: ClassVar[list[BindingType]] = keys.BINDINGS  # the keys and their actions: keys.py
     started: Callable[[], None] = staticmethod(lambda: None)  # the panes are in: start-up over
+    # The parts, each made on first use (all of them just after the first frame): wiring.py.
+    bridge = cached_property(wiring.bridge)  # the worker given, or made with --python's choice
+    state = cached_property(wiring.state)  # the function shown, its analyses and their answers
+    status = cached_property(wiring.status)
+    safety = cached_property(wiring.safety)
+    ending = cached_property(wiring.ending)
+    disk = cached_property(wiring.disk)
+    provenance = cached_property(wiring.provenance)
+    linking = cached_property(wiring.linking)
+    op_detail = cached_property(wiring.op_detail)
+    results = cached_property(wiring.results)
+    editing = cached_property(wiring.editing)
+    requests = cached_property(wiring.requests)
+    navigation = cached_property(wiring.navigation)
+    desk = cached_property(wiring.desk)
 
     def __init__(self, paths: list[str], function: str | None = None,
                  worker: Worker | None = None, timeout: float = 30.0,
@@ -78,38 +81,12 @@ class AgxApp(KeyActions, CompareActions, LayoutApp):
         self.paths = [os.path.abspath(p) for p in paths]
         self.first_function, self.program = function, program  # opens first: Program, Opening
         self.user_code = user_code  # --user-code folders, sent with every report request
-        self.bridge = EngineBridge(self, worker, timeout, python)  # python: --python's choice
-        self.state = ExplorerState()  # the function shown, its analyses and their answers
+        self.worker_given, self.worker_timeout, self.worker_python = worker, timeout, python
         self.status_line = StatusLine("loading TensorFlow…", id="status")
-        self.status = StatusReporter(self.status_line, self.state, self._log_view)
         self.engine_ready = False
         self.colorblind = colorblind
         self.workspace_ready = False
         self.exiting = False  # racing handlers (timers, answers) stand down
-        self.safety = SafetyNet(self._buffer, lambda text: self.post_message(WorkerNotice(text)))
-        self.ending = Ending(self.safety.keep_for_good, lambda code: self.exit(return_code=code),
-                             lambda: self.is_running and not self.exiting, self.bridge.close,
-                             lambda: self.is_headless,
-                             lambda: textual_patches.served_key_thread(self))
-        self.disk = DiskWatch(self.status, self.safety.recovery, self.analyse)
-        self.provenance = Provenance(lambda: self.source.text, lambda: self.panes)
-        self.linking = Linking(self.state, self.mounted_panes, self.set_timer)
-        self.op_detail = OpDetail(self.state, self.provenance, self.bridge.ask,
-                                  lambda: self.panes.ops, self.linking.line)
-        self.results = Results(self.state, self.status, self.provenance, self.linking,
-                               self.mounted_panes, self.call_after_refresh,
-                               self.relabel_functions, lambda: self.colorblind)
-        self.editing = Editing(self.state, self.mounted_source, self.analyse, self.provenance,
-                               self.safety.recovery, self.disk, self.status, self.deliver_binary)
-        self.requests = Requests(self.state, self.bridge.analyse, self.status, self.provenance,
-                                 self.mounted_panes, self.user_code)
-        self.navigation = Navigation(self.state, self.requests, self.status, self.disk,
-                                     self.safety, self.mounted_panes, self._picker,
-                                     self.analyse, self.set_timer, self.call_after_refresh)
-        self.desk = Desk(self.state, self.bridge, self.requests.buffer, self.status,
-                         self.provenance, self.linking, lambda: self.source, self.analyse,
-                         self.requests.set_call, lambda: self.colorblind, self.user_code,
-                         self.editing.settle)
         self._mounting = False  # the workspace is being mounted (just after the first frame)
         self._deferred_exit: tuple[tuple, dict] | None = None
         self._early_status: list[EngineStatus] = []
@@ -147,10 +124,10 @@ class AgxApp(KeyActions, CompareActions, LayoutApp):
         except NoMatches:
             return None
 
-    def _log_view(self) -> RichLog | None:
+    def log_view(self) -> RichLog | None:
         return panes.log_view if (panes := self.mounted_panes()) is not None else None
 
-    def _picker(self) -> FunctionPicker | None:
+    def picker(self) -> FunctionPicker | None:
         """The function list (None before the first frame and as the app ends)."""
         return next(iter(self.query(FunctionPicker)), None) if self.is_running else None
 
@@ -162,7 +139,7 @@ class AgxApp(KeyActions, CompareActions, LayoutApp):
         if self.navigation.open_first(self.first_function):
             self.replay_keys()
 
-    def _buffer(self) -> SourcePane | None:
+    def kept_buffer(self) -> SourcePane | None:
         """The source pane once mounted, also as the app ends and under a dialog or the program
         view (a query finds the top screen only): the safety net keeps its buffer then."""
         return self._workspace.source if self.workspace_ready and self._workspace else None
@@ -178,21 +155,24 @@ class AgxApp(KeyActions, CompareActions, LayoutApp):
 
     # -- layout ------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
+        preset_breakpoints(self)  # before the widgets are styled: styled once, not twice
         with Horizontal(id="main"):
             yield FunctionPicker(self.paths, id="picker")  # the centre comes after the frame
         yield self.status_line
         yield Footer()
 
     def on_mount(self) -> None:
-        preset_breakpoints(self)
         picker = self.query_one(FunctionPicker)
         picker.border_title = "functions"
-        self.state.subscribe(picker)  # its badges follow the answers
         self.ending.catch()
 
     def on_ready(self) -> None:
-        """The first frame (the function list) is on screen: now the worker starts (TensorFlow
-        loads meanwhile; ~40 ms of that frame before), then the rest of the layout."""
+        """The first frame (the function list) is on screen: now the app's parts are made
+        (wiring.py), the worker starts (TensorFlow loads meanwhile; ~40 ms of that frame
+        before), then the rest of the layout."""
+        for part in wiring.PARTS:
+            getattr(self, part)
+        self.state.subscribe(self.query_one(FunctionPicker))  # its badges follow the answers
         self.bridge.warm_up()
         self.call_after_refresh(self._mount_workspace)
 
@@ -219,7 +199,7 @@ class AgxApp(KeyActions, CompareActions, LayoutApp):
         self.workspace_ready = True
         fit_controls(self)
         for message in self._early_status:
-            self._engine_status(message)
+            self.on_engine_status(message)
         self._early_status.clear()
         panes = self.panes
         # The panes that show an answer themselves (the Passes and HLO tabs subscribed as
@@ -269,15 +249,13 @@ class AgxApp(KeyActions, CompareActions, LayoutApp):
         """Append to the Log panel, under a header naming the function and call analysed."""
         self.status.log(text)
 
-    @on(WorkerNotice)
     @while_mounted
-    def _worker_notice(self, message: WorkerNotice) -> None:
+    def on_worker_notice(self, message: WorkerNotice) -> None:
         if self.workspace_ready:
             self.announce(message.text)
 
-    @on(EngineStatus)
     @while_mounted
-    def _engine_status(self, message: EngineStatus) -> None:
+    def on_engine_status(self, message: EngineStatus) -> None:
         if not self.workspace_ready:
             self._early_status.append(message)  # replayed once the panels exist
             return
@@ -298,19 +276,16 @@ class AgxApp(KeyActions, CompareActions, LayoutApp):
         ``tensorboard``: the run also writes the graph's TensorBoard log there."""
         self.requests.analyse(run, call, tensorboard)
 
-    @on(AnalysisReady)
-    def _analysis_ready(self, message: AnalysisReady) -> None:
+    def on_analysis_ready(self, message: AnalysisReady) -> None:
         if self.is_running:  # the panes, then Results, react to the state's ReportChanged
             self.state.answer(message.key, message.report, message.lab)
 
-    @on(AnalysisFailed)
-    def _analysis_failed(self, message: AnalysisFailed) -> None:
+    def on_analysis_failed(self, message: AnalysisFailed) -> None:
         if self.is_running:
             self.state.fail(message.key, message.error)
 
-    @on(EngineAnswer)
     @while_mounted
-    def _engine_answer(self, message: EngineAnswer) -> None:
+    def on_engine_answer(self, message: EngineAnswer) -> None:
         self.requests.answered(message)
 
     # -- the current function ----------------------------------------------------------

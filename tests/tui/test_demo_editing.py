@@ -40,7 +40,7 @@ def tour_app():
     from agexplorer.cli.common import samples_dir
     from agexplorer.state.scratch import scratch_copies
     from agexplorer.tui.app import AgxApp
-    from agexplorer.tui.tour.tour import Opening
+    from agexplorer.tui.tour.opening import Opening
 
     return AgxApp(scratch_copies(samples_dir()), worker=ReplayWorker(),
                   program=Opening(scratch=True, tour=True))

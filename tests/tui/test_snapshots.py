@@ -52,7 +52,7 @@ def tour_app(_):
     from agexplorer.cli.common import samples_dir
     from agexplorer.state.scratch import scratch_copies
     from agexplorer.tui.app import AgxApp
-    from agexplorer.tui.tour.tour import Opening
+    from agexplorer.tui.tour.opening import Opening
 
     return AgxApp(scratch_copies(samples_dir()), worker=ReplayWorker(),
                   program=Opening(scratch=True, tour=True))

@@ -10,8 +10,8 @@ import pytest
 from agexplorer.cli import samples_dir
 from agexplorer.state.scratch import scratch_copies
 from agexplorer.tui.app import AgxApp
+from agexplorer.tui.tour.opening import Opening
 from agexplorer.tui.tour.steps import STEPS
-from agexplorer.tui.tour.tour import Opening
 from conftest import SAMPLES, wait_for
 
 pytestmark = pytest.mark.tf  # the worker imports TensorFlow

@@ -54,7 +54,7 @@ def lesson(monkeypatch) -> list[str]:
 
 def tour_app(paths: list[str]):
     from agexplorer.tui.app import AgxApp
-    from agexplorer.tui.tour.tour import Opening
+    from agexplorer.tui.tour.opening import Opening
 
     return AgxApp(paths, worker=ReplayWorker(), program=Opening(scratch=True, tour=True))
 

@@ -6,7 +6,6 @@ import os
 from typing import TYPE_CHECKING, Any
 
 from agexplorer.tui.guards import while_mounted
-from agexplorer.tui.messages import AnalysisKey
 from agexplorer.tui.parts import ExplorerApp
 
 if TYPE_CHECKING:
@@ -102,6 +101,7 @@ class CompareActions(ExplorerApp):
     def _compare_open(self, shown: Target, request: CompareRequest, title: str,
                       names: tuple[str, str]) -> None:
         from agexplorer.tui.compare.screen import CompareScreen
+        from agexplorer.tui.messages import AnalysisKey
 
         key = AnalysisKey(shown[0], shown[1], self.state.generation)
         self.push_screen(CompareScreen(request, key, title, names, self.bridge.ask))

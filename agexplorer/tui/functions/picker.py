@@ -33,7 +33,7 @@ class FunctionPicker(Tree[tuple[str, str] | None]):
             self.at_once = at_once
 
     def __init__(self, paths: list[str], **kwargs) -> None:
-        super().__init__("functions", **kwargs)
+        super().__init__(Text("functions"), **kwargs)  # Text: no markup to parse
         self.paths = paths
         self.show_root = False
         self._fn_nodes: dict[tuple[str, str], TreeNode] = {}
@@ -75,16 +75,26 @@ class FunctionPicker(Tree[tuple[str, str] | None]):
         explorer's own markup (``[red]failed[/]``); the name is text."""
         f, badge = self._fn_infos[key], self._badges.get(key, "")
         room = self.scrollable_content_region.width - self.GUIDE
-        badge_width = len(Text.from_markup(badge).plain) + 2 if badge else 0
-        name, line, tf = f.qualname, f" [dim]{f.line}[/]", " [cyan]@tf[/]" if f.decorated else ""
+        marked = Text.from_markup(badge) if badge else None
+        badge_width = len(marked.plain) + 2 if marked is not None else 0
+        name, line, tf = f.qualname, f" {f.line}", " @tf" if f.decorated else ""
         if room > 0:
-            if len(name) + len(str(f.line)) + 1 + (4 if tf else 0) + badge_width > room:
+            if len(name) + len(line) + len(tf) + badge_width > room:
                 tf = ""
-            if len(name) + len(str(f.line)) + 1 + badge_width > room:
+            if len(name) + len(line) + badge_width > room:
                 line = ""
             if len(name) + badge_width > room:
                 name = name[:max(room - badge_width - 1, 1)] + "…"
-        return Text(name) + Text.from_markup(line + tf + (f"  {badge}" if badge else ""))
+        # Styled, not markup: the first frame's labels parse no markup (rich's markup parser
+        # and its emoji table cost ~3 ms on its first use, and a badge comes later).
+        label = Text(name)
+        if line:
+            label.append(" ").append(line[1:], style="dim")
+        if tf:
+            label.append(" ").append(tf[1:], style="cyan")
+        if marked is not None:
+            label.append("  ").append_text(marked)
+        return label
 
     def on_resize(self) -> None:
         for key in self._fn_nodes:

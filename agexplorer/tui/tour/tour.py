@@ -4,13 +4,12 @@ and the explorer's opening (scratch copies, the tour open) that hands over to it
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from textual.command import Hit, Hits, Provider
 
-from agexplorer.state.scratch import NOTE, bundled_samples, scratch_copies
+from agexplorer.state.scratch import bundled_samples, scratch_copies
 from agexplorer.tui import textual_patches
 from agexplorer.tui.code.made import answer_label
 from agexplorer.tui.functions.picker import FunctionPicker
@@ -27,28 +26,6 @@ TABS = {"run": "tab-run", "trace": "tab-trace", "doctor": "tab-doctor", "flow": 
 # The tabs whose header names the call of their own request (the others: the analysis's).
 PROVENANCE = {"run": "run", "trace": "trace", "doctor": "doctor"}
 SCRATCH_MARK = "scratch copies (ctrl+s saves the copy)"
-
-
-@dataclass
-class Opening:
-    """How the explorer opened (the app's first-open hook, as a recorded run's program view
-    is): the first function, the scratch-copy note, the tour when asked for."""
-
-    scratch: bool = False
-    tour: bool = False
-
-    def open(self, app: ExplorerApp) -> None:
-        """Open the first function as the explorer always does, then say it is a scratch
-        copy, then open the tour."""
-        app.COMMANDS = app.COMMANDS | {TourCommands}  # type: ignore[misc]  # this app's only
-        app.program = None  # handed over: the explorer opens its first function as always
-        app.open_first()
-        if self.scratch:  # said now, and kept under the function list
-            app.announce(NOTE, error=False)
-            app.query_one(FunctionPicker).border_subtitle = SCRATCH_MARK
-            app.title = f"agexplorer: {SCRATCH_MARK}"
-        if self.tour:
-            start_tour(app)
 
 
 class TourCommands(Provider):
