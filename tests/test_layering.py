@@ -86,6 +86,10 @@ def test_the_explorers_first_frame_imports_only_what_it_draws():
         "agexplorer.tui.bridge", "agexplorer.tui.results", "agexplorer.tui.requests",
         "agexplorer.tui.code.made", "agexplorer.tui.tour.tour", "agexplorer.tui.tour.steps",
         "agexplorer.state.recovery", "agexplorer.runlog.log",
+        # argparse reads the options only where there is one (~2 ms)
+        "argparse",
+        # the probe of another interpreter, where one is chosen (--python, a venv's)
+        "agexplorer.worker.interpreter",
         # rich's markup parser brings its emoji table (~2.5 ms): the first frame's labels
         # are styled Text
         "rich._emoji_codes",

@@ -173,3 +173,13 @@ async def test_a_tour_step_uses_its_own_call_never_one_typed_before(worker):
         tour.go(3)
         assert await wait_for(pilot, lambda: analysed(step.function, "tf.constant(5)"), 120)
         assert app.call_input.value == ""
+
+
+@pytest.mark.parametrize("argv", [[], ["f.py"], ["f.py::g"], ["tour"], ["a.py", "b.py"]])
+def test_the_explorers_arguments_without_an_option_read_as_its_parser_reads_them(argv):
+    """Read without argparse where nothing is an option (explorer_options): the same
+    targets and defaults the parser gives."""
+    from agexplorer.cli.explorer import explorer_options, explorer_parser
+
+    assert vars(explorer_options(argv)) == vars(explorer_parser().parse_args(argv))
+    assert vars(explorer_options(["--no-daemon", *argv]))["no_daemon"] is True

@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
 from typing import TYPE_CHECKING
@@ -11,6 +10,7 @@ from typing import TYPE_CHECKING
 from agexplorer.model.errors import AgxError
 
 if TYPE_CHECKING:
+    import argparse
     from typing import TypeAlias
 
     from agexplorer.daemon.client import BackgroundWorker

@@ -3,18 +3,19 @@ and `agexplorer tour`: the checks before the explorer opens."""
 
 from __future__ import annotations
 
-import argparse
 import gc
 import os
 import sys
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from types import SimpleNamespace
+from typing import TYPE_CHECKING, Any
 
 from agexplorer.cli.common import samples_dir, user_code_paths
-from agexplorer.cli.options import EXPLORER_USAGE, Parser, add_debug, positive
 from agexplorer.model.errors import AgxError
 
 if TYPE_CHECKING:
+    import argparse
+
     from agexplorer.state.session import ServedSession
     from agexplorer.tui.program.actions import Program
     from agexplorer.tui.tour.opening import Opening
@@ -75,9 +76,9 @@ def _open_tui(argv: list[str], session: ServedSession | None,
     from agexplorer.source.targets import check_target, parse_source, parse_spec, read_source
     from agexplorer.state.scratch import python_files, scratch_copies
     from agexplorer.tui.tour.opening import Opening
-    from agexplorer.worker.interpreter import resolve
+    from agexplorer.worker.choice import choose
 
-    options = explorer_parser().parse_args(argv)
+    options = explorer_options(argv)
     timeout, flag = options.timeout, options.python
     if flag == "":
         raise AgxError("bad-arguments", "--python needs the path of a Python interpreter",
@@ -119,7 +120,11 @@ def _open_tui(argv: list[str], session: ServedSession | None,
         program = Opening(scratch=not argv, tour=tour)
     if options.no_daemon:  # its worker is not forked from the background worker's zygote
         os.environ["AGX_NO_DAEMON"] = "1"
-    python = resolve(flag)  # before the explorer opens: a bad interpreter is one sentence
+    python = None
+    if choose(flag) is not None:  # before the explorer opens: a bad one is one sentence
+        from agexplorer.worker.interpreter import resolve
+
+        python = resolve(flag)
     from agexplorer.tui.app import AgxApp
 
     app = AgxApp(paths, function, timeout=timeout, python=python, user_code=user_code,
@@ -154,14 +159,32 @@ def _with_recovery_copy(exc: AgxError, path: str) -> AgxError:
                     "and open it again.", exit_code=exc.exit_code)
 
 
+# The explorer's options when none is given: its parser's defaults (explorer_parser).
+DEFAULTS: dict[str, Any] = {"timeout": 30.0, "python": None, "user_code": [], "no_daemon": False,
+            "debug": False}
+
+
+def explorer_options(argv: list[str]) -> argparse.Namespace | SimpleNamespace:
+    """The explorer's arguments read: by its parser, or, where no argument is an option
+    (``agexplorer``, ``agexplorer PATH``, ``agexplorer tour``: nothing starts with "-"),
+    as the targets and the defaults, the same values without importing argparse (~2 ms of
+    the first paint)."""
+    if any(arg.startswith("-") for arg in argv):
+        return explorer_parser().parse_args(argv)
+    return SimpleNamespace(target=list(argv), **{**DEFAULTS, "user_code": []})
+
+
 def explorer_parser() -> argparse.ArgumentParser:
     """The explorer's own arguments (``agexplorer [options] [PATH[::FUNC] | DIR | LOG]``,
     ``agexplorer tour [options]``); a bad one is one sentence and exit 2."""
+    from agexplorer.cli.options import EXPLORER_USAGE, Parser, add_debug, positive
+
     parser = Parser(prog="agexplorer", usage=EXPLORER_USAGE, add_help=False)
     # Any number, so that more than one is told in the explorer's own words.
     parser.add_argument("target", nargs="*", metavar="PATH[::FUNC] | DIR | LOG")
-    parser.add_argument("--timeout", type=positive, default=30.0, metavar="SECONDS")
-    parser.add_argument("--python", metavar="PATH", default=None)
+    parser.add_argument("--timeout", type=positive, default=DEFAULTS["timeout"],
+                        metavar="SECONDS")
+    parser.add_argument("--python", metavar="PATH", default=DEFAULTS["python"])
     parser.add_argument("--user-code", action="append", default=[], metavar="PATH")
     parser.add_argument("--no-daemon", action="store_true")
     add_debug(parser)

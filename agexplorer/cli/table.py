@@ -4,13 +4,14 @@ the dispatch cannot disagree. A command's module loads when its parser is built 
 
 from __future__ import annotations
 
-import argparse
 import importlib
 from collections.abc import Callable, Sequence
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from agexplorer import __version__
-from agexplorer.cli.options import EXPLORER_USAGE, CommandParser, Parser, add_debug
+
+if TYPE_CHECKING:  # the parsers are built for a command or --help, not for the explorer
+    import argparse
 
 
 class Command(NamedTuple):
@@ -64,6 +65,8 @@ def resolve(where: str) -> Callable[..., Any]:
 
 def build_parser() -> argparse.ArgumentParser:
     """Every command's parser, from the table; --help shows the explorer's form first."""
+    from agexplorer.cli.options import EXPLORER_USAGE, CommandParser, Parser, add_debug
+
     parser = Parser(prog="agexplorer", usage=f"{EXPLORER_USAGE}\n       agexplorer COMMAND "
                     "[ARGS] (agexplorer COMMAND --help)",
                     description="Explore what TensorFlow AutoGraph makes of your Python "

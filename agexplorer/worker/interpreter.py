@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from agexplorer.model.errors import AgxError
 from agexplorer.model.support import PYTHON_OLDEST, TESTED, TF_REQUIREMENT, tf_supported
+from agexplorer.worker.choice import choose
 
 PROBE_TIMEOUT = 20.0
 # The distributions TensorFlow ships as; the first one installed is the one `import` finds.
@@ -77,23 +78,6 @@ class Interpreter:
 
 _cache: dict[tuple[str, str, float], Interpreter] = {}
 _cache_lock = threading.Lock()
-
-
-def choose(flag: str | None, environ: Mapping[str, str] | None = None) -> tuple[str, str] | None:
-    """(path, where it came from) of the interpreter asked for: ``--python`` first, then
-    ``AGX_PYTHON``, then an active virtual environment other than the one agexplorer runs
-    in; None: this interpreter (``sys.executable``)."""
-    env = os.environ if environ is None else environ
-    if flag:
-        return flag, "--python"
-    if env.get("AGX_PYTHON"):
-        return env["AGX_PYTHON"], "AGX_PYTHON"
-    venv = env.get("VIRTUAL_ENV")
-    # agexplorer installed in the active venv (CI runs the suite so) changes nothing.
-    if venv and os.path.realpath(venv) != os.path.realpath(sys.prefix):
-        bin_dir = "Scripts" if os.name == "nt" else "bin"
-        return os.path.join(venv, bin_dir, "python"), "VIRTUAL_ENV"
-    return None
 
 
 def resolve(flag: str | None, environ: Mapping[str, str] | None = None) -> Interpreter | None:
