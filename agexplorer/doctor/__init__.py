@@ -20,7 +20,10 @@ AGX008  ``tf.function`` made inside the function, or in a module-level loop
 AGX009  a Python int/float/bool passed by the call to a parameter the function uses
         (not a bool that only chooses an ``if`` branch: that is what it is for)
 AGX010  a staged loop's variable whose dtype or shape after one body trace differs from
-        the one it entered with (tracing fails on it); not when a shape invariant allows it
+        the one it entered with (tracing fails on it); not when a shape invariant allows it.
+        Also one started before the loop as a Python number whose dtype the body does not
+        keep (``total = 0`` then adding float32 values: tracing raises a dtype mismatch in
+        the body); not a float start in an integer body (eagerly that fails too)
 AGX011  a ``return`` inside a loop the trace staged (TensorFlow refuses it: "a return
         statement cannot be placed inside this TensorFlow loop"); not in a loop run in
         Python, nor in a function defined inside the loop
@@ -43,7 +46,7 @@ Line numbers are 1-based lines of the user's file: the whole file is parsed.
 
 The modules: ``parse`` (the file as the checks and rewrites read it), ``examined`` (one
 function under examination), the checks by family (``python_state``, ``loops``,
-``tensors``, ``retracing``, ``loop_shapes``, ``returns``, ``shapes``,
+``tensors``, ``retracing``, ``loop_shapes``, ``loop_dtypes``, ``returns``, ``shapes``,
 ``lookups``, ``branches``, ``iterations``), ``checks`` (the
 entry point), ``reached`` (the checks over the user functions the trace reached: a
 helper's findings carry its file, name and call path), ``rewrites`` (the mechanical

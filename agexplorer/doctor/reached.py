@@ -16,6 +16,7 @@ from agexplorer.doctor import (
     branches,
     iterations,
     lookups,
+    loop_dtypes,
     loop_shapes,
     loops,
     python_state,
@@ -30,8 +31,8 @@ from agexplorer.model.doctor import Finding
 # tf.function itself (its arguments, a tf.function made inside) stay with the root.
 HELPER_CHECKS: tuple[Callable[[ExaminedFunction], None], ...] = (
     python_state.prints, python_state.assigned_globals, loops.appends, loops.loops,
-    python_state.randoms, loop_shapes.loop_shapes, returns.returns, shapes.unknown_sizes,
-    lookups.dict_lookups, branches.branches, iterations.zipped_tensors,
+    python_state.randoms, loop_shapes.loop_shapes, loop_dtypes.loop_dtypes, returns.returns,
+    shapes.unknown_sizes, lookups.dict_lookups, branches.branches, iterations.zipped_tensors,
     iterations.comprehended_tensors, asserts.asserted_tensors)
 
 

@@ -22,6 +22,9 @@ The rewrites, by finding code:
   function's body, started as tensors (``i = 0`` -> ``i = tf.constant(0)``).
 - AGX009 a Python number argument -> ``tf.constant(...)`` in the CALL; the file
   is unchanged (``new_text`` is None).
+- AGX010 a loop variable started as a Python number whose dtype the staged loop's body does
+  not keep (``total = 0`` before a loop adding float32 values) -> that number of the body's
+  dtype (``total = 0.0``; ``tf.constant(0.0, tf.float64)`` for another dtype).
 - AGX011 ``for ...: ... return e ...`` then ``return d`` -> ``result = d`` before the
   loop, ``result = e`` and ``break`` in place of the return, ``return result`` after it.
   Only that shape (the loop a statement of the function's body, the one loop around the
@@ -43,7 +46,7 @@ from typing import Any
 
 import gast
 
-from agexplorer.doctor import asserts, branches, iterations, loops, returns, shapes
+from agexplorer.doctor import asserts, branches, iterations, loop_dtypes, loops, returns, shapes
 from agexplorer.doctor.parse import ParsedFile, dotted_name, param_names, parent_map
 from agexplorer.model.doctor import Finding, Rewrite, text_sha
 
@@ -343,8 +346,29 @@ def _assert_op(mod: ParsedFile, finding: Finding, call: str | None
     return [(*mod.span(node), made)], f"assert ... -> {made}", None
 
 
+def _loop_start(mod: ParsedFile, finding: Finding, call: str | None
+                ) -> tuple[list, str, str | None] | None:
+    """AGX010 of a loop variable started as a Python number of the wrong dtype: that start
+    given the dtype the body gives it (the finding's words name it)."""
+    loop = _flagged(mod, finding, lambda n: isinstance(n, (gast.For, gast.While)))
+    gives = loop_dtypes.GIVES.search(finding.message)
+    func = _enclosing_def(mod, finding.line)
+    if loop is None or gives is None or func is None or not finding.subject:
+        return None
+    start = loop_dtypes.starts(func, loop).get(finding.subject)
+    number = loop_dtypes.number(start.value) if start is not None else None
+    if start is None or number is None:
+        return None
+    made = loop_dtypes.started_as(mod.tf_name or "tf", number, gives[1])
+    if made is None or (mod.tf_name is None and "(" in made):
+        return None
+    return ([(*mod.span(start.value), made)],
+            f"{finding.subject} = {mod.segment(start.value)} -> {finding.subject} = {made}", None)
+
+
 _MAKERS: dict[str, Callable[..., tuple[list, str, str | None] | None]] = {
     "AGX001": _print, "AGX003": _tensorarray, "AGX004": _range, "AGX009": _tensor_arg,
+    "AGX010": _loop_start,
     "AGX011": _return_break, "AGX012": _dynamic_size, "AGX014": _cast_branch, "AGX016": _unstacked,
     "AGX017": _assert_op}
 
