@@ -321,7 +321,7 @@ def load_target(target: str, call: str | None = None, require_args: bool = True,
         node = find_function_node(tree, pyfn.__qualname__)
     decorated = signature is not None or any(
         f.decorated for f in functions if f.qualname == spec.qualname)
-    bound, instance = _bind(module, spec.qualname, pyfn, init)
+    bound, instance = _bind(module, spec.qualname, pyfn, init, (spec.path, tree))
     loaded = Loaded(path=spec.path, qualname=spec.qualname, text=text, functions=functions,
                     node=node, module=module, pyfn=pyfn, signature=signature,
                     bound=bound, decorated=decorated, instance=instance,
@@ -380,23 +380,34 @@ def _constructed(module: Any, cls: type, init: str) -> Any:
                        f"{': ' + first if first else ''}", advice="fix --init.") from None
 
 
-def _instance_for(module: Any, cls: type, qualname: str) -> tuple[Any, str]:
-    """An instance the module holds (a model the program built), else ``cls()``; and which."""
+def _instance_for(module: Any, cls: type, qualname: str,
+                  program: tuple[str, ast.Module] | None = None) -> tuple[Any, str]:
+    """An instance the module holds (a model the program built), else ``cls()``; and which.
+    ``program``: the file's path and parse, for the advice where ``cls()`` fails."""
     for name, value in vars(module).items():
         if isinstance(value, cls):
             return value, f"{name} (the module's {cls.__name__}; --init builds another)"
     try:
         return cls(), f"{cls.__name__}() (its defaults; --init sets its arguments)"
     except Exception as exc:  # noqa: BLE001 - the class's constructor is user code
+        advice = ("pass its constructor's arguments with --init (in the explorer: the Run "
+                  f"tab's init box), or make one at module level (obj = {cls.__name__}(...)).")
+        from agexplorer.engine.keras_layers import keras_major
+
+        made = called_at(program[1], cls.__name__) if program is not None else None
+        if program is not None and made is not None and keras_major(cls) is not None:
+            # a layer of the program's model: the program's own run has one, and its inputs
+            advice = (f"the file makes one at line {made}, a layer Keras calls: `agexplorer "
+                      f"record {os.path.basename(program[0])}` runs the program and records "
+                      f"the traces of {qualname} that Keras makes (fit, predict, ...), with "
+                      f"the inputs and the layer it had; or {advice}")
         raise AgxError("no-instance", f"{qualname} is a method and needs an instance of "
                        f"{cls.__name__}: {cls.__name__}() raised {type(exc).__name__}: {exc}",
-                       advice="pass its constructor's arguments with --init (in the explorer: "
-                       f"the Run tab's init box), or make one at module level (obj = "
-                       f"{cls.__name__}(...)).") from None
+                       advice=advice) from None
 
 
-def _bind(module: Any, qualname: str, pyfn: Any, init: str | None = None
-          ) -> tuple[Any, str | None]:
+def _bind(module: Any, qualname: str, pyfn: Any, init: str | None = None,
+          program: tuple[str, ast.Module] | None = None) -> tuple[Any, str | None]:
     """A method becomes bound to an instance (``Class(INIT)`` with ``init``, else a
     module-level one, else ``Class()``); and that instance in words (None: no method)."""
     parent_name, _, attr = qualname.rpartition(".")
@@ -408,7 +419,7 @@ def _bind(module: Any, qualname: str, pyfn: Any, init: str | None = None
                 instance = _constructed(module, parent, init)
                 words = f"{parent.__name__}({init}) (--init)"
             else:
-                instance, words = _instance_for(module, parent, qualname)
+                instance, words = _instance_for(module, parent, qualname, program)
             return types.MethodType(pyfn, instance), words
     if init is not None:
         raise AgxError("bad-arguments", f"--init builds the instance of a method, and "

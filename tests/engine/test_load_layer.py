@@ -57,3 +57,25 @@ def test_bad_init_is_one_sentence(tf, target, init, kind, words):
         load_target(f"{POOL}::{target}", "tf.ones([2, 3])", init=init)
     assert raised.value.kind == kind and words in raised.value.message
     assert "\n" not in raised.value.message
+
+
+@pytest.mark.parametrize(("target", "record"), [("Scale.call", True), ("Plain.scaled", False)])
+def test_a_layer_made_only_inside_the_model_points_to_record(tf, target, record):
+    """A Keras layer the file makes only inside its model (`Sequential([..., Scale(2.0)])`)
+    and that cannot be made without arguments: the advice names `agexplorer record` (Keras
+    calls it in the program's fit and predict), and the file's line that makes it; a plain
+    class made the same way is not called by Keras: --init alone."""
+    from agexplorer.engine.load import load_target
+
+    path = fixture("layer_in_model.py")
+    with open(path, encoding="utf-8") as fh:
+        text = fh.read().splitlines()
+    made = next(i for i, t in enumerate(text, 1) if f"{target.split('.')[0]}(" in t
+                and "class " not in t)
+    with pytest.raises(AgxError) as raised:
+        load_target(f"{path}::{target}", "tf.ones([1, 2])")
+    assert raised.value.kind == "no-instance"
+    advice = raised.value.advice
+    assert ("`agexplorer record layer_in_model.py`" in advice) == record
+    assert (f"makes one at line {made}" in advice) == record
+    assert "--init" in advice
