@@ -351,14 +351,38 @@ def _build_layer(loaded: Loaded) -> None:
     if loaded.qualname.rpartition(".")[2] != "call" or layer is None or loaded.decorated \
             or keras_major(type(layer)) is None or getattr(layer, "built", True):
         return
+    args, kwargs = _as_keras_takes(loaded.bound, loaded.args, loaded.kwargs)
     try:
-        layer(*loaded.args, **loaded.kwargs)
+        layer(*args, **kwargs)
     except Exception as exc:  # noqa: BLE001 - build and call are user code
         message, line = user_frames_message(exc, loaded.path)
         where = f"{loaded.path}:{line}" if line else loaded.path
         raise AgxError("build-failed", f"{where}: building {type(layer).__name__} by calling "
                        f"it with the call's arguments raised {message.rstrip('.')}.",
                        line=line, exit_code=1) from None
+
+
+def _as_keras_takes(method: Any, args: Any, kwargs: dict) -> tuple[list, dict]:
+    """A layer call's arguments as Keras's ``Layer.__call__`` takes them: the inputs (the
+    call's first parameter) by position, the others by name. Keras 3 refuses any other
+    argument by position (``layer(x, True)``: "Only input tensors may be passed as
+    positional arguments"), and a recorded call gives ``training`` so. Left as they are
+    where they do not bind, or where the call takes ``*args``."""
+    try:
+        bound = inspect.signature(method).bind(*args, **kwargs)
+    except (TypeError, ValueError):
+        return list(args), dict(kwargs)
+    params = bound.signature.parameters
+    if not bound.arguments or any(p.kind is p.VAR_POSITIONAL for p in params.values()):
+        return list(args), dict(kwargs)
+    (first, value), *rest = bound.arguments.items()
+    if params[first].kind not in (params[first].POSITIONAL_ONLY,
+                                  params[first].POSITIONAL_OR_KEYWORD):
+        return list(args), dict(kwargs)
+    named: dict = {}
+    for name, given in rest:
+        named.update(given if params[name].kind is params[name].VAR_KEYWORD else {name: given})
+    return [value], named
 
 
 def _unwrap(obj: Any) -> tuple[Any, Any]:

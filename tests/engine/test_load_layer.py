@@ -79,3 +79,13 @@ def test_a_layer_made_only_inside_the_model_points_to_record(tf, target, record)
     assert ("`agexplorer record layer_in_model.py`" in advice) == record
     assert (f"makes one at line {made}" in advice) == record
     assert "--init" in advice
+
+
+def test_an_unbuilt_layer_is_built_with_training_given_by_name(report):
+    """A recorded Keras call gives ``training`` by position (``Noisy.call(x, True)``);
+    Keras 3's ``Layer.__call__`` takes only the inputs so ("Only input tensors may be passed
+    as positional arguments"): the layer is built with the others by name, then traced."""
+    rep = report(f"{fixture('layer_in_model.py')}::Noisy.call", "tf.ones([2, 4]), True")
+    assert rep.error is None
+    [branch] = [s for s in rep.statements if s.kind == "if"]
+    assert branch.verdict == "python" and "took the true branch" in branch.reason
