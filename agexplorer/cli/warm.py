@@ -66,7 +66,9 @@ def main() -> None:
     # nothing here starts a thread or opens a terminal.
     import importlib
 
-    for name in _PRELOADED:
+    from agexplorer.tui import wiring  # the app's parts, made just after its first frame
+
+    for name in (*_PRELOADED, *wiring.MODULES):
         importlib.import_module(name)
 
     own = (os.path.abspath(sys.executable), os.path.abspath(sys.prefix),

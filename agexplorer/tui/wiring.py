@@ -37,6 +37,15 @@ if TYPE_CHECKING:
 # The order AgxApp.on_ready makes them in (each maker makes the parts it holds first).
 PARTS = ("bridge", "state", "status", "safety", "ending", "disk", "provenance", "linking",
          "op_detail", "results", "editing", "requests", "navigation", "desk")
+# The modules the makers import (a test holds them to it): the warm explorer imports them
+# ahead (agexplorer/cli/warm.py), as it does the workspace's.
+MODULES = ("agexplorer.tui.bridge", "agexplorer.tui.state", "agexplorer.tui.status",
+           "agexplorer.tui.buffer.safety", "agexplorer.tui.messages",
+           "agexplorer.tui.textual_patches", "agexplorer.tui.buffer.ending",
+           "agexplorer.tui.buffer.disk", "agexplorer.tui.code.made",
+           "agexplorer.tui.code.linking", "agexplorer.tui.graph.op_detail",
+           "agexplorer.tui.results", "agexplorer.tui.code.editing", "agexplorer.tui.requests",
+           "agexplorer.tui.functions.navigation", "agexplorer.tui.desk")
 
 
 def bridge(app: AgxApp) -> EngineBridge:

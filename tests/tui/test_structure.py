@@ -103,3 +103,20 @@ def test_the_function_lists_badge_counts_a_mixed_loop_as_unrolled():
     assert badge(report) == "[yellow]unrolled x7[/]"
     report.statements = [verdict("if", "python", None), verdict("while", "staged", None)]
     assert badge(report) == "[green]staged[/]"
+
+
+def test_the_warm_explorer_preloads_every_module_the_parts_import():
+    """wiring.MODULES (what the warm explorer imports ahead) is what its makers import."""
+    import ast
+    import inspect
+
+    from agexplorer.tui import wiring
+
+    made = set()
+    for name in wiring.PARTS:
+        for node in ast.walk(ast.parse(inspect.getsource(getattr(wiring, name)))):
+            if isinstance(node, ast.ImportFrom) and node.module == "agexplorer.tui":
+                made |= {f"agexplorer.tui.{a.name}" for a in node.names}
+            elif isinstance(node, ast.ImportFrom) and node.module:
+                made.add(node.module)
+    assert made == set(wiring.MODULES)
