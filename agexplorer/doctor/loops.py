@@ -7,7 +7,7 @@ from typing import Any
 import gast
 
 from agexplorer.doctor.examined import ExaminedFunction
-from agexplorer.doctor.parse import LOOP_NODES, dotted_name
+from agexplorer.doctor.parse import LOOP_NODES, appended_lists, dotted_name
 from agexplorer.model.report import IN_PYTHON
 from agexplorer.model.text import plural
 from agexplorer.model.values import PYTHON_SCALARS, ValueKind
@@ -187,9 +187,13 @@ def loops(exam: ExaminedFunction) -> None:
                 it = node.iter
                 if isinstance(it, gast.Call) and dotted_name(it.func) == "range" \
                         and not exam.keras3:
+                    tf = exam.mod.tf_name or "tf"
                     bounds = ", ".join(exam.mod.segment(a) for a in it.args)
-                    fix = (f"iterate over {exam.mod.tf_name or 'tf'}.range({bounds}) so "
-                           "AutoGraph builds one tf.while_loop whatever the count.")
+                    lists = [name for name, _ in appended_lists(node) if name in _lists(exam)]
+                    arrays = "".join(f" and collect `{name}` in a {tf}.TensorArray (AGX003)"
+                                     for name in lists)
+                    fix = (f"iterate over {tf}.range({bounds}){arrays} so AutoGraph builds "
+                           "one tf.while_loop whatever the count.")
             exam.add("AGX004", node, message, fix, "trace", cause=cause)
         elif isinstance(node, gast.While) and (v is None or v.verdict == "unreached") \
                 and _tensor_stop_at(exam, node):

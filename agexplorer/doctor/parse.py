@@ -105,6 +105,13 @@ class ParsedFile:
         return None, False
 
 
+def appended_lists(loop: Any) -> list[tuple[str, Any]]:
+    """(name, call) of each ``name.append(...)`` statement directly in ``loop``'s body."""
+    return [(s.value.func.value.id, s.value) for s in loop.body if isinstance(s, gast.Expr)
+            and isinstance(s.value, gast.Call) and isinstance(s.value.func, gast.Attribute)
+            and s.value.func.attr == "append" and isinstance(s.value.func.value, gast.Name)]
+
+
 def parent_map(root: Any) -> dict[int, Any]:
     """id(node) -> its parent node, for every node under ``root``."""
     found: dict[int, Any] = {}

@@ -16,7 +16,9 @@ The rewrites, by finding code:
   after the loop only by ``tf.stack(l)`` or ``return l``); anything else gets no
   rewrite. The dtype: see :func:`_dtype`.
 - AGX004 ``for ... in range(...)`` -> ``tf.range(...)``: the loop variable
-  becomes an int32 tensor, and AutoGraph stages one tf.while_loop. A ``while`` that a
+  becomes an int32 tensor, and AutoGraph stages one tf.while_loop. A list its body appends
+  to becomes a ``tf.TensorArray`` in the same rewrite (AGX003's), where that rewrite takes it:
+  a staged body's value appended to a list is out of scope after the loop. A ``while`` that a
   ``break`` on a tensor stopped (the finding's cause): ``while True:`` -> ``while
   tf.constant(True):``, or the numbers its condition compares, assigned before it in the
   function's body, started as tensors (``i = 0`` -> ``i = tf.constant(0)``).
@@ -47,7 +49,13 @@ from typing import Any
 import gast
 
 from agexplorer.doctor import asserts, branches, iterations, loop_dtypes, loops, returns, shapes
-from agexplorer.doctor.parse import ParsedFile, dotted_name, param_names, parent_map
+from agexplorer.doctor.parse import (
+    ParsedFile,
+    appended_lists,
+    dotted_name,
+    param_names,
+    parent_map,
+)
 from agexplorer.model.doctor import Finding, Rewrite, text_sha
 
 
@@ -94,9 +102,21 @@ def _range(mod: ParsedFile, finding: Finding, call: str | None) -> tuple[list, s
             or dotted_name(node.iter.func) != "range":
         return None
     start, end = mod.span(node.iter.func)
-    return ([(start, end, f"{mod.tf_name}.range")],
-            f"range(...) -> {mod.tf_name}.range(...): one tf.while_loop, the loop variable "
-            "an int32 tensor", None)
+    edits = [(start, end, f"{mod.tf_name}.range")]
+    said = (f"range(...) -> {mod.tf_name}.range(...): one tf.while_loop, the loop variable "
+            "an int32 tensor")
+    # A list the body appends to holds one value of a staged loop's body, out of its scope
+    # after it: it becomes a tf.TensorArray too (AGX003's rewrite), or this one fails. A
+    # list that rewrite cannot take: tf.range alone, whose trial fails and says what to do.
+    arrays = [(name, _tensorarray(mod, Finding(code="AGX003", line=append.lineno, message="",
+                                               why="", fix=None, col=mod.col(append),
+                                               subject=name), call))
+              for name, append in appended_lists(node)]
+    if all(made is not None for _, made in arrays):
+        for name, made in arrays:
+            edits += made[0] if made is not None else []
+            said += f"; {name} -> {mod.tf_name}.TensorArray ({name}.write, {name}.stack())"
+    return edits, said, None
 
 
 def _tensor_start(mod: ParsedFile, loop: Any, finding: Finding

@@ -9,9 +9,11 @@ import textwrap
 import pytest
 
 from agexplorer.doctor.checks import diagnose
+from agexplorer.doctor.rewrites import rewrite
 from agexplorer.doctor.trial import pick_finding
 from agexplorer.model.doctor import Tried
 from agexplorer.model.errors import AgxError
+from conftest import import_file
 
 pytestmark = pytest.mark.tf
 
@@ -59,6 +61,14 @@ SOURCE = '''
 
 
     @tf.function
+    def measured(x):
+        out = []
+        for i in range(3):
+            out.append(x * 2.0)
+        return tf.stack(out) * len(out)
+
+
+    @tf.function
     def warmed(x, epoch):
         return x * (1.0 + 0.1 * epoch)
 
@@ -71,7 +81,7 @@ SOURCE = '''
 
 
     AGX_CALLS = {"counted": "tf.ones([2]), 3", "accumulated": "tf.ones([2])",
-                 "listed": "tf.ones([2])",
+                 "listed": "tf.ones([2])", "measured": "tf.ones([2])",
                  "indexed": "[tf.ones([2]), tf.ones([2]), tf.ones([2])]",
                  "Cumulate.call": "tf.ones([2, 3])", "warmed": "tf.ones([2]), 3"}
 '''
@@ -125,8 +135,31 @@ def test_a_value_that_changes_shape_is_named_with_what_to_start_it_as(report, ca
     assert "`acc` starts as a Python number (acc = 0.0)" in loop.hint
 
 
-def test_a_list_filled_in_the_loop_points_to_the_tensor_array(report, cases):
-    f = finding(report, f"{cases}::listed", "AGX004")
+def test_a_list_filled_in_the_loop_becomes_a_tensor_array_with_the_range(report, cases, tf):
+    """tf.range alone fails there (the list holds one value of the staged body, out of its
+    scope after the loop: InaccessibleTensorError): the rewrite makes the list a
+    tf.TensorArray too, and that stages, answering as the original does."""
+    target = f"{cases}::listed"
+    f = finding(report, target, "AGX004")
+    assert f.tried.outcome == "staged"
+    assert f.fix.startswith("iterate over tf.range(3) and collect `out` in a tf.TensorArray "
+                            "(AGX003)") and f.fix.endswith("Tried: the rewrite stages the loop "
+                                                           "as a StatelessWhile op.")
+    text = cases.read_text()
+    made = rewrite(text, f)
+    assert "out = tf.TensorArray(tf.float32, size=3)" in made.new_text
+    assert "for i in tf.range(3):" in made.new_text and "return out.stack()" in made.new_text
+    fixed = cases.parent / "tried_listed_fixed.py"
+    fixed.write_text(made.new_text)
+    got = import_file(fixed, "tried_listed_fixed").listed(tf.ones([2]))
+    want = import_file(cases, "tried_cases_listed").listed(tf.ones([2]))
+    assert got.numpy().tolist() == want.numpy().tolist() == [[2.0, 2.0]] * 3
+
+
+def test_a_list_the_array_rewrite_cannot_take_points_to_the_tensor_array(report, cases):
+    """``len(out)`` after the loop: no TensorArray rewrite, so tf.range alone is tried,
+    fails, and the fix says what to do instead."""
+    f = finding(report, f"{cases}::measured", "AGX004")
     assert f.tried.outcome == "fails" and "InaccessibleTensorError" in f.tried.error
     assert f.fix.startswith("the body fills a Python list, which a staged loop cannot: "
                             "collect the values in a tf.TensorArray as well (AGX003)")
