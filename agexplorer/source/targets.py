@@ -270,6 +270,8 @@ def list_functions(tree: ast.Module) -> list[FunctionInfo]:
                 holder = first_object.get(prefix[:-1]) if prefix.count(".") == 1 else None
                 own = own_calls.get(node.name) if not in_class else \
                     own_calls.get(f"{holder}.{node.name}") if holder else None
+                if own is None and holder and node.name == "__call__":
+                    own = own_calls.get(holder)  # c(x) calls its class's __call__
                 found.append(FunctionInfo(
                     qualname=prefix + node.name, line=node.lineno,
                     end_line=node.end_lineno or node.lineno,

@@ -69,3 +69,15 @@ def test_a_function_handed_to_a_library_is_found_with_that_call():
             "    return tf.data.Dataset.range(3).map(parse)\n\n\nfns = [parse]\n")
     assert handed_to(ast.parse(text), "parse") == (9, "tf.data.Dataset.range(3).map")
     assert handed_to(ast.parse(text), "build") is None  # called, never handed over
+
+
+def test_calling_the_module_s_object_is_its_class_s___call__():
+    """``c(x)``: the call of ``Counter.__call__`` on the class's first module-level object (a
+    tf.Module with a @tf.function __call__, as TensorFlow's guides write one)."""
+    text = ("import tensorflow as tf\n\n\nclass Counter(tf.Module):\n"
+            "    @tf.function\n    def __call__(self, n):\n        return n\n\n"
+            "    def add(self, n):\n        return n\n\n\n"
+            "c = Counter()\nn = tf.constant(3)\nprint(c(n))\n")
+    infos = {f.qualname: f for f in list_functions(ast.parse(text))}
+    assert infos["Counter.__call__"].file_call == (15, "n")
+    assert infos["Counter.__call__"].ready and infos["Counter.add"].file_call is None
