@@ -171,7 +171,9 @@ class Recorder:
                 return original(iter_, extra_test, body, get_state, set_state, symbol_names,
                                 opts)
             call = self._start("for", iter_)
-            watch = LoopWatch(get_state, symbol_names, lambda: call.path == "staged",
+            # Staged unless the Python path marked it (before its first body): a dataset's,
+            # an iterator's or a distributed loop traces its body with no mark of its own.
+            watch = LoopWatch(get_state, symbol_names, lambda: call.path != "python",
                               call.file, call.line)
             with self._active(call):
                 try:

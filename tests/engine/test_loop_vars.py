@@ -196,3 +196,22 @@ def test_the_terminal_report_says_defined_by_the_loop(report):
     render_report(report(f"{LV}::for_creates", "3"), console, width=200)
     text = console.export_text()
     assert "loop variables:" in text and "last: int 0  defined by the loop" in text
+
+
+def test_a_dataset_loop_s_python_counter_is_carried_not_changed(report):
+    """``n = 0`` then ``n += 1`` over a tf.data.Dataset: the loop starts n as an int32 tensor
+    and keeps it one, as TensorFlow's own loops do (a dataset's loop traces its body with no
+    mark of the path, which once read as a Python loop turning an int into a tensor, with a
+    fix to make it a tensor first)."""
+    from agexplorer.doctor.checks import diagnose
+
+    target = f"{LV}::counted_batches"
+    call = "tf.data.Dataset.range(10).batch(3)"
+    rep = report(target, call)
+    assert rep.error is None
+    stmt = next(s for s in rep.statements if s.kind == "for")
+    assert stmt.verdict == "staged"
+    [n] = stmt.loop_vars
+    assert (n.before.python_type, n.after.dtype, n.changed) == ("int", "int32", False)
+    assert n.text() == "n: int 0 -> int32[]"
+    assert [f.code for f in diagnose(target, call, report=rep).findings] == []
