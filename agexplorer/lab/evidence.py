@@ -14,7 +14,7 @@ from typing import Any
 
 from agexplorer.engine.effects import changes, snapshot
 
-__all__ = ["effects_since", "is_random_op", "random_ops", "snapshot"]
+__all__ = ["effects_since", "is_random_op", "random_ops", "snapshot", "trace_op_types"]
 from agexplorer.model.lab import EffectPhase, ModeEffect
 
 State = dict[tuple[str, str], str]
@@ -41,13 +41,17 @@ def is_random_op(op_type: str) -> bool:
     return op_type in _RANDOM_OPS or op_type.startswith(_RANDOM_PREFIXES)
 
 
-def random_ops(fn: Any, args: tuple, kwargs: dict) -> list[str]:
-    """The stateful random op types in the trace ``fn`` (a tf.function) made for this call,
-    its nested functions (loop bodies, branches) included; [] when it cannot tell."""
+def trace_op_types(fn: Any, args: tuple, kwargs: dict) -> list[str]:
+    """The op type of every node in the trace ``fn`` (a tf.function) made for this call, its
+    nested functions (loop bodies, branches) included; [] when it cannot tell."""
     try:
         graph = fn.get_concrete_function(*args, **kwargs).graph.as_graph_def()
     except Exception:  # noqa: BLE001 - evidence only: no figure rather than a failed mode
         return []
-    types = {node.op for node in graph.node}
-    types |= {node.op for function in graph.library.function for node in function.node_def}
-    return sorted(t for t in types if is_random_op(t))
+    return [node.op for node in graph.node] + [
+        node.op for function in graph.library.function for node in function.node_def]
+
+
+def random_ops(types: list[str]) -> list[str]:
+    """The stateful random op types among a trace's ``types`` (see trace_op_types)."""
+    return sorted({t for t in types if is_random_op(t)})

@@ -6,7 +6,7 @@ from collections.abc import Callable
 from typing import Any
 
 from agexplorer.engine import tf_internals
-from agexplorer.model.lab import ModeRun
+from agexplorer.model.lab import ModeRun, asserts_skipped
 from agexplorer.model.text import shortened
 
 
@@ -124,6 +124,10 @@ def compare_results(runs: dict[str, ModeRun], hosts: dict[str, Any],
     that ran agree with the first of them (None when fewer than two ran); the differing
     results worded, the first one's first; and for each differing mode, its largest
     relative difference from the first (see largest_difference)."""
+    checked = asserts_skipped(runs)
+    if checked:  # XLA gave a result where an assertion raised: the modes disagree
+        return False, (f"{' and '.join(checked)} raised InvalidArgumentError, xla gave "
+                       f"{runs['xla'].result}"), {}
     ok = [m for m in modes if runs[m].ok]
     if len(ok) < 2:
         return None, None, {}

@@ -18,7 +18,7 @@ from dataclasses import replace
 from typing import Any
 
 from agexplorer.engine.load import Loaded, load_target
-from agexplorer.lab.evidence import effects_since, random_ops, snapshot
+from agexplorer.lab.evidence import effects_since, random_ops, snapshot, trace_op_types
 from agexplorer.lab.inputs import Inputs
 from agexplorer.lab.results import compare_results, leaves, sink_for, summarize, to_host
 from agexplorer.lab.results import same_result as same_result  # callers import it from here
@@ -115,7 +115,8 @@ def run_mode(mode: str, loaded: Loaded, device: str, budget: float,
             live.ran_on = _device_of(result)
             if mode != "eager":
                 live.first_call_traces = fn.experimental_get_tracing_count()
-                live.random_ops = random_ops(fn, args, kwargs)
+                types = trace_op_types(fn, args, kwargs)
+                live.random_ops, live.assert_ops = random_ops(types), types.count("Assert")
             _, live.calls = time_calls(fn, args, kwargs, sink_for(result), budget,
                                        deadline=deadline, samples=samples)
             if mode != "eager":

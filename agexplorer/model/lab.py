@@ -60,6 +60,9 @@ class ModeRun:
     # The trace's random ops that draw from TensorFlow's own stateful generators (op types,
     # e.g. RandomStandardNormal), nested functions included; graph modes only.
     random_ops: list[str] = field(default_factory=list)
+    # The trace's Assert ops (tf.debugging.Assert and the tf.debugging.assert_* checks make
+    # them), nested functions included; graph modes only. XLA's compile ignores each one.
+    assert_ops: int = 0
 
     @property
     def spread_s(self) -> float | None:
@@ -206,3 +209,13 @@ class RunLab:
         if self.tensorboard is not None:
             data["tensorboard"] = {"logdir": self.tensorboard, "note": self.tensorboard_note}
         return data
+
+
+def asserts_skipped(runs: dict[str, ModeRun]) -> list[str]:
+    """The modes (eager, graph) that raised InvalidArgumentError where XLA ran and gave a
+    result and its trace has Assert ops, which XLA's compile ignores; [] otherwise."""
+    xla = runs.get("xla")
+    if xla is None or not xla.ok or not xla.assert_ops:
+        return []
+    return [m for m in ("eager", "graph") if m in runs and not runs[m].ok
+            and "InvalidArgumentError" in (runs[m].error or "")]

@@ -9,7 +9,8 @@ kernels only on a GPU. Otherwise the sentence says so and names what is left to 
 
 from __future__ import annotations
 
-from agexplorer.model.lab import PYTHON_STATE, ModeEffect, ModeRun, RunLab
+from agexplorer.model.lab import PYTHON_STATE, ModeEffect, ModeRun, RunLab, asserts_skipped
+from agexplorer.model.text import plural
 
 _LABEL = {"eager": "eager", "graph": "graph", "xla": "XLA"}
 _STATE_WORDS = {"global": "the global `{}`", "nonlocal": "the closure variable `{}`",
@@ -109,6 +110,15 @@ def candidates(lab: RunLab) -> list[str]:
 def mismatch_words(lab: RunLab) -> str:
     """``results differ between modes: <what>``, then the evidence, or the candidates."""
     head = f"results differ between modes: {lab.mismatch}"
+    checked = asserts_skipped(lab.runs)
+    if checked:
+        count = lab.runs["xla"].assert_ops
+        return (f"{head}.\nXLA leaves Assert ops out: its compile ignores each one (TensorFlow's "
+                f"XLA kernel for Assert only logs \"Ignoring Assert operator\"), and the trace "
+                f"has {plural(count, 'Assert op')} (made by tf.debugging.Assert and the "
+                "tf.debugging.assert_* checks), so under XLA the check that raised in "
+                f"{' and '.join(checked)} never ran. Check the values before an XLA function, "
+                "or outside it.")
     evidence = side_effect_evidence(lab)
     if evidence:
         return (f"{head}.\nThe modes' Python side effects differ: " + "; ".join(evidence) +

@@ -32,5 +32,11 @@ def counted_model(x):
 
 layer = keras.layers.Dense(2)
 
+
+def checked_log(x):
+    """An assertion XLA compiles away: eager and graph raise on a negative value, XLA not."""
+    tf.debugging.assert_positive(x, message="x must be positive")
+    return tf.math.log(x)
+
 AGX_CALLS = {"predict": "tf.ones([2, 4])", "noise": "", "counted": "tf.constant(1.0)",
-             "counted_model": "tf.ones([1, 3])"}
+             "counted_model": "tf.ones([1, 3])", "checked_log": "tf.constant([1.0, -2.0])"}

@@ -136,3 +136,23 @@ def test_a_global_counter_is_named_as_the_side_effect_it_is(tf):
     eager = shared.runs["eager"].effects
     assert [(e.phase, e.before) for e in eager] == [("first-call", "0"), ("later-calls", "1")]
     assert f"graph: the global `count` went {eager[1].after} -> " in mismatch_words(shared)
+
+
+@pytest.mark.tf
+def test_xla_giving_a_result_where_an_assertion_raised_is_a_mismatch_with_its_cause(tf):
+    """tf.debugging.assert_positive raises in eager and graph; XLA's compile ignores Assert
+    ops (tf2xla's kernel for it only logs "Ignoring Assert operator"), so XLA gives a
+    result: the modes disagree, and the words name the Assert op the trace has."""
+    from agexplorer.lab.runs import run_lab
+
+    lab = run_lab(f"{CASES}::checked_log", budget=0.02)
+    assert not lab.runs["eager"].ok and not lab.runs["graph"].ok and lab.runs["xla"].ok
+    assert lab.runs["xla"].assert_ops == 1
+    assert lab.results_match is False
+    assert lab.mismatch.startswith("eager and graph raised InvalidArgumentError, xla gave ")
+    words = mismatch_words(lab)
+    assert "XLA leaves Assert ops out" in words and "the trace has 1 Assert op" in words
+    assert "never ran" in words and lab.to_dict()["runs"]["xla"]["assert_ops"] == 1
+    # Where the check holds every mode agrees, and the assertion is no cause of anything.
+    fine = run_lab(f"{CASES}::checked_log", "tf.constant([1.0, 2.0])", budget=0.02)
+    assert fine.results_match is True and fine.mismatch is None
