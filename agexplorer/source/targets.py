@@ -92,6 +92,12 @@ def parse_source(path: str, text: str) -> ast.Module:
         raise AgxError("syntax-error", f"{where}: syntax error: {exc.msg}"
                        + (f" in `{shown}`" if shown else ""),
                        advice="fix the line and try again.", line=line) from None
+    except (RecursionError, MemoryError) as exc:  # Python's own parser gives up: not ours
+        raise AgxError("syntax-error", f"{path}: Python cannot parse this file: it nests too "
+                       f"deeply ({type(exc).__name__}: {exc})", advice="split the deepest "
+                       "expression (a very long chain of operators, or brackets nested very "
+                       "deep) into steps: Python itself cannot compile the file as it is.") \
+            from None
 
 
 def _decorator_name(node: ast.expr) -> str:

@@ -223,3 +223,14 @@ def test_names_bound_to_functions_are_listed_at_the_lines_of_their_code():
     assert functions["square"].line == lines.index("square = lambda x: x * x") + 1
     assert functions["wrapped"].ready  # its input_signature
     assert functions["rebound"].line == lines.index("def rebound(x):") + 1  # the def's
+
+
+def test_a_file_nested_deeper_than_python_parses_is_one_sentence(tmp_path):
+    """Python's own parser gives up on a 20,000-term expression (RecursionError in 3.11):
+    the file's, said as one, not agexplorer's failure to report."""
+    path = tmp_path / "deep.py"
+    path.write_text("def f(x):\n    return " + " + ".join(["x"] * 20000) + "\n")
+    with pytest.raises(AgxError) as err:
+        parse_source(str(path), path.read_text())
+    assert err.value.kind == "syntax-error" and str(path) in err.value.message
+    assert "\n" not in err.value.message
