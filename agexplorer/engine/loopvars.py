@@ -82,9 +82,29 @@ def _kind(state: VarState) -> tuple[str | None, ...]:
 
 
 def _python_change(before: VarState, after: VarState) -> bool:
-    """A Python loop changed the variable's type (a variable the body defines first is new,
-    not changed)."""
-    return not (before.undefined or after.undefined) and _kind(before) != _kind(after)
+    """A Python loop changed the variable's type in a way that staging the loop would fail
+    on (a variable the body defines first is new, not changed). A Python number that became
+    a scalar tensor of the dtype AutoGraph gives that number when a staged loop starts
+    (``total = 0`` then an int32 sum) is no change: staged, the loop carries the same."""
+    if before.undefined or after.undefined or _kind(before) == _kind(after):
+        return False
+    return not (after.is_tensor and after.shape == ()
+                and after.dtype == _staged_dtype(before))
+
+
+def _staged_dtype(state: VarState) -> str | None:
+    """The dtype a Python bool, int or float becomes as a staged loop's variable
+    (``tf.convert_to_tensor``'s: an int too large for int32 is int64); None for others."""
+    if state.python_type == "bool":
+        return "bool"
+    if state.python_type == "float":
+        return "float32"
+    if state.python_type == "int":
+        try:
+            return "int32" if -2**31 <= int(state.value or "") < 2**31 else "int64"
+        except ValueError:  # a shortened repr: too long for int32 anyway
+            return "int64"
+    return None
 
 
 # The variables AutoGraph adds for return, break and continue inside a loop; its namer adds a

@@ -4,8 +4,6 @@ whose value is a [4, 3] tensor); applied, the staged loop traces."""
 
 from __future__ import annotations
 
-import textwrap
-
 import pytest
 
 from agexplorer.model.loopvars import LoopVar, VarState, loop_var_fix
@@ -30,29 +28,41 @@ def test_the_fix_creates_the_value_one_iteration_gave(var, made):
                                  f"({made}), so every iteration carries the same kind of value.")
 
 
+_POOLED = """
+import tensorflow as tf
+
+
+@tf.function
+def f(x):
+    acc = 0.0
+    for t in range(3):
+        acc = acc + x[t] * 2.0
+    return acc
+"""
+# A Python 0 that an unrolled loop made float32: staged as it is, the int32 0 meets the
+# float32 sum and tracing fails.
+_SUMMED = _POOLED.replace("acc = 0.0", "acc = 0").replace(" * 2.0", "")
+
+
 @pytest.mark.tf
-def test_applied_the_fix_stages_the_loop(report, tmp_path):
-    source = textwrap.dedent('''
-        import tensorflow as tf
-
-
-        @tf.function
-        def pooled(x):
-            acc = 0.0
-            for t in range(3):
-                acc = acc + x[t] * 2.0
-            return acc
-    ''')
-    path = tmp_path / "pooled.py"
+@pytest.mark.parametrize(("source", "call", "made"), [
+    (_POOLED, "tf.ones([3, 4, 2])", "tf.zeros([4, 2], tf.float32)"),
+    (_SUMMED, "tf.ones([3])", "tf.constant(0, tf.float32)"),
+])
+def test_applied_the_fix_stages_the_loop(report, tmp_path, source, call, made):
+    """The loop unrolled, staged (tf.range) as it is fails to trace; started as the fix
+    says, the staged loop traces."""
+    path = tmp_path / "unrolled.py"
     path.write_text(source)
-    rep = report(f"{path}::pooled", "tf.ones([3, 4, 2])")
-    [var] = next(s for s in rep.statements if s.kind == "for").loop_vars
+    [var] = next(s for s in report(f"{path}::f", call).statements
+                 if s.kind == "for").loop_vars
     fix = loop_var_fix(var)
-    assert fix is not None and "tf.zeros([4, 2], tf.float32)" in fix
-    staged = source.replace("acc = 0.0", "acc = tf.zeros([4, 2], tf.float32)") \
-        .replace("range(3)", "tf.range(3)")
-    fixed = tmp_path / "pooled_fixed.py"
-    fixed.write_text(staged)
-    after = report(f"{fixed}::pooled", "tf.ones([3, 4, 2])")
-    assert after.error is None
-    assert next(s for s in after.statements if s.kind == "for").verdict == "staged"
+    assert fix is not None and made in fix
+    start = "acc = 0.0" if "acc = 0.0" in source else "acc = 0"
+    for n, new_start in enumerate((start, f"acc = {made}")):
+        staged = tmp_path / f"staged_{n}.py"
+        staged.write_text(source.replace(start, new_start).replace("range(3)", "tf.range(3)"))
+        after = report(f"{staged}::f", call)
+        assert (after.error is None) is (n == 1)
+        if n == 1:
+            assert next(s for s in after.statements if s.kind == "for").verdict == "staged"

@@ -4,6 +4,8 @@ import json
 
 import pytest
 
+from agexplorer.model.loopvars import loop_var_fix
+from agexplorer.render.loopvars import shown_loop_vars
 from conftest import fixture
 
 LV = fixture("loop_vars.py")
@@ -59,14 +61,25 @@ def test_the_shape_invariant_shows_the_shape_it_allowed(report):
     assert (x.before.shape, x.after.shape, x.changed) == ((1,), (None,), False)
 
 
-def test_a_python_loop_where_an_int_becomes_a_tensor_is_marked(report):
-    rep = report(f"{LV}::int_becomes_tensor", "tf.constant([1, 2, 3])")
+def test_a_python_loop_where_an_int_becomes_a_float_tensor_is_marked(report):
+    # Staged (tf.range), AutoGraph makes the 0 an int32 tensor and the float32 sum fails.
+    rep = report(f"{LV}::int_becomes_tensor", "tf.constant([1.0, 2.0, 3.0])")
     stmt = loop(rep, 30)
     assert stmt.verdict == "python"
     [total] = stmt.loop_vars
     assert total.name == "total" and total.changed and total.change == "type"
     assert (total.before.python_type, total.before.value) == ("int", "0")
-    assert (total.after.dtype, total.after.shape) == ("int32", ())
+    assert (total.after.dtype, total.after.shape) == ("float32", ())
+    assert "tf.constant(0, tf.float32)" in loop_var_fix(total)
+
+
+def test_a_python_loop_where_an_int_becomes_an_int32_scalar_is_not_marked(report):
+    # Staged, the loop would carry the same: AutoGraph makes the 0 an int32 tensor first.
+    stmt = loop(report(f"{LV}::int_becomes_tensor", "tf.constant([1, 2, 3])"), 30)
+    [total] = stmt.loop_vars
+    assert (total.before.python_type, total.after.dtype, total.changed) == ("int", "int32",
+                                                                            False)
+    assert shown_loop_vars(stmt) == []
 
 
 def test_a_staged_while_names_its_variables_as_in_the_source(report):
