@@ -168,10 +168,15 @@ def file_calls(tree: ast.Module, functions: set[str] | None = None,
     that can be made again, the same, once it has loaded: ``{name: (line, "args")}``.
 
     The call is in a top-level statement that runs once (``y = f(x)``, ``print(f(x))``; not
-    in a loop, an ``if`` or the ``if __name__ == "__main__":`` block, not in a lambda or a
-    comprehension), it passes no ``*``/``**`` unpacking, and every name its arguments read
-    is bound by the file's top-level code before that statement and never again after it (or
-    not at all: a builtin), so that after the load each still holds the value the call got.
+    in a loop or an ``if``, not in a lambda or a comprehension), it passes no ``*``/``**``
+    unpacking, and every name its arguments read is bound by the file's top-level code
+    before that statement and never again after it (or not at all: a builtin), so that
+    after the load each still holds the value the call got.
+
+    A call in a statement of that kind directly in the ``if __name__ == "__main__":`` block
+    counts too (the program's calls are mostly there): loading the file does not run the
+    block, so every name its arguments read must be bound before the block and nowhere in
+    it nor after it (``print(f(tf.constant([1.0, 2.0])))``, not ``x = g(); f(x)``).
     ``functions``/``objects``: only calls of these functions and of these objects' methods
     (None: any).
     """
@@ -190,9 +195,7 @@ def file_calls(tree: ast.Module, functions: set[str] | None = None,
         here = [node] if isinstance(node, ast.Call) else []
         return here + [c for child in ast.iter_child_nodes(node) for c in calls(child)]
 
-    for statement in tree.body:
-        if not isinstance(statement, _ONCE):
-            continue
+    for statement, line in _once_statements(tree):
         for call in sorted(calls(statement), key=lambda c: (c.lineno, c.col_offset)):
             # f(...), or obj.method(...) of a module-level object: "obj.method"
             func = call.func
@@ -211,12 +214,37 @@ def file_calls(tree: ast.Module, functions: set[str] | None = None,
                      for n in ast.walk(part) if isinstance(n, ast.Name)}
             if called != head:  # the object whose method it is: the same one after the load
                 reads.add(head)
-            line = statement.lineno
             if all(all(at < line for at in bound().get(name, [])) for name in reads):
                 found[called] = (call.lineno, ", ".join(
                     [ast.unparse(a) for a in call.args]
                     + [f"{k.arg}={ast.unparse(k.value)}" for k in call.keywords]))
     return found
+
+
+def _once_statements(tree: ast.Module) -> list[tuple[ast.stmt, int]]:
+    """The statements whose calls :func:`file_calls` takes, each with the line its
+    arguments' names must be bound before: its own for a top-level one; the block's ``if``
+    for one of the ``if __name__ == "__main__":`` block (the bindings of a name anywhere in
+    the block count at that line: the load never made them)."""
+    found: list[tuple[ast.stmt, int]] = []
+    for statement in tree.body:
+        if isinstance(statement, _ONCE):
+            found.append((statement, statement.lineno))
+        elif isinstance(statement, ast.If) and _is_main_block(statement):
+            found += [(s, statement.lineno) for s in statement.body if isinstance(s, _ONCE)]
+    return found
+
+
+def _is_main_block(node: ast.If) -> bool:
+    """``if __name__ == "__main__":`` (either way round)."""
+    if not isinstance(node.test, ast.Compare):
+        return False
+    test = node.test
+    if len(test.ops) != 1 or not isinstance(test.ops[0], ast.Eq):
+        return False
+    sides = [test.left, test.comparators[0]]
+    return any(isinstance(a, ast.Name) and a.id == "__name__" for a in sides) and any(
+        isinstance(a, ast.Constant) and a.value == "__main__" for a in sides)
 
 
 def handed_to(tree: ast.Module, name: str) -> tuple[int, str] | None:

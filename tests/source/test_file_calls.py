@@ -35,10 +35,30 @@ def test_a_call_whose_names_change_after_it_is_not_made_again():
 
 def test_calls_that_may_not_run_or_run_many_times_are_not_the_file_s_call():
     body = "def f(x):\n    return x\n\n\nx = 1\n"
-    for call in ("if __name__ == '__main__':\n    f(x)\n", "for _ in range(2):\n    f(x)\n",
+    for call in ("if x:\n    f(x)\n", "for _ in range(2):\n    f(x)\n",
+                 "if __name__ == '__main__':\n    for _ in range(2):\n        f(x)\n",
+                 "if __name__ != '__main__':\n    f(x)\n",
+                 "if __name__ == '__main__':\n    pass\nelse:\n    f(x)\n",
                  "g = lambda: f(x)\n", "ys = [f(v) for v in [x]]\n", "f(*[x])\n",
                  "f(**{'x': x})\n", "class C:\n    y = f(x)\n"):
         assert "f" not in calls(body + call), call
+
+
+def test_the_main_block_s_call_is_the_file_s_call_when_its_names_are_bound_before_it():
+    """The program's calls are mostly in ``if __name__ == "__main__":``, which loading the
+    file does not run: a call there counts when the names its arguments read were bound
+    before the block and are bound nowhere in it nor after it."""
+    body = "import tensorflow as tf\n\nscale = 2.0\n\n\ndef f(x):\n    return x\n\n\n"
+    main = "if __name__ == '__main__':\n"
+    text = body + main + "    print(f(tf.constant([scale, 1.0])))\n"
+    assert calls(text)["f"] == (11, "tf.constant([scale, 1.0])")
+    info = next(i for i in list_functions(ast.parse(text)) if i.qualname == "f")
+    assert info.ready and info.file_call == (11, "tf.constant([scale, 1.0])")
+    assert calls(body + "if '__main__' == __name__:\n    f(scale)\n")["f"] == (11, "scale")
+    for block in ("    x = tf.ones(2)\n    f(x)\n",  # bound in the block: never by the load
+                  "    f(scale)\n    scale = 3.0\n",  # bound again in it
+                  "    f(scale)\nscale = 3.0\n"):  # or after it
+        assert "f" not in calls(body + main + block), block
 
 
 def test_a_method_s_call_on_the_module_s_object_is_the_method_s_not_the_function_s():
