@@ -91,6 +91,10 @@ class Recorder:
         # While another trace is made inside this one (a tf.function called as this one
         # traces), what runs is that trace's, in its own graph: this recorder looks away.
         self.paused = 0
+        # id(a tf.function of the user's code the trace called) -> (it, the copy traced
+        # instead: see _traced_afresh)
+        self._fresh: dict[int, tuple[Any, Any]] = {}
+        self._copies: set[int] = set()
 
     @contextlib.contextmanager
     def pause(self) -> Iterator[None]:
@@ -256,6 +260,32 @@ class Recorder:
             return original(f, *args, **kwargs)
         return converted_call
 
+    def traced_afresh(self, f: Any) -> Any:
+        """The tf.function to call in place of ``f``, a tf.function called while this trace
+        is made: for one of the user's code, a fresh copy (one per tf.function and trace:
+        later calls of it reuse the copy's traces, as they would the original's). The
+        original may hold a trace made before this one (the file's own call, as it loaded):
+        called with the same arguments it would run none of its Python, and its statements
+        would go unseen. (Not for ``agexplorer record``, which records the program as it
+        runs: ``own_graph``; see :func:`recording`.)"""
+        if self.paused or id(f) in self._copies:
+            return f
+        held = self._fresh.get(id(f))
+        if held is not None:
+            return held[1]
+        python_function = getattr(f, "python_function", None)
+        if python_function is None:
+            return f
+        code = getattr(getattr(python_function, "__func__", python_function), "__code__", None)
+        if code is None or not self._is_user(code.co_filename):
+            return f
+        fresh = tf_internals.fresh_tf_function(f)
+        if fresh is None:
+            return f
+        self._fresh[id(f)] = (f, fresh)  # both kept: their ids stay their own
+        self._copies.add(id(fresh))
+        return fresh
+
     def _entered(self, f: Any, call: tuple[Any, ...] = ()) -> None:
         if self.own_graph and getattr(f, "python_function", None) is not None:
             return
@@ -333,7 +363,9 @@ def recording(recorder: Recorder) -> Iterator[Recorder]:
     wrappers = {"for_stmt": recorder.wrap_for, "while_stmt": recorder.wrap_while,
                 "if_stmt": recorder.wrap_if, "converted_call": recorder.wrap_converted_call}
     with tf_internals.patched_autograph(wrappers, recorder.mark), \
-            _noting_ops(recorder.op_chains):
+            _noting_ops(recorder.op_chains), \
+            (contextlib.nullcontext() if recorder.own_graph
+             else tf_internals.tf_function_calls(recorder.traced_afresh)):
         yield recorder
 
 

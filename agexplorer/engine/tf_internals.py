@@ -243,6 +243,44 @@ def concrete_functions_of(function: Any) -> list[Any]:
         return []
 
 
+@functools.cache
+def _function_class() -> Any:
+    return importlib.import_module(_FUNCTION).Function
+
+
+def fresh_tf_function(function: Any) -> Any | None:
+    """A new tf.function of ``function``'s Python function, with its options and none of its
+    traces; None where ``function`` is no tf.function or this TensorFlow cannot copy one."""
+    try:
+        if not isinstance(function, _function_class()):
+            return None
+        return function._clone(None)
+    except Exception:  # noqa: BLE001 - a release without it: the function is called as it is
+        return None
+
+
+@contextlib.contextmanager
+def tf_function_calls(instead: Callable[[Any], Any]) -> Iterator[None]:
+    """Within the block, calling a tf.function ``f`` calls ``instead(f)``; where this
+    TensorFlow has no copy to give (:func:`fresh_tf_function`), nothing changes."""
+    try:
+        cls = _function_class()
+        original = cls.__call__
+    except (ImportError, AttributeError):
+        yield
+        return
+
+    @functools.wraps(original)
+    def __call__(self: Any, *args: Any, **kwargs: Any) -> Any:
+        return original(instead(self), *args, **kwargs)
+
+    setattr(cls, "__call__", __call__)  # noqa: B010 - the class's, for the block
+    try:
+        yield
+    finally:
+        setattr(cls, "__call__", original)  # noqa: B010
+
+
 _CONVERTERS = "tensorflow.python.autograph.converters"
 CONVERTERS = ("functions", "directives", "break_statements", "asserts", "continue_statements",
               "return_statements", "lists", "slices", "call_trees", "control_flow",
@@ -318,6 +356,10 @@ NAMES: tuple[_Name, ...] = (
       for name in ("verbosity_level", "echo_log_to_stdout")),
     _Name(_FUNCTION, "Function._list_all_concrete_functions", "reads to list a function's traces",
           lost="the retrace report shows no trace signatures"),
+    _Name(_FUNCTION, "Function._clone", "calls to trace a tf.function your function calls "
+          "afresh, as the report traces your function itself",
+          lost="a tf.function your function calls that traced before (the file's own call "
+          "as it loaded) has its statements shown as not reached"),
     *(_Name(_CONTROL_FLOW, name, "reads to mark AutoGraph's unroll limits on a sweep",
             lost="the sweep shows no unroll thresholds") for name in UNROLL_LIMITS),
     *(_Name(f"{_CONVERTERS}.{name}", "transform", "wraps to show the code after each pass",

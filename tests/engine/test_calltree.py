@@ -205,3 +205,19 @@ def test_a_function_a_factory_made_is_reached_by_its_own_name_and_lines(worker, 
     assert step.source.startswith("    def step(x):") and "return step" not in step.source
     assert step.conversion is not None and "ag__.for_stmt" in step.conversion.code
     assert step.op_count == 3  # Tanh x3, its own lines
+
+
+@pytest.mark.parametrize("function", ["outer", "outer_as_written"])
+def test_a_tf_function_traced_as_the_file_loaded_is_traced_again_when_reached(worker,
+                                                                             function):
+    """The file's own calls traced ``inner`` as it loaded; called the same way in the
+    report's trace, the original's cached trace would run none of its Python (its loop:
+    "never reached", and with autograph=False around it "not converted"). A fresh copy of
+    it is traced instead: its loop ran 3 times, converted by its own tf.function."""
+    path = os.path.join(ROOT, "tests", "fixtures", "nested_tf_functions.py")
+    rep = worker.request(ReportRequest(f"{path}::{function}", no_run=True))["report"]
+    fn = reached(rep, "inner")
+    [loop] = fn.statements
+    assert fn.converted and fn.note is None
+    assert (loop.verdict, loop.iterations) == ("python", 3)
+    assert loop.ops_created == 6  # x * 2, three times: its Const and Mul each time

@@ -20,7 +20,7 @@ PRIVATE = ("tensorflow.python", "_TRANSPILER", "get_extra_locals", "_py_for_stmt
            "_tf_while_stmt", "_tf_if_stmt", "tf_stack", "_functions", "_cached_graph", "_numpy",
            "_list_all_concrete_functions", "tensor_util", "MakeNdarray",
            "_maybe_define_function", "_create_concrete_function", "_create_c_op",
-           "_source_mapper_stacks")
+           "_source_mapper_stacks", "_clone")
 # A line may name one if its comment says why (``# private-tf: ...``).
 ALLOWED = "# private-tf:"
 
