@@ -13,10 +13,13 @@ import contextlib
 import inspect
 import linecache
 import os
+import re
+import sys
 import time
 import weakref
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from types import FrameType
 from typing import Any
 
 from agexplorer.engine.calltree import (
@@ -35,17 +38,23 @@ from agexplorer.engine.unconverted_raise import tensorflow_words, unconverted_ad
 from agexplorer.engine.usercode import UserCode
 from agexplorer.engine.verdicts import build_verdicts
 from agexplorer.model.retrace import Argument
+from agexplorer.model.text import plural
 from agexplorer.record.failure import first_line
 from agexplorer.record.reached import CallTexts, Entry, Reached
 from agexplorer.retrace.args import Change, bind_arguments, changes, differences
+from agexplorer.runlog.causes import variables_fix
 
 # Keras 3: model.build(shape) on a subclassed model without its own build() creates no
 # weights (Keras only warns), so the advice is what does create them.
-_VARIABLES = ("the first trace created variables (a layer's weights or an optimizer's slots "
-              "built on the first call), so tf.function traced again with variable creation "
-              "forbidden; to save this trace, create them before the first call: call the "
-              "model once on a sample input (or build its layers' weights in __init__), and "
-              "optimizer.build(model.trainable_variables)")
+_VARIABLES = ("the first trace created variables ({what}), so tf.function traced again with "
+              "variable creation forbidden; to save this trace, create them before the first "
+              "call: {fix}")
+# Who made them (_noting_variables), in words.
+_MADE_BY = {("model",): "{n} of the model's, its layers' weights built on the first call",
+            ("optimizer",): "{n} of the optimizer's, its slots built on the first call",
+            ("model", "optimizer"): "{n}: the model's layers' weights and the optimizer's "
+                                    "slots, built on the first call",
+            (): "a layer's weights or an optimizer's slots built on the first call"}
 _UNSEEN = ("same arguments as trace {where}: something else tf.function keys on changed (a "
            "captured value, the device, or the graph it was called from)")
 
@@ -84,6 +93,38 @@ class _Earlier:
         self.scopes.append(scope)
 
 
+# Where an optimizer's code lives: Keras 3's and tf-keras's optimizers/ folders, and
+# TensorFlow's v1 optimizers and their slot creator.
+_OPTIMIZER_CODE = re.compile(r"[\\/]optimizers[\\/]|[\\/]training[\\/](?:slot_creator|"
+                             r"optimizer)\.py$")
+_FRAMES_LOOKED_AT = 80  # a variable's creation is this deep in its maker's call at most
+
+
+@contextlib.contextmanager
+def _noting_variables(made: dict[str, int]) -> Iterator[None]:
+    """Within the block, count each variable created by who made it: "optimizer" where an
+    optimizer's code is on the stack (its slots, its iteration count), else "model"."""
+    from agexplorer.engine.tfenv import import_tf
+
+    tf = import_tf()
+
+    def creator(next_creator: Callable[..., Any], **kwargs: Any) -> Any:
+        frame: FrameType | None = sys._getframe(1)
+        kind = "model"
+        for _ in range(_FRAMES_LOOKED_AT):
+            if frame is None:
+                break
+            if _OPTIMIZER_CODE.search(frame.f_code.co_filename):
+                kind = "optimizer"
+                break
+            frame = frame.f_back
+        made[kind] = made.get(kind, 0) + 1
+        return next_creator(**kwargs)
+
+    with tf.variable_creator_scope(creator):
+        yield
+
+
 class TraceRecorder:
     """Turns each trace into a JSON-ready record and hands it to ``write`` as soon as it ends."""
 
@@ -104,6 +145,8 @@ class TraceRecorder:
         self._inner_s: list[float] = []  # and the seconds of the traces made inside each
         self._inside: list[_Inside] = []  # and what the traces made inside each did
         self._calls = CallTexts()
+        # trace number -> the variables it created, by who made them ("model", "optimizer")
+        self._made: dict[int, dict[str, int]] = {}
         # Counters compiled into the user's functions: how often each if/for/while of code
         # AutoGraph never converted ran while a trace was made (see engine/counters.py).
         from agexplorer.engine import tf_internals
@@ -151,9 +194,12 @@ class TraceRecorder:
         self._inside.append(_Inside())
         before = self._analysis_s
         t0 = time.perf_counter()
+        made: dict[str, int] = {}  # the variables it creates, by who made them
         try:
             with recording(recorder), (outer.pause() if outer else contextlib.nullcontext()), \
-                    self.counters.counting(seen.entered) as counts:
+                    self.counters.counting(seen.entered) as counts, \
+                    (_noting_variables(made) if scope == "VARIABLE_CREATION"
+                     else contextlib.nullcontext()):
                 concrete = trace()
         except BaseException as exc:
             elapsed = self._own_time(t0, before)
@@ -168,6 +214,8 @@ class TraceRecorder:
                 **({"fix": fix} if fix is not None else {}),
                 "reached": _reached_before_failing(seen, self.index)}))
             raise
+        if made:
+            self._made[number] = made
         inside = self._inside[-1]  # complete now: the traces inside this one are done
         elapsed = self._own_time(t0, before)
         self._open.pop()
@@ -288,7 +336,14 @@ class TraceRecorder:
                            **({"relaxed": relaxed[name]} if name in relaxed else {})}
                           for name, change in found]
             elif scope == "NO_VARIABLE_CREATION" and "VARIABLE_CREATION" in earlier.scopes:
-                reason, causes = _VARIABLES, [{"name": None, "change": "variables"}]
+                first = earlier.numbers[earlier.scopes.index("VARIABLE_CREATION")]
+                made = self._made.get(first, {})
+                made_by = sorted(made)
+                what = _MADE_BY[tuple(made_by)].format(n=plural(sum(made.values()), "variable"))
+                reason = _VARIABLES.format(what=what, fix=variables_fix(made_by or None)
+                                           .removesuffix(" before the first call"))
+                causes = [{"name": None, "change": "variables",
+                           **({"made_by": made_by} if made_by else {})}]
             else:
                 reason = _UNSEEN.format(where=own)
                 causes = [{"name": None, "change": "unseen"}]

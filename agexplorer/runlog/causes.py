@@ -79,10 +79,27 @@ def group_fix(group: dict[str, Any], user: bool = True,
     if "dtype" in names:
         fixes.append(f"cast {_and(names['dtype'])} to one dtype before the call")
     if "variables" in names:
-        fixes.append("call the model once on a sample input before the first call (or "
-                     "build its layers' weights in __init__), and "
-                     "optimizer.build(model.trainable_variables)")
+        made_by = next((c.get("made_by") for c in group["causes"]
+                        if c.get("change") == "variables"), None)
+        fixes.append(variables_fix(made_by))
     return "; ".join(fixes) or None
+
+
+# What makes the variables a first trace created before that trace, by who made them
+# (record/hooks.py notes it: "optimizer" where an optimizer's code made one, else "model").
+_MAKE_MODELS = ("call the model once on a sample input before the first call (or build its "
+                "layers' weights in __init__)")
+_MAKE_SLOTS = "optimizer.build(model.trainable_variables)"
+
+
+def variables_fix(made_by: list[str] | None) -> str:
+    """Create them before the first call: the model's weights, the optimizer's slots, or
+    both where who made them is not recorded (an older log)."""
+    if made_by == ["model"]:
+        return _MAKE_MODELS
+    if made_by == ["optimizer"]:
+        return f"{_MAKE_SLOTS} before the first call"
+    return f"{_MAKE_MODELS}, and {_MAKE_SLOTS}"
 
 
 def _switch(arguments: list[dict[str, Any]]) -> bool:

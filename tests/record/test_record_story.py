@@ -82,25 +82,37 @@ def test_retraces_are_grouped_by_cause_and_numbered_per_function(tf, tmp_path, c
            "shape [8, 1]; trace 2" in text
 
 
+BOTH = ["model", "optimizer"]
+
+
 @pytest.mark.tf
-@pytest.mark.parametrize(("flag", "traces"), [((), 2), (("--build",), 2), (("--fix",), 1)])
+@pytest.mark.parametrize(("flag", "made_by"), [
+    ((), BOTH), (("--build",), BOTH), (("--model-first",), ["optimizer"]),
+    (("--plain-step",), ["model"]), (("--plain-step", "--model-first"), None),
+    (("--fix",), None)])
 def test_the_keras_3_advice_for_variables_made_on_the_first_call_works(tf, tmp_path, capsys,
-                                                                       flag, traces):
+                                                                       flag, made_by):
     """A subclassed Keras 3 model without build(): model.build creates no weights, so the
-    variable-creation retrace stays; what the advice says (call it once, optimizer.build)
-    removes it."""
+    variable-creation retrace stays. The advice names what the first trace created (the
+    model's weights, the optimizer's variables) and asks for just that; what it asks for
+    removes the retrace (--fix does both; after --model-first the advice asks for the
+    optimizer's only; a step without an optimizer, for the model's only, and with it done
+    there is no retrace)."""
     status, summary, _ = recorded(tmp_path, "keras_subclassed.py", *flag)
     assert status == 0
     out = capsys.readouterr().out
-    assert ("weights before the first step: 0" in out) == (flag != ("--fix",))
+    assert ("weights before the first step: 0" in out) == ("--fix" not in flag
+                                                             and "--model-first" not in flag)
     step = function(summary, "train_step")
-    assert step["traces"] == traces
-    if traces == 2:
+    assert step["traces"] == (1 if made_by is None else 2)
+    if made_by is not None:
         (retrace,) = step["retraces"]
-        assert retrace["causes"] == [{"name": None, "change": "variables"}]
-        assert "call the model once on a sample input" in retrace["reason"]
-        assert "optimizer.build(model.trainable_variables)" in retrace["reason"]
-        assert "model.build" not in retrace["reason"].replace("optimizer.build", "")
+        assert retrace["causes"] == [{"name": None, "change": "variables", "made_by": made_by}]
+        reason = retrace["reason"]
+        assert ("call the model once on a sample input" in reason) == ("model" in made_by)
+        assert ("optimizer.build(model.trainable_variables)" in reason) == \
+            ("optimizer" in made_by)
+        assert "model.build" not in reason.replace("optimizer.build", "")
 
 
 @pytest.mark.tf
