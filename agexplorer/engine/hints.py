@@ -231,11 +231,11 @@ def while_hint(stmt: Statement, calls: list[Call]) -> str:
         where = f" in `{ast.unparse(node)}`, the first part of the `{op}`"
     found = None
     if isinstance(node, ast.Compare):
-        found = _compare_fix(node, values)
+        found = _compare_fix(node, values, stmt)
     elif isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
-        found = _flag_fix(node.operand, values)
+        found = _flag_fix(node.operand, values, stmt)
     elif isinstance(node, ast.Name):
-        found = _flag_fix(node, values)
+        found = _flag_fix(node, values, stmt)
     if found is not None:
         held, fix = found
         verb = "is a Python value" if len(held) == 1 else "are Python values"
@@ -258,22 +258,41 @@ def _literal(held: NamedValue | None) -> str | None:
     return literal
 
 
-def _start(name: str, values: dict[str, NamedValue]) -> str:
-    """``start `i` as a tensor (`i = tf.constant(0)`)``, with the value it held."""
+def _start(name: str, values: dict[str, NamedValue], stmt: Statement) -> str:
+    """``start `i` as a tensor (`i = tf.constant(0)`)``: around what the function started
+    it with (``n = len(x)``: ``tf.constant(len(x))``, for every input, not the value one
+    trace held), a parameter made a tensor first in the function; else with the value it
+    held."""
+    started = dict(stmt.started).get(name)
+    if started is not None and _number_text(started) is None:
+        return f"start `{name}` as a tensor (`{name} = tf.constant({started})`)"
+    if started is None and name in stmt.params:
+        return (f"make `{name}` a tensor first in the function (`{name} = "
+                f"tf.constant({name})`, or pass a tensor)")
     literal = _literal(values.get(name))
     if literal is None:
         return f"make `{name}` a tensor (tf.constant(...))"
     return f"start `{name}` as a tensor (`{name} = tf.constant({literal})`)"
 
 
-def _flag_fix(flag: ast.expr, values: dict[str, NamedValue]) -> tuple[list[str], str] | None:
+def _number_text(text: str) -> str | None:
+    """``text`` where it is a number literal (``3``, ``-1.5``), else None."""
+    try:
+        value = ast.literal_eval(text)
+    except (ValueError, SyntaxError):
+        return None
+    return text if type(value) in (int, float, bool) else None
+
+
+def _flag_fix(flag: ast.expr, values: dict[str, NamedValue],
+              stmt: Statement) -> tuple[list[str], str] | None:
     """``while not done`` / ``while running``: the flag itself must be a tensor."""
     if not isinstance(flag, ast.Name):
         return None
     held = values.get(flag.id)
     if held is not None and held.kind not in PYTHON_SCALARS:
         return None
-    return [flag.id], f"{_start(flag.id, values)} and update it with tf ops in the body"
+    return [flag.id], f"{_start(flag.id, values, stmt)} and update it with tf ops in the body"
 
 
 def _tensor_bound(bound: ast.expr, values: dict[str, NamedValue]) -> tuple[str, str]:
@@ -291,8 +310,8 @@ def _tensor_bound(bound: ast.expr, values: dict[str, NamedValue]) -> tuple[str, 
     return f"tf.constant({ast.unparse(bound)})", "compare with a tensor"
 
 
-def _compare_fix(node: ast.Compare,
-                 values: dict[str, NamedValue]) -> tuple[list[str], str] | None:
+def _compare_fix(node: ast.Compare, values: dict[str, NamedValue],
+                 stmt: Statement) -> tuple[list[str], str] | None:
     """``i < n``, ``n > i``, ``x.shape[0] > i``...: which side to make a tensor, keeping the
     comparison's order (``tf.constant(n) > i``)."""
     if len(node.ops) != 1 or not isinstance(node.ops[0], _COUNTER_LEFT + _COUNTER_RIGHT):
@@ -308,7 +327,7 @@ def _compare_fix(node: ast.Compare,
     else:
         counter = 0 if isinstance(node.ops[0], _COUNTER_LEFT) else 1
     counted, bound = sides[counter], sides[1 - counter]
-    options = [_start(counted.id, values) if isinstance(counted, ast.Name)
+    options = [_start(counted.id, values, stmt) if isinstance(counted, ast.Name)
                else f"make `{ast.unparse(counted)}` a tensor (tf.constant(...))"]
     if not constant[1 - counter]:
         tensor, words = _tensor_bound(bound, values)

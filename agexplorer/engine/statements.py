@@ -34,6 +34,10 @@ class Statement:
     # (``acc = 0.0``), with that number's text; a staged loop keeps each value's shape.
     numbers_carried: tuple[tuple[str, str], ...] = ()
     params: tuple[str, ...] = ()  # the parameters of the function that holds it
+    # A while loop's: each name its condition reads, with the source of its last plain
+    # assignment before the loop (``n = len(x)``: ("n", "len(x)")); a name without one is
+    # not listed (a parameter, or one only stepped).
+    started: tuple[tuple[str, str], ...] = ()
 
     def nested(self, statements: list[Statement]) -> Iterator[Statement]:
         """The statements inside this one (``statements``: its function's, which ``children``
@@ -117,6 +121,17 @@ def _numbers_carried(func: ast.AST, loop: ast.For | ast.While) -> tuple[tuple[st
                  and type(value.value) in (int, float))
 
 
+def _started(func: ast.AST, loop: ast.While) -> tuple[tuple[str, str], ...]:
+    """The names ``loop``'s condition reads, each with the source of its last plain
+    assignment before the loop, where it has one."""
+    before: dict[str, ast.expr | None] = {}
+    for line, name, value in _assigned(getattr(func, "body", [])):
+        if line < loop.lineno:
+            before[name] = value
+    return tuple((name, ast.unparse(value)) for name in _names(loop.test)
+                 if (value := before.get(name)) is not None)
+
+
 def find_statements(func: ast.FunctionDef | ast.AsyncFunctionDef,
                     text: str | None = None) -> list[Statement]:
     """Every if/for/while inside ``func`` (nested ones too), in source order. ``text``: the
@@ -152,7 +167,9 @@ def find_statements(func: ast.FunctionDef | ast.AsyncFunctionDef,
                                  orelse_lines=_lines(node.orelse) if node.orelse else None,
                                  numbers_carried=_numbers_carried(func, node)
                                  if isinstance(node, (ast.For, ast.While)) else (),
-                                 params=params)
+                                 params=params,
+                                 started=_started(func, node)
+                                 if isinstance(node, ast.While) else ())
                 index = len(found)
                 found.append(stmt)
                 if parent is not None:

@@ -759,3 +759,59 @@ def test_an_attributes_fix_counts_every_call(report, tf, tmp_path):
     rep = report(f"{refused}::Counter.step")
     (finding,) = diagnose(f"{refused}::Counter.step", None, report=rep).findings
     assert rep.error is not None and "that is what made tracing fail" in finding.message
+
+
+# -- a while loop on a Python counter -------------------------------------------------------
+
+COUNTDOWNS = '''
+    import tensorflow as tf
+
+
+    @tf.function
+    def by_length(x):
+        n = len(x)
+        t = tf.constant(0.0)
+        while n > 0:
+            t += x[n - 1]
+            n -= 1
+        return t
+
+
+    @tf.function
+    def by_argument(x, n):
+        t = tf.constant(0.0)
+        while n > 0:
+            t += x[n - 1]
+            n -= 1
+        return t
+
+
+    AGX_CALLS = {"by_length": "tf.constant([1.0, 2.0, 3.0])",
+                 "by_argument": "tf.constant([1.0, 2.0, 3.0]), 3"}
+'''
+
+
+@pytest.mark.parametrize(("function", "start", "edit"), [
+    # started by an expression: the fix keeps it (not the 3 that one trace's len gave)
+    ("by_length", "`n = tf.constant(len(x))`",
+     ("n = len(x)", "n = tf.constant(len(x))")),
+    # a parameter: made a tensor first in the function (not the 3 one call passed)
+    ("by_argument", "`n = tf.constant(n)`",
+     ("def by_argument(x, n):\n", "def by_argument(x, n):\n    n = tf.constant(n)\n")),
+])
+def test_a_while_counters_start_keeps_what_the_function_starts_it_with(report, tf, tmp_path,
+                                                                        function, start, edit):
+    """The counter a Python ``while`` compares is made a tensor around what the function
+    started it with: applied, the loop is one staged while, and the function still sums
+    every input it is given (a longer one too), where tf.constant(3) would sum 3 items."""
+    path = write(tmp_path, f"countdown_{function}", COUNTDOWNS)
+    loop = loop_of(report(f"{path}::{function}"))
+    assert (loop.verdict, loop.iterations) == ("python", 3)
+    assert start in loop.hint and "tf.constant(3)" not in loop.hint
+    fixed = write(tmp_path, f"countdown_{function}_fixed",
+                  textwrap.dedent(COUNTDOWNS).replace(*edit))
+    assert loop_of(report(f"{fixed}::{function}")).verdict == "staged"
+    module = load(fixed)
+    x = tf.constant([1.0, 2.0, 3.0, 4.0])
+    args = (x,) if function == "by_length" else (x, 4)
+    assert float(getattr(module, function)(*args)) == 10.0
