@@ -40,6 +40,8 @@ AGX016  a comprehension (list, set, dict, generator) over a tensor on the line w
         tracing raised that a symbolic tensor cannot be iterated
 AGX017  an ``assert`` on the line where tracing raised that a symbolic tensor cannot be
         a Python bool
+AGX018  ``.append`` on a Python list made outside an ``if`` the trace staged, in one of its
+        branches
 ======  ==============================================================================
 
 Line numbers are 1-based lines of the user's file: the whole file is parsed.

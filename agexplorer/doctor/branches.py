@@ -1,4 +1,5 @@
-"""A staged ``if`` whose branches do not give the same values (AGX014).
+"""A staged ``if`` whose branches do not give the same values (AGX014), or that append to a
+Python list made outside them (AGX018).
 
 AutoGraph stages an ``if`` on a tensor as a tf.cond, which returns every value the ``if``
 sets (and the function's result, where a branch returns) from both branches, with one
@@ -17,7 +18,8 @@ from typing import Any
 import gast
 
 from agexplorer.doctor.examined import ExaminedFunction
-from agexplorer.doctor.parse import ParsedFile, dotted_name
+from agexplorer.doctor.loops import list_appends
+from agexplorer.doctor.parse import LOOP_NODES, ParsedFile, ancestors, dotted_name
 
 _UNSET = re.compile(r"'(?P<name>[^']+)' must also be initialized in the (?P<branch>\w+) branch")
 _NO_RETURN = re.compile(r"the (?P<branch>\w+) branch must also have a return statement")
@@ -119,3 +121,38 @@ def _called_cond(exam: ExaminedFunction, line: int | None, raised: str) -> None:
              f"results (the true branch {said['true']}, the false branch {said['false']}): a "
              "tf.cond returns one result, the same structure and dtypes whichever branch runs"
              ": that is what made tracing fail", fix, "trace", cause=True)
+
+
+def branch_appends(exam: ExaminedFunction) -> None:
+    """AGX018: ``.append`` on a Python list made outside an if that the trace staged, in one
+    of its branches (the innermost if or loop around the call is that if: a staged loop's
+    is AGX003's)."""
+    for node in list_appends(exam):
+        around = next((a for a in ancestors(node, exam.parents, exam.func)
+                       if isinstance(a, (gast.If, *LOOP_NODES))), None)
+        if not isinstance(around, gast.If):
+            continue
+        verdict = exam.verdicts.get(("if", around.lineno))
+        name = node.func.value.id
+        if verdict is None or verdict.verdict != "staged" or _made_in(name, around):
+            continue
+        cause = exam.out_of_scope_after(around)
+        message = (f"`{name}.append(...)` sits in a branch of the if at line {around.lineno}, "
+                   f"which AutoGraph staged as a tf.cond: `{name}` gets a tensor of that "
+                   "branch's graph, which no code after the if can use")
+        if cause:
+            message += (f"; using it after the if (line {exam.report.error.line}) is what made "
+                        "tracing fail")
+        value = exam.mod.segment(node.args[0]) if len(node.args) == 1 else "..."
+        exam.add("AGX018", node, message,
+                 f"set a name in each branch instead (`value = {value}` here, the other "
+                 "branch's value in the other) and append it once, after the if: "
+                 f"`{name}.append(value)`; the tf.cond then returns the value.", "trace", name,
+                 cause)
+
+
+def _made_in(name: str, branch_if: Any) -> bool:
+    """Whether ``name`` is (re)made inside the if: a list of the branch's own."""
+    return any(isinstance(n, gast.Assign) and any(isinstance(t, gast.Name) and t.id == name
+                                                  for t in n.targets)
+               for n in gast.walk(branch_if))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 import gast
@@ -16,7 +17,7 @@ from agexplorer.model.values import PYTHON_SCALARS, ValueKind
 _COUNTED: frozenset[ValueKind] = frozenset({"range", "numpy"})
 
 
-def _lists(exam: ExaminedFunction) -> set[str]:
+def python_lists(exam: ExaminedFunction) -> set[str]:
     """The names of the Python lists the function makes, and the module's literal lists."""
     local = set()
     for node in exam.nodes():
@@ -49,14 +50,19 @@ def _loop_mode(exam: ExaminedFunction, loop: Any) -> str:
     return "container"
 
 
+def list_appends(exam: ExaminedFunction) -> Iterator[Any]:
+    """Every ``name.append(...)`` call in the function on one of its Python lists."""
+    lists = python_lists(exam)
+    for node in exam.nodes():
+        if isinstance(node, gast.Call) and isinstance(node.func, gast.Attribute) \
+                and node.func.attr == "append" and isinstance(node.func.value, gast.Name) \
+                and node.func.value.id in lists:
+            yield node
+
+
 def appends(exam: ExaminedFunction) -> None:
     """AGX003: .append on a Python list inside a loop."""
-    lists = _lists(exam)
-    for node in exam.nodes():
-        if not (isinstance(node, gast.Call) and isinstance(node.func, gast.Attribute)
-                and node.func.attr == "append" and isinstance(node.func.value, gast.Name)
-                and node.func.value.id in lists):
-            continue
+    for node in list_appends(exam):
         loop = exam.loop_of(node)
         if loop is None:
             continue
@@ -189,7 +195,7 @@ def loops(exam: ExaminedFunction) -> None:
                         and not exam.keras3:
                     tf = exam.mod.tf_name or "tf"
                     bounds = ", ".join(exam.mod.segment(a) for a in it.args)
-                    lists = [name for name, _ in appended_lists(node) if name in _lists(exam)]
+                    lists = [name for name, _ in appended_lists(node) if name in python_lists(exam)]
                     arrays = "".join(f" and collect `{name}` in a {tf}.TensorArray (AGX003)"
                                      for name in lists)
                     fix = (f"iterate over {tf}.range({bounds}){arrays} so AutoGraph builds "

@@ -32,7 +32,8 @@ from agexplorer.model.doctor import Finding
 HELPER_CHECKS: tuple[Callable[[ExaminedFunction], None], ...] = (
     python_state.prints, python_state.assigned_globals, loops.appends, loops.loops,
     python_state.randoms, loop_shapes.loop_shapes, loop_dtypes.loop_dtypes, returns.returns,
-    shapes.unknown_sizes, lookups.dict_lookups, branches.branches, iterations.zipped_tensors,
+    shapes.unknown_sizes, lookups.dict_lookups, branches.branches, branches.branch_appends,
+    iterations.zipped_tensors,
     iterations.comprehended_tensors, asserts.asserted_tensors)
 
 

@@ -77,6 +77,11 @@ CODES: dict[str, tuple[str, str]] = {
                "the optional feature ASSERT_STATEMENTS, and Python cannot take a symbolic "
                "tensor as a bool while tracing; tf.debugging.Assert is an op that checks "
                "the condition each time the graph runs."),
+    "AGX018": ("list appended in a staged branch",
+               "AutoGraph stages an if on a tensor as a tf.cond, whose branches are traced as "
+               "functions of their own: a value a branch appends to a Python list made "
+               "outside it is a tensor of that branch's graph, which no code after the if "
+               "can use; a value the branch sets is returned by the tf.cond instead."),
 }
 
 
