@@ -84,17 +84,56 @@ def rebuild_call(arguments: list[dict], keyword: Collection[str] = (),
                 continue
             return RebuiltCall(None, notes, f"{name} was recorded as {argument.get('text')}, "
                                f"which cannot be passed back as one argument; {advice}")
-        value: str | None
-        if argument.get("kind") == "tensor":
-            value = tensor_expression(argument, notes)
-        else:
-            value = python_expression(argument)
+        value = _expression(argument, notes)
         if value is None:
             return RebuiltCall(None, notes, f"the argument {name} was recorded only as "
                                f"{argument.get('text')}, so the call cannot be rebuilt; {advice}")
         by_name = by_name or name in keyword
         parts.append(f"{name}={value}" if by_name else value)
     return RebuiltCall(", ".join(parts), notes)
+
+
+def _expression(argument: dict, notes: list[str]) -> str | None:
+    """The source of one recorded argument, or None where it cannot be rebuilt."""
+    if argument.get("kind") == "tensor":
+        return tensor_expression(argument, notes)
+    if argument.get("kind") == "structure" and argument.get("parts"):
+        return structure_expression(argument, notes)
+    return python_expression(argument)
+
+
+def structure_expression(argument: dict, notes: list[str]) -> str | None:
+    """A one-level tuple, list or dict rebuilt from its recorded values (``(tf.zeros([16,
+    4], tf.float32), tf.zeros([16, 1], tf.float32))``: a Keras step's ``data``); None for
+    a nested one (its inner containers' types are not recorded) or an unknown value."""
+    kind, name = argument.get("python_type"), str(argument.get("name"))
+    items: list[tuple[object, str]] = []
+    for part in argument.get("parts") or []:
+        key = _one_key(name, str(part.get("name")))
+        value = _expression(part, notes) if part.get("kind") != "structure" else None
+        if key is None or value is None:
+            return None
+        items.append((key, value))
+    if kind == "dict":
+        return "{" + ", ".join(f"{key!r}: {value}" for key, value in items) + "}"
+    if kind not in ("tuple", "list") or [k for k, _ in items] != list(range(len(items))):
+        return None
+    values = ", ".join(v for _, v in items)
+    return f"[{values}]" if kind == "list" else f"({values}{',' if len(items) == 1 else ''})"
+
+
+def _one_key(name: str, part: str) -> object | None:
+    """The key of a part named ``name[key]`` (one subscript: ``data[0]``, ``batch['x']``)."""
+    if not (part.startswith(name + "[") and part.endswith("]")):
+        return None
+    try:
+        node = ast.parse(part[len(name):], mode="eval").body
+    except SyntaxError:
+        return None
+    if not isinstance(node, ast.List) or len(node.elts) != 1 \
+            or not isinstance(node.elts[0], ast.Constant):
+        return None  # data[0][1]: nested
+    return node.elts[0].value
 
 
 def parameter_kinds(path: str, qualname: str) -> tuple[set[str], set[str]] | None:

@@ -37,3 +37,23 @@ def test_a_numpy_array_says_so_and_is_rebuilt_as_one():
     assert rebuild_call(rows[:2]).text == "np.zeros((2, 3), np.float32), 0.1234567"
     cut = rebuild_call(rows)
     assert cut.text is None and "tag was recorded only as the Python str" in cut.problem
+
+
+def test_a_one_level_tuple_list_or_dict_is_rebuilt_from_its_recorded_values():
+    """A Keras step's ``data`` (a tuple of the batch's tensors) and a dict batch come back
+    as the container of their values; a nested one does not (its inner containers' types
+    are not recorded), and says so."""
+    x, y = np.zeros((16, 4), np.float32), np.zeros((16, 1), np.float32)
+
+    def rebuilt(value):
+        arg = describe_argument("data", value)
+        return rebuild_call([{"name": arg.name, **arg.to_dict()}])
+
+    assert rebuilt((x, y)).text == "(np.zeros((16, 4), np.float32), np.zeros((16, 1), " \
+        "np.float32))"
+    assert rebuilt([x]).text == "[np.zeros((16, 4), np.float32)]"
+    assert rebuilt((3,)).text == "(3,)"
+    assert rebuilt({"x": x, "n": 2}).text == "{'x': np.zeros((16, 4), np.float32), 'n': 2}"
+    nested = rebuilt(((x, y), 1))
+    assert nested.text is None and "data was recorded only as a Python tuple" in nested.problem
+    assert rebuilt(()).text == "()"
