@@ -451,6 +451,18 @@ def _bind(module: Any, qualname: str, pyfn: Any, init: str | None = None,
     return pyfn, None
 
 
+def _keras_made(loaded: Loaded, tree: ast.Module) -> tuple[int, str] | None:
+    """(line, class name) where the file makes the Keras layer or model whose method
+    ``loaded`` is (``m = MyModel()`` in its ``__main__`` block), or None."""
+    from agexplorer.engine.keras_layers import keras_major
+
+    cls = type(getattr(loaded.bound, "__self__", None))
+    if keras_major(cls) is None:
+        return None
+    line = called_at(tree, cls.__name__)
+    return (line, cls.__name__) if line is not None else None
+
+
 def _arguments(loaded: Loaded, call: str | None, progress: Callable[[str], None]) -> None:
     """Fill ``args``/``kwargs``: --call, else AGX_CALLS, else the input_signature, else none."""
     module, qualname = loaded.module, loaded.qualname
@@ -498,6 +510,10 @@ def _arguments(loaded: Loaded, call: str | None, progress: Callable[[str], None]
             advice = (f"the file calls {qualname} at line {called}: {record} records the "
                       f"traces of {qualname} its calls make, with the values they passed; "
                       f"or {advice}")
+        elif (made := _keras_made(loaded, tree)) is not None:  # Keras calls it (fit, ...)
+            advice = (f"the file makes a {made[1]} at line {made[0]}, whose {qualname} Keras "
+                      f"calls: {record} records the traces of {qualname} that Keras makes "
+                      f"(fit, predict, ...), with the inputs it was given; or {advice}")
         raise AgxError("needs-arguments", f"{qualname} takes arguments ({names})",
                        advice=advice)
     loaded.call, loaded.call_origin = "", "no arguments"

@@ -89,3 +89,24 @@ def test_an_unbuilt_layer_is_built_with_training_given_by_name(report):
     assert rep.error is None
     [branch] = [s for s in rep.statements if s.kind == "if"]
     assert branch.verdict == "python" and "took the true branch" in branch.reason
+
+
+@pytest.mark.parametrize(("target", "record"), [("Net.call", True), ("Plain.scaled", False)])
+def test_a_model_keras_calls_points_to_record_for_its_inputs(tf, target, record):
+    """A Keras model's ``call`` needs the inputs Keras gives it (``fit``): the file makes
+    the model (in its ``__main__`` block), so ``agexplorer record`` gets them; a plain
+    class made the same way gets --call alone."""
+    from agexplorer.engine.load import load_target
+
+    path = fixture("keras_model_in_main.py")
+    with open(path, encoding="utf-8") as fh:
+        text = fh.read().splitlines()
+    name = target.split(".")[0]
+    made = next(i for i, t in enumerate(text, 1) if f"{name}()" in t)
+    with pytest.raises(AgxError) as raised:
+        load_target(f"{path}::{target}", None)
+    assert raised.value.kind == "needs-arguments"
+    advice = raised.value.advice
+    assert ("`agexplorer record keras_model_in_main.py`" in advice) == record
+    assert (f"makes a {name} at line {made}" in advice) == record
+    assert "--call" in advice
