@@ -340,8 +340,7 @@ class TraceRecorder:
                 made = self._made.get(first, {})
                 made_by = sorted(made)
                 what = _MADE_BY[tuple(made_by)].format(n=plural(sum(made.values()), "variable"))
-                reason = _VARIABLES.format(what=what, fix=variables_fix(made_by or None)
-                                           .removesuffix(" before the first call"))
+                reason = _VARIABLES.format(what=what, fix=variables_fix(made_by or None, when=False))
                 causes = [{"name": None, "change": "variables",
                            **({"made_by": made_by} if made_by else {})}]
             else:

@@ -87,19 +87,22 @@ def group_fix(group: dict[str, Any], user: bool = True,
 
 # What makes the variables a first trace created before that trace, by who made them
 # (record/hooks.py notes it: "optimizer" where an optimizer's code made one, else "model").
-_MAKE_MODELS = ("call the model once on a sample input before the first call (or build its "
-                "layers' weights in __init__)")
-_MAKE_SLOTS = "optimizer.build(model.trainable_variables)"
+_MAKE_MODELS = "call the model once on a sample input{when} (or build its layers' weights in " \
+    "__init__)"
+_MAKE_SLOTS = "optimizer.build(model.trainable_variables){when}"
+_WHEN = " before the first call"
 
 
-def variables_fix(made_by: list[str] | None) -> str:
+def variables_fix(made_by: list[str] | None, when: bool = True) -> str:
     """Create them before the first call: the model's weights, the optimizer's slots, or
-    both where who made them is not recorded (an older log)."""
+    both where who made them is not recorded (an older log). ``when``: say "before the
+    first call" (a sentence that says it already does not)."""
+    said = _WHEN if when else ""
     if made_by == ["model"]:
-        return _MAKE_MODELS
+        return _MAKE_MODELS.format(when=said)
     if made_by == ["optimizer"]:
-        return f"{_MAKE_SLOTS} before the first call"
-    return f"{_MAKE_MODELS}, and {_MAKE_SLOTS}"
+        return _MAKE_SLOTS.format(when=said)
+    return f"{_MAKE_MODELS.format(when=said)}, and {_MAKE_SLOTS.format(when='')}"
 
 
 def _switch(arguments: list[dict[str, Any]]) -> bool:

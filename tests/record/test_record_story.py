@@ -113,6 +113,7 @@ def test_the_keras_3_advice_for_variables_made_on_the_first_call_works(tf, tmp_p
         assert ("optimizer.build(model.trainable_variables)" in reason) == \
             ("optimizer" in made_by)
         assert "model.build" not in reason.replace("optimizer.build", "")
+        assert reason.count("before the first call") == 1
 
 
 @pytest.mark.tf
