@@ -5,7 +5,8 @@ stay quiet (the README lists them from :data:`agexplorer.model.doctor.CODES`):
 
 ======  ==============================================================================
 AGX001  a Python ``print`` inside the function (``tf.print`` is fine)
-AGX002  a ``global``/``nonlocal`` name assigned inside the function
+AGX002  a ``global``/``nonlocal`` name assigned inside the function; a module list or an
+        attribute changed in place; ``next()`` of a Python iterator (not a tf.data one)
 AGX003  ``.append`` on a Python list inside a loop (not for a loop over a Python
         container of layers or functions, whose unrolling is the point)
 AGX004  a ``for``/``while`` the trace ran in Python and unrolled (over ``range``, a

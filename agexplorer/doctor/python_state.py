@@ -1,4 +1,5 @@
-"""Checks for Python that runs only while tracing: print (AGX001), globals (AGX002), random (AGX007)."""
+"""Checks for Python that runs only while tracing: print (AGX001), globals, lists, attributes and
+Python iterators (AGX002), random (AGX007)."""
 
 from __future__ import annotations
 
@@ -87,6 +88,46 @@ def changed_lists(exam: ExaminedFunction) -> None:
                  f"the function (`{name}.append({exam.func.name}(...))`: a value each call), "
                  "or keep it in a tf.Variable made once outside (.assign(...)).",
                  "trace" if exam.traced else "static", name)
+
+
+def _assigned_names(exam: ExaminedFunction) -> set[str]:
+    """The names the function binds itself (its locals)."""
+    return {n.id for node in exam.nodes()
+            for t in (node.targets if isinstance(node, gast.Assign) else
+                      [node.target] if isinstance(node, (gast.AugAssign, gast.AnnAssign,
+                                                         gast.For)) else [])
+            for n in gast.walk(t) if isinstance(n, gast.Name)}
+
+
+def advanced_iterators(exam: ExaminedFunction) -> None:
+    """AGX002: ``next(it)`` on a Python iterator the function is given or reads from the
+    module, shown by the trace: the line made no iterator op (a tf.data iterator's next()
+    is one, IteratorGetNext, which the graph runs on every call)."""
+    report = exam.report
+    if not exam.traced or report is None or report.inventory is None:
+        return
+    local = _assigned_names(exam)
+    made: dict[int | None, set[str]] = {}
+    for op in report.inventory.ops:
+        if op.file in (report.file, None):
+            made.setdefault(op.line, set()).add(op.type)
+    for node in exam.nodes():
+        if not (isinstance(node, gast.Call) and isinstance(node.func, gast.Name)
+                and node.func.id == "next" and node.args
+                and isinstance(node.args[0], gast.Name)):
+            continue
+        name = node.args[0].id
+        if name in local or any(t.startswith("Iterator") for t in made.get(node.lineno, ())):
+            continue
+        exam.add("AGX002", node, f"`{exam.mod.segment(node)}` takes the next item of the "
+                 f"Python iterator `{name}` while tracing: once per trace, so every call of "
+                 "the graph gets the item taken then, and the iterator moves once per trace, "
+                 "not once per call",
+                 f"take the item outside and pass it in as a tensor: call "
+                 f"`{exam.func.name}(tf.constant(next({name})))` and use the argument where "
+                 f"`next({name})` was; or make `{name}` a tf.data iterator "
+                 f"(`iter(tf.data.Dataset.from_tensor_slices(...))`), whose next() is an op "
+                 "the graph runs on every call.", "trace", name)
 
 
 def changed_attributes(exam: ExaminedFunction) -> None:
