@@ -1,4 +1,4 @@
-"""`agexplorer check`: every ready function's verdicts, op and trace counts against a golden file."""
+"""`agexplorer check`: every ready function's verdicts, op and function-graph counts against a golden file."""
 
 from __future__ import annotations
 
@@ -20,7 +20,8 @@ if TYPE_CHECKING:
 def add_check_parser(sub: argparse._SubParsersAction) -> None:
     """The ``check`` command's arguments."""
     check = sub.add_parser("check", help="compare every ready function's verdicts, op count "
-                           "and trace count with a golden file (for CI); exit 1 on a change")
+                           "and function graphs with a golden file (for CI); exit 1 on a "
+                           "change")
     check.add_argument("paths", nargs="+", metavar="PATH", help="Python files, folders "
                        "(walked; hidden folders, virtual environments and site-packages "
                        "skipped) or one PATH::FUNC")

@@ -269,8 +269,9 @@ def _target_changes(before: TargetSnap, after: TargetSnap, tolerance: float,
         changes.append(Change("ops", *where, plural(before.op_count, "op"),
                               plural(after.op_count, "op")))
     if before.error is None and before.traces != after.traces:
-        changes.append(Change("traces", *where, plural(before.traces, "trace"),
-                              plural(after.traces, "trace")))
+        # (the kind and the JSON key say "traces": the graphs one trace made, not retraces)
+        changes.append(Change("traces", *where, plural(before.traces, "function graph"),
+                              plural(after.traces, "function graph")))
     return changes
 
 

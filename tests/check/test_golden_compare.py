@@ -74,8 +74,10 @@ def test_op_tolerance_in_ops_or_percent(tolerance, percent, reported):
 
 
 def test_trace_count_change():
+    # The graphs one trace made (the function's own, two per staged loop): named so, not
+    # "traces", which a reader takes for retraces.
     changes = compare(Snapshot([target(traces=3)]), Snapshot([target(traces=1)]))
-    assert texts(changes) == ["train.py::step: 3 traces -> 1 trace"]
+    assert texts(changes) == ["train.py::step: 3 function graphs -> 1 function graph"]
 
 
 def test_new_gone_and_failed_targets_are_never_silent():
