@@ -60,17 +60,23 @@ def assigned_globals(exam: ExaminedFunction) -> None:
 _CHANGES_LIST = ("append", "extend", "insert", "remove", "pop", "clear")
 
 
-def changed_lists(exam: ExaminedFunction) -> None:
-    """AGX002: a list of the module (``history = []`` at its top level) changed in place
-    inside the function (``history.append(loss)``): once per trace, not per call."""
-    local = set(exam.params)
+def _bound_names(exam: ExaminedFunction) -> set[str]:
+    """The names the function's body binds (assignments, loop targets, ``with ... as``)."""
+    bound: set[str] = set()
     for node in exam.nodes():
         targets = node.targets if isinstance(node, gast.Assign) else \
             [node.target] if isinstance(node, (gast.AugAssign, gast.AnnAssign, gast.For)) \
             else [item.optional_vars for item in node.items] \
             if isinstance(node, gast.With) else []
-        local |= {n.id for t in targets if t is not None for n in gast.walk(t)
+        bound |= {n.id for t in targets if t is not None for n in gast.walk(t)
                   if isinstance(n, gast.Name)}
+    return bound
+
+
+def changed_lists(exam: ExaminedFunction) -> None:
+    """AGX002: a list of the module (``history = []`` at its top level) changed in place
+    inside the function (``history.append(loss)``): once per trace, not per call."""
+    local = set(exam.params) | _bound_names(exam)
     done: set[str] = set()
     for node in exam.nodes():
         if not (isinstance(node, gast.Call) and isinstance(node.func, gast.Attribute)
@@ -90,15 +96,6 @@ def changed_lists(exam: ExaminedFunction) -> None:
                  "trace" if exam.traced else "static", name)
 
 
-def _assigned_names(exam: ExaminedFunction) -> set[str]:
-    """The names the function binds itself (its locals)."""
-    return {n.id for node in exam.nodes()
-            for t in (node.targets if isinstance(node, gast.Assign) else
-                      [node.target] if isinstance(node, (gast.AugAssign, gast.AnnAssign,
-                                                         gast.For)) else [])
-            for n in gast.walk(t) if isinstance(n, gast.Name)}
-
-
 def advanced_iterators(exam: ExaminedFunction) -> None:
     """AGX002: ``next(it)`` on a Python iterator the function is given or reads from the
     module, shown by the trace: the line made no iterator op (a tf.data iterator's next()
@@ -106,7 +103,7 @@ def advanced_iterators(exam: ExaminedFunction) -> None:
     report = exam.report
     if not exam.traced or report is None or report.inventory is None:
         return
-    local = _assigned_names(exam)
+    local = _bound_names(exam)
     made: dict[int | None, set[str]] = {}
     for op in report.inventory.ops:
         if op.file in (report.file, None):

@@ -105,14 +105,20 @@ def _constant_steps(stmt: ast.stmt) -> set[str]:
     return steps - other
 
 
-def _numbers_carried(func: ast.AST, loop: ast.For | ast.While) -> tuple[tuple[str, str], ...]:
-    """The names ``loop``'s body assigns whose last assignment before it was a number, and
-    which may change shape: not a counter (read by the loop's condition, or only stepped by
-    a constant, ``i += 1``)."""
+def _last_before(func: ast.AST, loop: ast.stmt) -> dict[str, ast.expr | None]:
+    """Each name's last plain assignment in ``func`` before ``loop`` (None: augmented)."""
     before: dict[str, ast.expr | None] = {}
     for line, name, value in _assigned(getattr(func, "body", [])):
         if line < loop.lineno:
             before[name] = value
+    return before
+
+
+def _numbers_carried(func: ast.AST, loop: ast.For | ast.While) -> tuple[tuple[str, str], ...]:
+    """The names ``loop``'s body assigns whose last assignment before it was a number, and
+    which may change shape: not a counter (read by the loop's condition, or only stepped by
+    a constant, ``i += 1``)."""
+    before = _last_before(func, loop)
     counters = set(_names(loop.test)) if isinstance(loop, ast.While) else set()
     stepped = {n for stmt in loop.body for n in _constant_steps(stmt)}
     inside = {name for _, name, _ in _assigned(loop.body)} - counters - stepped
@@ -124,10 +130,7 @@ def _numbers_carried(func: ast.AST, loop: ast.For | ast.While) -> tuple[tuple[st
 def _started(func: ast.AST, loop: ast.While) -> tuple[tuple[str, str], ...]:
     """The names ``loop``'s condition reads, each with the source of its last plain
     assignment before the loop, where it has one."""
-    before: dict[str, ast.expr | None] = {}
-    for line, name, value in _assigned(getattr(func, "body", [])):
-        if line < loop.lineno:
-            before[name] = value
+    before = _last_before(func, loop)
     return tuple((name, ast.unparse(value)) for name in _names(loop.test)
                  if (value := before.get(name)) is not None)
 
