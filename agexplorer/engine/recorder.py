@@ -92,7 +92,7 @@ class Recorder:
         # traces), what runs is that trace's, in its own graph: this recorder looks away.
         self.paused = 0
         # id(a tf.function of the user's code the trace called) -> (it, the copy traced
-        # instead: see _traced_afresh)
+        # instead: see traced_afresh)
         self._fresh: dict[int, tuple[Any, Any]] = {}
         self._copies: set[int] = set()
 
