@@ -10,7 +10,7 @@ import itertools
 import pickle
 from dataclasses import dataclass, field
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 N = 3  # the Python int passed as ``n``
@@ -89,7 +89,12 @@ def render(tree: list[Node], module: str) -> tuple[str, str]:
             if node.creates and not node.kind.endswith("_if") and not in_cond:
                 node.created = f"m{d}"
                 lines.append(f"{pad}    m{d} = x * 2.0")
-            inside = in_cond or node.kind.endswith("_if")
+            # A Python loop that runs no iteration is a path that makes nothing, as an if's
+            # branch is: a name made under it is not made on every path of a staged loop
+            # around it either (tf.function refuses that: "'m3' must be defined before the
+            # loop"; hypothesis found tf_for > py_for(0) > py_for(1) making m3).
+            inside = in_cond or node.kind.endswith("_if") or (
+                node.kind in ("py_for", "py_while") and node.count == 0)
             emit(node.body, indent + 1, lines, file, placed_in, inside)
             if node.kind.endswith("_if"):
                 lines.append(f"{pad}else:")
@@ -155,6 +160,8 @@ def created(tree: list[Node], out: dict[tuple[str, int], tuple[str, bool]],
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow,
                                                                  HealthCheck.function_scoped_fixture])
 @given(tree=nodes(3))
+@example(tree=[Node("py_for"), Node("tf_for", body=[Node("py_for", body=[
+    Node("py_for", count=1, creates=True)])])])  # a name under a loop that runs no iteration
 def test_verdicts_match_the_generated_function(tmp_path_factory, tf, tree):
     from agexplorer.engine.pipeline import build_report
 
