@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 from collections import Counter
 from dataclasses import dataclass, replace
 from typing import NamedTuple
@@ -273,9 +274,39 @@ def _python_if(seen: _Seen, python: list[Call], statements: list[Statement]) -> 
         names = names and names + " the first time"
     reason = (f"the condition `{stmt.expr}` was {_with_names(value, names)} while "
               f"tracing, not a tensor, so {taken}.")
-    return _verdict(seen, "python", reason, branch=branch,
-                    hint="fine if the choice is fixed per trace; if it must depend on data, "
-                         "make the condition a tensor and AutoGraph stages a tf.cond.")
+    dynamic = _dynamic_shape_test(stmt.expr)
+    hint = ("fine if the choice is fixed per trace; if it must depend on data, make the "
+            "condition a tensor and AutoGraph stages a tf.cond.") if dynamic is None else (
+        f"fine for sizes known when tracing: a static shape is a Python value then (a new "
+        f"shape traces again anyway); for a size known only when the graph runs (a None "
+        f"dimension), test the dynamic shape, `if {dynamic}:`, and AutoGraph stages a "
+        f"tf.cond.")
+    return _verdict(seen, "python", reason, branch=branch, hint=hint)
+
+
+def _dynamic_shape_test(expr: str) -> str | None:
+    """``expr`` with each static size it reads (``x.shape[0]``) as the tensor one
+    (``tf.shape(x)[0]``); None where it reads none."""
+    try:
+        tree = ast.parse(expr, mode="eval")
+    except SyntaxError:
+        return None
+
+    class Dynamic(ast.NodeTransformer):
+        found = False
+
+        def visit_Subscript(self, node: ast.Subscript) -> ast.AST:
+            value = node.value
+            if isinstance(value, ast.Attribute) and value.attr == "shape":
+                self.found = True
+                shape = ast.Call(func=ast.Attribute(value=ast.Name("tf"), attr="shape"),
+                                 args=[self.visit(value.value)], keywords=[])
+                return ast.Subscript(value=shape, slice=node.slice, ctx=node.ctx)
+            return self.generic_visit(node)
+
+    rewriter = Dynamic()
+    new = rewriter.visit(tree)
+    return ast.unparse(new) if rewriter.found else None
 
 
 def _ran(iterations: int, ops_created: int, varies: bool) -> str:

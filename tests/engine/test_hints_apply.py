@@ -815,3 +815,38 @@ def test_a_while_counters_start_keeps_what_the_function_starts_it_with(report, t
     x = tf.constant([1.0, 2.0, 3.0, 4.0])
     args = (x,) if function == "by_length" else (x, 4)
     assert float(getattr(module, function)(*args)) == 10.0
+
+
+# -- an if on a static shape ------------------------------------------------------------------
+
+SHAPED = '''
+    import tensorflow as tf
+
+
+    @tf.function
+    def halve_long(x):
+        if x.shape[0] > 2:
+            x = x * 0.5
+        return x
+
+
+    AGX_CALLS = {"halve_long": "tf.ones([3])"}
+'''
+
+
+def test_an_if_on_a_static_shape_names_the_dynamic_test_which_stages(report, tf, tmp_path):
+    """``if x.shape[0] > 2`` is a Python bool while tracing: the fix names the dynamic
+    shape's test, and that rewrite stages a tf.cond that still chooses per size (one trace,
+    input_signature with a None dimension, both sizes)."""
+    path = write(tmp_path, "shaped", SHAPED)
+    branch = loop_of(report(f"{path}::halve_long"))
+    assert (branch.verdict, branch.branch) == ("python", "true")
+    assert "`if tf.shape(x)[0] > 2:`" in branch.hint
+    fixed = write(tmp_path, "shaped_fixed", textwrap.dedent(SHAPED).replace(
+        "if x.shape[0] > 2:", "if tf.shape(x)[0] > 2:"))
+    assert loop_of(report(f"{fixed}::halve_long")).verdict == "staged"
+    step = tf.function(load(fixed).halve_long.python_function,
+                       input_signature=[tf.TensorSpec([None], tf.float32)])
+    assert step(tf.ones([3])).numpy().tolist() == [0.5] * 3
+    assert step(tf.ones([2])).numpy().tolist() == [1.0] * 2
+    assert step.experimental_get_tracing_count() == 1
