@@ -22,7 +22,6 @@ from agexplorer.model.errors import AgxError
 # values, a tf.function made inside, its Python number arguments).
 CHECKS: tuple[Callable[[ExaminedFunction], None], ...] = (
     *HELPER_CHECKS, python_state.changed_lists, python_state.changed_attributes,
-    python_state.advanced_iterators,
     tensors.variables, tensors.values, retracing.functions, retracing.scalars)
 
 

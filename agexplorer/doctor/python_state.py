@@ -104,9 +104,10 @@ def advanced_iterators(exam: ExaminedFunction) -> None:
     if not exam.traced or report is None or report.inventory is None:
         return
     local = _bound_names(exam)
+    file = getattr(report, "file", None)  # a reached helper's too (doctor/reached.py)
     made: dict[int | None, set[str]] = {}
     for op in report.inventory.ops:
-        if op.file in (report.file, None):
+        if op.file in (file, None):
             made.setdefault(op.line, set()).add(op.type)
     for node in exam.nodes():
         if not (isinstance(node, gast.Call) and isinstance(node.func, gast.Name)

@@ -31,9 +31,9 @@ from agexplorer.model.doctor import Finding
 # tf.function itself (its arguments, a tf.function made inside) stay with the root.
 HELPER_CHECKS: tuple[Callable[[ExaminedFunction], None], ...] = (
     python_state.prints, python_state.assigned_globals, loops.appends, loops.loops,
-    python_state.randoms, loop_shapes.loop_shapes, loop_dtypes.loop_dtypes, returns.returns,
-    shapes.unknown_sizes, lookups.dict_lookups, branches.branches, branches.branch_appends,
-    iterations.zipped_tensors,
+    python_state.randoms, python_state.advanced_iterators, loop_shapes.loop_shapes,
+    loop_dtypes.loop_dtypes, returns.returns, shapes.unknown_sizes, lookups.dict_lookups,
+    branches.branches, branches.branch_appends, iterations.zipped_tensors,
     iterations.comprehended_tensors, asserts.asserted_tensors)
 
 
@@ -49,6 +49,7 @@ class _HelperTrace:
     call: str | None = None
     call_origin: str | None = None
     reached: list[Any] = field(default_factory=list)
+    file: str | None = None  # the reached function's file (its ops' lines are that file's)
 
 
 def reached_findings(report: Any, root: ParsedFile, root_file: str) -> list[Finding]:
@@ -70,7 +71,8 @@ def reached_findings(report: Any, root: ParsedFile, root_file: str) -> list[Find
             continue
         # The error's line is a line of the report's file (its deepest frame there).
         error = report.error if reached.file == root_file else None
-        view = _HelperTrace(list(reached.statements), report.inventory, report.output, error)
+        view = _HelperTrace(list(reached.statements), report.inventory, report.output, error,
+                            file=reached.file)
         exam = ExaminedFunction(mod, func, method, view)
         for check in HELPER_CHECKS:
             check(exam)

@@ -40,3 +40,11 @@ def test_next_of_a_python_iterator_is_taken_once_per_trace_and_both_fixes_work(r
 def test_next_of_a_tf_data_iterator_is_an_op_and_quiet(report):
     assert found(report, f"{CASES}::consume",
                  "iter(tf.data.Dataset.from_tensor_slices([1, 2, 3]))") == []
+
+
+def test_next_in_a_helper_the_trace_reached_is_named_in_the_helper(report):
+    target = f"{CASES}::consume_through_helper"
+    [finding] = found(report, target)
+    assert (finding.function, finding.line) == ("take", LINES.index(
+        "    return next(iterator) + 1") + 1)
+    assert finding.call_path and finding.call_path[-1].function == "take"
