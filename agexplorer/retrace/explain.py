@@ -51,7 +51,7 @@ def explain_calls(fn: Any, loaded: Loaded, calls: list[tuple[str, tuple, dict]],
         parameters = None
     sequence = [_Call(text, args, kwargs) for text, args, kwargs in calls]
     return _explained(_run_sequence(fn, sequence, loaded, parameters, lambda phase: None, ""),
-                      settings)
+                      settings, fn, parameters)
 
 
 def explain_retraces(target: str, calls: list[str] | None = None,
@@ -123,7 +123,7 @@ def _report(tf: Any, loaded: Loaded, sequence: list[_Call], origin: str,
     try:
         fn = tf.function(loaded.bound, **settings)
         made = _explained(_run_sequence(fn, sequence, loaded, parameters, progress, ""),
-                          settings)
+                          settings, fn, parameters)
         tracing_count = fn.experimental_get_tracing_count()
         replays = _replays(tf, loaded, sequence, made, tracing_count, settings, parameters,
                            progress)
@@ -273,14 +273,41 @@ def _signatures(fn: Any, qualname: str) -> list[str]:
     return lines
 
 
-def _explained(calls: list[RetraceCall], settings: dict[str, Any]) -> list[RetraceCall]:
-    """The calls with ``reason`` (traced) or ``same_as`` (reused) from the calls before each."""
-    return [dataclasses.replace(call, **_explanation(call, calls[:i], settings))
+def _explained(calls: list[RetraceCall], settings: dict[str, Any], fn: Any = None,
+               parameters: Any = None) -> list[RetraceCall]:
+    """The calls with ``reason`` (traced) or ``same_as`` (reused) from the calls before each
+    (``fn``: the tf.function called, whose traces say which shapes reduce_retracing relaxed)."""
+    relaxed = _relaxed_traces(fn, calls, parameters) if fn is not None else {}
+    return [dataclasses.replace(call, **_explanation(call, calls[:i], settings,
+                                                     relaxed.get(call.index)))
             for i, call in enumerate(calls)]
 
 
-def _explanation(call: RetraceCall, before: list[RetraceCall],
-                 settings: dict[str, Any]) -> dict[str, Any]:
+def _relaxed_traces(fn: Any, calls: list[RetraceCall], parameters: Any
+                    ) -> dict[int, dict[str, str]]:
+    """For each call that traced, the arguments its trace was made relaxed for (a None
+    dimension or an unknown rank, where reduce_retracing relaxed it): name -> the spec's
+    words (``float32[None]``)."""
+    traces = tf_internals.concrete_functions_of(fn)
+    found: dict[int, dict[str, str]] = {}
+    for call in calls:
+        if not call.traced or not 0 < call.tracing_count <= len(traces):
+            continue
+        try:
+            args, kwargs = traces[call.tracing_count - 1].structured_input_signature
+            bound = parameters.bind(*args, **kwargs).arguments if parameters is not None \
+                else dict(enumerate(args))
+        except (AttributeError, TypeError, ValueError):
+            continue
+        found[call.index] = {
+            str(name): spec_words(spec) for name, spec in bound.items()
+            if type(spec).__name__ == "TensorSpec"
+            and (spec.shape.rank is None or None in spec.shape.as_list())}
+    return found
+
+
+def _explanation(call: RetraceCall, before: list[RetraceCall], settings: dict[str, Any],
+                 relaxed: dict[str, str] | None = None) -> dict[str, Any]:
     """Why ``call`` traced or reused a trace, given the calls before it: RetraceCall fields."""
     earlier = [c for c in before if c.outcome != "failed"]
     keys = [a.key for a in call.arguments]
@@ -300,7 +327,8 @@ def _explanation(call: RetraceCall, before: list[RetraceCall],
     if not candidates:
         return {"reason": "first call" if not before else
                 "first call to trace successfully (the calls before it failed)"}
-    scored = [(differences(call.arguments, c.arguments, c.index), c) for c in candidates]
+    scored = [(differences(call.arguments, c.arguments, c.index, relaxed), c)
+              for c in candidates]
     fewest = min(len(d) for d, _ in scored)
     phrases, closest = [(d, c) for d, c in scored if len(d) == fewest][-1]
     if phrases:

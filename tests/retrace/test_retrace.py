@@ -190,6 +190,12 @@ def test_the_users_own_settings_are_kept_and_the_same_replay_skipped(tf):
                                   "tf.constant([1.0, 2.0, 3.0])"])
     assert relaxed.tracing_count == 2  # reduce_retracing=True honoured
     assert "already has reduce_retracing=True" in relaxed.replays["reduce_retracing"].note
+    # The second call's trace is the relaxed one: said so, not "reduce_retracing=True lets
+    # one trace serve both" (it is on already).
+    reason = relaxed.calls[1].reason
+    assert "reduce_retracing made this one for float32[None], which later calls of other " \
+        "sizes reuse" in reason and "reduce_retracing=True" not in reason
+    assert relaxed.calls[2].outcome == "reused"
 
 
 def test_samples_sequences_and_the_lessons_counter(tf):
