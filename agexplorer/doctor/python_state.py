@@ -103,17 +103,19 @@ def advanced_iterators(exam: ExaminedFunction) -> None:
     report = exam.report
     if not exam.traced or report is None or report.inventory is None:
         return
+    calls = [node for node in exam.nodes()
+             if isinstance(node, gast.Call) and isinstance(node.func, gast.Name)
+             and node.func.id == "next" and node.args and isinstance(node.args[0], gast.Name)]
+    if not calls:  # most functions: no walk over the trace's ops
+        return
     local = _bound_names(exam)
     file = getattr(report, "file", None)  # a reached helper's too (doctor/reached.py)
+    lines = {node.lineno for node in calls}
     made: dict[int | None, set[str]] = {}
     for op in report.inventory.ops:
-        if op.file in (file, None):
+        if op.line in lines and op.file in (file, None):
             made.setdefault(op.line, set()).add(op.type)
-    for node in exam.nodes():
-        if not (isinstance(node, gast.Call) and isinstance(node.func, gast.Name)
-                and node.func.id == "next" and node.args
-                and isinstance(node.args[0], gast.Name)):
-            continue
+    for node in calls:
         name = node.args[0].id
         if name in local or any(t.startswith("Iterator") for t in made.get(node.lineno, ())):
             continue
