@@ -157,6 +157,10 @@ def run_module(path: str, text: str) -> tuple[ModuleType, LoadFailure | None]:
     module = importlib.util.module_from_spec(spec)
     sys.modules[name] = module
     code = compile(text, path, "exec")
+    # The command line the module reads (an argument parser at module level) is that of
+    # `python FILE`, none: the worker's own (its pipe's descriptor) would be parsed as the
+    # program's arguments.
+    saved_argv, sys.argv = sys.argv, [path]
     try:
         exec(code, module.__dict__)
     except BaseException as exc:  # user code may raise anything, even SystemExit
@@ -166,6 +170,8 @@ def run_module(path: str, text: str) -> tuple[ModuleType, LoadFailure | None]:
         error = user_code_error(exc, path, "loading the file as a module", kind="load-error",
                                 advice=_LOAD_ADVICE)
         return module, _go_on(module, path, text, code, exc, error)
+    finally:
+        sys.argv = saved_argv
     return module, None
 
 

@@ -204,6 +204,10 @@ def user_frames_message(exc: BaseException, path: str) -> tuple[str, int | None]
 def raised_line(exc: BaseException) -> str:
     """The error's own ``Type: message`` line (AutoGraph puts the user's frames before it);
     for tf.cond's unmatched branches, with what each gave (TensorFlow says it lines below)."""
+    if isinstance(exc, SystemExit):
+        said = _parser_error(exc)
+        if said:
+            return f"SystemExit: {exc.code} (its argument parser: {said})"
     text = str(exc)
     for candidate in text.splitlines():
         m = re.match(r"\s*([A-Za-z_][\w.]*(?:Error|Exception|Warning)): (.*)", candidate)
@@ -212,6 +216,22 @@ def raised_line(exc: BaseException) -> str:
     first = text.strip().splitlines()[0] if text.strip() else ""
     return (f"{type(exc).__name__}: {first}" if first else type(exc).__name__) + \
         _cond_outputs(text)
+
+
+def _parser_error(exc: SystemExit) -> str | None:
+    """What an ``argparse`` parser said as it exited (``error: the following arguments are
+    required: data``, written to stderr before its SystemExit: 2), or None."""
+    import argparse
+
+    tb = exc.__traceback__
+    while tb is not None:
+        frame = tb.tb_frame
+        if frame.f_code.co_name == "error" and \
+                isinstance(frame.f_locals.get("self"), argparse.ArgumentParser):
+            message = frame.f_locals.get("message")
+            return str(message).strip().splitlines()[0] if message else None
+        tb = tb.tb_next
+    return None
 
 
 _COND_OUTPUTS = re.compile(r"true_fn output: (?P<true>.*)\n\s*false_fn output: (?P<false>.*)")

@@ -172,3 +172,45 @@ def test_the_names_the_statements_that_did_not_run_would_have_set():
     tree = ast.parse("import os\nA = 1\nB = f()\nC = 2\n\n\ndef g():\n    return C\n\n\n"
                      "import sys\nfor i in range(2):\n    D = i\nA = 3\n")
     assert unset_names(tree, 3) == {"B": 3, "C": 4, "i": 12, "D": 12, "A": 14}
+
+
+ARGPARSE = '''\
+import argparse
+import sys
+
+parser = argparse.ArgumentParser()
+parser.add_argument("--steps", type=int, default=5)
+args = parser.parse_args()
+SEEN = list(sys.argv)
+'''
+
+
+def test_a_module_level_argument_parser_reads_the_command_line_of_python_file(tmp_path):
+    # As `python train.py` runs it: no arguments, so its defaults hold (the worker's own
+    # command line, its pipe's descriptor, was parsed as the program's: "unrecognized
+    # arguments: 6 21492").
+    import sys
+
+    path = tmp_path / "train.py"
+    path.write_text(ARGPARSE)
+    before = list(sys.argv)
+    sys.argv = [before[0], "6", "21492"]
+    try:
+        module = load_module(str(path), ARGPARSE)
+        assert module.args.steps == 5
+        assert module.SEEN == [str(path)]
+        assert sys.argv == [before[0], "6", "21492"]  # given back
+    finally:
+        sys.argv = before
+
+
+def test_a_parser_that_exits_is_named_with_what_it_said(tmp_path):
+    # argparse prints its error to stderr and raises SystemExit: 2, all the error says.
+    source = ARGPARSE.replace('"--steps", type=int, default=5', '"data"')
+    path = tmp_path / "train.py"
+    path.write_text(source)
+    with pytest.raises(AgxError) as caught:
+        load_module(str(path), source)
+    assert caught.value.raised == ("SystemExit: 2 (its argument parser: the following "
+                                   "arguments are required: data)")
+    assert caught.value.line == 6
