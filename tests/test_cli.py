@@ -340,7 +340,8 @@ def test_a_name_the_failed_load_never_set_is_named_with_its_line(capsys, tmp_pat
                        "--no-run", "--json")
     data = json.loads(out)
     assert data["load_note"].startswith(
-        "loading the file, line 7 (`args = parser.parse_args()`) raised: SystemExit: 2;")
+        "loading the file, line 7 (`args = parser.parse_args()`) raised: SystemExit: 2 (its "
+        "argument parser: the following arguments are required: --scale);")
     assert code == 1 and "NameError: name 'args' is not defined; `args` is set at line 7 of " \
         "the file's module-level code, which did not run while agexplorer loaded the file" \
         in data["error"]["message"]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import contextlib
 import re
 import time
@@ -33,6 +34,7 @@ from agexplorer.model.report import ReachedFunction, Report
 from agexplorer.source.targets import (
     FunctionInfo,
     list_functions,
+    made_by,
     parse_source,
     parse_spec,
     read_source,
@@ -202,6 +204,9 @@ def _run_engine(report: Report, loaded: Loaded, statements: list[Statement],
                 "says what raised before it), so the function cannot read it: make that "
                 "code run when the file is imported with no command line (defaults, not "
                 "required arguments), or pass the value to the function as an argument.")
+        made = _returned_function(exc)
+        if made is not None:
+            report.error.advice = factory_advice(report.function, made, loaded.text)
         if refused is not None:  # the refusal is the cause; the trace's error says how
             # (TensorFlow's advice, "decorate it with @tf.function", does not apply)
             refused.error.details.append("then, tracing it as written: "
@@ -238,6 +243,37 @@ def _run_engine(report: Report, loaded: Loaded, statements: list[Statement],
         # one more trace, with their lines counted, gives their statements' counts.
         report.reached = _count_unconverted(tf, loaded, report, index)
     report.timings["call_tree_s"] = time.perf_counter() - t0
+
+
+# tf.function's words for a return value it cannot make a graph's output of.
+_RETURNED = re.compile(r"found return value of type (\w+)")
+# What a factory of functions returns: a tf.function, a Python function, a method...
+_FUNCTION_TYPES = {"Function", "PolymorphicFunction", "ConcreteFunction", "function", "method",
+                   "partial", "builtin_function_or_method"}
+
+
+def _returned_function(exc: BaseException) -> str | None:
+    """The type of the function the traced function returned, as tf.function's TypeError
+    names it (``Function``), or None."""
+    found = _RETURNED.search(str(exc)) if isinstance(exc, TypeError) else None
+    return found[1] if found and found[1] in _FUNCTION_TYPES else None
+
+
+def factory_advice(function: str, returned: str, text: str) -> str:
+    """What to explore when ``function`` makes a function rather than computing tensors."""
+    kind = "a tf.function" if returned in ("Function", "PolymorphicFunction") else \
+        "a concrete function" if returned == "ConcreteFunction" else "a function"
+    said = f"{function} returns {kind}, not tensors: it makes the function to explore"
+    try:
+        made = made_by(ast.parse(text), function)
+    except (SyntaxError, ValueError, RecursionError):
+        made = []
+    if made:
+        names = ", ".join(f"`{name}` (line {line})" for name, line in made)
+        return f"{said}. Explore what the file makes with it: {names}."
+    return (f"{said}. Bind what it returns to a module-level name (`step = {function}(...)`) "
+            "and explore that name, or run `agexplorer record` on the program to see it "
+            "where the program calls it.")
 
 
 def _count_unconverted(tf: Any, loaded: Loaded, report: Report,

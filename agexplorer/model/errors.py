@@ -171,7 +171,12 @@ class AgxError(Exception):
     @property
     def message(self) -> str:
         """The whole sentence: what happened, then the advice after a ";"."""
-        return f"{self.what}; {self.advice}" if self.advice else self.what
+        if not self.advice:
+            return self.what
+        # TensorFlow's messages end in a full stop: not before the ";" (an ellipsis stays).
+        what = self.what[:-1] if self.what.endswith(".") and \
+            not self.what.endswith("..") else self.what
+        return f"{what}; {self.advice}"
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON form: ``{"kind", "message", "line", "details"}``."""

@@ -396,6 +396,20 @@ def _assigned_functions(tree: ast.Module, taken: set[str], samples: set[str],
     return found
 
 
+def made_by(tree: ast.Module, factory: str) -> list[tuple[str, int]]:
+    """The module-level names bound to what ``factory`` returns (``double = make(2)``), with
+    their lines, in the file's order."""
+    found = []
+    for node in tree.body:
+        targets = node.targets if isinstance(node, ast.Assign) else \
+            [node.target] if isinstance(node, ast.AnnAssign) else []
+        value = getattr(node, "value", None)
+        if len(targets) == 1 and isinstance(targets[0], ast.Name) and \
+                isinstance(value, ast.Call) and ast.unparse(value.func) == factory:
+            found.append((targets[0].id, node.lineno))
+    return found
+
+
 def _returned_def(factory: ast.FunctionDef | ast.AsyncFunctionDef
                   ) -> tuple[ast.FunctionDef | ast.AsyncFunctionDef, bool] | None:
     """The def of ``factory``'s own body that it returns (``return step``, or ``return

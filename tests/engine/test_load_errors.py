@@ -214,3 +214,11 @@ def test_a_parser_that_exits_is_named_with_what_it_said(tmp_path):
     assert caught.value.raised == ("SystemExit: 2 (its argument parser: the following "
                                    "arguments are required: data)")
     assert caught.value.line == 6
+
+
+def test_a_full_stop_before_the_advice_is_dropped_and_an_ellipsis_kept():
+    assert AgxError("x", "it raised TypeError: not a Tensor.", advice="do this").message == \
+        "it raised TypeError: not a Tensor; do this"
+    assert AgxError("x", "it raised ValueError: cut...", advice="do this").message == \
+        "it raised ValueError: cut...; do this"
+    assert AgxError("x", "no advice.").message == "no advice."
