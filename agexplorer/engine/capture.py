@@ -33,12 +33,71 @@ _NOISE = re.compile(
     r"|TF-TRT Warning|This TensorFlow binary is optimized)")
 
 
+# TensorFlow's native log lines (absl's "W1206 19:00:00.123456  2345 file.cc:12] ...", its
+# seconds since 1970 before absl is set up, "W0000 00:00:1796584227.839756 ...", and the
+# older "2026-12-06 19:00:00.123456: W tensorflow/...") and absl's note before its first one.
+_NATIVE_LOG = re.compile(r"[IWEF]\d{4} \d\d:\d\d:\d+\.\d+\s+\d+ \S+:\d+\] "
+                         r"|\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d+: [IWEF] "
+                         r"|WARNING: All log messages before absl::InitializeLog")
+
+
+class LineTally:
+    """The lines written through it: how many, and how often each (its first 200
+    characters; at most ``DISTINCT`` different ones are told apart, the rest only counted).
+    ``skip_logs``: TensorFlow's native log lines and blank lines are not counted."""
+
+    DISTINCT = 256
+    WIDTH = 200
+
+    def __init__(self, skip_logs: bool = False) -> None:
+        from collections import Counter
+
+        self.lines = 0
+        self.counts: Counter[str] = Counter()
+        self._partial = ""
+        self._skip_logs = skip_logs
+
+    def feed(self, text: str) -> None:
+        """Count the lines ``text`` ends (the caller holds its sink's lock)."""
+        *whole, rest = (self._partial + text).split("\n")
+        for line in whole:
+            self._line(line)
+        self._partial = rest[:self.WIDTH + 1]  # a line is told by its start alone
+
+    def close(self) -> None:
+        """Count a last line left without its newline."""
+        if self._partial:
+            self._line(self._partial)
+            self._partial = ""
+
+    def _line(self, line: str) -> None:
+        if self._skip_logs and (not line.strip() or _NATIVE_LOG.match(line)
+                                or _NOISE.search(line)):
+            return
+        self.lines += 1
+        line = line[:self.WIDTH]
+        if line in self.counts or len(self.counts) < self.DISTINCT:
+            self.counts[line] += 1
+
+    def merged(self, other: LineTally) -> LineTally:
+        """Both tallies' lines as one."""
+        both = LineTally()
+        both.lines = self.lines + other.lines
+        both.counts = self.counts + other.counts
+        return both
+
+
 @dataclass
 class Captured:
-    """Text written while capturing: ``stdout`` (prints) and ``log`` (stderr, noise removed)."""
+    """Text written while capturing: ``stdout`` (prints) and ``log`` (stderr, noise removed);
+    with ``capture_output(tally=True)``, ``printed`` counts stdout's lines (Python's print and
+    native code's) and ``native_err`` those native code wrote to stderr, TensorFlow's own
+    log lines aside (tf.print's, by default)."""
 
     stdout: str = ""
     log: str = ""
+    printed: LineTally | None = None
+    native_err: LineTally | None = None
 
 
 def without_noise(text: str) -> str:
@@ -58,9 +117,10 @@ def _size(chars: int) -> str:
 class BoundedText(io.TextIOBase):
     """A text stream that keeps the first and the last ``keep`` characters written to it."""
 
-    def __init__(self, keep: int = KEEP) -> None:
+    def __init__(self, keep: int = KEEP, tally: LineTally | None = None) -> None:
         super().__init__()
         self.keep = keep
+        self.tally = tally  # counts every line written, kept or dropped
         self._head: list[str] = []
         self._head_len = 0
         self._tail: deque[str] = deque()
@@ -74,6 +134,8 @@ class BoundedText(io.TextIOBase):
     def write(self, text: str) -> int:
         n = len(text)
         with self._lock:
+            if self.tally is not None:
+                self.tally.feed(text)
             if self._head_len < self.keep:
                 part = text[:self.keep - self._head_len]
                 self._head.append(part)
@@ -176,7 +238,8 @@ class _Drain:
     """File descriptors redirected into pipes that the reader thread empties into
     BoundedTexts (a temporary file would grow as long as the user's code prints)."""
 
-    def __init__(self, fds: tuple[int, ...]) -> None:
+    def __init__(self, fds: tuple[int, ...], tallies: dict[int, LineTally] | None = None
+                 ) -> None:
         self.sinks: dict[int, BoundedText] = {}
         self._saved: dict[int, int] = {}
         self._done: list[threading.Event] = []
@@ -200,7 +263,7 @@ class _Drain:
             os.dup2(write_end, fd)
             os.close(write_end)
             self._saved[fd] = saved
-            self.sinks[fd] = BoundedText()
+            self.sinks[fd] = BoundedText(tally=(tallies or {}).get(fd))
             self._done.append(reader.add(read_end, self.sinks[fd]))
 
     def close(self) -> dict[int, str]:
@@ -217,17 +280,20 @@ class _Drain:
 
 
 @contextlib.contextmanager
-def capture_output() -> Iterator[Captured]:
-    """Redirect fds 1 and 2 and ``sys.stdout``/``sys.stderr`` into a :class:`Captured`."""
+def capture_output(tally: bool = False) -> Iterator[Captured]:
+    """Redirect fds 1 and 2 and ``sys.stdout``/``sys.stderr`` into a :class:`Captured`;
+    ``tally``: count the lines printed too (:class:`Captured`)."""
     result = Captured()
-    py_out, py_err = BoundedText(), BoundedText()
+    tallies = {1: LineTally(), 2: LineTally(skip_logs=True)} if tally else {}
+    py_printed = LineTally() if tally else None
+    py_out, py_err = BoundedText(tally=py_printed), BoundedText()
     for stream in (sys.stdout, sys.stderr):
         with contextlib.suppress(Exception):
             stream.flush()
     drain: _Drain | None = None
     c_text: dict[int, str] = {}
     try:
-        drain = _Drain((1, 2))
+        drain = _Drain((1, 2), tallies)
         with contextlib.redirect_stdout(py_out), contextlib.redirect_stderr(py_err):
             yield result
     finally:
@@ -235,3 +301,8 @@ def capture_output() -> Iterator[Captured]:
             c_text = drain.close()
         result.stdout = py_out.getvalue() + c_text.get(1, "")
         result.log = without_noise(py_err.getvalue() + "\n" + c_text.get(2, ""))
+        if py_printed is not None:
+            for counted in (py_printed, *tallies.values()):
+                counted.close()
+            result.printed = py_printed.merged(tallies[1])
+            result.native_err = tallies[2]

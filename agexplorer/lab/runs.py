@@ -15,7 +15,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from agexplorer.engine.load import Loaded, load_target
 from agexplorer.lab.evidence import effects_since, random_ops, snapshot, trace_op_types
@@ -26,6 +26,9 @@ from agexplorer.lab.seeds import LAB_SEED, seed_everything
 from agexplorer.lab.timing import quartiles, steady_state, time_calls
 from agexplorer.model.errors import AgxError, ErrorKind, user_code_error
 from agexplorer.model.lab import ModeRun, RetraceReason, RunLab
+
+if TYPE_CHECKING:
+    from agexplorer.engine.capture import Captured
 
 MODES = ("eager", "graph", "xla")
 # The error kind of a mode whose run raised.
@@ -190,17 +193,18 @@ def run_lab(target: str, call: str | None = None, device: str | None = None,
             lab.runs[mode], hosts[mode] = _skipped(), None
             continue
         say(_MODE_WORDS[mode].format(f=target.rpartition("::")[2]))
-        with capture_output() as captured:
+        with capture_output():  # what the module prints as it loads is not the mode's
             if last is None or fresh_module:
                 seed_everything(LAB_SEED)
                 last = load_target(target, call, init=init)
             own = (last.args, last.kwargs)
             inputs = own if inputs is None else shared(inputs, own)
+        with capture_output(tally=True) as captured:
             seed_everything(LAB_SEED)
             lab.eager_setting_off |= last.eager_setting_off
             lab.runs[mode], hosts[mode] = run_mode(mode, last, lab.device, budget,
                                                    mode_timeout, inputs)
-        _keep_output(lab.runs[mode], captured.stdout)
+        _keep_output(lab.runs[mode], captured)
     assert last is not None
     with capture_output():
         _fixed_costs(lab, skip_xla, inputs, say)
@@ -238,10 +242,10 @@ def run_lab_loaded(loaded: Loaded, device: str | None = None, budget: float = 1.
             lab.runs[mode], hosts[mode] = _skipped(), None
             continue
         say(_MODE_WORDS[mode].format(f=loaded.qualname.rpartition(".")[2]))
-        with capture_output() as captured:
+        with capture_output(tally=True) as captured:
             lab.runs[mode], hosts[mode] = run_mode(mode, loaded, lab.device, budget,
                                                    mode_timeout, inputs)
-        _keep_output(lab.runs[mode], captured.stdout)
+        _keep_output(lab.runs[mode], captured)
     with capture_output():
         _fixed_costs(lab, skip_xla, inputs, say)
     _compared(lab, hosts)
@@ -267,13 +271,15 @@ def _compared(lab: RunLab, hosts: dict[str, Any]) -> None:
     lab.retrace_reason = retrace_reason(lab.runs["graph"])
 
 
-def _keep_output(run: ModeRun, text: str) -> None:
-    """Keep what a mode printed as (line, count) pairs, the most frequent first."""
-    from collections import Counter
-
-    lines = text.splitlines()
-    run.printed_lines = len(lines)
-    run.printed = [(line[:200], n) for line, n in Counter(lines).most_common(8)]
+def _keep_output(run: ModeRun, captured: Captured) -> None:
+    """Keep what a mode printed, stdout's and tf.print's stderr lines apart, as (line, count)
+    pairs, the most frequent first, and how many lines each had (kept or not)."""
+    if captured.printed is not None:
+        run.printed_lines = captured.printed.lines
+        run.printed = captured.printed.counts.most_common(8)
+    if captured.native_err is not None:
+        run.stderr_lines = captured.native_err.lines
+        run.stderr = captured.native_err.counts.most_common(8)
 
 
 def _hlo(lab: RunLab, loaded: Loaded) -> None:

@@ -53,6 +53,10 @@ class ModeRun:
     ran_on: str | None = None  # the device that produced the result
     printed_lines: int = 0  # what the mode printed: a Python print runs on every eager call,
     printed: list[tuple[str, int]] = field(default_factory=list)  # but only while tracing
+    # What it wrote to stderr from native code, TensorFlow's own log lines aside: tf.print's
+    # output (its default stream), an op that prints on every call in every mode.
+    stderr_lines: int = 0
+    stderr: list[tuple[str, int]] = field(default_factory=list)
     first_call_traces: int | None = None  # traces made by the first call alone (graph modes)
     timed_out: bool = False  # the mode's own time box ran out (what it measured stays)
     skipped: bool = False  # not run: asked to skip it (XLA, --no-xla)

@@ -282,19 +282,37 @@ def lab_renderables(lab: RunLab, home: str | None = None) -> list:
         parts.extend(hlo_renderables(lab.hlo_ir, home, seconds_text))
     if lab.tensorboard_note:
         parts.append(Text(lab.tensorboard_note, style="cyan"))
-    printed = [(m, r) for m, r in lab.runs.items() if r.printed_lines]
-    if printed:
-        text = Text("A Python print runs on every eager call, but in graph modes only while "
-                    "tracing.\n", style="dim")
-        for mode, run in printed:
-            text.append(f"{mode}: {plural(run.printed_lines, 'line')} "
-                        f"over {run.calls + 1} calls\n", style="bold")
-            for line, n in run.printed:
-                text.append(f"  {line}" + (f"  x{n}" if n > 1 else "") + "\n")
-        text.rstrip()
+    printed = printed_text(lab)
+    if printed is not None:
         # The why in the body: a title is cut to one line at 80 columns.
-        parts.append(Panel(text, title="Printed while running", title_align="left"))
+        parts.append(Panel(printed, title="Printed while running", title_align="left"))
     return parts
+
+
+def printed_text(lab: RunLab) -> Text | None:
+    """What each mode printed, stdout and tf.print's stderr apart, with the count of its
+    calls beside it (a Python print runs on every eager call, a tf.print on every call)."""
+    said = [(m, r) for m, r in lab.runs.items() if r.printed_lines or r.stderr_lines]
+    if not said:
+        return None
+    text = Text()
+    if any(r.printed_lines for _, r in said):
+        text.append("A Python print runs on every eager call, but in graph modes only while "
+                    "tracing.\n", style="dim")
+    if any(r.stderr_lines for _, r in said):
+        text.append("tf.print is an op: it prints on every call, in every mode (to stderr).\n",
+                    style="dim")
+    for mode, run in said:
+        for count, lines, where in ((run.printed_lines, run.printed, ""),
+                                    (run.stderr_lines, run.stderr, ", stderr")):
+            if not count:
+                continue
+            text.append(f"{mode}{where}: {plural(count, 'line')} "
+                        f"over {plural(run.calls + 1, 'call')}\n", style="bold")
+            for line, n in lines:
+                text.append(f"  {line}" + (f"  x{n}" if n > 1 else "") + "\n")
+    text.rstrip()
+    return text
 
 
 def _flowed(pieces: list[str], width: int) -> str:

@@ -156,6 +156,37 @@ def test_c_level_writes_are_capped_too():
     assert len(captured.log) <= 70_000 and "MB dropped" in captured.log
 
 
+def test_every_line_is_counted_though_few_are_kept():
+    # Python's and native stdout counted as one, native stderr apart with TensorFlow's own
+    # log lines left out; a line split across writes is one line, told by its start.
+    with capture_output(tally=True) as captured:
+        for _ in range(50_000):
+            sys.stdout.write("step " + "x" * 995 + "\n")
+        os.write(1, b"native one\nnative")
+        os.write(1, b" two\n")
+        os.write(2, b"W0000 00:00:1796584227.839756   23756 cuda_platform.cc:52] no GPU\n"
+                    b"2026-12-06 19:00:00.123456: I tensorflow/core/x.cc:1] old format\n"
+                    b"\nloss 0.5\nloss 0.5\nlast without newline")
+    assert captured.printed is not None and captured.native_err is not None
+    assert captured.printed.lines == 50_002
+    assert captured.printed.counts.most_common(3) == [
+        ("step " + "x" * 195, 50_000), ("native one", 1), ("native two", 1)]
+    assert captured.native_err.lines == 3
+    assert captured.native_err.counts == {"loss 0.5": 2, "last without newline": 1}
+
+
+def test_a_tally_tells_apart_a_bounded_number_of_lines():
+    from agexplorer.engine.capture import LineTally
+
+    tally = LineTally()
+    for i in range(1000):
+        tally.feed(f"step {i}\n")
+    tally.feed("y" * 10_000_000)  # one line with no end: only its start is held
+    tally.close()
+    assert tally.lines == 1001 and len(tally.counts) == LineTally.DISTINCT
+    assert sum(tally.counts.values()) == LineTally.DISTINCT
+
+
 def test_a_short_stream_is_kept_whole():
     sink = BoundedText(keep=10)
     for piece in ("0123", "4567", "89"):

@@ -184,6 +184,21 @@ def test_the_printed_panel_keeps_its_title_and_says_why_in_its_body():
     assert "[b]step[/b]  x2" in text
 
 
+def test_tf_print_s_lines_are_told_apart_from_python_s_per_mode():
+    lab = _slow_lab()
+    for run in lab.runs.values():
+        if run.ok:
+            run.stderr_lines, run.stderr = run.calls + 1, [("loss 0.5", run.calls + 1)]
+    console = _console(80)
+    render_lab(lab, console)
+    text = " ".join(console.export_text().replace("│", " ").split())
+    assert "tf.print is an op: it prints on every call, in every mode (to stderr)." in text
+    eager = lab.runs["eager"]
+    assert (f"eager: 2 lines over {eager.calls + 1} calls [b]step[/b] x2 eager, stderr: "
+            f"{eager.calls + 1} lines over {eager.calls + 1} calls loss 0.5 x{eager.calls + 1}"
+            ) in text
+
+
 def test_the_retrace_panels_fit_80_columns_and_indent_what_each_setting_did():
     calls = [RetraceCall(1, "0.1", "traced", True, 1, reason="the first call"),
              RetraceCall(2, "0.2", "traced", True, 2, reason="lr: a new Python float")]

@@ -178,6 +178,20 @@ def test_python_print_runs_every_eager_call_but_only_while_tracing_in_graphs(wor
     assert graph.printed == [("side effect", 1)] and graph.calls > 1
 
 
+def test_tf_print_runs_every_call_in_every_mode_and_every_line_is_counted(worker):
+    # Each line counted, though the capture keeps only 64 KB of them (it told 1215 lines
+    # of 4289), and tf.print's stderr apart: it was dropped.
+    result = lab(worker, "tf_prints")
+    eager, graph = result.runs["eager"], result.runs["graph"]
+    side = "side effect " + "." * 188  # a line is told by its first 200 characters
+    assert (eager.calls + 1) * 412 > 2 * 32 * 1024
+    assert (eager.printed_lines, eager.printed) == (eager.calls + 1, [(side, eager.calls + 1)])
+    assert (graph.printed_lines, graph.printed) == (1, [(side, 1)])
+    for run in (eager, graph):
+        assert (run.stderr_lines, run.stderr) == (run.calls + 1,
+                                                  [("from the graph 2", run.calls + 1)])
+
+
 def test_sys_exit_in_user_code_is_an_error_not_a_dead_worker(worker):
     answer = worker.request(ReportRequest(f"{RUNS}::calls_exit", call="1", budget=0.05),
                             path=RUNS)
