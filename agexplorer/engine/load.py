@@ -26,6 +26,7 @@ from agexplorer.source.targets import (
     find_function_node,
     handed_to,
     list_functions,
+    module_level_arguments,
     name_list,
     parse_source,
     parse_spec,
@@ -469,6 +470,20 @@ def _keras_made(loaded: Loaded, tree: ast.Module) -> tuple[int, str] | None:
     return (line, cls.__name__) if line is not None else None
 
 
+def _example_call(loaded: Loaded, tree: ast.Module) -> str | None:
+    """The arguments of the file's own call in a function (``train_epoch(ds)`` in
+    ``main()``) where that text, read in the loaded module, gives values: the --call to
+    type (module_level_arguments); None otherwise."""
+    text = module_level_arguments(tree, loaded.qualname)
+    if text is None or ('"' in text and "'" in text):  # not quoted whole for a shell
+        return None
+    try:
+        callargs.parse_call(text, callargs.call_namespace(loaded.module))
+    except AgxError:
+        return None
+    return text
+
+
 def _arguments(loaded: Loaded, call: str | None, progress: Callable[[str], None]) -> None:
     """Fill ``args``/``kwargs``: --call, else AGX_CALLS, else the input_signature, else none."""
     module, qualname = loaded.module, loaded.qualname
@@ -503,9 +518,11 @@ def _arguments(loaded: Loaded, call: str | None, progress: Callable[[str], None]
             return
     if params:
         names = ", ".join(p.name for p in params)
-        example = ", ".join(["tf.constant([1.0, 2.0])"] * len(params))  # one per parameter
-        advice = f'pass them with --call, e.g. --call "{example}".'
         tree = parse_source(loaded.path, loaded.text)
+        example = _example_call(loaded, tree) or \
+            ", ".join(["tf.constant([1.0, 2.0])"] * len(params))  # one per parameter
+        quote = "'" if '"' in example else '"'
+        advice = f"pass them with --call, e.g. --call {quote}{example}{quote}."
         handed, called = handed_to(tree, qualname), called_at(tree, qualname)
         record = f"`agexplorer record {os.path.basename(loaded.path)}` runs the program and"
         if handed is not None:  # a library calls it (dataset.map): the program knows how

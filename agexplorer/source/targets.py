@@ -258,6 +258,53 @@ def handed_to(tree: ast.Module, name: str) -> tuple[int, str] | None:
     return (found[0][0], found[0][2]) if found else None
 
 
+def module_level_arguments(tree: ast.Module, name: str) -> str | None:
+    """The arguments' text of the file's first call of the function ``name`` made inside a
+    function (``train_epoch(ds)`` in ``main()``) when they read only names of the module's
+    top-level code that no enclosing function binds: the same text read in the module means
+    the same values, so ``--call`` can pass it. None for any other call."""
+    top = top_level_bindings(tree)
+    import builtins
+
+    def local_names(fn: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda) -> set[str]:
+        args = fn.args
+        names = {a.arg for a in [*args.posonlyargs, *args.args, *args.kwonlyargs]}
+        names |= {a.arg for a in (args.vararg, args.kwarg) if a is not None}
+        for node in ast.walk(fn):
+            if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
+                names.add(node.id)
+            elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                names.add(node.name)
+            elif isinstance(node, (ast.Import, ast.ImportFrom)):
+                names |= {a.asname or a.name.split(".")[0] for a in node.names}
+        return names
+
+    def visit(node: ast.AST, shadowed: set[str] | None) -> str | None:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+            shadowed = (shadowed or set()) | local_names(node)
+        elif isinstance(node, (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp,
+                               ast.ClassDef)):
+            return None  # scopes of their own: not followed
+        if shadowed is not None and isinstance(node, ast.Call) and \
+                isinstance(node.func, ast.Name) and node.func.id == name:
+            parts = [*node.args, *(k.value for k in node.keywords)]
+            if any(isinstance(a, ast.Starred) for a in node.args) or \
+                    any(k.arg is None for k in node.keywords):
+                return None
+            reads = {n.id for part in parts for n in ast.walk(part) if isinstance(n, ast.Name)}
+            if parts and not reads & shadowed and \
+                    all(r in top or hasattr(builtins, r) for r in reads):
+                return ", ".join([ast.unparse(a) for a in node.args]
+                                 + [f"{k.arg}={ast.unparse(k.value)}" for k in node.keywords])
+        for child in ast.iter_child_nodes(node):
+            found = visit(child, shadowed)
+            if found is not None:
+                return found
+        return None
+
+    return visit(tree, None)
+
+
 def called_at(tree: ast.Module, name: str) -> int | None:
     """The line of the file's first call of the function ``name`` by that name (anywhere:
     a loop, ``main()``, the ``if __name__ == "__main__":`` block), or None."""

@@ -26,8 +26,8 @@ if TYPE_CHECKING:
 def call_example(error: AgxError) -> str:
     """The example arguments the engine gave a function that needs them (one a parameter),
     taken from its advice for the command line (``--call "..."``)."""
-    given = re.search(r'--call "([^"]*)"', error.advice or "")
-    return given.group(1) if given else "tf.ones([2])"
+    given = re.search(r"""--call (["'])(.*?)\1\.?$""", error.advice or "")
+    return given.group(2) if given else "tf.ones([2])"
 
 
 class Results:

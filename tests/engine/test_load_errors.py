@@ -164,6 +164,26 @@ def test_a_tf_function_the_program_calls_in_a_loop_is_pointed_to_record(tmp_path
     assert caught.value.advice.startswith("pass them with --call")
 
 
+def test_the_file_s_call_in_main_is_the_example_where_the_module_gives_its_values(tmp_path,
+                                                                                   tf):
+    from agexplorer.engine.load import load_target
+
+    path = tmp_path / "train.py"
+    source = ("import tensorflow as tf\n\nds = tf.data.Dataset.range(3)\n\n\n@tf.function\n"
+              "def epoch(d):\n    total = tf.constant(0, tf.int64)\n    for v in d:\n"
+              "        total += v\n    return total\n\n\ndef main():\n    epoch(ds)\n")
+    path.write_text(source)
+    with pytest.raises(AgxError) as caught:
+        load_target(f"{path}::epoch")
+    assert caught.value.advice.endswith('or pass them with --call, e.g. --call "ds".')
+    loaded = load_target(f"{path}::epoch", call="ds")  # as told: it traces
+    assert int(loaded.tf_function(tf)(*loaded.args)) == 3
+    path.write_text(source.replace("ds = tf.data", "DS = tf.data"))  # no such name: generic
+    with pytest.raises(AgxError) as caught:
+        load_target(f"{path}::epoch")
+    assert caught.value.advice.endswith('e.g. --call "tf.constant([1.0, 2.0])".')
+
+
 def test_the_names_the_statements_that_did_not_run_would_have_set():
     import ast
 

@@ -101,3 +101,22 @@ def test_calling_the_module_s_object_is_its_class_s___call__():
     infos = {f.qualname: f for f in list_functions(ast.parse(text))}
     assert infos["Counter.__call__"].file_call == (15, "n")
     assert infos["Counter.__call__"].ready and infos["Counter.add"].file_call is None
+
+
+def test_a_call_in_a_function_that_reads_module_names_only_is_the_example_to_type():
+    from agexplorer.source.targets import module_level_arguments
+
+    text = ("import tensorflow as tf\n\nds = make()\nSTEPS = 3\n\n\ndef train_epoch(d, n):\n"
+            "    return d\n\n\ndef main(batch):\n    for i in range(2):\n"
+            "        train_epoch(batch, i)\n    train_epoch(ds, n=len([STEPS]))\n")
+    tree = ast.parse(text)
+    # the call that reads main's own names is passed over; the one reading ds and STEPS not
+    assert module_level_arguments(tree, "train_epoch") == "ds, n=len([STEPS])"
+    shadowed = text.replace("def main(batch):", "def main(batch):\n    ds = batch")
+    assert module_level_arguments(ast.parse(shadowed), "train_epoch") is None
+    top = text + "train_epoch(ds, 1)\n"  # a module-level call is file_calls' own
+    assert module_level_arguments(ast.parse(top), "train_epoch") == "ds, n=len([STEPS])"
+    assert module_level_arguments(ast.parse(text.replace("ds, n=", "*ds, n=")),
+                                  "train_epoch") is None
+    assert module_level_arguments(ast.parse(text.replace("(ds, n=len([STEPS]))", "(nope)")),
+                                  "train_epoch") is None
