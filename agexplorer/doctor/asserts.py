@@ -44,7 +44,11 @@ def asserted_tensors(exam: ExaminedFunction) -> None:
 
 def assert_op(tf: str, segment: Any, node: Any) -> str:
     """``tf.debugging.Assert(tf.reduce_all(TEST), [MESSAGE])`` for an ``assert TEST, MESSAGE``
-    node (its test's text as the message where it has none)."""
+    node (its test's text as the message where it has none); a test that reduces already
+    (``tf.reduce_all(x > 0)``, ``tf.math.reduce_any(...)``) is not reduced again."""
     test = segment(node.test)
     message = segment(node.msg) if node.msg is not None else repr(f"assert {test}")
-    return f"{tf}.debugging.Assert({tf}.reduce_all({test}), [{message}])"
+    reduced = isinstance(node.test, gast.Call) and isinstance(node.test.func, gast.Attribute) \
+        and node.test.func.attr in ("reduce_all", "reduce_any")
+    condition = test if reduced else f"{tf}.reduce_all({test})"
+    return f"{tf}.debugging.Assert({condition}, [{message}])"

@@ -23,6 +23,8 @@ LINES = TEXT.splitlines()
      (8.0, 0.0)),
     ("positive", "assert x > 0", "tf.debugging.Assert(tf.reduce_all(x > 0), ['assert x > 0'])",
      (4.0,), (-1.0,)),
+    ("all_positive", 'assert tf.reduce_all(x > 0), "x must be positive"',  # reduced once
+     'tf.debugging.Assert(tf.reduce_all(x > 0), ["x must be positive"])', (4.0,), (-1.0,)),
 ])
 def test_an_assert_on_a_tensor_becomes_an_assert_op(report, tf, tmp_path, function, statement,
                                                     made, good, bad):
