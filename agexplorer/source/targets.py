@@ -5,7 +5,7 @@ from __future__ import annotations
 import ast
 import os
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Literal
 
 from agexplorer.model.errors import AgxError
@@ -38,6 +38,9 @@ class FunctionInfo:
     # The file's own first call of it that loading the file runs, usable again after the
     # load: (line, argument list as text). See file_calls.
     file_call: tuple[int, str] | None = None
+    # A plain function's calls of the file's tf.functions (``main`` calling ``train_step``):
+    # the program's Python that runs them, not code the program traces.
+    drives: tuple[str, ...] = ()
 
     def to_dict(self) -> dict:
         """JSON form used by ``agexplorer list --json``."""
@@ -45,7 +48,8 @@ class FunctionInfo:
                 "decorated": self.decorated, "decorators": list(self.decorators),
                 "is_method": self.is_method, "params": list(self.params), "ready": self.ready,
                 "descriptor": self.descriptor,
-                "file_call": list(self.file_call) if self.file_call else None}
+                "file_call": list(self.file_call) if self.file_call else None,
+                "drives": list(self.drives)}
 
 
 @dataclass(frozen=True)
@@ -368,7 +372,19 @@ def list_functions(tree: ast.Module) -> list[FunctionInfo]:
     visit(tree.body, "", False)
     found += _assigned_functions(tree, {f.qualname for f in found}, samples, own_calls)
     found.sort(key=lambda f: f.line)  # in source order (the defs are already): stable
-    return found
+    staged = {f.qualname for f in found if f.decorated and not f.is_method}
+    return [_driving(f, tree, staged) if staged and not f.decorated else f for f in found]
+
+
+def _driving(info: FunctionInfo, tree: ast.Module, staged: set[str]) -> FunctionInfo:
+    """``info`` with the file's tf.functions its body calls by name (``drives``)."""
+    node = find_function_node(tree, info.qualname)
+    if node is None:
+        return info
+    called = sorted({n.func.id for n in ast.walk(node) if isinstance(n, ast.Call)
+                     and isinstance(n.func, ast.Name) and n.func.id in staged
+                     and n.func.id != info.qualname})
+    return replace(info, drives=tuple(called)) if called else info
 
 
 def _info(name: str, node: ast.FunctionDef | ast.AsyncFunctionDef, decorated: bool,

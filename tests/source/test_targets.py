@@ -234,3 +234,17 @@ def test_a_file_nested_deeper_than_python_parses_is_one_sentence(tmp_path):
         parse_source(str(path), path.read_text())
     assert err.value.kind == "syntax-error" and str(path) in err.value.message
     assert "\n" not in err.value.message
+
+
+def test_a_plain_function_that_calls_the_file_s_tf_functions_drives_them():
+    import ast as _ast
+
+    from agexplorer.source.targets import list_functions
+
+    text = ("import tensorflow as tf\n\n\n@tf.function\ndef step(x):\n    return x\n\n\n"
+            "def helper(x):\n    return x * 2\n\n\ndef main():\n    for i in range(3):\n"
+            "        step(helper(tf.constant(i)))\n\n\nfast = tf.function(helper)\n")
+    functions = {f.qualname: f for f in list_functions(_ast.parse(text))}
+    assert functions["main"].drives == ("step",)
+    assert functions["helper"].drives == () and functions["step"].drives == ()
+    assert functions["main"].to_dict()["drives"] == ["step"]

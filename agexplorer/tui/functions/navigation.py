@@ -150,9 +150,12 @@ class Navigation:
 
     def open_first(self, wanted_name: str | None) -> bool:
         """Open the function called ``wanted_name`` in the list, else its first one that
-        tf.function could trace with its ready inputs, else its first one tf.function could
-        trace (a class's ``__init__`` came first and failed); False (and
-        the status line says so) when the list has none."""
+        tf.function could trace with its ready inputs and that is not the program's Python
+        running the file's tf.functions (a ``main()`` calling them: not what the program
+        traces), else its first tf.function (it asks for its arguments), else the first one
+        with its ready inputs, else its first one tf.function could trace (a class's
+        ``__init__`` came first and failed); False (and the status line says so) when the
+        list has none."""
         picker = self.picker()
         functions = picker.functions() if picker is not None else []
         if picker is None or not functions:
@@ -161,8 +164,11 @@ class Navigation:
             return False
         # The first that traces with its own inputs (a factory that needs arguments may come
         # before the train step it makes), else the first tf.function could trace.
-        first = next((f for f in functions if traceable(f[1]) and picker.ready(*f)),
-                     next((f for f in functions if traceable(f[1])), functions[0]))
+        ready = [f for f in functions if traceable(f[1]) and picker.ready(*f)]
+        first = next((f for f in ready if not picker.drives(*f)), None) or \
+            next((f for f in functions if picker.staged(*f)), None) or \
+            next(iter(ready), None) or \
+            next((f for f in functions if traceable(f[1])), functions[0])
         wanted = next((f for f in functions if f[1] == wanted_name), first)
         picker.select_function(*wanted)
         # Analysed at once: no keys to wait out yet (those typed meanwhile come after).

@@ -11,7 +11,13 @@ from textual.widgets import Tree
 from textual.widgets.tree import TreeNode
 
 from agexplorer.model.errors import AgxError
-from agexplorer.source.targets import FunctionInfo, list_functions, parse_source, read_source
+from agexplorer.source.targets import (
+    FunctionInfo,
+    list_functions,
+    parse_source,
+    read_source,
+    traceable,
+)
 from agexplorer.tui.layout import fold_after_pick
 
 if TYPE_CHECKING:
@@ -129,6 +135,16 @@ class FunctionPicker(Tree[tuple[str, str] | None]):
         """Whether the function is callable without typed arguments (its ready inputs)."""
         info = self._fn_infos.get((path, qualname))
         return info is not None and info.ready
+
+    def drives(self, path: str, qualname: str) -> bool:
+        """Whether it is a plain function that calls the file's tf.functions (``main``)."""
+        info = self._fn_infos.get((path, qualname))
+        return info is not None and bool(info.drives)
+
+    def staged(self, path: str, qualname: str) -> bool:
+        """Whether it is a tf.function (decorated, or wrapped where the file binds it)."""
+        info = self._fn_infos.get((path, qualname))
+        return info is not None and info.decorated and traceable(qualname)
 
     def label(self, path: str, qualname: str) -> str:
         """The function's label as shown, without markup."""

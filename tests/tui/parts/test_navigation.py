@@ -26,9 +26,11 @@ class Picker:
     """The function list: its functions in order, its cursor, what it was told."""
 
     def __init__(self, functions: list[tuple[str, str]], paths: list[str],
-                 ready: set[str] | None = None) -> None:
+                 ready: set[str] | None = None, staged: set[str] = frozenset(),
+                 drivers: set[str] = frozenset()) -> None:
         self._functions, self.paths = functions, paths
         self._ready = ready  # the qualnames with ready inputs (None: every one)
+        self._staged, self._drivers = staged, drivers  # tf.functions; main()s calling them
         self.selected: list[tuple[str, str]] = []
         self.cursor_node: SimpleNamespace | None = None
         self.updates: list[tuple[str, list]] = []
@@ -38,6 +40,12 @@ class Picker:
 
     def ready(self, path: str, qualname: str) -> bool:
         return self._ready is None or qualname in self._ready
+
+    def staged(self, path: str, qualname: str) -> bool:
+        return qualname in self._staged
+
+    def drives(self, path: str, qualname: str) -> bool:
+        return qualname in self._drivers
 
     def select_function(self, path: str, qualname: str) -> None:
         self.selected.append((path, qualname))
@@ -100,6 +108,21 @@ def test_with_no_function_named_the_first_one_with_ready_inputs_opens(tmp_path):
     explorer.picker = Picker(listed, [one], ready=set())
     assert explorer.navigation.open_first(None)
     assert explorer.state.target == (one, "make_train_step")
+
+
+def test_the_program_s_main_calling_the_tf_functions_opens_after_them(tmp_path):
+    """A ready main() that calls the file's tf.functions is the program's Python, not what
+    it traces: a ready function that is not one opens first, else the first tf.function
+    (it asks for its arguments), else main."""
+    one = str(tmp_path / "one.py")
+    listed = [(one, "helper"), (one, "train_step"), (one, "main"), (one, "plain")]
+    for ready, staged, opened in (({"main", "plain"}, {"train_step"}, "plain"),
+                                  ({"main"}, {"train_step"}, "train_step"),
+                                  ({"main"}, set(), "main")):
+        explorer = Explorer(tmp_path, listed)
+        explorer.picker = Picker(listed, [one], ready=ready, staged=staged, drivers={"main"})
+        assert explorer.navigation.open_first(None)
+        assert explorer.state.target == (one, opened)
 
 
 def test_opening_a_function_reads_its_file_and_analyses_it_once_the_keys_rest(tmp_path):
