@@ -7,6 +7,9 @@ from rich.text import Text
 from agexplorer.model.lab import RunLab
 
 _LABEL = {"graph": "graph", "xla": "XLA"}
+# How many times a call's fixed cost a slower mode must lose by before the fixed cost is
+# no longer its explanation.
+_UNEXPLAINED = 10
 _A_CALL = {"graph": "a graph call", "xla": "an XLA call"}
 _RETRACE = {
     "variables": "graph traced twice: its first call created variables (a tf.Variable, a "
@@ -51,6 +54,17 @@ def cost_note(lab: RunLab, mode: str) -> str | None:
         return (f"{label} is faster here: {costs}, and eager mode pays for every op from "
                 "Python on every call.")
     empty = f"about {about(fixed)} for an empty function taking the same arguments"
+    excess = run.median_s - eager.median_s
+    if speed < 1 and excess > _UNEXPLAINED * fixed + (run.spread_s or 0.0) + \
+            (eager.spread_s or 0.0):
+        # Slower by many times a call's fixed cost: an empty function may stand in for a
+        # call's own fixed cost a few times short (issue 22's 2x2 matmul), never so far.
+        return (f"{label} is slower here by {about(excess)} a call ({about(run.median_s)} "
+                f"against eager's {about(eager.median_s)}), over {_UNEXPLAINED} times "
+                f"{_A_CALL[mode]}'s fixed cost ({empty}): the "
+                f"{'graph' if mode == 'graph' else 'compiled'} ops themselves took longer than "
+                "eager's whole call, so the fixed cost does not explain it (a profile shows "
+                "where the time goes: --tensorboard LOGDIR writes one).")
     if fixed >= run.median_s:
         # Measured in another moment, the empty function came out no cheaper than this whole
         # call: the fixed cost is then all the timings show, and no number of it is stated
