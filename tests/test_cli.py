@@ -345,3 +345,23 @@ def test_a_name_the_failed_load_never_set_is_named_with_its_line(capsys, tmp_pat
     assert code == 1 and "NameError: name 'args' is not defined; `args` is set at line 7 of " \
         "the file's module-level code, which did not run while agexplorer loaded the file" \
         in data["error"]["message"]
+
+
+def test_the_whole_file_doctor_leaves_out_the_program_s_main_and_says_why(capsys, tmp_path, tf):
+    # main() runs the tf.function from Python: its print runs on every call and its loop is
+    # the program's; read as traced code, it was told AGX001 and AGX004.
+    path = tmp_path / "train.py"
+    path.write_text("import tensorflow as tf\n\n\n@tf.function\ndef step(x):\n"
+                    "    return x * 2.0\n\n\ndef main():\n    for i in range(3):\n"
+                    "        print(step(tf.constant(float(i))))\n\n\n"
+                    "if __name__ == \"__main__\":\n    main()\n")
+    code, out, err = run(capsys, "doctor", str(path), "--json")
+    data = json.loads(out)
+    assert [f["function"] for f in data["functions"]] == ["step"]
+    assert data["not_examined"] == [{"function": "main", "calls": ["step"]}]
+    assert code == 0, err
+    code, out, _ = run(capsys, "doctor", str(path))
+    assert "main: not examined: plain Python that calls the file's tf.function step; the " \
+        "program runs it" in " ".join(out.split())
+    code, out, _ = run(capsys, "doctor", f"{path}::main", "--json")  # named: examined
+    assert {f["code"] for f in json.loads(out)["findings"]} >= {"AGX001"}

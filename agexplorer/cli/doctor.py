@@ -17,7 +17,7 @@ def cmd_doctor(args: argparse.Namespace) -> int:
     """Exit 1 when something was found (as a linter does), 0 when clean, 2 on bad input."""
     import re
 
-    from agexplorer.doctor.checks import doctor_targets, module_findings
+    from agexplorer.doctor.checks import doctor_targets, drivers, module_findings
     from agexplorer.model.doctor import DoctorReport
     from agexplorer.runlog.log import is_log
     from agexplorer.worker.protocol import DoctorRequest
@@ -55,15 +55,18 @@ def cmd_doctor(args: argparse.Namespace) -> int:
             reports.append(DoctorReport(file=spec.path, function=name, error=exc))
     module = [] if spec.qualname else [f for f in module_findings(text)
                                        if f.subject not in names]
+    left_out = {} if spec.qualname else drivers(spec.path)
     if args.json:
         data = reports[0].to_dict() if spec.qualname else {
             "file": spec.path, "functions": [r.to_dict() for r in reports],
-            "module": [f.to_dict() for f in module]}
+            "module": [f.to_dict() for f in module],
+            "not_examined": [{"function": name, "calls": list(calls)}
+                             for name, calls in left_out.items()]}
         print(worker_json(data, worker))
     else:
         from agexplorer.render.doctor import render_doctor
 
-        render_doctor(reports, width=args.width, module=module)
+        render_doctor(reports, width=args.width, module=module, drivers=left_out)
     return 1 if module or any(r.findings for r in reports) else 0
 
 

@@ -66,11 +66,20 @@ def findings_table(findings: list[Finding], target: str | None = None, title: st
 
 
 def render_doctor(reports: list[DoctorReport], console: Console | None = None,
-                  width: int | None = None, module: list[Finding] | None = None) -> None:
-    """Print the doctor's findings for each function (and the module-level ones)."""
+                  width: int | None = None, module: list[Finding] | None = None,
+                  drivers: dict[str, tuple[str, ...]] | None = None) -> None:
+    """Print the doctor's findings for each function (and the module-level ones), then the
+    ``drivers`` left out: plain functions that call the file's tf.functions."""
     console = console or Console(width=width)
     for part in doctor_renderables(reports, console.width, module):
         console.print(part)
+    for name, calls in (drivers or {}).items():
+        called = ", ".join(calls)
+        console.print(Text(f"{name}: not examined: plain Python that calls the file's "
+                           f"tf.function{'s' if len(calls) > 1 else ''} {called}; the program "
+                           f"runs it, nothing traces it, so the checks for code run while "
+                           f"tracing do not apply (name it, ::{name}, to examine it as if "
+                           "traced).", style="dim"))
 
 
 def doctor_renderables(reports: list[DoctorReport], width: int,

@@ -377,9 +377,11 @@ def list_functions(tree: ast.Module) -> list[FunctionInfo]:
 
 
 def _driving(info: FunctionInfo, tree: ast.Module, staged: set[str]) -> FunctionInfo:
-    """``info`` with the file's tf.functions its body calls by name (``drives``)."""
+    """``info`` with the file's tf.functions its body calls by name (``drives``); none for
+    one the file hands to a call (``tf.function(main)``, ``strategy.run(main)``), which
+    may trace it."""
     node = find_function_node(tree, info.qualname)
-    if node is None:
+    if node is None or info.is_method or handed_to(tree, info.qualname) is not None:
         return info
     called = sorted({n.func.id for n in ast.walk(node) if isinstance(n, ast.Call)
                      and isinstance(n.func, ast.Name) and n.func.id in staged
