@@ -38,6 +38,9 @@ class Statement:
     # assignment before the loop (``n = len(x)``: ("n", "len(x)")); a name without one is
     # not listed (a parameter, or one only stepped).
     started: tuple[tuple[str, str], ...] = ()
+    # A for loop's: the sequences its body calls an item of, picked by the loop's own
+    # counter (``self.blocks[i](x)``: "self.blocks"); no tensor holds what is called.
+    picks_callables: tuple[str, ...] = ()
 
     def nested(self, statements: list[Statement]) -> Iterator[Statement]:
         """The statements inside this one (``statements``: its function's, which ``children``
@@ -127,6 +130,17 @@ def _numbers_carried(func: ast.AST, loop: ast.For | ast.While) -> tuple[tuple[st
                  and type(value.value) in (int, float))
 
 
+def _picks_callables(loop: ast.For) -> tuple[str, ...]:
+    """The sequences ``loop``'s body calls an item of by its target name (``SEQ[i](...)``)."""
+    if not isinstance(loop.target, ast.Name):
+        return ()
+    counter = loop.target.id
+    found = [ast.unparse(n.func.value) for part in loop.body for n in ast.walk(part)
+             if isinstance(n, ast.Call) and isinstance(n.func, ast.Subscript)
+             and isinstance(n.func.slice, ast.Name) and n.func.slice.id == counter]
+    return tuple(dict.fromkeys(found))
+
+
 def _started(func: ast.AST, loop: ast.While) -> tuple[tuple[str, str], ...]:
     """The names ``loop``'s condition reads, each with the source of its last plain
     assignment before the loop, where it has one."""
@@ -172,7 +186,9 @@ def find_statements(func: ast.FunctionDef | ast.AsyncFunctionDef,
                                  if isinstance(node, (ast.For, ast.While)) else (),
                                  params=params,
                                  started=_started(func, node)
-                                 if isinstance(node, ast.While) else ())
+                                 if isinstance(node, ast.While) else (),
+                                 picks_callables=_picks_callables(node)
+                                 if isinstance(node, ast.For) else ())
                 index = len(found)
                 found.append(stmt)
                 if parent is not None:

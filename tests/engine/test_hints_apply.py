@@ -354,6 +354,8 @@ BLOCKS = '''
                 x = x + block(x)
             for _ in range(2):
                 x = 0.5 * x
+            for i in range(len(self.blocks)):
+                x = x - self.blocks[i](x)
             return x
 
 
@@ -382,6 +384,15 @@ def test_a_keras_3_layers_loop_over_its_sublayers_gets_no_fix(report, tmp_path):
         assert "keras.ops.fori_loop" in loop_of(rep, over_range, "Stack.call").hint
     reached = loop_of(report(f"{path}::step"), over_blocks, "Stack.call")
     assert "a Python TrackedList of 3 items, which no tensor holds" in reached.reason
+    # A counter that picks the layer to call (self.blocks[i](x)): no loop op could hold
+    # layers either; it was told to use tf.while_loop or keras.ops.fori_loop.
+    picked = loop_of(report(f"{path}::step"), line_of(path, "for i in range(len("),
+                     "Stack.call")
+    assert (picked.verdict, picked.iterations, picked.hint) == ("python", 3, None)
+    assert picked.reason.endswith(
+        "Its body calls `self.blocks[i]`, an item its counter picks from a Python sequence: no "
+        "tensor holds what is called (layers, functions), so one step per item is the point, "
+        "nothing to rewrite.")
 
 
 def test_the_tf_range_the_old_hint_gave_raises_in_a_keras_3_layer(tf, tmp_path):
