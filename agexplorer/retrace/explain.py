@@ -314,8 +314,12 @@ def _explanation(call: RetraceCall, before: list[RetraceCall], settings: dict[st
     if call.outcome == "reused":
         same_as = next((c.index for c in earlier if [a.key for a in c.arguments] == keys), None)
         if same_as is not None:
-            because = (f"same arguments as call {same_as}" if keys
-                       else f"no arguments, like call {same_as}")
+            written = next(c.call for c in earlier if c.index == same_as)
+            because = (f"no arguments, like call {same_as}" if not keys else
+                       f"same arguments as call {same_as}" if written == call.call else
+                       # Written otherwise, keyed alike: tensors' values differ, say.
+                       f"same kinds of argument as call {same_as} (tensors' shapes and dtypes, "
+                       "Python values): a tensor's value is not part of a trace's key")
         elif settings.get("input_signature") is not None:
             because = "fits the input_signature's trace"
         else:

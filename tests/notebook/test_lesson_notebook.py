@@ -58,7 +58,7 @@ def test_each_answer_shows_as_html_with_its_verdicts(executed):
         "staged\n": ["staged", "StatelessWhile"],  # the Explanation returned as the value
         "agexplorer.explain(model, batch)": ["Keras 3 runs MyModel.call without AutoGraph",
                                              "unrolled x2"],
-        "%agx retrace": ["traced 2 times", "same arguments as call 1"],
+        "%agx retrace": ["traced 2 times", "same kinds of argument as call 1"],
         "%%agx record": ["Retraces", "Largest unrolled loops", "halve"],
         "%agx doctor": ["AGX004", "AGX009"],
     }
