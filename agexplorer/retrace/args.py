@@ -133,7 +133,7 @@ def change_kind(now: Argument, before: Argument) -> Change:
         return "tensor-python"
     if kinds == {"object"} and now.text == before.text:
         return "identity"
-    if kinds == {"structure"}:
+    if "structure" in kinds:  # two structures, or one against a tensor or a value
         return "structure"
     return "other"
 

@@ -27,6 +27,9 @@ def test_what_changed_is_read_from_the_type():
     # a str that reads like another type's words is still a str
     said = describe_argument("n", "the Python int 3")
     assert change_kind(said, describe_argument("n", "b")) == "value"
+    # a list where an array was: its structure and values are traced (it read no why)
+    listed, array = describe_argument("x", [1.0, 2.0]), describe_argument("x", np.ones(4))
+    assert change_kind(listed, array) == change_kind(array, listed) == "structure"
 
 
 def test_a_numpy_array_says_so_and_is_rebuilt_as_one():
