@@ -70,11 +70,12 @@ _INT_MEETS_FLOAT = re.compile(r"Expected int(?:32|64), but got \S+ of type 'floa
                               r"type int\d+ that does not match type float\d+")
 
 
-def _instead(code: str, error: str, subject: str | None = None) -> str:
+def _instead(code: str, error: str, subject: str | None = None, counts: bool = False) -> str:
     """What to do where the rewrite of ``code`` failed with ``error``: TensorFlow's own
     reason where it names one the user can act on, else the finding's general advice
-    (``subject``: the name the finding is about)."""
-    if code == "AGX009" and subject and _INT_MEETS_FLOAT.search(error):
+    (``subject``: the name the finding is about; ``counts``: it bounds a ``range()``, whose
+    float tensor would raise when the function runs eagerly)."""
+    if code == "AGX009" and subject and _INT_MEETS_FLOAT.search(error) and not counts:
         return (f"pass `{subject}` as a float tensor, tf.constant(..., tf.float32): the "
                 "function computes with it in floats, where tf.constant of a Python int "
                 "makes an int32 tensor (the error below); one trace then serves every value.")
@@ -121,7 +122,7 @@ def try_rewrites(target: str, text: str, findings: list[Finding], report: Any,
             tried = Tried("not-tried", why_not="budget", budget_s=budget)
         else:
             tried = _trial(target, text, finding, report.call, call)
-        done.append(_with_trial(finding, tried))
+        done.append(_with_trial(finding, tried, text))
     return done
 
 
@@ -157,13 +158,36 @@ def _failed(error: AgxError) -> Tried:
     return Tried("fails", error=(error.raised or error.what).rstrip("."), error_line=error.line)
 
 
-def _with_trial(finding: Finding, tried: Tried) -> Finding:
-    """The finding with its trial said in its fix; a rewrite that fails is not offered."""
+def _with_trial(finding: Finding, tried: Tried, text: str = "") -> Finding:
+    """The finding with its trial said in its fix; a rewrite that fails is not offered
+    (``text``: the file's source, read for what the finding's name does there)."""
     sentence = tried.text()
     said = sentence[0].upper() + sentence[1:] + "."
     if tried.outcome == "fails":
         # What to do instead (the finding's own fix, where none is known: it is not the
         # rewrite's text alone).
-        instead = _instead(finding.code, tried.error or "", finding.subject) or finding.fix or ""
+        counts = bool(finding.subject) and _bounds_range(text, finding.line, finding.subject)
+        instead = _instead(finding.code, tried.error or "", finding.subject, counts) or \
+            finding.fix or ""
         return replace(finding, tried=tried, rewrite=None, fix=f"{instead} {said}".strip())
     return replace(finding, tried=tried, fix=f"{finding.fix} {said}" if finding.fix else said)
+
+
+def _bounds_range(text: str, line: int, name: str | None) -> bool:
+    """Whether ``name`` is read by a ``range(...)`` call's arguments in the innermost
+    function of ``text`` that holds ``line``."""
+    import ast
+
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError, RecursionError):
+        return False
+    holders = [n for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))
+               and n.lineno <= line <= (n.end_lineno or n.lineno)]
+    if not holders or name is None:
+        return False
+    inner = max(holders, key=lambda n: n.lineno)
+    return any(isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == "range"
+               and any(isinstance(m, ast.Name) and m.id == name
+                       for a in n.args for m in ast.walk(a))
+               for n in ast.walk(inner))

@@ -73,6 +73,14 @@ SOURCE = '''
         return x * (1.0 + 0.1 * epoch)
 
 
+    @tf.function
+    def powers(x, degree):
+        total = tf.zeros_like(x)
+        for k in range(degree):
+            total += x ** k
+        return total
+
+
     class Cumulate(keras.layers.Layer):
         def call(self, x):
             for i in range(x.shape[1]):
@@ -83,7 +91,8 @@ SOURCE = '''
     AGX_CALLS = {"counted": "tf.ones([2]), 3", "accumulated": "tf.ones([2])",
                  "listed": "tf.ones([2])", "measured": "tf.ones([2])",
                  "indexed": "[tf.ones([2]), tf.ones([2]), tf.ones([2])]",
-                 "Cumulate.call": "tf.ones([2, 3])", "warmed": "tf.ones([2]), 3"}
+                 "Cumulate.call": "tf.ones([2, 3])", "warmed": "tf.ones([2]), 3",
+                 "powers": "tf.constant([0.5, 2.0]), 4"}
 '''
 
 
@@ -238,3 +247,17 @@ def test_an_int_argument_that_meets_floats_is_passed_as_a_float_tensor(report, c
     assert f.fix.startswith("pass `epoch` as a float tensor, tf.constant(..., tf.float32)")
     applied = report(f"{cases}::warmed", "tf.ones([2]), tf.constant(3, tf.float32)")
     assert applied.error is None
+
+
+def test_an_int_that_bounds_a_range_is_not_told_to_be_a_float_tensor(report, cases, tf):
+    """``degree`` bounds range(degree): as an int32 tensor the counter meets a float (the
+    trial fails), and a float32 tensor would trace but raise eagerly (range() of it), so the
+    general advice stands, not the float tensor's."""
+    f = finding(report, f"{cases}::powers", "AGX009")
+    assert f.tried.outcome == "fails" and "does not match type float32" in f.tried.error
+    assert "float tensor" not in f.fix
+    assert f.fix.startswith("the function needs a Python value here (a shape, a count)")
+    module = import_file(str(cases), "tried_cases_eager")
+    with pytest.raises((TypeError, AttributeError)):  # a float tensor, eagerly: what the
+        # advice would break (range() asks it for __index__)
+        module.powers.python_function(tf.constant([0.5, 2.0]), tf.constant(4.0))
