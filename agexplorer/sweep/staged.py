@@ -54,6 +54,17 @@ def _finding(findings: Sequence[Any], loop_line: int | None, vary: str) -> Any:
     return (loop + call or [None])[0]
 
 
+def _none_staged(findings: Sequence[Any], loop_line: int | None, vary: str) -> str:
+    """Why there is no staged sweep: the doctor's rewrite for the loop (or for ``vary``)
+    failed to trace, with its fix, or it has none."""
+    failed = [f for f in findings if f.tried is not None and f.tried.outcome == "fails" and (
+        (f.code == "AGX004" and (loop_line is None or f.line == loop_line))
+        or (f.code == "AGX009" and f.subject == vary))]
+    if failed:
+        return f"No staged alternative: {failed[0].fix}"  # its fix says the trial failed
+    return "No staged alternative: the doctor has no rewrite for this loop."
+
+
 def staged_sweep(target: str, loaded: Any, bound: inspect.BoundArguments, vary: str,
                  values: Sequence[int], report: Any, loop_line: int | None, spec: Point,
                  deadline: float, say: Callable[[str], None]
@@ -76,7 +87,7 @@ def staged_sweep(target: str, loaded: Any, bound: inspect.BoundArguments, vary: 
         doctor = diagnose(target, report.call, report=report)
         finding = _finding(doctor.findings, loop_line, vary)
         if finding is None:
-            return None, "No staged alternative: the doctor has no rewrite for this loop."
+            return None, _none_staged(doctor.findings, loop_line, vary)
         made = rewrite(loaded.text, finding, report.call)
         if made is None:
             return None, "No staged alternative: the doctor has no rewrite for this loop."

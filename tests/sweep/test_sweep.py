@@ -101,3 +101,17 @@ def test_a_loop_without_unrolling_asks_for_vary(tf):
         run_sweep(f"{SAMPLE}::tf_range_loop")
     assert caught.value.message.startswith("the trace unrolled no loop; name the Python "
                                            "argument to vary")
+
+
+def test_a_rewrite_that_fails_to_trace_is_said_with_what_to_do(tf, tmp_path):
+    # x ** k with k a tf.range counter: int32 meets float32. It read "the doctor has no
+    # rewrite for this loop", where the doctor had one and tried it.
+    path = tmp_path / "powers.py"
+    path.write_text("import tensorflow as tf\n\n\n@tf.function\ndef poly(x, degree):\n"
+                    "    total = tf.zeros_like(x)\n    for k in range(degree):\n"
+                    "        total += x ** k\n    return total\n\n\n"
+                    "AGX_CALLS = {'poly': 'tf.constant([0.5, 2.0]), 4'}\n")
+    sweep = run_sweep(f"{path}::poly", vary="degree", values=(1, 2), run=False)
+    assert sweep.staged is None
+    assert "No staged alternative: the body does not work with a tensor counter" in sweep.note
+    assert "Tried: the rewrite fails to trace (line 8 raises TypeError" in sweep.note
