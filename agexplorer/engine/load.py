@@ -148,9 +148,13 @@ def run_module(path: str, text: str) -> tuple[ModuleType, LoadFailure | None]:
     forget_user_modules()
     name = f"agx_user_{next(_module_counter)}_{os.path.splitext(os.path.basename(path))[0]}"
     folder = os.path.dirname(path)
-    with contextlib.suppress(ValueError):
-        sys.path.remove(folder)
-    sys.path.insert(0, folder)
+    package, root = package_of(path)
+    for place in ([root] if package else []) + [folder]:
+        with contextlib.suppress(ValueError):
+            sys.path.remove(place)
+        sys.path.insert(0, place)
+    if package:  # a module of a package: its relative imports (from .utils import f) resolve
+        name = f"{package}.{name}"
     # An explicit loader: spec_from_file_location gives up on names that do not end in .py.
     loader = importlib.machinery.SourceFileLoader(name, path)
     spec = importlib.util.spec_from_file_location(name, path, loader=loader)
@@ -174,6 +178,24 @@ def run_module(path: str, text: str) -> tuple[ModuleType, LoadFailure | None]:
     finally:
         sys.argv = saved_argv
     return module, None
+
+
+def package_of(path: str) -> tuple[str | None, str]:
+    """The dotted package a file sits in, by its folders' ``__init__.py`` files
+    (``src/mypkg/sub/train.py`` -> ``mypkg.sub``), and the folder that holds the topmost
+    one (``src``), from which ``python -m mypkg.sub.train`` would run it; (None, its own
+    folder) for a file outside any package."""
+    folder = os.path.dirname(os.path.abspath(path))
+    parts: list[str] = []
+    while os.path.isfile(os.path.join(folder, "__init__.py")):
+        parent = os.path.dirname(folder)
+        if parent == folder:
+            break
+        parts.insert(0, os.path.basename(folder))
+        folder = parent
+    if not parts or not all(part.isidentifier() for part in parts):
+        return None, os.path.dirname(os.path.abspath(path))
+    return ".".join(parts), folder
 
 
 # The definitions run after a module-level statement raised: they only bind names.

@@ -242,3 +242,29 @@ def test_a_full_stop_before_the_advice_is_dropped_and_an_ellipsis_kept():
     assert AgxError("x", "it raised ValueError: cut...", advice="do this").message == \
         "it raised ValueError: cut...; do this"
     assert AgxError("x", "no advice.").message == "no advice."
+
+
+def test_a_module_of_a_package_loads_with_its_relative_imports(tmp_path):
+    # As `python -m mypkg.sub.train` runs it; it raised "attempted relative import with no
+    # known parent package". An edited sibling is seen on the next load.
+    from agexplorer.engine.load import package_of
+
+    sub = tmp_path / "src" / "mypkg" / "sub"
+    sub.mkdir(parents=True)
+    for folder in (sub, sub.parent):
+        (folder / "__init__.py").write_text("")
+    (sub.parent / "scale.py").write_text("FACTOR = 2\n")
+    source = "from ..scale import FACTOR\nfrom . import helpers\n\nVALUE = helpers.twice(FACTOR)\n"
+    (sub / "helpers.py").write_text("def twice(x):\n    return 2 * x\n")
+    path = sub / "train.py"
+    path.write_text(source)
+    assert package_of(str(path)) == ("mypkg.sub", str(tmp_path / "src"))
+    assert load_module(str(path), source).VALUE == 4
+    (sub / "helpers.py").write_text("def twice(x):\n    return 20 * x\n")
+    assert load_module(str(path), source).VALUE == 40
+    loose = tmp_path / "script.py"
+    assert package_of(str(loose)) == (None, str(tmp_path))
+    odd = tmp_path / "my-pkg"  # not a name Python can import: no package
+    odd.mkdir()
+    (odd / "__init__.py").write_text("")
+    assert package_of(str(odd / "t.py")) == (None, str(odd))
