@@ -19,6 +19,7 @@ from typing import Any
 from agexplorer.engine import callargs
 from agexplorer.engine.usercode import UserCode
 from agexplorer.model.errors import AgxError, user_code_error, user_frames_message
+from agexplorer.source.files import package_of
 from agexplorer.source.targets import (
     FILE_CALL,
     FunctionInfo,
@@ -178,24 +179,6 @@ def run_module(path: str, text: str) -> tuple[ModuleType, LoadFailure | None]:
     finally:
         sys.argv = saved_argv
     return module, None
-
-
-def package_of(path: str) -> tuple[str | None, str]:
-    """The dotted package a file sits in, by its folders' ``__init__.py`` files
-    (``src/mypkg/sub/train.py`` -> ``mypkg.sub``), and the folder that holds the topmost
-    one (``src``), from which ``python -m mypkg.sub.train`` would run it; (None, its own
-    folder) for a file outside any package."""
-    folder = os.path.dirname(os.path.abspath(path))
-    parts: list[str] = []
-    while os.path.isfile(os.path.join(folder, "__init__.py")):
-        parent = os.path.dirname(folder)
-        if parent == folder:
-            break
-        parts.insert(0, os.path.basename(folder))
-        folder = parent
-    if not parts or not all(part.isidentifier() for part in parts):
-        return None, os.path.dirname(os.path.abspath(path))
-    return ".".join(parts), folder
 
 
 # The definitions run after a module-level statement raised: they only bind names.

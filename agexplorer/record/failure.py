@@ -70,8 +70,24 @@ def end_fields(exc: BaseException | None, user_code: UserCode | None = None) -> 
         fields.update(exception=type(exc).__name__, message=first_line(exc) or None,
                       file=file, line=line)
         if file is not None and line is not None:
-            fields.update(unconverted_cause(exc, file, line))
+            fields.update(unconverted_cause(exc, file, line) or package_cause(exc, file))
     return fields
+
+
+def package_cause(exc: BaseException, file: str) -> dict[str, Any]:
+    """A module of a package run as a file, whose relative import raised: that cause and the
+    command that runs it as ``python -m`` would (``cause``, ``fix``); {} elsewhere."""
+    from agexplorer.source.files import package_of
+
+    if not isinstance(exc, ImportError) or "no known parent package" not in str(exc):
+        return {}
+    package, root = package_of(file)
+    if package is None:
+        return {}
+    module = f"{package}.{os.path.splitext(os.path.basename(file))[0]}"
+    return {"cause": f"{os.path.basename(file)} is a module of the package {package}: run as a "
+                     "file it has no package, so its relative imports cannot resolve",
+            "fix": f"record it as a module, from {root}: agexplorer record -m {module}"}
 
 
 # A tensor used as a Python bool (an if or while on it) or iterated over in graph code.

@@ -399,3 +399,21 @@ def _fsync_folder(folder: str) -> None:
             os.fsync(fd)
         finally:
             os.close(fd)
+
+
+def package_of(path: str) -> tuple[str | None, str]:
+    """The dotted package a file sits in, by its folders' ``__init__.py`` files
+    (``src/mypkg/sub/train.py`` -> ``mypkg.sub``), and the folder that holds the topmost
+    one (``src``), from which ``python -m mypkg.sub.train`` would run it; (None, its own
+    folder) for a file outside any package."""
+    folder = os.path.dirname(os.path.abspath(path))
+    parts: list[str] = []
+    while os.path.isfile(os.path.join(folder, "__init__.py")):
+        parent = os.path.dirname(folder)
+        if parent == folder:
+            break
+        parts.insert(0, os.path.basename(folder))
+        folder = parent
+    if not parts or not all(part.isidentifier() for part in parts):
+        return None, os.path.dirname(os.path.abspath(path))
+    return ".".join(parts), folder

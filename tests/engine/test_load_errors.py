@@ -247,7 +247,7 @@ def test_a_full_stop_before_the_advice_is_dropped_and_an_ellipsis_kept():
 def test_a_module_of_a_package_loads_with_its_relative_imports(tmp_path):
     # As `python -m mypkg.sub.train` runs it; it raised "attempted relative import with no
     # known parent package". An edited sibling is seen on the next load.
-    from agexplorer.engine.load import package_of
+    from agexplorer.source.files import package_of
 
     sub = tmp_path / "src" / "mypkg" / "sub"
     sub.mkdir(parents=True)

@@ -323,3 +323,22 @@ def test_a_retrace_names_the_earlier_trace_by_its_number_among_the_functions(tmp
     assert f"(trace {second['compared_with']})" in second["reason"]
     assert fn["retrace_causes"] == [{"causes": [{"name": "n", "change": "value"}], "count": 2,
                                      "traces": [2, 3], "reason": None}]
+
+
+def test_a_package_module_run_as_a_file_is_told_to_run_as_a_module(tmp_path, capsys):
+    # `python mypkg/train.py` fails at its relative import, as the program would; the
+    # summary says why and gives the -m command, which then runs it (no TensorFlow needed).
+    package = tmp_path / "mypkg"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "utils.py").write_text("VALUE = 7\n")
+    (package / "train.py").write_text("from .utils import VALUE\n\nprint('value', VALUE)\n")
+    log = str(tmp_path / "train.agxlog")
+    proc = record("-o", log, str(package / "train.py"), cwd=str(tmp_path))
+    assert proc.returncode == 1
+    program = summary_json(log, capsys)["program"]
+    assert program["cause"].startswith("train.py is a module of the package mypkg")
+    assert program["fix"] == f"record it as a module, from {tmp_path}: agexplorer record -m " \
+        "mypkg.train"
+    proc = record("-o", log, "-m", "mypkg.train", cwd=str(tmp_path))
+    assert proc.returncode == 0 and "value 7" in proc.stdout
