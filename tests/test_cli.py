@@ -365,3 +365,11 @@ def test_the_whole_file_doctor_leaves_out_the_program_s_main_and_says_why(capsys
         "program runs it" in " ".join(out.split())
     code, out, _ = run(capsys, "doctor", f"{path}::main", "--json")  # named: examined
     assert {f["code"] for f in json.loads(out)["findings"]} >= {"AGX001"}
+
+
+def test_the_doctor_of_a_file_without_functions_says_so(capsys, tmp_path):
+    path = tmp_path / "constants.py"
+    path.write_text("RATE = 0.1\n")
+    code, out, _ = run(capsys, "doctor", str(path))
+    assert code == 0 and out == (f"{path}: no functions to examine (`agexplorer list {path}` "
+                                 "shows what it holds).\n")

@@ -63,6 +63,9 @@ def cmd_doctor(args: argparse.Namespace) -> int:
             "not_examined": [{"function": name, "calls": list(calls)}
                              for name, calls in left_out.items()]}
         print(worker_json(data, worker))
+    elif not names and not module and not left_out:
+        print(f"{spec.path}: no functions to examine (`agexplorer list {spec.path}` shows what "
+              "it holds).")
     else:
         from agexplorer.render.doctor import render_doctor
 

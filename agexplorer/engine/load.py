@@ -326,8 +326,10 @@ def load_target(target: str, call: str | None = None, require_args: bool = True,
     if signature is None and callable(pyfn):  # wrapped elsewhere: f_fn = tf.function(f, ...)
         signature = callargs.wrapping_signature(module, pyfn)
     if not callable(pyfn) or not hasattr(pyfn, "__code__"):
-        raise AgxError("not-a-function", f"{spec.qualname} in {spec.path} is a "
-                       f"{type(obj).__name__}, not a function", advice="pick one from "
+        kind = type(obj).__name__
+        raise AgxError("not-a-function", f"{spec.qualname} in {spec.path} is "
+                       f"{'an' if kind[:1].lower() in 'aeiou' else 'a'} {kind}, not a function",
+                       advice="pick one from "
                        f"`agexplorer list {spec.path}`.")
     if node is None:  # e.g. `f2 = tf.function(f)`: use the definition it wraps
         node = find_function_node(tree, pyfn.__qualname__)

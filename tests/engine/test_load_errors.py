@@ -268,3 +268,16 @@ def test_a_module_of_a_package_loads_with_its_relative_imports(tmp_path):
     odd.mkdir()
     (odd / "__init__.py").write_text("")
     assert package_of(str(odd / "t.py")) == (None, str(odd))
+
+
+def test_a_name_that_is_no_function_says_what_it_is_with_its_article(tmp_path):
+    from agexplorer.engine.load import load_target
+
+    path = tmp_path / "constants.py"
+    path.write_text("RATE = 1\nNAME = 'x'\n")
+    with pytest.raises(AgxError) as caught:
+        load_target(f"{path}::RATE")
+    assert caught.value.what == f"RATE in {path} is an int, not a function"
+    with pytest.raises(AgxError) as caught:
+        load_target(f"{path}::NAME")
+    assert caught.value.what == f"NAME in {path} is a str, not a function"
