@@ -41,7 +41,13 @@ from agexplorer.model.retrace import Argument
 from agexplorer.model.text import plural
 from agexplorer.record.failure import first_line
 from agexplorer.record.reached import CallTexts, Entry, Reached
-from agexplorer.retrace.args import Change, bind_arguments, changes, differences
+from agexplorer.retrace.args import (
+    Change,
+    call_arguments,
+    changes,
+    differences,
+    relaxed_for,
+)
 from agexplorer.runlog.causes import variables_fix
 
 # Keras 3: model.build(shape) on a subclassed model without its own build() creates no
@@ -181,7 +187,7 @@ class TraceRecorder:
         key = (place.file, place.function, place.line) + (
             (called["file"], called["line"], called["call"]) if called else ())
         own = self._per_function[key] = self._per_function.get(key, 0) + 1
-        arguments = _arguments(python_function, args, kwargs)
+        arguments = call_arguments(_parameters(python_function), args, kwargs)
         recorder = Recorder(root.file if anchored else "",
                             (root.first_line, root.end_line) if anchored else (0, -1),
                             self.user_code, self.index.names_for, own_graph=True)
@@ -384,18 +390,23 @@ def _traced_arguments(concrete: Any, python_function: Any) -> list[Argument] | N
         args, kwargs = concrete.structured_input_signature
     except (AttributeError, TypeError, ValueError):
         return None
-    return _arguments(python_function, tuple(args), dict(kwargs))
+    return call_arguments(_parameters(python_function), tuple(args), dict(kwargs))
+
+
+def _parameters(python_function: Any) -> inspect.Signature | None:
+    try:
+        return inspect.signature(python_function)
+    except (TypeError, ValueError):
+        return None
 
 
 def _relaxed(found: list[tuple[str, Change]], traced: list[Argument] | None
              ) -> dict[str, str]:
     """The changed shapes the trace was made relaxed for: name -> what it was traced for
     (``float32[None, 4]``)."""
-    if not traced:
-        return {}
-    leaves = {leaf.name: leaf for a in traced for leaf in [a, *a.parts]}
-    return {name: leaves[name].text for name, change in found if change == "shape"
-            and name in leaves and None in (leaves[name].shape or [0])}
+    made_for = relaxed_for(traced or [])
+    return {name: made_for[name] for name, change in found
+            if change == "shape" and name in made_for}
 
 
 def _weak(function: Any) -> Callable[[], Any] | None:
@@ -430,35 +441,6 @@ def _place(python_function: Any, user_code: UserCode, index: FileIndex) -> _Plac
     return _Place(file, function, unit.def_line, True,
                   Root(file, unit.qualname, unit.def_line, unit.first_line, unit.end_line), unit,
                   code)
-
-
-def _arguments(python_function: Any, args: tuple, kwargs: dict) -> list[Argument]:
-    """The call's arguments as tracing tells them apart (a TensorSpec as the tensor it stands for)."""
-    try:
-        parameters = inspect.signature(python_function)
-    except (TypeError, ValueError):
-        parameters = None
-    args = tuple(_spec_as_value(a) for a in args)
-    kwargs = {k: _spec_as_value(v) for k, v in kwargs.items()}
-    found = bind_arguments(parameters, args, kwargs)
-    if not found and (args or kwargs):
-        found = bind_arguments(None, args, kwargs)
-    return found
-
-
-class _SpecValue:
-    """A TensorSpec shown as the tensor it describes (get_concrete_function with specs)."""
-
-    __module__ = "tensorflow"
-
-    def __init__(self, spec: Any) -> None:
-        self.dtype, self.shape = spec.dtype, spec.shape
-
-
-def _spec_as_value(value: Any) -> Any:
-    if type(value).__name__ == "TensorSpec" and hasattr(value, "dtype"):
-        return _SpecValue(value)
-    return value
 
 
 def _verdicts(concrete: Any, recorder: Recorder, root: Root, anchored: bool, unit: Any,

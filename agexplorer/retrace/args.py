@@ -115,6 +115,42 @@ def bind_arguments(parameters: inspect.Signature | None, args: tuple[Any, ...],
     return [describe_argument(name, value) for name, value in bound.arguments.items()]
 
 
+def call_arguments(parameters: inspect.Signature | None, args: tuple[Any, ...],
+                   kwargs: dict[str, Any]) -> list[Argument]:
+    """The arguments of a call, or of a trace's input signature, as tracing tells them
+    apart: a TensorSpec as the tensor it stands for; by position (``arg0``) where they do
+    not bind to ``parameters``."""
+    args = tuple(_spec_as_value(a) for a in args)
+    kwargs = {k: _spec_as_value(v) for k, v in kwargs.items()}
+    found = bind_arguments(parameters, args, kwargs)
+    if not found and (args or kwargs):
+        found = bind_arguments(None, args, kwargs)
+    return found
+
+
+def relaxed_for(traced: list[Argument]) -> dict[str, str]:
+    """The tensors of a trace's arguments (a structure's values too, ``data[0]``) it was made
+    for with a None dimension or an unknown rank, where reduce_retracing relaxed them:
+    name -> their words (``float32[None, 4]``)."""
+    return {leaf.name: leaf.text for a in traced for leaf in [a, *a.parts]
+            if leaf.kind == "tensor" and (leaf.shape is None or None in leaf.shape)}
+
+
+class _SpecValue:
+    """A TensorSpec shown as the tensor it describes (get_concrete_function with specs)."""
+
+    __module__ = "tensorflow"
+
+    def __init__(self, spec: Any) -> None:
+        self.dtype, self.shape = spec.dtype, spec.shape
+
+
+def _spec_as_value(value: Any) -> Any:
+    if type(value).__name__ == "TensorSpec" and hasattr(value, "dtype"):
+        return _SpecValue(value)
+    return value
+
+
 # What changed in one argument between two calls: the kind a retrace is grouped by.
 Change = Literal["dtype", "shape", "value", "type", "tensor-python", "identity", "structure",
                  "other"]

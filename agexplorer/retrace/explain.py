@@ -24,9 +24,11 @@ from agexplorer.model.retrace import Argument, Effect, Replay, ReplayCall, Retra
 from agexplorer.retrace.args import (
     NotApplicable,
     bind_arguments,
+    call_arguments,
     derive_signature,
     differences,
     refusal,
+    relaxed_for,
     signature_code,
     spec_words,
 )
@@ -286,8 +288,8 @@ def _explained(calls: list[RetraceCall], settings: dict[str, Any], fn: Any = Non
 def _relaxed_traces(fn: Any, calls: list[RetraceCall], parameters: Any
                     ) -> dict[int, dict[str, str]]:
     """For each call that traced, the arguments its trace was made relaxed for (a None
-    dimension or an unknown rank, where reduce_retracing relaxed it): name -> the spec's
-    words (``float32[None]``)."""
+    dimension or an unknown rank, where reduce_retracing relaxed it; a structure's values
+    too): name -> their words (``float32[None]``)."""
     traces = tf_internals.concrete_functions_of(fn)
     found: dict[int, dict[str, str]] = {}
     for call in calls:
@@ -295,14 +297,9 @@ def _relaxed_traces(fn: Any, calls: list[RetraceCall], parameters: Any
             continue
         try:
             args, kwargs = traces[call.tracing_count - 1].structured_input_signature
-            bound = parameters.bind(*args, **kwargs).arguments if parameters is not None \
-                else dict(enumerate(args))
         except (AttributeError, TypeError, ValueError):
             continue
-        found[call.index] = {
-            str(name): spec_words(spec) for name, spec in bound.items()
-            if type(spec).__name__ == "TensorSpec"
-            and (spec.shape.rank is None or None in spec.shape.as_list())}
+        found[call.index] = relaxed_for(call_arguments(parameters, tuple(args), dict(kwargs)))
     return found
 
 

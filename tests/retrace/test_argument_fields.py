@@ -60,3 +60,22 @@ def test_a_one_level_tuple_list_or_dict_is_rebuilt_from_its_recorded_values():
     nested = rebuilt(((x, y), 1))
     assert nested.text is None and "data was recorded only as a Python tuple" in nested.problem
     assert rebuilt(()).text == "()"
+
+
+def test_a_trace_made_for_an_unknown_rank_is_relaxed_too():
+    from types import SimpleNamespace
+
+    from agexplorer.retrace.args import relaxed_for
+
+    class Shape:  # a TensorShape of unknown rank: as_list() refuses
+        rank = None
+
+        def as_list(self):
+            raise ValueError("unknown rank")
+
+    spec = type("TensorSpec", (), {})()
+    spec.dtype, spec.shape = SimpleNamespace(name="float32"), Shape()
+    from agexplorer.retrace.args import call_arguments
+
+    traced = call_arguments(None, (spec, 3), {})
+    assert relaxed_for(traced) == {"arg0": "float32[unknown rank]"}

@@ -198,6 +198,20 @@ def test_the_users_own_settings_are_kept_and_the_same_replay_skipped(tf):
     assert relaxed.calls[2].outcome == "reused"
 
 
+def test_a_relaxed_trace_is_named_for_a_tensor_inside_a_tuple_too(tf):
+    # (features, labels) in one tuple: tracing compares batch[0] and batch[1] one by one,
+    # and the second call's trace is the relaxed one for batch[0]. It read "a None dimension
+    # in input_signature, or reduce_retracing=True, lets one trace serve both".
+    report = explain("relaxed_pair", ["(tf.ones([2]), tf.constant(1))",
+                                      "(tf.ones([3]), tf.constant(1))",
+                                      "(tf.ones([4]), tf.constant(1))"])
+    assert outcomes(report) == ["traced", "traced", "reused"]
+    reason = report.calls[1].reason
+    assert reason.startswith("batch[0]: now float32[3], before float32[2] (call 1): a new "
+                             "shape needs a new trace; reduce_retracing made this one for "
+                             "float32[None], which later calls of other sizes reuse")
+
+
 def test_samples_sequences_and_the_lessons_counter(tf):
     report = explain_retraces(f"{sample('s6_2_bad_loop.py')}::bad_loop", None)
     assert report.calls_origin == "AGX_RETRACE"
