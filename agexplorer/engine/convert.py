@@ -159,6 +159,9 @@ def _first_match(function: Any) -> tuple[int, str] | None:
     return first + node.lineno - 1, fix
 
 
+LOOP_ELSE_FIX = ("rewrite the loop without its `else:` (set a flag before `break`, test it "
+                 "after the loop) so that AutoGraph converts the function and can stage its "
+                 "loops.")
 WALRUS_FIX = ("assign the value on a line of its own just before the statement that holds "
               "the `:=` (`s = f(x)`, then `if s > 0:`), so that AutoGraph converts the "
               "function and can stage its if/for/while.")
@@ -177,8 +180,13 @@ def conversion_error(exc: BaseException, path: str, def_line: int, name: str) ->
         hint = "AutoGraph needs the function's source: define it in a .py file with def."
     elif _construct(readable) == "walrus":
         cause, hint = readable, WALRUS_FIX
-    else:
-        hint = "rewrite that construct or mark the function with @tf.autograph.experimental.do_not_convert."
+    elif _construct(readable) == "loop-else":
+        hint = LOOP_ELSE_FIX
+    else:  # do_not_convert runs it as written: no staged if/for/while, so TensorFlow's
+        # advice to mark it so fits only code whose control flow is on Python values.
+        hint = ("rewrite that construct so that AutoGraph converts the function (marked "
+                "@tf.autograph.experimental.do_not_convert it runs as written, which suits it "
+                "only where no if/for/while in it depends on a tensor).")
     where = file_line(path, line)
     return AgxError("conversion-failed", f"{where}: AutoGraph could not transform "
                     f"{name}: {cause}", advice=hint, line=line or None, exit_code=1)

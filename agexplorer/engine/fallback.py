@@ -16,7 +16,7 @@ from collections import Counter
 from collections.abc import Callable, Container, Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
-from agexplorer.engine.convert import AUTOGRAPH_OFF_FIX, MATCH_FIX, WALRUS_FIX
+from agexplorer.engine.convert import AUTOGRAPH_OFF_FIX, LOOP_ELSE_FIX, MATCH_FIX, WALRUS_FIX
 from agexplorer.engine.describe import classify
 from agexplorer.engine.hints import intended, unconverted_hint, unrolling_is_the_point
 from agexplorer.engine.statements import Statement
@@ -244,7 +244,5 @@ def _hint(construct: Construct | None, refused: bool, kind: str) -> str | None:
     if construct == "autograph-off":
         return AUTOGRAPH_OFF_FIX
     if construct == "loop-else":
-        return ("rewrite the loop without its `else:` (set a flag before `break`, test it "
-                "after the loop) so that AutoGraph converts the function and can stage its "
-                "loops.")
+        return LOOP_ELSE_FIX
     return "rewrite the construct AutoGraph refused so that it converts the function."

@@ -46,6 +46,11 @@ def test_a_function_autograph_refuses_is_traced_as_written(worker):
     assert "could not convert forelse" in loop.reason and "without its `else:`" in loop.hint
     assert (check.verdict, check.branch, check.times) == ("python", "false", 3)
     assert rep.to_dict()["converted"]["note"] == rep.conversion_note
+    # Its own fix, not "or mark the function with do_not_convert": as written, a loop over a
+    # tensor would raise.
+    assert rep.conversion_note.split("; ", 1)[1].startswith(
+        "rewrite the loop without its `else:` (set a flag before `break`")
+    assert "do_not_convert" not in rep.conversion_note
 
 
 def test_a_refused_function_that_cannot_trace_either_reports_the_refusal(worker):
@@ -53,6 +58,9 @@ def test_a_refused_function_that_cannot_trace_either_reports_the_refusal(worker)
     assert rep.error is not None and rep.error.kind == "conversion-failed"
     assert "generators are not supported" in rep.error.message
     assert any(d.startswith("then, tracing it as written:") for d in rep.error.details)
+    assert rep.error.advice.startswith("rewrite that construct so that AutoGraph converts the "
+                                       "function (marked @tf.autograph.experimental."
+                                       "do_not_convert it runs as written, which suits it only")
 
 
 def test_a_loop_staged_once_and_unrolled_once_is_mixed(worker):
