@@ -44,7 +44,7 @@ from agexplorer.source.targets import (
 def list_file(path: str) -> list[FunctionInfo]:
     """The explorable functions of a file, from a static parse (nothing is run)."""
     spec = parse_spec(path)
-    return list_functions(parse_source(spec.path, read_source(spec.path)))
+    return list_functions(parse_source(spec.path, read_source(spec.path)), drives=True)
 
 
 def build_report(target: str, call: str | None = None,

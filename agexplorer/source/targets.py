@@ -317,8 +317,10 @@ def called_at(tree: ast.Module, name: str) -> int | None:
     return min(lines, default=None)
 
 
-def list_functions(tree: ast.Module) -> list[FunctionInfo]:
-    """Every function reachable by a qualname: top-level ones and methods of (nested) classes."""
+def list_functions(tree: ast.Module, drives: bool = False) -> list[FunctionInfo]:
+    """Every function reachable by a qualname: top-level ones and methods of (nested) classes;
+    ``drives``: with each plain function's calls of the file's tf.functions (a walk of the
+    whole file, which the other callers do not need)."""
     found: list[FunctionInfo] = []
     samples = sample_call_names(tree)
     # Each top-level class's first module-level object (``c = Counter()``): the instance a
@@ -373,20 +375,31 @@ def list_functions(tree: ast.Module) -> list[FunctionInfo]:
     found += _assigned_functions(tree, {f.qualname for f in found}, samples, own_calls)
     found.sort(key=lambda f: f.line)  # in source order (the defs are already): stable
     staged = {f.qualname for f in found if f.decorated and not f.is_method}
-    return [_driving(f, tree, staged) if staged and not f.decorated else f for f in found]
+    if not drives or not staged:
+        return found
+    calls = _drives(tree, staged)
+    return [replace(f, drives=calls[f.qualname]) if f.qualname in calls and not f.decorated
+            else f for f in found]
 
 
-def _driving(info: FunctionInfo, tree: ast.Module, staged: set[str]) -> FunctionInfo:
-    """``info`` with the file's tf.functions its body calls by name (``drives``); none for
-    one the file hands to a call (``tf.function(main)``, ``strategy.run(main)``), which
-    may trace it."""
-    node = find_function_node(tree, info.qualname)
-    if node is None or info.is_method or handed_to(tree, info.qualname) is not None:
-        return info
-    called = sorted({n.func.id for n in ast.walk(node) if isinstance(n, ast.Call)
-                     and isinstance(n.func, ast.Name) and n.func.id in staged
-                     and n.func.id != info.qualname})
-    return replace(info, drives=tuple(called)) if called else info
+def _drives(tree: ast.Module, staged: set[str]) -> dict[str, tuple[str, ...]]:
+    """The top-level functions' calls of the file's tf.functions (``staged``) by name, in
+    one walk of the file (a walk per function took a 400-function file 3 s); none for a
+    function the file hands to a call (``tf.function(main)``, ``strategy.run(main)``),
+    which may trace it."""
+    handed: set[str] = set()
+    called: dict[str, set[str]] = {}
+    for top in tree.body:
+        name = top.name if isinstance(top, (ast.FunctionDef, ast.AsyncFunctionDef)) else None
+        for node in ast.walk(top):
+            if not isinstance(node, ast.Call):
+                continue
+            handed.update(a.id for a in [*node.args, *(k.value for k in node.keywords)]
+                          if isinstance(a, ast.Name))
+            if name and isinstance(node.func, ast.Name) and node.func.id in staged \
+                    and node.func.id != name:
+                called.setdefault(name, set()).add(node.func.id)
+    return {name: tuple(sorted(calls)) for name, calls in called.items() if name not in handed}
 
 
 def _info(name: str, node: ast.FunctionDef | ast.AsyncFunctionDef, decorated: bool,

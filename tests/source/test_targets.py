@@ -244,7 +244,8 @@ def test_a_plain_function_that_calls_the_file_s_tf_functions_drives_them():
     text = ("import tensorflow as tf\n\n\n@tf.function\ndef step(x):\n    return x\n\n\n"
             "def helper(x):\n    return x * 2\n\n\ndef main():\n    for i in range(3):\n"
             "        step(helper(tf.constant(i)))\n\n\nfast = tf.function(helper)\n")
-    functions = {f.qualname: f for f in list_functions(_ast.parse(text))}
+    assert not any(f.drives for f in list_functions(_ast.parse(text)))  # not asked for
+    functions = {f.qualname: f for f in list_functions(_ast.parse(text), drives=True)}
     assert functions["main"].drives == ("step",)
     assert functions["helper"].drives == () and functions["step"].drives == ()
     assert functions["main"].to_dict()["drives"] == ["step"]

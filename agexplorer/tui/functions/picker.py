@@ -58,7 +58,8 @@ class FunctionPicker(Tree[tuple[str, str] | None]):
         node = self._file_nodes[path] = self.root.add(Text(os.path.basename(path)), data=None,
                                                       expand=True)
         try:
-            functions: list[FunctionInfo] = list_functions(parse_source(path, read_source(path)))
+            functions: list[FunctionInfo] = list_functions(parse_source(path, read_source(path)),
+                                                           drives=True)
         except AgxError as exc:
             node.add_leaf(Text(exc.message, style="red"), data=None)
             return
