@@ -317,3 +317,19 @@ async def test_each_source_line_has_one_colour_in_both_gutters_and_the_ops(user_
         assert len(set(gutter.shades.values())) == len(gutter.shades)  # distinct per line
         app.action_toggle_palette()
         assert gutter.shades[15] != colour and refs.shades[15] == gutter.shades[15]
+
+
+async def test_a_program_s_main_is_not_what_the_explorer_opens_first(tmp_path, worker):
+    # main() runs the tf.function from Python: opened first, it read "for epoch in range(3):
+    # unrolled x3, fix: iterate over tf.range(3)". The tf.function opens, asking for its
+    # arguments.
+    path = tmp_path / "train.py"
+    path.write_text("import tensorflow as tf\n\n\ndef main():\n    for epoch in range(3):\n"
+                    "        step(tf.constant(1.0))\n\n\n@tf.function\ndef step(x):\n"
+                    "    return x * 2.0\n\n\nif __name__ == \"__main__\":\n    main()\n")
+    app = explorer(path, worker, None)
+    async with app.run_test(size=(140, 40)) as pilot:
+        assert await wait_for(pilot, lambda: app.state.target is not None)
+        assert app.state.target == (str(path), "step")
+        picker = app.query_one("#picker")
+        assert picker.drives(str(path), "main") and not picker.drives(str(path), "step")

@@ -44,6 +44,7 @@ class FunctionPicker(Tree[tuple[str, str] | None]):
         self.show_root = False
         self._fn_nodes: dict[tuple[str, str], TreeNode] = {}
         self._fn_infos: dict[tuple[str, str], FunctionInfo] = {}
+        self._drivers: dict[str, set[str]] = {}  # by file, read when first asked (drives)
         self._badges: dict[tuple[str, str], str] = {}
         self._shown: dict[tuple[str, str], Text] = {}
         self._file_nodes: dict[str, TreeNode] = {}
@@ -58,8 +59,7 @@ class FunctionPicker(Tree[tuple[str, str] | None]):
         node = self._file_nodes[path] = self.root.add(Text(os.path.basename(path)), data=None,
                                                       expand=True)
         try:
-            functions: list[FunctionInfo] = list_functions(parse_source(path, read_source(path)),
-                                                           drives=True)
+            functions: list[FunctionInfo] = list_functions(parse_source(path, read_source(path)))
         except AgxError as exc:
             node.add_leaf(Text(exc.message, style="red"), data=None)
             return
@@ -138,9 +138,16 @@ class FunctionPicker(Tree[tuple[str, str] | None]):
         return info is not None and info.ready
 
     def drives(self, path: str, qualname: str) -> bool:
-        """Whether it is a plain function that calls the file's tf.functions (``main``)."""
-        info = self._fn_infos.get((path, qualname))
-        return info is not None and bool(info.drives)
+        """Whether it is a plain function that calls the file's tf.functions (``main``): read
+        from the file when first asked, after the first frame (one more walk of the file,
+        which the list itself does not need)."""
+        if path not in self._drivers:
+            try:
+                found = list_functions(parse_source(path, read_source(path)), drives=True)
+            except AgxError:
+                found = []
+            self._drivers[path] = {f.qualname for f in found if f.drives}
+        return qualname in self._drivers[path]
 
     def staged(self, path: str, qualname: str) -> bool:
         """Whether it is a tf.function (decorated, or wrapped where the file binds it)."""
