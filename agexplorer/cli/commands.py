@@ -117,8 +117,12 @@ def cmd_list(args: argparse.Namespace) -> int:
         inputs = "ready inputs" if f.ready else "needs --call"
         if f.descriptor == "property":  # report refuses it: say why here too
             inputs = "read, not called: no function to trace"
+        # The program's Python that runs the file's tf.functions (a main()): doctor FILE
+        # leaves it out, the explorer opens another first.
+        drives = f", calls the tf.function{'s' if len(f.drives) > 1 else ''} " \
+            f"{', '.join(f.drives)}" if f.drives else ""
         # One line a function, however wide: `agexplorer list F | grep needs` keeps its names.
-        print(f"{args.path}::{f.qualname}  line {f.line}  {kind}, {badge}, {inputs}")
+        print(f"{args.path}::{f.qualname}  line {f.line}  {kind}, {badge}, {inputs}{drives}")
     return 0
 
 
