@@ -365,7 +365,6 @@ def test_the_whole_file_doctor_leaves_out_the_program_s_main_and_says_why(capsys
         "program runs it" in " ".join(out.split())
     code, out, _ = run(capsys, "doctor", f"{path}::main", "--json")  # named: examined
     assert {f["code"] for f in json.loads(out)["findings"]} >= {"AGX001"}
-    run(capsys, "list", str(path))
     code, out, _ = run(capsys, "list", str(path))
     assert f"{path}::main  line 9  function, plain, ready inputs, calls the tf.function step" \
         in out.splitlines()
