@@ -211,18 +211,27 @@ def file_calls(tree: ast.Module, functions: set[str] | None = None,
                 continue
             if called in found or (wanted is not None and head not in wanted):
                 continue
-            if any(isinstance(a, ast.Starred) for a in call.args) or any(
-                    k.arg is None for k in call.keywords):
+            written = _call_text(call)
+            if written is None:
                 continue
-            reads = {n.id for part in [*call.args, *(k.value for k in call.keywords)]
-                     for n in ast.walk(part) if isinstance(n, ast.Name)}
+            text, reads = written
             if called != head:  # the object whose method it is: the same one after the load
                 reads.add(head)
             if all(all(at < line for at in bound().get(name, [])) for name in reads):
-                found[called] = (call.lineno, ", ".join(
-                    [ast.unparse(a) for a in call.args]
-                    + [f"{k.arg}={ast.unparse(k.value)}" for k in call.keywords]))
+                found[called] = (call.lineno, text)
     return found
+
+
+def _call_text(call: ast.Call) -> tuple[str, set[str]] | None:
+    """A call's arguments as written (``data, n=len(data)``) and the names they read; None
+    for one that unpacks (``*args``, ``**kwargs``), which cannot be made again as text."""
+    if any(isinstance(a, ast.Starred) for a in call.args) or \
+            any(k.arg is None for k in call.keywords):
+        return None
+    reads = {n.id for part in [*call.args, *(k.value for k in call.keywords)]
+             for n in ast.walk(part) if isinstance(n, ast.Name)}
+    return ", ".join([ast.unparse(a) for a in call.args]
+                     + [f"{k.arg}={ast.unparse(k.value)}" for k in call.keywords]), reads
 
 
 def _once_statements(tree: ast.Module) -> list[tuple[ast.stmt, int]]:
@@ -291,15 +300,13 @@ def module_level_arguments(tree: ast.Module, name: str) -> str | None:
             return None  # scopes of their own: not followed
         if shadowed is not None and isinstance(node, ast.Call) and \
                 isinstance(node.func, ast.Name) and node.func.id == name:
-            parts = [*node.args, *(k.value for k in node.keywords)]
-            if any(isinstance(a, ast.Starred) for a in node.args) or \
-                    any(k.arg is None for k in node.keywords):
+            written = _call_text(node)
+            if written is None:
                 return None
-            reads = {n.id for part in parts for n in ast.walk(part) if isinstance(n, ast.Name)}
-            if parts and not reads & shadowed and \
+            text, reads = written
+            if text and not reads & shadowed and \
                     all(r in top or hasattr(builtins, r) for r in reads):
-                return ", ".join([ast.unparse(a) for a in node.args]
-                                 + [f"{k.arg}={ast.unparse(k.value)}" for k in node.keywords])
+                return text
         for child in ast.iter_child_nodes(node):
             found = visit(child, shadowed)
             if found is not None:
