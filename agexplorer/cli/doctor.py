@@ -17,7 +17,7 @@ def cmd_doctor(args: argparse.Namespace) -> int:
     """Exit 1 when something was found (as a linter does), 0 when clean, 2 on bad input."""
     import re
 
-    from agexplorer.doctor.checks import doctor_targets, drivers, module_findings
+    from agexplorer.doctor.checks import doctor_plan, module_findings
     from agexplorer.model.doctor import DoctorReport
     from agexplorer.runlog.log import is_log
     from agexplorer.worker.protocol import DoctorRequest
@@ -42,7 +42,7 @@ def cmd_doctor(args: argparse.Namespace) -> int:
     worker = command_worker(args)
     if args.try_fix:
         return _doctor_try(args, worker, target)
-    names = [spec.qualname] if spec.qualname else doctor_targets(spec.path)
+    names, left_out = ([spec.qualname], {}) if spec.qualname else doctor_plan(spec.path)
     reports: list[DoctorReport] = []
     for name in names:
         target = f"{spec.path}::{name}"
@@ -55,7 +55,6 @@ def cmd_doctor(args: argparse.Namespace) -> int:
             reports.append(DoctorReport(file=spec.path, function=name, error=exc))
     module = [] if spec.qualname else [f for f in module_findings(text)
                                        if f.subject not in names]
-    left_out = {} if spec.qualname else drivers(spec.path)
     if args.json:
         data = reports[0].to_dict() if spec.qualname else {
             "file": spec.path, "functions": [r.to_dict() for r in reports],

@@ -118,20 +118,20 @@ def _described_rewrite(text: str, finding: Finding, call: str | None) -> str | N
 
 
 def doctor_targets(path: str) -> list[str]:
-    """The qualnames ``agexplorer doctor PATH`` examines: every function but dunder methods
-    (``__init__`` and friends are not traced by tf.function), ``__call__`` excepted, and
-    but the program's Python that calls the file's tf.functions (:func:`drivers`)."""
+    """The qualnames ``agexplorer doctor PATH`` examines (see :func:`doctor_plan`)."""
+    return doctor_plan(path)[0]
+
+
+def doctor_plan(path: str) -> tuple[list[str], dict[str, tuple[str, ...]]]:
+    """What ``agexplorer doctor PATH`` examines, from one static parse of the file: every
+    function but dunder methods (``__init__`` and friends are not traced by tf.function),
+    ``__call__`` excepted, and but the plain functions that call the file's tf.functions
+    (``main`` calling ``train_epoch``), which it leaves out and says so, with those calls:
+    the program runs them in Python and nothing traces them, so the checks for code run
+    while tracing would misread them (a print there runs on every call)."""
     from agexplorer.engine.pipeline import list_file
     from agexplorer.source.targets import traceable
 
-    return [f.qualname for f in list_file(path) if traceable(f.qualname) and not f.drives]
-
-
-def drivers(path: str) -> dict[str, tuple[str, ...]]:
-    """The plain functions of ``path`` that call its tf.functions (``main`` calling
-    ``train_epoch``), with those: the program runs them in Python and nothing traces them,
-    so the checks for code run while tracing would misread them (a print there runs on
-    every call). ``agexplorer doctor PATH`` leaves them out and says so."""
-    from agexplorer.engine.pipeline import list_file
-
-    return {f.qualname: f.drives for f in list_file(path) if f.drives}
+    functions = list_file(path)
+    return ([f.qualname for f in functions if traceable(f.qualname) and not f.drives],
+            {f.qualname: f.drives for f in functions if f.drives})
