@@ -18,7 +18,7 @@ import selectors
 import sys
 import threading
 import time
-from collections import deque
+from collections import Counter, deque
 from collections.abc import Iterator
 from dataclasses import dataclass
 
@@ -50,8 +50,6 @@ class LineTally:
     WIDTH = 200
 
     def __init__(self, skip_logs: bool = False) -> None:
-        from collections import Counter
-
         self.lines = 0
         self.counts: Counter[str] = Counter()
         self._partial = ""

@@ -201,8 +201,7 @@ def fallback_verdicts(statements: list[Statement], counts: Counter[int] | Tally,
                        "functions): one step per item is the point, nothing to rewrite.")
             hint = None
         elif not refused and stmt.picks_callables:
-            picked = " and ".join(f"`{seq}[{stmt.header.split()[1]}]`"
-                                  for seq in stmt.picks_callables)
+            picked = " and ".join(f"`{item}`" for item in stmt.picks_callables)
             reason += (f" Its body calls {picked}, an item its counter picks from a Python "
                        "sequence: no tensor holds what is called (layers, functions), so one "
                        "step per item is the point, nothing to rewrite.")

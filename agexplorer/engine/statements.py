@@ -38,8 +38,8 @@ class Statement:
     # assignment before the loop (``n = len(x)``: ("n", "len(x)")); a name without one is
     # not listed (a parameter, or one only stepped).
     started: tuple[tuple[str, str], ...] = ()
-    # A for loop's: the sequences its body calls an item of, picked by the loop's own
-    # counter (``self.blocks[i](x)``: "self.blocks"); no tensor holds what is called.
+    # A for loop's: the items its body calls, picked from a sequence by the loop's own
+    # counter (``self.blocks[i](x)``: "self.blocks[i]"); no tensor holds what is called.
     picks_callables: tuple[str, ...] = ()
 
     def nested(self, statements: list[Statement]) -> Iterator[Statement]:
@@ -131,11 +131,11 @@ def _numbers_carried(func: ast.AST, loop: ast.For | ast.While) -> tuple[tuple[st
 
 
 def _picks_callables(loop: ast.For) -> tuple[str, ...]:
-    """The sequences ``loop``'s body calls an item of by its target name (``SEQ[i](...)``)."""
+    """The items ``loop``'s body calls, picked by its target name (``SEQ[i](...)``)."""
     if not isinstance(loop.target, ast.Name):
         return ()
     counter = loop.target.id
-    found = [ast.unparse(n.func.value) for part in loop.body for n in ast.walk(part)
+    found = [ast.unparse(n.func) for part in loop.body for n in ast.walk(part)
              if isinstance(n, ast.Call) and isinstance(n.func, ast.Subscript)
              and isinstance(n.func.slice, ast.Name) and n.func.slice.id == counter]
     return tuple(dict.fromkeys(found))
