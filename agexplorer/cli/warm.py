@@ -18,7 +18,9 @@ explorer and stays its parent, as the TensorFlow zygote does for workers:
   and umask, and no folder of the command's on ``sys.path``;
 - the shim sends the explorer's pid, then its exit status once it ended;
 - a command that goes away (killed) closes the connection: the shim sends the explorer
-  SIGHUP, which it takes as a closed terminal (its unsaved edits are kept).
+  SIGHUP (and SIGCONT: it may be suspended), which it takes as a closed terminal (its
+  unsaved edits are kept); so does the shim's own end, and the terminal's hang-up (the
+  explorer has no controlling terminal, so the kernel sends it no SIGHUP).
 """
 
 from __future__ import annotations
@@ -91,6 +93,9 @@ def _become_explorer(conn: socket.socket, header: dict[str, Any], fds: list[int]
 
 
 def _explorer(conn: socket.socket, header: dict[str, Any], fds: list[int]) -> int:
+    from agexplorer.worker.confine import hang_up_with_parent
+
+    shim = os.getppid()
     os.setsid()  # no controlling terminal: the command's terminal is used, not taken
     conn.close()
     for target, fd in enumerate(fds):
@@ -104,6 +109,9 @@ def _explorer(conn: socket.socket, header: dict[str, Any], fds: list[int]) -> in
     os.environ.update(header["env"])
     for sig in (signal.SIGCHLD, signal.SIGTERM, signal.SIGHUP):
         signal.signal(sig, signal.SIG_DFL)
+    # The shim killed: nothing follows this explorer for its command any more (which resets
+    # the terminal and ends), so it ends as for a closed terminal, its unsaved edits kept.
+    hang_up_with_parent(shim)
     signal.signal(signal.SIGINT, signal.default_int_handler)
     _standard_streams(header.get("encoding") or "utf-8", header.get("errors") or "strict")
     import random

@@ -61,6 +61,14 @@ def die_with_parent(parent: int) -> None:
                      daemon=True).start()
 
 
+def hang_up_with_parent(parent: int) -> None:
+    """SIGHUP when the process ``parent`` ends (the kernel's parent-death signal, Linux; at
+    once where it ended already), as when a terminal closes."""
+    _prctl(_PR_SET_PDEATHSIG, int(signal.SIGHUP))
+    if os.getppid() != parent:
+        os.kill(os.getpid(), signal.SIGHUP)
+
+
 def contain(sock_fd: int) -> None:
     """Keep what user code starts where the client finds and ends it (see
     ``agexplorer.worker.descendants``): orphans of our children re-parent to this worker, not

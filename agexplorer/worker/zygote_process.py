@@ -123,7 +123,8 @@ def fork_shim(conn: socket.socket, listener: socket.socket, fds: list[int],
     ``become`` (it ends the process itself: ``run_to_end``), and stays its parent; it sends
     the child's pid on the connection, then its exit status (as ``Popen.returncode`` gives
     it) once it ends, and exits. A client that goes away closes the connection: with
-    ``hang_up`` the child is sent SIGHUP (as for a closed terminal) and the shim waits on;
+    ``hang_up`` the child is sent SIGHUP and SIGCONT (as for a closed terminal) and the
+    shim waits on;
     without, the shim exits and the child dies with it (its parent-death signal)."""
     sys.stdout.flush()
     sys.stderr.flush()
@@ -155,8 +156,11 @@ def fork_shim(conn: socket.socket, listener: socket.socket, fds: list[int],
             if gone and not hang_up:
                 return
             if gone:
-                with contextlib.suppress(OSError):
-                    signal.pidfd_send_signal(pidfd, signal.SIGHUP)
+                # as the kernel does for a closed terminal: a child stopped (suspended) would
+                # keep SIGHUP pending for ever, so it is continued too
+                for sig in (signal.SIGHUP, signal.SIGCONT):
+                    with contextlib.suppress(OSError):
+                        signal.pidfd_send_signal(pidfd, sig)
                 watched = [pidfd]
     finally:
         os._exit(0)

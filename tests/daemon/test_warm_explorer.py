@@ -184,22 +184,42 @@ def test_a_killed_explorer_leaves_the_terminal_as_it_found_it_and_says_so(shell)
         term.close()
 
 
-def test_a_killed_command_ends_its_explorer_which_keeps_the_unsaved_edit(shell):
+def kept_edits(env) -> list[str]:
+    """The texts of the recovery copies kept in the state folder."""
+    return [open(os.path.join(folder, name)).read()
+            for folder, _, names in os.walk(env["XDG_STATE_HOME"])
+            for name in names if name.endswith(".py")]
+
+
+def typed(term: Terminal, text: str) -> None:
+    """``text`` typed into the source pane (mounted after the first frame)."""
+    assert term.wait(lambda: "s6_2_bad_loop.py :: range_loop" in term.text(), 30)
+    os.write(term.master, b"\t")  # to the source pane
+    time.sleep(0.5)
+    os.write(term.master, text.encode())
+    assert term.wait(lambda: text in term.text(), 20)
+
+
+# A suspended explorer kept SIGHUP pending for ever: it stayed stopped, with its shim and its
+# TensorFlow worker, after its command was killed. One whose shim was killed is followed by
+# nothing for its command any more (which resets the terminal and ends); it read end-of-file
+# for ever once the terminal closed, spinning a core.
+@pytest.mark.parametrize("how", ["command killed", "suspended, command killed", "shim killed"])
+def test_an_explorer_left_by_its_command_ends_and_keeps_the_unsaved_edit(shell, how):
     env, home = shell
     term = Terminal(env, home, rows=40)
     try:
         app = term.opened_warm()
-        # the source pane, mounted after the first frame
-        assert term.wait(lambda: "s6_2_bad_loop.py :: range_loop" in term.text(), 30)
-        os.write(term.master, b"\t")  # to the source pane
-        time.sleep(0.5)
-        os.write(term.master, b"# kept-after-the-kill ")
-        assert term.wait(lambda: "kept-after-the-kill" in term.text(), 20)
-        term.proc.kill()  # the command, not the explorer: its connection closes
-        assert term.wait(lambda: gone(app), 20), "the explorer outlived its command"
-        kept = [os.path.join(folder, name) for folder, _, names in os.walk(env["XDG_STATE_HOME"])
-                for name in names if name.endswith(".py")]
-        assert any("# kept-after-the-kill" in open(path).read() for path in kept), kept
+        typed(term, "# kept-after-the-kill ")
+        if how.startswith("suspended"):
+            os.kill(term.proc.pid, signal.SIGTSTP)
+            assert term.wait(lambda: state(app) == "T", 10)
+        if how == "shim killed":
+            os.kill(parent_of(app), signal.SIGKILL)
+        else:
+            term.proc.kill()  # the command, not the explorer: its connection closes
+        assert term.wait(lambda: gone(app), 20), f"the explorer outlived its {how}"
+        assert any("# kept-after-the-kill" in text for text in kept_edits(env))
     finally:
         term.close()
 

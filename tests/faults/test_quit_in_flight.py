@@ -1,12 +1,13 @@
 """Quitting is final: the explorer, in a real terminal or served to a browser, ends at once on
-q, ctrl+q, SIGTERM, SIGHUP or a closed tab while its worker runs user code that never returns;
-no worker starts on the way out and no temp folder stays."""
+q, ctrl+q, SIGTERM, SIGHUP, a closed terminal or a closed tab while its worker runs user code
+that never returns; no worker starts on the way out and no temp folder stays."""
 
 import contextlib
 import fcntl
 import json
 import os
 import pty
+import select
 import shutil
 import signal
 import struct
@@ -82,12 +83,16 @@ class Explorer:
             os.close(child)
             self.output = self.terminal
         # read what it draws, or it would block on a full pipe
-        threading.Thread(target=self._drain, daemon=True).start()
+        self.draining = True
+        self.drain = threading.Thread(target=self._drain, daemon=True)
+        self.drain.start()
 
     def _drain(self) -> None:
         with contextlib.suppress(OSError):
-            while os.read(self.output, 65536):
-                pass
+            while self.draining:  # a read in flight would hold the terminal open
+                if select.select([self.output], [], [], 0.1)[0] and not os.read(self.output,
+                                                                                  65536):
+                    return
 
     def wait_in_user_code(self) -> None:
         for _ in range(1800):  # TensorFlow imports, the function opens and is traced
@@ -109,6 +114,12 @@ class Explorer:
             self.send_meta({"type": "quit"})  # what textual-serve sends when its tab closes
         elif how == "stdin closed":
             self.proc.stdin.close()
+        elif how == "closed terminal":
+            # The terminal is not its controlling one (a new session, as the warm explorer's
+            # is): the kernel sends it no SIGHUP, it sees the hang-up.
+            self.draining = False
+            self.drain.join()
+            os.close(self.terminal)
         else:
             self.proc.send_signal(getattr(signal, how))
 
@@ -126,8 +137,10 @@ class Explorer:
 @pytest.mark.parametrize(("how", "served", "code", "cold"), [
     ("q", False, 0, True), ("ctrl+q", False, 0, False),
     ("SIGTERM", False, 128 + signal.SIGTERM, True), ("SIGHUP", False, 128 + signal.SIGHUP, False),
+    ("closed terminal", False, 128 + signal.SIGHUP, False),
     ("closed tab", True, 0, False), ("stdin closed", True, 128 + signal.SIGHUP, True)],
-    ids=["q", "ctrl+q", "SIGTERM", "SIGHUP", "served-tab-closed", "served-stdin-closed"])
+    ids=["q", "ctrl+q", "SIGTERM", "SIGHUP", "closed-terminal", "served-tab-closed",
+         "served-stdin-closed"])
 def test_quitting_with_a_trace_in_flight_ends_at_once_and_starts_no_worker(tmp_path, how,
                                                                             served, code,
                                                                             cold, zygote_path):

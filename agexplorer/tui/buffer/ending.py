@@ -1,12 +1,13 @@
-"""SIGTERM, SIGHUP (the terminal closed) and a served explorer's closed input end the
-explorer the way quitting does, its unsaved buffer kept first, within two seconds even when
-giving the terminal back hangs."""
+"""SIGTERM, SIGHUP (the terminal closed), a terminal that hung up and a served explorer's
+closed input end the explorer the way quitting does, its unsaved buffer kept first, within two
+seconds even when giving the terminal back hangs."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
 import os
+import select
 import signal
 import threading
 from collections.abc import Callable
@@ -59,20 +60,30 @@ class Ending:
     def _watch_input(self, loop: asyncio.AbstractEventLoop) -> None:
         """A served explorer (Textual's web driver) reads its keys and the browser's "quit"
         from stdin, in one thread: when that thread ends while the app runs, stdin closed
-        and nobody can ever quit it, so it ends as on SIGHUP."""
+        and nobody can ever quit it, so it ends as on SIGHUP.
+
+        In a terminal, the kernel sends SIGHUP when it closes only to the processes it is the
+        controlling terminal of; an explorer that has none (the warm explorer's, ``setsid``)
+        would read end-of-file for ever, spinning Textual's input thread. It ends as on
+        SIGHUP when its terminal hangs up (``poll``'s POLLHUP: no time spent until then)."""
         keys = self.key_thread()
         if keys is None:
-            return  # a terminal (its input ends with SIGHUP), or no reader started
+            if self.headless() or not _is_terminal(0):
+                return  # no reader started, or no terminal to watch
+            waiter: Callable[[], object] = _hang_up
+        else:
+            waiter = keys.join
 
         def wait() -> None:
-            keys.join()
+            waiter()
             with contextlib.suppress(RuntimeError):  # the loop is closed: the app ended
                 loop.call_soon_threadsafe(self.input_closed)
 
         threading.Thread(target=wait, name="agx-input-watch", daemon=True).start()
 
     def input_closed(self) -> None:
-        """A served explorer's input ended: as on SIGHUP, unless the app is ending anyway."""
+        """A served explorer's input ended, or the terminal hung up: as on SIGHUP, unless the
+        app is ending anyway."""
         if self.running():
             self.by_signal(signal.SIGHUP)
 
@@ -96,3 +107,24 @@ class Ending:
         """The app's run is over: a last-resort exit timer set by a signal goes."""
         if self._last_resort is not None:
             self._last_resort.cancel()
+
+
+def _is_terminal(fd: int) -> bool:
+    try:
+        return os.isatty(fd)
+    except OSError:
+        return False
+
+
+def _hang_up(fd: int = 0) -> None:
+    """Return once the terminal ``fd`` hangs up (its other end closed) or is unusable."""
+    poller = select.poll()
+    poller.register(fd, 0)  # POLLHUP, POLLERR and POLLNVAL are reported whatever is asked
+    while True:
+        try:
+            if poller.poll():
+                return
+        except InterruptedError:
+            continue
+        except OSError:
+            return
