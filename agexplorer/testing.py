@@ -16,7 +16,7 @@ import os
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
-from agexplorer.model.report import IN_PYTHON, LOOPS
+from agexplorer.model.report import CONDITIONALS, IN_PYTHON, LOOPS
 from agexplorer.model.text import times
 
 if TYPE_CHECKING:
@@ -27,8 +27,8 @@ __all__ = ["assert_no_unrolled", "assert_staged", "assert_traces"]
 
 
 def assert_staged(fn: Any, *args: Any, line: int | None = None, **kwargs: Any) -> None:
-    """Trace ``fn(*args, **kwargs)`` and fail unless every if/for/while it reached (or the
-    one at ``line`` of fn's file) was staged into the graph."""
+    """Trace ``fn(*args, **kwargs)`` and fail unless every if/for/while and conditional
+    expression it reached (or those at ``line`` of fn's file) was staged into the graph."""
     __tracebackhide__ = True
     if line is not None and (isinstance(line, bool) or not isinstance(line, int)):
         raise TypeError(f"line must be a line number (an int), got {line!r}.")
@@ -178,7 +178,7 @@ def _verdict_words(v: Verdict) -> str:
     if v.verdict == "mixed" and v.mixed is not None:
         return (f"was staged {times(v.mixed[0])} and ran in Python {times(v.mixed[1])} "
                 "while tracing")
-    if v.kind == "if":
+    if v.kind in CONDITIONALS:
         return "ran in Python while tracing" + (f" (took the {v.branch} branch)"
                                                  if v.branch else "")
     return f"ran in Python while tracing (unrolled {times(v.iterations or 0)})"

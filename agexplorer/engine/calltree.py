@@ -22,6 +22,7 @@ from agexplorer.engine.statements import Statement, find_statements
 from agexplorer.engine.verdicts import build_verdicts
 from agexplorer.model.inventory import Inventory
 from agexplorer.model.report import (
+    CONDITIONALS,
     CallSite,
     Conversion,
     ReachedFunction,
@@ -312,7 +313,7 @@ def _keras3(verdict: Verdict, name: str) -> Verdict:
     # An if on a Python value runs the same called by Keras: nothing to fix there; nor a
     # for over what no tensor holds (layers: converted, it got no fix either).
     as_meant = verdict.verdict == "python" and (
-        verdict.kind == "if" or (verdict.kind == "for" and verdict.hint is None))
+        verdict.kind in CONDITIONALS or (verdict.kind == "for" and verdict.hint is None))
     return replace(verdict, reason=verdict.reason + said, unconverted="keras3",
                    hint=None if verdict.intended or as_meant else
                    unconverted_hint(verdict.kind))

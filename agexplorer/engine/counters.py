@@ -32,7 +32,10 @@ if TYPE_CHECKING:
     from agexplorer.model.values import Described
 
 _HIT, _ENTER, _SAME, _ITER = "__agx_hit__", "__agx_enter__", "__agx_same__", "__agx_iter__"
-Part = str  # "reached" | "body" | "true" | "false" | "entry" | "iter" (what a for iterates)
+_TAP = "__agx_tap__"  # a conditional expression's part: counted, its value passed on
+# "reached" | "body" | "true" | "false" | "entry" | "iter" (what a for iterates); a
+# conditional expression's: "exp-reached" | "exp-true" | "exp-false" (an if's line may hold one)
+Part = str
 
 
 class Counts:
@@ -68,6 +71,8 @@ class Counts:
                 mine[key] = mine.get(key, 0) + n
 
         def tally(stmt: Any) -> tuple[int, int]:
+            if stmt.kind == "ifexp":
+                return mine.get((stmt.line, "exp-reached"), 0), mine.get((stmt.line, "exp-true"), 0)
             part = "true" if stmt.kind == "if" else "body"
             return mine.get((stmt.line, "reached"), 0), mine.get((stmt.line, part), 0)
         return tally
@@ -114,6 +119,11 @@ class Counters:
             key = (slot, self._graph() if self._graph is not None else None)
             hits[key] = hits.get(key, 0) + 1
 
+    def _tap(self, slot: int, value: Any) -> Any:
+        """``value`` itself, counted (a part of a conditional expression that ran)."""
+        self._hit(slot)
+        return value
+
     def _iter(self, slot: int, iterable: Any) -> Any:
         """``iterable`` itself; what it is noted the first time in a trace."""
         if self._active:
@@ -143,6 +153,7 @@ class Counters:
             setattr(builtins, _ENTER, self._enter)
             setattr(builtins, _SAME, _same)
             setattr(builtins, _ITER, self._iter)
+            setattr(builtins, _TAP, self._tap)
             self._installed = True
         # Modules imported, dropped or replaced since (a reload keeps their number): whose.
         modules = sys.modules.copy()  # another thread may import meanwhile
@@ -169,7 +180,7 @@ class Counters:
                 function.__code__ = original
         self._swapped.clear()
         if self._installed:
-            for name in (_HIT, _ENTER, _SAME, _ITER):
+            for name in (_HIT, _ENTER, _SAME, _ITER, _TAP):
                 with contextlib.suppress(AttributeError):
                     delattr(builtins, name)
             self._installed = False
@@ -336,6 +347,16 @@ class _Marker(ast.NodeTransformer):
         return [self._call(_HIT, node.lineno, "reached", node), node]
 
     visit_If = visit_For = visit_While = visit_AsyncFor = _mark_statement
+
+    def visit_IfExp(self, node: ast.IfExp) -> ast.AST:
+        """``a if c else b``: its test counted as it is reached, each branch as it runs."""
+        self.generic_visit(node)
+        for name, part in (("test", "exp-reached"), ("body", "exp-true"), ("orelse", "exp-false")):
+            value = getattr(node, name)
+            tap = ast.Call(ast.Name(_TAP, ast.Load()),
+                           [ast.Constant(self._slot(node.lineno, part)), value], [])
+            setattr(node, name, ast.fix_missing_locations(ast.copy_location(tap, value)))
+        return node
 
     def generic_visit(self, node: ast.AST) -> ast.AST:
         for field, value in ast.iter_fields(node):

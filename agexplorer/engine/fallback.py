@@ -21,7 +21,7 @@ from agexplorer.engine.describe import classify
 from agexplorer.engine.hints import intended, unconverted_hint, unrolling_is_the_point
 from agexplorer.engine.statements import Statement
 from agexplorer.engine.verdicts import copied_words
-from agexplorer.model.report import Verdict
+from agexplorer.model.report import CONDITIONALS, LOOPS, Verdict
 from agexplorer.model.text import plural
 
 if TYPE_CHECKING:
@@ -117,19 +117,40 @@ def _plain_reading(stmt: Statement) -> Any:
 
 
 # How often a statement ran while tracing: (times reached, body runs: a loop's iterations,
-# an if's true branch). From line counts, or from counters compiled into the function.
-Tally = Callable[[Statement], tuple[int, int]]
+# an if's true branch); None where it was not counted. From line counts, or from counters
+# compiled into the function.
+Tally = Callable[[Statement], "tuple[int, int] | None"]
 
 
 def line_tally(counts: Counter[int]) -> Tally:
     """A statement's counts from its lines' counts (a line tracer's): its body's first line
     ran once per iteration (a loop) or per true branch (an if); a loop's header line once
-    more per loop than its body."""
-    def tally(stmt: Statement) -> tuple[int, int]:
+    more per loop than its body. A conditional expression is not counted: its branches
+    share its lines."""
+    def tally(stmt: Statement) -> tuple[int, int] | None:
+        if stmt.kind == "ifexp":
+            return None
         header, body = counts.get(stmt.line, 0), counts.get(stmt.body_lines[0], 0)
         if stmt.kind == "if" or not header:
             return header, body
         return max(header - body, 1), body
+    return tally
+
+
+def with_expressions(lines: Counter[int], counted: Tally) -> Tally:
+    """``line_tally(lines)``, but for each conditional expression the counters' count
+    (``counted``, from a counted copy of its function: ``engine.counters``); None (not
+    counted) for one whose lines ran with no count of its own: its function ran its own
+    code (no copy of it could be made, or none was found to swap)."""
+    by_line = line_tally(lines)
+
+    def tally(stmt: Statement) -> tuple[int, int] | None:
+        if stmt.kind != "ifexp":
+            return by_line(stmt)
+        reached = counted(stmt)
+        if reached is None or (not reached[0] and lines.get(stmt.line)):
+            return None
+        return reached
     return tally
 
 
@@ -139,18 +160,21 @@ def fallback_verdicts(statements: list[Statement], counts: Counter[int] | Tally,
                       failed_line: int | None = None,
                       iterated: Callable[[Statement], Described | None] | None = None
                       ) -> list[Verdict]:
-    """One verdict per statement of a function that ran unconverted, from the line counts
-    (or a ``Tally``) of its trace: AutoGraph refused it (``why``: its reason, ``construct``:
-    what it refused where a rewrite is known), or, ``refused`` False, it was called from code
-    AutoGraph does not convert (``why``: by what). ``failed_line``: the line of the
-    function where the trace raised, if it did (a loop over a symbolic tensor raises at its
-    header). ``iterated``: what each for iterated over, where it was seen (a loop over
-    layers runs in Python on purpose: no fix)."""
+    """One verdict per statement of a function that ran unconverted (but those the ``Tally``
+    did not count), from the line counts (or a ``Tally``) of its trace: AutoGraph refused it
+    (``why``: its reason, ``construct``: what it refused where a rewrite is known), or,
+    ``refused`` False, it was called from code AutoGraph does not convert (``why``: by
+    what). ``failed_line``: the line of the function where the trace raised, if it did (a
+    loop over a symbolic tensor raises at its header). ``iterated``: what each for iterated
+    over, where it was seen (a loop over layers runs in Python on purpose: no fix)."""
     tally = counts if callable(counts) else line_tally(counts)
     verdicts = []
     for stmt in statements:
         ops = sum(n for line, n in ops_by_line.items() if line is not None and stmt.spans(line))
-        header, runs = tally(stmt)
+        counted = tally(stmt)
+        if counted is None:
+            continue
+        header, runs = counted
         common: dict[str, Any] = dict(kind=stmt.kind, line=stmt.line, header=stmt.header, graph_op=None,
                       ops_created=ops)
         if not header:
@@ -165,7 +189,7 @@ def fallback_verdicts(statements: list[Statement], counts: Counter[int] | Tally,
                   f"AutoGraph could not convert {name} ({why}), so tf.function ran it as "
                   "written: " if refused else
                   f"AutoGraph did not convert {name} ({why}), so it ran as written: ")
-        if stmt.kind == "if":
+        if stmt.kind in CONDITIONALS:
             taken_true = runs
             taken_false = header - taken_true
             branch = "true" if taken_true and not taken_false else \
@@ -225,10 +249,13 @@ def _runs_differ(stmt: Statement, statements: list[Statement], tally: Tally) -> 
     """Whether runs of the loop ``stmt``'s body made different ops, as the counts show: an
     if inside it taken both ways, a loop inside it whose runs do not divide evenly."""
     for child in stmt.nested(statements):
-        header, runs = tally(child)
-        if child.kind == "if" and 0 < runs < header:
+        counted = tally(child)
+        if counted is None:
+            continue
+        header, runs = counted
+        if child.kind in CONDITIONALS and 0 < runs < header:
             return True
-        if child.kind != "if" and header and runs % header:
+        if child.kind in LOOPS and header and runs % header:
             return True
     return False
 

@@ -174,8 +174,9 @@ def _parse_target(stmt: Statement) -> ast.expr | None:
 def unconverted_hint(kind: str) -> str:
     """The fix for a statement of code AutoGraph does not convert (a Keras 3 layer's call):
     only explicit graph control flow, or none, can be staged there."""
-    if kind == "if":
-        return ("AutoGraph does not convert this code, so an if on a tensor raises here: "
+    if kind in ("if", "ifexp"):
+        what = "an if" if kind == "if" else "a conditional expression"
+        return (f"AutoGraph does not convert this code, so {what} on a tensor raises here: "
                 "write it with tf.cond or keras.ops.cond (tf.where or keras.ops.where to "
                 "choose per element).")
     return ("AutoGraph does not convert this code, so the loop always runs in Python (over a "

@@ -20,7 +20,7 @@ from agexplorer.engine.calltree import (
     with_line_counts,
 )
 from agexplorer.engine.convert import attempt_conversion, autograph_off, convert
-from agexplorer.engine.fallback import LineCounter, fallback_verdicts
+from agexplorer.engine.fallback import LineCounter, fallback_verdicts, with_expressions
 from agexplorer.engine.inventory import build_inventory, trace_graphs
 from agexplorer.engine.load import Loaded, load_target
 from agexplorer.engine.opchains import caller_frames
@@ -241,7 +241,7 @@ def _run_engine(report: Report, loaded: Loaded, statements: list[Statement],
     if traced and any(not f.converted and f.statements for f in report.reached):
         # Functions reached through code AutoGraph does not convert (a Keras layer's call):
         # one more trace, with their lines counted, gives their statements' counts.
-        report.reached = _count_unconverted(tf, loaded, report, index)
+        report.reached = _count_unconverted(tf, loaded, report, index, user_code)
     report.timings["call_tree_s"] = time.perf_counter() - t0
 
 
@@ -276,23 +276,43 @@ def factory_advice(function: str, returned: str, text: str) -> str:
             "where the program calls it.")
 
 
-def _count_unconverted(tf: Any, loaded: Loaded, report: Report,
-                       index: FileIndex) -> list[ReachedFunction]:
+def _count_unconverted(tf: Any, loaded: Loaded, report: Report, index: FileIndex,
+                       user_code: UserCode) -> list[ReachedFunction]:
+    """One more trace, with the lines of the functions AutoGraph did not convert counted;
+    where those hold a conditional expression, whose branches share its lines, with the
+    user's functions run from copies of their code with counters compiled in
+    (``engine.counters``, as ``agexplorer record`` counts them) too."""
+    from agexplorer.engine.counters import Counters
+
     unconverted = [f for f in report.reached if not f.converted and f.statements]
     units = [(f.file, index.unit_at(f.file, f.first_line)) for f in unconverted]
     lines = LineCounter([(f.file, (f.first_line, f.end_line)) for f in unconverted],
                         graph=tf_internals.default_graph,
                         loops=[(file, s) for file, unit in units if unit is not None
                                for s in unit.statements])
+    counters = Counters(user_code, graph=tf_internals.default_graph) \
+        if any(v.kind == "ifexp" for f in unconverted for v in f.statements) else None
     try:
-        with lines.active():
+        with lines.active(), (counters.counting(lambda frame: None) if counters is not None
+                              else contextlib.nullcontext()) as counts:
+            if counters is not None:
+                counters.install()
             concrete = loaded.tf_function(tf, input_signature=loaded.signature
                                           ).get_concrete_function(*loaded.args, **loaded.kwargs)
     except (Exception, SystemExit):  # noqa: BLE001 - it traced once: keep what that showed
         return report.reached
+    finally:
+        if counters is not None:
+            counters.restore()
     graphs = trace_graphs(concrete)  # not the lines run in graphs Keras built for shapes
-    return with_line_counts(report.reached, index, report.inventory,
-                            lambda file: lines.lines_of(file, graphs), lines.iterated_of)
+
+    def tally(file: str) -> Any:
+        counted = lines.lines_of(file, graphs)
+        if counters is None or counts is None:
+            return counted
+        return with_expressions(counted, counts.tally(counters.slots, file, graphs))
+
+    return with_line_counts(report.reached, index, report.inventory, tally, lines.iterated_of)
 
 
 def trace_cause(exc: BaseException) -> ErrorCause | None:

@@ -1,7 +1,8 @@
 """Watch AutoGraph's control-flow operators while a function traces.
 
 AutoGraph rewrites every ``if``/``for``/``while`` into a call to
-``ag__.if_stmt``/``for_stmt``/``while_stmt``; those operators decide *at run
+``ag__.if_stmt``/``for_stmt``/``while_stmt`` (a conditional expression into
+``ag__.if_exp``); those operators decide *at run
 time*, from the type of the condition or iterable, whether to stage a graph
 op or to run plain Python. This module wraps them for the duration of one
 trace and writes down, per call, the user's line, the graph being built, the
@@ -248,6 +249,17 @@ class Recorder:
         return if_stmt
 
 
+    def wrap_if_exp(self, original: Callable[..., Any]) -> Callable[..., Any]:
+        """``a if c else b``, converted: ``if_exp(c, lambda: a, lambda: b, text)``."""
+        def if_exp(cond, if_true, if_false, expr_repr):
+            if self.paused:
+                return original(cond, if_true, if_false, expr_repr)
+            call = self._start("ifexp", cond)
+            with self._active(call):
+                return original(cond, self._branch(call, if_true, "true"),
+                                self._branch(call, if_false, "false"), expr_repr)
+        return if_exp
+
     def wrap_converted_call(self, original: Callable[..., Any]) -> Callable[..., Any]:
         """``converted_call``, noting each function of the user's code it enters (once,
         with the frames that led there): the call tree's functions without control flow."""
@@ -361,7 +373,8 @@ def recording(recorder: Recorder) -> Iterator[Recorder]:
     """Patch AutoGraph's operators for the duration of the ``with`` block."""
     tf_internals.require_support()
     wrappers = {"for_stmt": recorder.wrap_for, "while_stmt": recorder.wrap_while,
-                "if_stmt": recorder.wrap_if, "converted_call": recorder.wrap_converted_call}
+                "if_stmt": recorder.wrap_if, "if_exp": recorder.wrap_if_exp,
+                "converted_call": recorder.wrap_converted_call}
     with tf_internals.patched_autograph(wrappers, recorder.mark), \
             _noting_ops(recorder.op_chains), \
             (contextlib.nullcontext() if recorder.own_graph

@@ -1,8 +1,11 @@
-"""The if/for/while statements of one function, found by a static parse (lines are the file's)."""
+"""The if/for/while statements of one function, and its conditional expressions
+(``a if c else b``, which AutoGraph converts as an if), found by a static parse (lines are
+the file's)."""
 
 from __future__ import annotations
 
 import ast
+from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
@@ -149,11 +152,20 @@ def _started(func: ast.AST, loop: ast.While) -> tuple[tuple[str, str], ...]:
                  if (value := before.get(name)) is not None)
 
 
+# The fields of a statement that hold other statements (visited as statements of their own).
+_BLOCKS = ("body", "orelse", "finalbody", "handlers", "cases")
+
+
 def find_statements(func: ast.FunctionDef | ast.AsyncFunctionDef,
                     text: str | None = None) -> list[Statement]:
-    """Every if/for/while inside ``func`` (nested ones too), in source order. ``text``: the
-    file's source, where at hand: each header as written (``for i, a in ...``, ``1e-6``),
-    not as ast.unparse prints it (``for (i, a) in ...``, ``1e-06``)."""
+    """Every if/for/while inside ``func`` (nested ones too), and every conditional expression
+    (kind ``ifexp``: its header is the expression), in source order. ``text``: the file's
+    source, where at hand: each header as written (``for i, a in ...``, ``1e-6``), not as
+    ast.unparse prints it (``for (i, a) in ...``, ``1e-06``).
+
+    A line that holds two conditional expressions or more (``a if c else (b if d else e)``)
+    gives none: the trace tells lines apart, not columns, so whose call was whose is not
+    known there."""
 
     def written(node: ast.AST) -> str:
         segment = ast.get_source_segment(text, node) if text is not None else None
@@ -166,8 +178,42 @@ def find_statements(func: ast.FunctionDef | ast.AsyncFunctionDef,
                                    *arguments.kwonlyargs, arguments.vararg, arguments.kwarg]
                    if a is not None)
 
+    shared = {line for line, n in Counter(node.lineno for node in ast.walk(func)
+                                          if isinstance(node, ast.IfExp)).items() if n > 1}
+
+    def add(stmt: Statement, parent: int | None) -> int:
+        index = len(found)
+        found.append(stmt)
+        if parent is not None:
+            found[parent].children.append(index)
+        return index
+
+    def expressions(node: ast.AST, parent: int | None, part: str | None) -> None:
+        """The conditional expressions in ``node``, not in the statements it holds."""
+        if isinstance(node, ast.IfExp) and node.lineno not in shared:
+            stmt = Statement(kind="ifexp", line=node.lineno, function_lines=lines,
+                             end_line=node.end_lineno or node.lineno, header=written(node),
+                             expr=ast.unparse(node.test), names=_names(node.test),
+                             parent=parent, part=part, params=params,
+                             body_lines=(node.body.lineno,
+                                         node.body.end_lineno or node.body.lineno),
+                             orelse_lines=(node.orelse.lineno,
+                                           node.orelse.end_lineno or node.orelse.lineno))
+            index = add(stmt, parent)
+            expressions(node.test, parent, part)
+            expressions(node.body, index, "body")
+            expressions(node.orelse, index, "orelse")
+            return
+        for name, value in ast.iter_fields(node):
+            if name in _BLOCKS and isinstance(node, (ast.stmt, ast.match_case)):
+                continue
+            for child in value if isinstance(value, list) else [value]:
+                if isinstance(child, ast.AST):
+                    expressions(child, parent, part)
+
     def visit(nodes: list[ast.stmt], parent: int | None, part: str | None) -> None:
         for node in nodes:
+            expressions(node, parent, part)  # a header's are evaluated before its body
             if isinstance(node, (ast.If, ast.For, ast.While)):
                 kind: StatementKind = "if" if isinstance(node, ast.If) else \
                     "for" if isinstance(node, ast.For) else "while"
@@ -189,10 +235,7 @@ def find_statements(func: ast.FunctionDef | ast.AsyncFunctionDef,
                                  if isinstance(node, ast.While) else (),
                                  picks_callables=_picks_callables(node)
                                  if isinstance(node, ast.For) else ())
-                index = len(found)
-                found.append(stmt)
-                if parent is not None:
-                    found[parent].children.append(index)
+                index = add(stmt, parent)
                 visit(node.body, index, "body")
                 visit(node.orelse, index, "orelse")
             else:
@@ -204,6 +247,7 @@ def find_statements(func: ast.FunctionDef | ast.AsyncFunctionDef,
                                  for s in h.body], parent, part)
                 if isinstance(node, ast.Match):
                     for case in node.cases:
+                        expressions(case, parent, part)  # its guard's
                         visit(case.body, parent, part)
 
     visit(func.body, None, None)

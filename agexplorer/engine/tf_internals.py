@@ -30,6 +30,7 @@ from agexplorer.model.support import TESTED
 
 _API = "tensorflow.python.autograph.impl.api"
 _CONTROL_FLOW = "tensorflow.python.autograph.operators.control_flow"
+_CONDITIONAL_EXPRESSIONS = "tensorflow.python.autograph.operators.conditional_expressions"
 _OPERATORS = "tensorflow.python.autograph.operators"  # the module the generated code calls ``ag__``
 _OPS = "tensorflow.python.framework.ops"
 _TF_STACK = "tensorflow.python.util.tf_stack"
@@ -37,11 +38,13 @@ _ATOMIC = "tensorflow.python.eager.polymorphic_function.atomic_function"
 _FUNCTION = "tensorflow.python.eager.polymorphic_function.polymorphic_function"
 
 # The operators the generated code calls (``ag__.for_stmt``...), which the recorder wraps.
-OPERATORS = ("for_stmt", "while_stmt", "if_stmt")
+OPERATORS = ("for_stmt", "while_stmt", "if_stmt", "if_exp")
 # The functions the operators dispatch to, by the path each one means: only these tell a
-# statement run as plain Python from one staged as a graph op.
+# statement run as plain Python from one staged as a graph op (a conditional expression's
+# live in a module of their own).
 PATH_FUNCTIONS = {"_py_for_stmt": "python", "_py_if_stmt": "python",
                   "_tf_while_stmt": "staged", "_tf_if_stmt": "staged"}
+EXPRESSION_PATH_FUNCTIONS = {"_py_if_exp": "python", "_tf_if_exp": "staged"}
 
 
 # -- the accessors ----------------------------------------------------------------------
@@ -63,8 +66,10 @@ def patched_autograph(wrappers: Mapping[str, Callable[[Callable[..., Any]], Call
     from tensorflow.python.autograph.impl import api
 
     ag, cf = autograph_modules()
+    ce = importlib.import_module(_CONDITIONAL_EXPRESSIONS)
     saved_ag = {name: getattr(ag, name) for name in wrappers}
     saved_cf = {name: getattr(cf, name) for name in PATH_FUNCTIONS}
+    saved_ce = {name: getattr(ce, name) for name in EXPRESSION_PATH_FUNCTIONS}
     # tf.data's functions (tf_convert) call the api module's own converted_call.
     saved_api = api.converted_call if "converted_call" in wrappers else None
 
@@ -78,6 +83,8 @@ def patched_autograph(wrappers: Mapping[str, Callable[[Callable[..., Any]], Call
         setattr(ag, name, wrap(saved_ag[name]))
     for name, path in PATH_FUNCTIONS.items():
         setattr(cf, name, marking(saved_cf[name], path))
+    for name, path in EXPRESSION_PATH_FUNCTIONS.items():  # if_exp calls them by module global
+        setattr(ce, name, marking(saved_ce[name], path))
     if saved_api is not None:
         api.converted_call = wrappers["converted_call"](saved_api)
     try:
@@ -89,6 +96,8 @@ def patched_autograph(wrappers: Mapping[str, Callable[[Callable[..., Any]], Call
             setattr(ag, name, value)
         for name, value in saved_cf.items():
             setattr(cf, name, value)
+        for name, value in saved_ce.items():
+            setattr(ce, name, value)
 
 
 def tf_stack_frames() -> Sequence[Any]:
@@ -329,13 +338,19 @@ _TELL = {"_py_for_stmt": "watches to tell a Python for loop from a graph loop",
          "_tf_while_stmt": "watches to tell a graph while loop from a Python one",
          "_tf_if_stmt": "watches to tell a graph conditional from a Python one"}
 _JUDGE = {"for_stmt": "watches to judge for loops", "while_stmt": "watches to judge while loops",
-          "if_stmt": "watches to judge conditionals"}
+          "if_stmt": "watches to judge conditionals",
+          "if_exp": "watches to judge conditional expressions"}
+_TELL_EXPRESSION = {"_py_if_exp": "watches to tell a Python conditional expression from a "
+                                  "graph one",
+                    "_tf_if_exp": "watches to tell a graph conditional expression from a "
+                                  "Python one"}
 
 NAMES: tuple[_Name, ...] = (
     _Name(_API, "_TRANSPILER.get_extra_locals",
           "calls to find the operators AutoGraph's code runs"),
     *(_Name(_OPERATORS, name, _JUDGE[name], probe=_injected_operator(name)) for name in OPERATORS),
     *(_Name(_CONTROL_FLOW, name, use) for name, use in _TELL.items()),
+    *(_Name(_CONDITIONAL_EXPRESSIONS, name, use) for name, use in _TELL_EXPRESSION.items()),
     _Name(_TF_STACK, "extract_stack", "reads to map AutoGraph's statements to your lines"),
     _Name(_OPS, "get_default_graph", "reads to tell which graph a statement built"),
     _Name(_OPS, "_create_c_op", "wraps to note which lines of your code made each op",

@@ -12,15 +12,25 @@ from agexplorer.engine.inventory import CONTROL_FLOW_OPS
 from agexplorer.engine.recorder import Call
 from agexplorer.engine.statements import Statement
 from agexplorer.model.inventory import Inventory
-from agexplorer.model.report import LOOPS, StatementKind, Verdict, VerdictKind
+from agexplorer.model.report import (
+    CONDITIONALS,
+    LOOPS,
+    StatementKind,
+    Verdict,
+    VerdictKind,
+    kind_words,
+)
 from agexplorer.model.text import plural
 from agexplorer.model.values import PYTHON_SCALARS, Described
 
 
-def _names_text(calls: list[Call]) -> str:
+def _names_text(calls: list[Call], expr: str) -> str:
+    """"n is the Python int 3, ..." for the names the statement's expression ``expr`` read;
+    empty for an expression that is one name (its value is the value said already)."""
     for call in calls:
         if call.names:
-            return ", ".join(f"{n.name} is {n.text}" for n in call.names)
+            return ", ".join(f"{n.name} is {n.text}" for n in call.names
+                             if n.name != expr.strip())
     return ""
 
 
@@ -112,14 +122,14 @@ def build_verdicts(statements: list[Statement], calls: list[Call], inventory: In
         else:
             ops_created = sum(n for line, n in by_line.items()
                               if line is not None and stmt.spans(line))
-        seen = _Seen(stmt, mine, ops_created, _names_text(mine), traced,
+        seen = _Seen(stmt, mine, ops_created, _names_text(mine, stmt.expr), traced,
                      failed_line if _in_header(stmt, failed_line) else None)
         staged = [c for c in mine if c.path == "staged"]
         python = [c for c in mine if c.path == "python"]
         if staged:
             verdict = _staged(seen, staged, python, _Ops(cf_ops, final or {}, inventory, file),
                               statements)
-        elif python and stmt.kind == "if":
+        elif python and stmt.kind in CONDITIONALS:
             verdict = _python_if(seen, python, statements)
         elif python:
             verdict = _python_loop(seen, python, statements,
@@ -168,7 +178,7 @@ def _graph_op(stmt: Statement, staged: list[Call], ops: _Ops) -> str | None:
     inventory tells (the most common where several)."""
     bodies = {ops.final.get(id(call.graph)) for call in staged}
     found = [op for op in ops.cf if op.line == stmt.line
-             and (op.type in _LOOP_OPS) == (stmt.kind != "if")
+             and (op.type in _LOOP_OPS) == (stmt.kind in LOOPS)
              and (None in bodies or op.function in bodies)]
     types = Counter(op.type for op in _own(stmt, found, ops))
     return types.most_common(1)[0][0] if types else None
@@ -210,7 +220,8 @@ def _staged(seen: _Seen, staged: list[Call], python: list[Call], ops: _Ops,
                 f"staged the loop as tf.while_loop: {op_text} whose body was traced once")
     else:
         what = (f"the condition `{stmt.expr}` is {_with_names(value, names)}, so AutoGraph "
-                f"staged it as tf.cond: {op_text} with both branches traced")
+                f"staged {'the expression' if stmt.kind == 'ifexp' else 'it'} as tf.cond: "
+                f"{op_text} with both branches traced")
     reason = what + "."
     copies = len(staged) > 1
     if copies:
@@ -230,7 +241,7 @@ def _mixed(seen: _Seen, staged: list[Call], python: list[Call], op: str | None,
     stmt = seen.stmt
     described = _described(python)
     other = described.text if described else "a Python value"
-    if stmt.kind == "if":
+    if stmt.kind in CONDITIONALS:
         counts = Counter(c.branch for c in python if c.branch)
         ran = "; in Python it took " + " and ".join(
             f"the {b} branch {plural(n, 'time')}" for b, n in counts.items()) \
@@ -246,7 +257,7 @@ def _mixed(seen: _Seen, staged: list[Call], python: list[Call], op: str | None,
             "tf.range) stages one op per execution; mixing Python values makes some copies "
             "plain Python.")
     return replace(_verdict(seen, "mixed", reason, graph_op=op,
-                            iterations=sum(c.body_runs for c in python) if stmt.kind != "if"
+                            iterations=sum(c.body_runs for c in python) if stmt.kind in LOOPS
                             else None, hint=hint), mixed=(len(staged), len(python)))
 
 
@@ -275,12 +286,12 @@ def _python_if(seen: _Seen, python: list[Call], statements: list[Statement]) -> 
     reason = (f"the condition `{stmt.expr}` was {_with_names(value, names)} while "
               f"tracing, not a tensor, so {taken}.")
     dynamic = _dynamic_shape_test(stmt.expr)
+    test = f"`if {dynamic}:`" if stmt.kind == "if" else f"`... if {dynamic} else ...`"
     hint = ("fine if the choice is fixed per trace; if it must depend on data, make the "
             "condition a tensor and AutoGraph stages a tf.cond.") if dynamic is None else (
         f"fine for sizes known when tracing: a static shape is a Python value then (a new "
         f"shape traces again anyway); for a size known only when the graph runs (a None "
-        f"dimension), test the dynamic shape, `if {dynamic}:`, and AutoGraph stages a "
-        f"tf.cond.")
+        f"dimension), test the dynamic shape, {test}, and AutoGraph stages a tf.cond.")
     return _verdict(seen, "python", reason, branch=branch, hint=hint)
 
 
@@ -351,7 +362,7 @@ def _runs_differ(stmt: Statement, statements: list[Statement],
     ran a different number of times."""
     for child in stmt.nested(statements):
         runs = [c for c in calls.get((child.line, child.kind), []) if c.path == "python"]
-        if child.kind == "if" and len({c.branch for c in runs}) > 1:
+        if child.kind in CONDITIONALS and len({c.branch for c in runs}) > 1:
             return True
         if child.kind in LOOPS and len({c.body_runs for c in runs}) > 1:
             return True
@@ -403,18 +414,20 @@ def _in_header(stmt: Statement, line: int | None) -> bool:
 def _unreached_reason(stmt: Statement, statements: list[Statement], done: list[Verdict],
                       traced: bool, failed_line: int | None = None) -> str:
     if not traced and _in_header(stmt, failed_line):
-        if stmt.kind == "if":
+        if stmt.kind in CONDITIONALS:
             return (f"tracing raised here, at line {failed_line}, evaluating its condition, "
-                    "so the if never chose a branch: the error below says why.")
+                    f"so the {kind_words(stmt.kind)} never chose a branch: the error below "
+                    "says why.")
         # A loop's header runs again at each step: it may have raised after some.
         return (f"tracing raised at this loop's header (line {failed_line}), which Python "
                 "evaluates at every step: the error below says why.")
     if stmt.parent is not None:
         parent = statements[stmt.parent]
         pv = done[stmt.parent]
-        if parent.kind == "if" and pv.verdict == "python":
+        if parent.kind in CONDITIONALS and pv.verdict == "python":
             side = "true" if stmt.part == "body" else "false"
-            return (f"it sits in the {side} branch of the if at line {parent.line}, which "
+            return (f"it sits in the {side} branch of the {kind_words(parent.kind)} at line "
+                    f"{parent.line}, which "
                     f"Python did not take while tracing (the condition was {pv.value}).")
         if parent.kind in LOOPS and pv.verdict == "python":
             if stmt.part == "orelse":
@@ -423,7 +436,7 @@ def _unreached_reason(stmt: Statement, statements: list[Statement], done: list[V
             return (f"it sits in the loop at line {parent.line}, whose body never ran "
                     "while tracing.")
         if pv.verdict == "unreached":
-            return (f"it sits inside the {parent.kind} at line {parent.line}, which was "
+            return (f"it sits inside the {kind_words(parent.kind)} at line {parent.line}, which was "
                     "never reached either.")
     if not traced:
         return "tracing stopped with an error before Python reached this statement."

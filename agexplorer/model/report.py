@@ -85,13 +85,21 @@ def keras3_words(function: str) -> str:
 
 # What AutoGraph did with a statement (see Verdict.verdict), and the statements it judges.
 VerdictKind = Literal["staged", "python", "mixed", "unreached"]
-StatementKind = Literal["if", "for", "while"]
+# "ifexp": a conditional expression (``a if c else b``), which AutoGraph converts as an if.
+StatementKind = Literal["if", "for", "while", "ifexp"]
 
 # The verdicts of a statement that Python ran while tracing: all its copies ("python"), or
 # some of them ("mixed": staged on other calls or traces).
 IN_PYTHON: frozenset[VerdictKind] = frozenset({"python", "mixed"})
-# The statements that loop.
+# The statements that loop, and those that choose a branch.
 LOOPS: frozenset[StatementKind] = frozenset({"for", "while"})
+CONDITIONALS: frozenset[StatementKind] = frozenset({"if", "ifexp"})
+
+
+def kind_words(kind: str) -> str:
+    """A statement's kind as a sentence names it: ``for``, ``if``, ``conditional
+    expression``."""
+    return "conditional expression" if kind == "ifexp" else kind
 
 
 def is_unrolled(kind: str, verdict: str, iterations: int | None) -> bool:
@@ -172,7 +180,7 @@ def verdict_badge(v: Any) -> str:
     if v.verdict == "mixed":
         return f"mixed {v.mixed[0]}+{v.mixed[1]}" if v.mixed else "mixed"
     if v.verdict == "python":
-        if v.kind == "if":  # reached once without a branch: its condition raised
+        if v.kind in CONDITIONALS:  # reached once without a branch: its condition raised
             return f"took {v.branch}" if v.branch else "both, in turn" if v.times > 1 \
                 else "in Python"
         return f"unrolled x{v.iterations}" if v.iterations is not None else "unrolled"

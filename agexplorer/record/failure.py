@@ -104,7 +104,7 @@ def unconverted_cause(exc: BaseException, file: str, line: int) -> dict[str, Any
     from agexplorer.engine.calltree import FileIndex
     from agexplorer.engine.hints import unconverted_hint
     from agexplorer.engine.keras_layers import owner_class, runs_unconverted
-    from agexplorer.model.report import keras3_words
+    from agexplorer.model.report import LOOPS, keras3_words
 
     unit = FileIndex().unit_at(file, line)
     if unit is None:
@@ -113,7 +113,7 @@ def unconverted_cause(exc: BaseException, file: str, line: int) -> dict[str, Any
     if cls is None or not runs_unconverted(cls, unit.qualname.rpartition(".")[2]):
         return {}
     statement = next((s for s in reversed(unit.statements) if s.line <= line <= s.end_line
-                      and (s.line == line or s.kind != "if")), None)
+                      and (s.line == line or s.kind in LOOPS)), None)
     kind = statement.kind if statement is not None and statement.line == line else "if"
     return {"cause": keras3_words(unit.qualname), "fix": unconverted_hint(kind)}
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from agexplorer.model.report import uncounted, verdict_badge
+from agexplorer.model.report import CONDITIONALS, uncounted, verdict_badge
 
 __all__ = ["VERDICT_STYLE", "compact_badge", "verdict_badge"]
 
@@ -23,7 +23,7 @@ def compact_badge(v: Any) -> str:
     if v.verdict == "mixed":
         return "±"
     if v.verdict == "python":
-        if v.kind == "if":
+        if v.kind in CONDITIONALS:
             return {"true": "T", "false": "F"}.get(v.branch or "", "TF")
         return f"x{v.iterations}"
     return "–"

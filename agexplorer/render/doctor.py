@@ -13,6 +13,7 @@ from rich.text import Text
 
 from agexplorer.model.doctor import DoctorReport, Finding, FixTrial, TrialSide
 from agexplorer.model.lab import ModeRun
+from agexplorer.model.report import kind_words
 from agexplorer.model.text import plural, seconds_text
 from agexplorer.render.badges import verdict_badge
 from agexplorer.render.cells import TextTable
@@ -133,7 +134,7 @@ def _side_cells(side: TrialSide) -> dict[str, str]:
              "ops": "-" if side.op_count is None else str(side.op_count),
              "trace time": seconds_text(side.trace_s)}
     for v in side.verdicts:
-        cells[f"{v.kind} line {v.line}"] = verdict_badge(v) + \
+        cells[f"{kind_words(v.kind)} line {v.line}"] = verdict_badge(v) + \
             (f" ({v.graph_op})" if v.graph_op else "")
     for mode in ("eager", "graph", "xla"):
         run = lab.runs.get(mode) if lab is not None else None

@@ -106,6 +106,7 @@ def test_each_statement_part_is_counted_exactly(module):
         assert mod.Layer(5).call(1) == 10  # the same result as its own code gives
         assert mod.closure(3) == 7
         assert list(mod.numbers(2)) == [0, 1]
+        assert (mod.Layer(5).steps, mod.Layer(-1).steps, mod.Layer(2).steps) == (5, 0, 2)
     seen = _counts(counters, counts)
     assert seen[(24, "reached")] == 1 and seen[(24, "body")] == 5  # the for: 5 iterations
     assert (seen[(25, "true")], seen[(25, "false")]) == (2, 3)  # if i % 2
@@ -113,6 +114,9 @@ def test_each_statement_part_is_counted_exactly(module):
     assert seen[(31, "reached")] == 1 and (31, "body") not in seen  # a while that never ran
     assert seen[(42, "body")] == 4  # a closure's loop (k=4)
     assert seen[(52, "body")] == 2  # a generator's
+    # a conditional expression: each branch as it ran, its value passed on
+    assert (seen[(37, "exp-reached")], seen[(37, "exp-true")], seen[(37, "exp-false")]) \
+        == (3, 2, 1)
 
 
 def test_a_counter_outside_a_trace_does_nothing_and_the_own_code_comes_back(module):

@@ -91,3 +91,43 @@ def test_headers_read_as_written_where_the_source_is_at_hand():
         "for i, a in enumerate(xs):", "if abs(a - y) < 1e-6:", "while y > 0:"]
     assert [s.header for s in find_statements(func)][:2] == [
         "for (i, a) in enumerate(xs):", "if abs(a - y) < 1e-06:"]
+
+
+CONDITIONAL_EXPRESSIONS = '''
+def g(x, flags, training):
+    y = x * 2.0 if training else x
+    if x > 0:
+        z = (y
+             if y > 1.0
+             else -y)
+    ys = [a if a > 0 else -a for a in flags]
+    w = x if training else (y if x > 1 else z)
+    for i in range(3 if training else 1):
+        pass
+    return lambda v: v if v else 0
+'''
+
+
+def test_conditional_expressions_are_found_with_their_place_and_text():
+    text = CONDITIONAL_EXPRESSIONS
+    found = find_statements(find_function_node(ast.parse(text), "g"), text)
+    assert [(s.kind, s.line) for s in found] == [
+        ("ifexp", 3), ("if", 4), ("ifexp", 5), ("ifexp", 8), ("ifexp", 10), ("for", 10),
+        ("ifexp", 12)]
+    y, branch, z, comp, count, loop, lam = found
+    assert y.header == "x * 2.0 if training else x" and y.expr == "training"
+    assert y.names == ("training",) and y.parent is None
+    # multi-line: its header on one line, its branches where they are
+    assert z.header == "y if y > 1.0 else -y" and z.end_line == 7
+    assert (z.parent, z.part) == (1, "body") and branch.children == [2]
+    assert z.body_lines == (5, 5) and z.orelse_lines == (7, 7)
+    # a loop's header's is evaluated before the loop: it is not inside it
+    assert count.header == "3 if training else 1" and count.parent is None
+    assert not loop.children
+    assert comp.header == "a if a > 0 else -a" and lam.header == "v if v else 0"
+
+
+def test_a_line_of_two_conditional_expressions_gives_neither():
+    """The trace tells lines apart, not columns: line 9's two (nested) cannot be told apart."""
+    found = find_statements(find_function_node(ast.parse(CONDITIONAL_EXPRESSIONS), "g"))
+    assert 9 not in {s.line for s in found}

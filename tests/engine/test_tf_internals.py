@@ -17,7 +17,8 @@ PACKAGE = os.path.join(ROOT, "agexplorer")
 HOME = os.path.join(PACKAGE, "engine", "tf_internals.py")
 # What only tf_internals may write: the private package and every private name it wraps.
 PRIVATE = ("tensorflow.python", "_TRANSPILER", "get_extra_locals", "_py_for_stmt", "_py_if_stmt",
-           "_tf_while_stmt", "_tf_if_stmt", "tf_stack", "_functions", "_cached_graph", "_numpy",
+           "_tf_while_stmt", "_tf_if_stmt", "_py_if_exp", "_tf_if_exp", "tf_stack", "_functions",
+           "_cached_graph", "_numpy",
            "_list_all_concrete_functions", "tensor_util", "MakeNdarray",
            "_maybe_define_function", "_create_concrete_function", "_create_c_op",
            "_source_mapper_stacks", "_clone")

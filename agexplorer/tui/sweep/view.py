@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, Any
 
 from textual.css.query import NoMatches
 
-from agexplorer.model.report import IN_PYTHON, LOOPS
+from agexplorer.model.report import IN_PYTHON, LOOPS, kind_words
 from agexplorer.tui.code.made import call_label
 from agexplorer.tui.guards import while_mounted
 from agexplorer.tui.state import (
@@ -60,7 +60,7 @@ def nothing_to_sweep(verdict: Any) -> str | None:
             "it did not unroll"
     else:
         why = "only a loop unrolled in Python grows with its count"
-    return f"Nothing to sweep: the {verdict.kind} at line {verdict.line} is {what}; {why}."
+    return f"Nothing to sweep: the {kind_words(verdict.kind)} at line {verdict.line} is {what}; {why}."
 
 
 class SweepView:

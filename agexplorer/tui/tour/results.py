@@ -7,6 +7,7 @@ import os
 from collections import Counter
 from typing import TYPE_CHECKING, Any
 
+from agexplorer.model.report import kind_words
 from agexplorer.model.text import seconds_text, shortened
 from agexplorer.render.curves import number
 
@@ -26,7 +27,7 @@ def result_of(app: ExplorerApp, step: TourStep, before: Any) -> tuple[str, Widge
             return None
         report = app.state.report
         statement = report.statements[0] if report is not None and report.statements else None
-        staged = (f"; line {statement.line}: {statement.kind} {verdict_words(statement)}"
+        staged = (f"; line {statement.line}: {kind_words(statement.kind)} {verdict_words(statement)}"
                   if statement is not None else "")
         return curves_result(curves) + staged, app.run_panel
     if step.tab == "run":
@@ -173,4 +174,4 @@ def flow_result(app: ExplorerApp, statements: list) -> str:
         return "no if, for or while in this function"
     first = statements[0]
     app.panes.verdicts.select_line(first.line)
-    return f"line {first.line}: {first.kind} {verdict_words(first)}"
+    return f"line {first.line}: {kind_words(first.kind)} {verdict_words(first)}"
