@@ -10,7 +10,11 @@ from typing import Any, Literal
 from agexplorer.model.keras import keras_text
 from agexplorer.model.text import plural
 
-FORMAT = 1  # the golden file's format; a file of another format is refused in one sentence
+# The golden file's format; a file of another format is refused in one sentence. 2: the
+# statements include conditional expressions (kind "ifexp"); a file of format 1 is read,
+# and a conditional expression it lacks is told as judged since, not failed on.
+FORMAT = 2
+_READ = (1, 2)
 
 ChangeKind = Literal["verdict", "statement-new", "statement-gone", "ops", "traces",
                      "target-new", "target-gone", "failed", "moved", "tensorflow", "keras"]
@@ -84,6 +88,7 @@ class Snapshot:
     tensorflow: str = ""
     keras: str = ""  # the version of the Keras tf.keras routed to
     keras_flavour: str = ""  # model/keras.py's KerasFlavour ("keras-3", "tf-keras"...)
+    format: int = FORMAT  # the golden file's, where read from one
 
     def sorted(self) -> Snapshot:
         """Targets by file then line then name; statements by file then line."""
@@ -125,7 +130,7 @@ class Snapshot:
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Snapshot:
         """Read a golden file's object; ValueError (with what is wrong) when it is not one."""
-        if not isinstance(data, dict) or data.get("format") != FORMAT:
+        if not isinstance(data, dict) or data.get("format") not in _READ:
             raise ValueError(f"it is not an agexplorer check golden file of format {FORMAT}")
         try:
             targets = [TargetSnap(
@@ -140,7 +145,7 @@ class Snapshot:
                 from None
         # "keras" and "keras_flavour" came later: a file without them is read as not saying
         return cls(targets, str(data.get("tensorflow", "")), str(data.get("keras") or ""),
-                   str(data.get("keras_flavour") or ""))
+                   str(data.get("keras_flavour") or ""), int(data["format"]))
 
 
 @dataclass(frozen=True)
@@ -170,7 +175,9 @@ class Change:
         if self.kind in ("verdict", "ops", "traces"):
             return f"{where}: {self.before} -> {self.after}"
         return f"{where}: " + {
-            "statement-new": f"new statement ({self.after})",
+            "statement-new": f"new statement ({self.after})" if not self.info else
+                             f"a conditional expression ({self.after}), judged since the "
+                             "golden file was written (run with --update to record it)",
             "statement-gone": f"gone (it was {self.before})",
             "target-new": "new target, not in the golden file (run with --update to add it)",
             "target-gone": "in the golden file but no longer found with a ready call",
@@ -229,7 +236,8 @@ def compare(golden: Snapshot, current: Snapshot, op_tolerance: float = 0,
             changes.append(Change("target-new", target.file, target.line, target.function,
                                   None, None))
         else:
-            changes += _target_changes(before, target, op_tolerance, percent)
+            changes += _target_changes(before, target, op_tolerance, percent,
+                                       judged_since=golden.format < 2)
     for target in golden.sorted().targets:
         if target.key not in new:
             changes.append(Change("target-gone", target.file, target.line, target.function,
@@ -262,8 +270,10 @@ def _environment(golden: Snapshot, current: Snapshot, changes: list[Change]) -> 
 
 
 def _target_changes(before: TargetSnap, after: TargetSnap, tolerance: float,
-                    percent: bool) -> list[Change]:
-    changes = _statement_changes(before, after)
+                    percent: bool, judged_since: bool = False) -> list[Change]:
+    """``judged_since``: the golden file is of a format before conditional expressions were
+    judged (a new one is told, not failed on)."""
+    changes = _statement_changes(before, after, judged_since)
     where = (after.file, after.line, after.function)
     if before.error is None and not within(before.op_count, after.op_count, tolerance, percent):
         changes.append(Change("ops", *where, plural(before.op_count, "op"),
@@ -275,7 +285,8 @@ def _target_changes(before: TargetSnap, after: TargetSnap, tolerance: float,
     return changes
 
 
-def _statement_changes(before: TargetSnap, after: TargetSnap) -> list[Change]:
+def _statement_changes(before: TargetSnap, after: TargetSnap,
+                       judged_since: bool = False) -> list[Change]:
     """Pair statements by function, kind and header first (a moved loop is the same loop),
     then by function, kind and line (an edited header is the same statement), then by
     function and kind in order (a loop edited and moved at once)."""
@@ -305,7 +316,8 @@ def _statement_changes(before: TargetSnap, after: TargetSnap) -> list[Change]:
                                   header=new.header, info=True))
     for new in unpaired:
         changes.append(Change("statement-new", new.file or file, new.line, new.function, None,
-                              new.verdict_text, header=new.header))
+                              new.verdict_text, header=new.header,
+                              info=judged_since and new.kind == "ifexp"))
     for old in olds:
         changes.append(Change("statement-gone", old.file or file, old.line, old.function,
                               old.verdict_text, None, header=old.header))

@@ -194,3 +194,22 @@ def test_a_file_that_is_not_a_golden_file_is_refused():
         Snapshot.from_dict({"targets": []})
     with pytest.raises(ValueError, match="malformed"):
         Snapshot.from_dict({"format": 1, "targets": [{"file": "a.py"}]})
+
+
+def test_a_golden_file_from_before_conditional_expressions_were_judged_is_read():
+    """Format 1 holds no conditional expressions: one found now is told, not failed on; a
+    golden file of format 2 that lacks one fails as any new statement does."""
+    ternary = StatementSnap(line=44, kind="ifexp", header="x * 2.0 if training else x",
+                            verdict="python", function="step")
+    old = Snapshot.from_dict({**Snapshot([target(loop())]).to_dict(), "format": 1})
+    assert old.format == 1
+    now = Snapshot([target(loop(), ternary)])
+    changes = compare(old, now)
+    assert texts(changes) == []
+    assert texts(changes, info=True) == [
+        "train.py:44 `x * 2.0 if training else x`: a conditional expression (python), "
+        "judged since the golden file was written (run with --update to record it)"]
+    written = Snapshot.from_dict(json.loads(Snapshot([target(loop())]).dumps()))
+    assert written.format == 2
+    assert texts(compare(written, now)) == [
+        "train.py:44 `x * 2.0 if training else x`: new statement (python)"]
