@@ -234,6 +234,13 @@ def fallback_verdicts(statements: list[Statement], counts: Counter[int] | Tally,
             reason += (" Its body added no ops: it only computed Python values, so there is "
                        "nothing to stage.")
             hint, purpose = None, "constants"
+        if not traced and failed_line == stmt.line and not iterations:
+            # raised as it started (``range(None)``): it never ran, nor unrolled "x0"
+            verdicts.append(Verdict(
+                verdict="unreached", iterations=None, branch=None, hint=hint,
+                reason=f"{before}the loop's header raised as the loop started (the error "
+                       "below), so its body never ran.", **common))
+            continue
         if not traced and failed_line == stmt.line:
             reason = (f"{before}the loop ran in Python while tracing, and its header raised "
                       f"(the error below) after its body ran {plural(iterations, 'time')}.")

@@ -418,9 +418,9 @@ def _unreached_reason(stmt: Statement, statements: list[Statement], done: list[V
             return (f"tracing raised here, at line {failed_line}, evaluating its condition, "
                     f"so the {kind_words(stmt.kind)} never chose a branch: the error below "
                     "says why.")
-        # A loop's header runs again at each step: it may have raised after some.
-        return (f"tracing raised at this loop's header (line {failed_line}), which Python "
-                "evaluates at every step: the error below says why.")
+        # Unreached: no step of its body ran (one that raised after some is "python").
+        return (f"tracing raised at this loop's header (line {failed_line}) before its body "
+                "ran: the error below says why.")
     if stmt.parent is not None:
         parent = statements[stmt.parent]
         pv = done[stmt.parent]

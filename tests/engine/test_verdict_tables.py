@@ -102,7 +102,13 @@ def test_a_statement_whose_header_raised_in_the_unconverted_trace_says_so():
     [loop] = [v for v in fallback_verdicts(statements(), Counter({loop_line: 1}), "f", "why",
                                            {}, False, failed_line=loop_line)
               if v.line == loop_line]
-    assert "its header raised (the error below) after its body ran 0 times" in loop.reason
+    assert (loop.verdict, verdict_badge(loop)) == ("unreached", "unreached")  # not "x0"
+    assert "the loop's header raised as the loop started (the error below)" in loop.reason
+    [later] = [v for v in fallback_verdicts(statements(), Counter({loop_line: 3, loop_line + 1: 2}), "f",
+                                            "why", {}, False, failed_line=loop_line)
+               if v.line == loop_line]
+    assert (later.verdict, later.iterations) == ("python", 2)
+    assert "its header raised (the error below) after its body ran 2 times" in later.reason
     # Without the error at its line, the same counts are a branch taken, a loop run empty.
     [taken] = [v for v in fallback_verdicts(statements(), Counter({loop_line: 1, IF: 1}), "f",
                                             "why", {}, False, failed_line=None)
