@@ -25,6 +25,7 @@ from agexplorer.engine.inventory import build_inventory, trace_graphs
 from agexplorer.engine.load import Loaded, load_target
 from agexplorer.engine.opchains import caller_frames
 from agexplorer.engine.recorder import Recorder, recording
+from agexplorer.engine.recursion import recursion_advice
 from agexplorer.engine.statements import Statement, find_statements
 from agexplorer.engine.unconverted_raise import tensorflow_words, unconverted_advice
 from agexplorer.engine.usercode import UserCode
@@ -204,6 +205,10 @@ def _run_engine(report: Report, loaded: Loaded, statements: list[Statement],
                 "says what raised before it), so the function cannot read it: make that "
                 "code run when the file is imported with no command line (defaults, not "
                 "required arguments), or pass the value to the function as an argument.")
+        looped = recursion_advice(exc, user_code.__contains__, recorder.calls,
+                                  (report.file, report.function.rpartition(".")[2], *span))
+        if looped is not None:
+            report.error.advice = looped
         made = _returned_function(exc)
         if made is not None:
             report.error.advice = factory_advice(report.function, made, loaded.text)
