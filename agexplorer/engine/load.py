@@ -491,6 +491,22 @@ def _example_call(loaded: Loaded, tree: ast.Module) -> str | None:
     return text
 
 
+def _same_names(loaded: Loaded, params: list[inspect.Parameter]) -> str | None:
+    """``model, x`` where the module itself holds a value of each parameter's name (not a
+    module, a class or a function: ``step(model, x)`` beside ``model = build()``); None
+    otherwise."""
+    values = vars(loaded.module) if loaded.module is not None else {}
+    for p in params:
+        value = values.get(p.name, _MISSING)
+        if value is _MISSING or isinstance(value, (type, types.ModuleType, types.FunctionType,
+                                                   types.BuiltinFunctionType)):
+            return None
+    return ", ".join(p.name for p in params)
+
+
+_MISSING = object()
+
+
 def _arguments(loaded: Loaded, call: str | None, progress: Callable[[str], None]) -> None:
     """Fill ``args``/``kwargs``: --call, else AGX_CALLS, else the input_signature, else none."""
     module, qualname = loaded.module, loaded.qualname
@@ -526,7 +542,7 @@ def _arguments(loaded: Loaded, call: str | None, progress: Callable[[str], None]
     if params:
         names = ", ".join(p.name for p in params)
         tree = parse_source(loaded.path, loaded.text)
-        example = _example_call(loaded, tree) or \
+        example = _example_call(loaded, tree) or _same_names(loaded, params) or \
             ", ".join(["tf.constant([1.0, 2.0])"] * len(params))  # one per parameter
         quote = "'" if '"' in example else '"'
         advice = f"pass them with --call, e.g. --call {quote}{example}{quote}."

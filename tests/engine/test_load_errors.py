@@ -184,6 +184,28 @@ def test_the_file_s_call_in_main_is_the_example_where_the_module_gives_its_value
     assert caught.value.advice.endswith('e.g. --call "tf.constant([1.0, 2.0])".')
 
 
+def test_module_values_named_as_the_parameters_are_the_example(tmp_path, tf):
+    """``step(model, x)`` beside ``model = ...`` and ``x = ...``: the example passes them, and
+    as told it traces; a parameter the module holds no value of (a function of that name
+    is none) keeps the generic example."""
+    from agexplorer.engine.load import load_target
+
+    path = tmp_path / "named.py"
+    source = ("import tensorflow as tf\n\nw = tf.Variable([2.0, 3.0])\nx = tf.ones([2])\n\n\n"
+              "@tf.function\ndef step(w, x):\n    return tf.reduce_sum(w * x)\n")
+    path.write_text(source)
+    with pytest.raises(AgxError) as caught:
+        load_target(f"{path}::step")
+    assert caught.value.advice.endswith('e.g. --call "w, x".')
+    loaded = load_target(f"{path}::step", call="w, x")
+    assert float(loaded.tf_function(tf)(*loaded.args)) == 5.0
+    path.write_text(source.replace("x = tf.ones([2])", "def x():\n    pass"))
+    with pytest.raises(AgxError) as caught:
+        load_target(f"{path}::step")
+    assert caught.value.advice.endswith('e.g. --call "tf.constant([1.0, 2.0]), '
+                                        'tf.constant([1.0, 2.0])".')
+
+
 def test_the_names_the_statements_that_did_not_run_would_have_set():
     import ast
 

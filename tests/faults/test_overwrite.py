@@ -18,6 +18,7 @@ import types
 import pytest
 
 from agexplorer import cli
+from agexplorer.model.check import FORMAT as GOLDEN_FORMAT
 from agexplorer.runlog.log import FORMAT, LogWriter
 from agexplorer.worker import client
 from conftest import ROOT
@@ -180,7 +181,8 @@ def test_check_update_repairs_a_damaged_golden_file(broken_target, tmp_path, cap
     assert code == 0, err  # ... which now works
     assert "--update writes it anew from this run" in err and "wrote " in out
     written = json.loads(golden.read_text())
-    assert written["format"] == 1 and [t["function"] for t in written["targets"]] == ["<file>"]
+    assert written["format"] == GOLDEN_FORMAT
+    assert [t["function"] for t in written["targets"]] == ["<file>"]
 
 
 def test_check_update_never_overwrites_json_of_another_kind(broken_target, tmp_path, capsys):
