@@ -79,6 +79,14 @@ class ExaminedFunction:
         """The trace's verdict for a for/while node, or None."""
         return self.verdicts.get(("for" if isinstance(loop, gast.For) else "while", loop.lineno))
 
+    def staged_as(self, loop: Any) -> str:
+        """What the trace staged the loop node as, in words: a loop over a dataset is one
+        dataset op (its reduce), not a tf.while_loop."""
+        v = self.verdict(loop)
+        dataset = v is not None and (v.value_kind == "dataset"
+                                     or (v.graph_op or "").endswith("Dataset"))
+        return "a dataset loop" if dataset else "a tf.while_loop"
+
     def failed_at(self, *words: str) -> int | None:
         """The line (of the report's file) where the trace failed, when what it raised holds
         every one of ``words`` (TensorFlow's own, the evidence a check names a cause by);

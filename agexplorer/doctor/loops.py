@@ -70,8 +70,8 @@ def appends(exam: ExaminedFunction) -> None:
         v = exam.verdict(loop)
         where = f"the loop at line {loop.lineno}"
         if mode == "staged":
-            message = (f"`{name}.append(...)` sits in {where}, which AutoGraph staged as a "
-                       f"tf.while_loop: the body was traced once, so `{name}` holds one "
+            message = (f"`{name}.append(...)` sits in {where}, which AutoGraph staged as "
+                       f"{exam.staged_as(loop)}: the body was traced once, so `{name}` holds one "
                        "tensor from inside the loop's graph")
             cause = exam.out_of_scope_after(loop)
             if cause:

@@ -129,8 +129,8 @@ def returns(exam: ExaminedFunction) -> None:
         loop = (failed or staged)[-1]  # the outermost: the return leaves it too
         found = describe(exam.func, node, around, exam.parents)
         message = (f"`{exam.mod.segment(node)}` sits in the loop at line {loop.lineno}, which "
-                   "AutoGraph staged as a tf.while_loop: a staged loop cannot return from the "
-                   "function" + ("; that is what made tracing fail" if failed else ""))
+                   f"AutoGraph staged as {exam.staged_as(loop)}: a staged loop cannot return "
+                   "from the function" + ("; that is what made tracing fail" if failed else ""))
         exam.add("AGX011", node, message, fix_text(exam.mod, found), "trace",
                  cause=bool(failed))
 

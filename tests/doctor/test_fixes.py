@@ -92,6 +92,17 @@ def test_tensorarray_over_tensor_rows_is_dynamic_and_float(report):
     assert trial.results_equal is True
 
 
+def test_a_list_of_a_dataset_loop_is_told_as_one_and_its_tensorarray_traces(report):
+    target = f"{FIXES}::collect_batches"
+    d = diagnose(target, report=report(target))
+    [f] = [f for f in d.findings if f.code == "AGX003"]
+    assert "which AutoGraph staged as a dataset loop" in f.message
+    assert "tf.while_loop" not in f.message
+    trial = try_fix(target, "AGX003", run=False)
+    assert trial.before.error is not None  # the list's one tensor, out of the loop's graph
+    assert trial.after.error is None and trial.after.verdicts[0].verdict == "staged"
+
+
 def test_no_rewrite_when_the_list_is_used_otherwise(report):
     target = f"{FIXES}::collect_then_len"
     d = diagnose(target, report=report(target))
