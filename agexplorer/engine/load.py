@@ -107,6 +107,9 @@ class LoadFailure:
     statement: int
     text: str
     after: bool
+    # Why, where it is known: a tensor asked for a Python bool in code that ran unconverted
+    # (a Keras 3 layer called on the functional model's symbolic inputs), with the fix.
+    advice: str | None = None
 
     def note(self) -> str:
         """What the report says of it: the error, then what agexplorer did."""
@@ -121,8 +124,9 @@ class LoadFailure:
                    "missing" if self.after else "agexplorer went on with what the file had "
                    "defined by then")
         at = f" at line {self.error.line}" if self.error.line != self.statement else ""
+        why = f"; {self.advice.rstrip('.')}" if self.advice else ""
         return (f"loading the file, line {self.statement} (`{self.text}`) raised{at}: "
-                f"{first.rstrip('.')}; {went_on}.")
+                f"{first.rstrip('.')}{why}; {went_on}.")
 
 
 def unset_names(tree: ast.Module, line: int) -> dict[str, int]:
@@ -216,7 +220,20 @@ def _go_on(module: ModuleType, path: str, text: str, code: types.CodeType,
     first = text.splitlines()[body[at].lineno - 1].strip() if body else ""
     if len(first) > 60:
         first = first[:57].rstrip() + "..."
-    return LoadFailure(error, body[at].lineno if body else 1, first, bool(later))
+    return LoadFailure(error, body[at].lineno if body else 1, first, bool(later),
+                       _unconverted_why(exc, path, text))
+
+
+def _unconverted_why(exc: BaseException, path: str, text: str) -> str | None:
+    """unconverted_advice for what the load raised (its classes are defined by now)."""
+    from agexplorer.engine.calltree import FileIndex
+    from agexplorer.engine.unconverted_raise import unconverted_advice
+    from agexplorer.engine.usercode import UserCode
+
+    try:
+        return unconverted_advice(exc, FileIndex({path: text}), UserCode.shared(()))
+    except Exception:  # noqa: BLE001 - the advice is a help, never the load's failure
+        return None
 
 
 def resolve(module: ModuleType, qualname: str, available: list[FunctionInfo]) -> Any:

@@ -39,7 +39,7 @@ def unconverted_advice(exc: BaseException, index: FileIndex, user: UserCode) -> 
     if _BOOL not in text and not iterated:
         return None
     frames = [f for f in _FRAME.findall(text.split("OperatorNotAllowedInGraphError")[0])
-              if f[0] in user]
+              if f[0] in user] or _traceback_frames(exc, user)
     if not frames:
         return None
     file, line, function, converted, code = frames[-1]
@@ -66,3 +66,21 @@ def unconverted_advice(exc: BaseException, index: FileIndex, user: UserCode) -> 
             f"{through}, so `{code.strip()}` ({os.path.basename(file)}:{line}) {asked}. "
             f"Fix: {instead}, or hand that code AutoGraph's version of the function, "
             f"{converted_one}.")
+
+
+def _traceback_frames(exc: BaseException, user: UserCode) -> list[tuple[str, str, str, str, str]]:
+    """The user's frames of the traceback itself, as ``_FRAME`` reads them from TensorFlow's
+    text (none converted): an error that passed through no tf.function (Keras calling a
+    layer on a functional model's symbolic inputs, as a module's top level builds it)
+    carries them only there."""
+    import linecache
+
+    found = []
+    tb = exc.__traceback__
+    while tb is not None:
+        code = tb.tb_frame.f_code
+        if code.co_filename in user and code.co_name != "<module>":
+            found.append((code.co_filename, str(tb.tb_lineno), code.co_name, "",
+                          linecache.getline(code.co_filename, tb.tb_lineno)))
+        tb = tb.tb_next
+    return found

@@ -92,3 +92,44 @@ def test_a_keras_3_layers_are_counted_branch_by_branch_or_not_shown(report):
     assert found["Noisy.call", 11].branch == "false"  # 3 features, not 4
     assert found["Noisy.call", 10].unconverted == "keras3"
     assert found["Noisy.call", 10].hint is None  # a Python value: nothing to fix
+
+
+SIGN = '''\
+import keras
+import numpy as np
+import tensorflow as tf
+
+
+class Sign(keras.layers.Layer):
+    def call(self, x):
+        return x if tf.reduce_sum(x) > 0 else -x
+
+
+inputs = keras.Input((3,))
+model = keras.Model(inputs, Sign()(inputs))
+x = np.ones((2, 3), "float32")
+
+
+@tf.function
+def step(model, x):
+    return model(x)
+'''
+
+
+def test_a_keras_3_layer_that_raises_as_the_module_builds_its_model_is_explained(tmp_path, tf):
+    """Keras calls the layer on the functional model's symbolic inputs as the module loads,
+    with no tf.function: TensorFlow's text holds no frames, the traceback does. The note says
+    why and the fix, and the fix (tf.where) builds the model."""
+    from agexplorer.engine.load import load_target
+
+    path = tmp_path / "sign.py"
+    path.write_text(SIGN)
+    loaded = load_target(f"{path}::Sign.call", require_args=False)
+    assert ("Keras 3 runs Sign.call without AutoGraph, so `return x if tf.reduce_sum(x) > 0 "
+            "else -x` (sign.py:8) asked a tensor for a Python bool") in loaded.load_note
+    assert "tf.where, tf.cond or keras.ops.cond" in loaded.load_note
+    path.write_text(SIGN.replace("x if tf.reduce_sum(x) > 0 else -x",
+                                 "tf.where(tf.reduce_sum(x) > 0, x, -x)"))
+    fixed = load_target(f"{path}::step", call="model, x")
+    assert fixed.load_note is None
+    assert fixed.tf_function(tf)(*fixed.args).numpy().tolist() == [[1.0] * 3] * 2
