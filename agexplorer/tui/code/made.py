@@ -72,7 +72,9 @@ def show_origin(panel: Any, header: str, stale: bool, origin: str, results: str)
     results when ``stale`` (made from a buffer edited since). Plain text: a call can hold
     anything (``"[/b]"`` included), never markup."""
     line = panel.query_one(origin)
-    line.update(Text(header))
+    # A new layout of the whole screen only for a line on it: a hidden tab's (the Doctor's,
+    # at each analysis) is laid out when the tab is shown (10 ms of every edit's wait).
+    line.update(Text(header), layout=line.is_on_screen)
     line.display = bool(header)
     for part in (origin, results):
         panel.query_one(part).set_class(stale, "stale")
