@@ -149,9 +149,10 @@ def _statement_checks(fact: Fact, v: Any) -> list[Check]:
             checks.append(Check(line, what, getattr(fact, what), getattr(v, what)))
     if fact.verdict == "mixed" and "verdict" not in fact.unknown:
         checks.append(Check(line, "mixed", fact.mixed, v.mixed))
-    if fact.verdict == "python" and fact.kind != "if" and "iterations" not in fact.unknown:
+    conditional = fact.kind in ("if", "ifexp")
+    if fact.verdict == "python" and not conditional and "iterations" not in fact.unknown:
         checks.append(Check(line, "iterations", fact.iterations, v.iterations))
-    if fact.verdict == "python" and fact.kind == "if" and "branch" not in fact.unknown:
+    if fact.verdict == "python" and conditional and "branch" not in fact.unknown:
         checks.append(Check(line, "branch", fact.branch, v.branch))
     ran = fact.verdict in ("staged", "mixed") or bool(fact.iterations)
     if ran:

@@ -137,6 +137,8 @@ class Writer:
                 jumped = write_loop(self, ctx, indent)
             elif choice < 0.65 and ctx.depth < MAX_DEPTH - 1:
                 jumped = self.call(ctx, indent)
+            elif choice < 0.75:
+                jumped = self.ternary(ctx, indent)
             else:
                 jumped = self.if_(ctx, indent)
             made = merge(made, jumped)
@@ -192,6 +194,17 @@ class Writer:
             self.put(indent, "else:")
             made = merge(made, self.block(self.inner(ctx, python), indent + 1))
         return made
+
+    def ternary(self, ctx: Ctx, indent: int) -> Jumps:
+        """``tD = (tf.constant(A) if COND else tf.constant(B))`` over three lines: each branch
+        one op on a line of its own, so the ops tell which one ran, and how often."""
+        text, python = self.condition(ctx)
+        self.features.add("ternary")
+        self.put(indent, f"t{next(self.ids)} = (tf.constant({next(self.ticks)}.0)")
+        self.put(indent, f"      if {text}")
+        self.put(indent, f"      else tf.constant({next(self.ticks)}.0))")
+        self.cost += ctx.mult
+        return NO_JUMP
 
     # -- break / continue / return --------------------------------------------------------
 

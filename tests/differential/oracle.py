@@ -42,6 +42,9 @@ class TracedOp:
     type: str
     chain: tuple[int, ...]  # lines of the program's file, outermost first (empty: none)
     branch_lines: frozenset[int] = frozenset()  # an If: lines of the ops in its branches
+    value: float | None = None  # a scalar Const: its value (a conditional expression's
+    # branches are one generated line, so their ops share its first line: their constants
+    # tell them apart)
 
     @property
     def line(self) -> int | None:
@@ -54,7 +57,7 @@ class Fact:
 
     line: int
     function: str
-    kind: str  # "if" | "for" | "while"
+    kind: str  # "if" | "for" | "while" | "ifexp" (``tD = (A if COND else B)``, corpus.py)
     verdict: str | None  # "staged" | "python" | "mixed" | "unreached"
     times: int | None  # how often Python reached it
     iterations: int | None = None  # a loop run in Python: body runs in all
@@ -77,7 +80,7 @@ class Oracle:
 
 
 def _walk(graph: Any, root: Any, path: str, out: list[TracedOp],
-          chains: dict[int, list[tuple[int, ...]]]) -> None:
+          chains: dict[int, list[tuple[int, ...]]], value_of: Any = None) -> None:
     if id(graph) in chains:
         return
     chains[id(graph)] = _chains(graph, path)
@@ -94,10 +97,14 @@ def _walk(graph: Any, root: Any, path: str, out: list[TracedOp],
                     bodies.append(found.graph)
         lines: set[int] = set()
         for body in bodies:
-            _walk(body, root, path, out, chains)
+            _walk(body, root, path, out, chains, value_of)
             if op.type in CF_IF:
                 lines.update(c[-1] for c in chains[id(body)] if c)
-        out.append(TracedOp(op.type, chain, frozenset(lines)))
+        value = None
+        if op.type == "Const" and value_of is not None:
+            array = value_of(op.get_attr("value"))
+            value = float(array) if array.shape == () and array.dtype.kind == "f" else None
+        out.append(TracedOp(op.type, chain, frozenset(lines), value))
 
 
 def _chains(graph: Any, path: str) -> list[tuple[int, ...]]:
@@ -113,7 +120,7 @@ def trace_ops(tf: Any, module: Any, function: str, args: tuple, path: str) -> li
     _convert_afresh(module)
     concrete = tf.function(getattr(module, function)).get_concrete_function(*args)
     out: list[TracedOp] = []
-    _walk(concrete.graph, concrete.graph, path, out, {})
+    _walk(concrete.graph, concrete.graph, path, out, {}, tf.make_ndarray)
     return out
 
 
@@ -222,6 +229,8 @@ def observe(ops: list[TracedOp], source: str, function: str) -> Oracle:
 def _visit(func: ast.FunctionDef, block: list[ast.stmt], ops: list[TracedOp], counts: _Counts,
            facts: list[Fact], staged_around: bool, parent: Fact | None = None) -> None:
     for index, node in enumerate(block):
+        if _is_ternary(node):
+            facts.append(_ternary_fact(func, block, index, ops, counts, staged_around))
         if isinstance(node, (ast.If, ast.For, ast.While)):
             reached = _elif_reached(parent) if parent is not None else None
             fact = _fact(func, block, index, ops, counts, staged_around, reached)
@@ -231,6 +240,45 @@ def _visit(func: ast.FunctionDef, block: list[ast.stmt], ops: list[TracedOp], co
             _visit(func, node.body, ops, counts, facts, inner)
             elif_ = not loop and len(node.orelse) == 1 and isinstance(node.orelse[0], ast.If)
             _visit(func, node.orelse, ops, counts, facts, inner, fact if elif_ else None)
+
+
+def _is_ternary(node: ast.stmt) -> bool:
+    return isinstance(node, ast.Assign) and isinstance(node.value, ast.IfExp)
+
+
+def _ternary_fact(func: ast.FunctionDef, block: list[ast.stmt], index: int,
+                  ops: list[TracedOp], counts: _Counts, staged_around: bool) -> Fact:
+    """A conditional expression written as corpus.py writes one: each branch one Const of a
+    value of its own. Staged where an If made at its line holds ops in its branches; in
+    Python, the true branch ran as often as its constant was made."""
+    node = block[index]
+    expression = node.value
+    line = expression.lineno
+    true_value = float(ast.literal_eval(expression.body.args[0]))
+    unknown: dict[str, str] = {}
+    times, why = counts.runs(_tick_before(block, index))
+    if why:
+        unknown["times"] = why
+    own = [op for op in ops if op.line == line and op.type in CF_IF and line in op.branch_lines]
+    verdict, why = _verdict(times, len(own))
+    if why:
+        unknown["verdict"] = why
+    graph_op = branch = None
+    if verdict in ("staged", "mixed"):
+        types = {op.type for op in own}
+        graph_op = types.pop() if len(types) == 1 else None
+        if graph_op is None:
+            unknown["graph_op"] = "several-op-types"
+    if verdict == "python" and times is not None:
+        ran = sum(1 for op in ops if op.type == "Const" and op.line == line
+                  and op.value == true_value)
+        branch = "true" if ran == times else "false" if ran == 0 else None
+    elif verdict == "mixed":
+        unknown["branch"] = "mixed"
+    made = sum(1 for op in ops if _made_in(op.chain, node, func))
+    mixed = (len(own), times - len(own)) if verdict == "mixed" and times is not None else None
+    return Fact(line, func.name, "ifexp", verdict, times, None, branch, graph_op, mixed, made,
+                (), staged_around, unknown)
 
 
 def _made_in(chain: tuple[int, ...], node: ast.stmt, func: ast.FunctionDef) -> bool:

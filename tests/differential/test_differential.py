@@ -20,7 +20,7 @@ SIZE = 24  # smaller than the benchmark's programs (corpus.MAX_TICKS), to keep t
 CONSTRUCTS = {"creates_name", "nested_loop", "break_in_loop", "continue_in_loop",
               "return_in_loop", "early_return", "list_append", "tensor_array", "cond_py",
               "cond_tensor", "cond_and_or", "cond_not", "py_while", "tf_while", "py_range",
-              "tf_range", "py_list", "tensor", "if_in_loop", "helper"}
+              "tf_range", "py_list", "tensor", "if_in_loop", "helper", "ternary"}
 
 
 @pytest.fixture(scope="module")
