@@ -197,8 +197,8 @@ class Writer:
 
     def ternary(self, ctx: Ctx, indent: int) -> Jumps:
         """``tD = (tf.constant(A) if COND else tf.constant(B))`` over three lines: each branch
-        one op on a line of its own, so the ops tell which one ran, and how often."""
-        text, python = self.condition(ctx)
+        one Const of a value of its own, so the ops tell which one ran, and how often."""
+        text, _ = self.condition(ctx)
         self.features.add("ternary")
         self.put(indent, f"t{next(self.ids)} = (tf.constant({next(self.ticks)}.0)")
         self.put(indent, f"      if {text}")
