@@ -276,6 +276,17 @@ def with_line_counts(reached: list[ReachedFunction], index: FileIndex,
                                      True, refused=False, iterated=iterated_of(f.file)
                                      if iterated_of is not None else None)
         note = keras3_words(f.function) if keras3 else f.note
+        told = {v.line for v in verdicts if v.kind == "ifexp"}
+        untold = [s.line for s in statements if s.kind == "ifexp" and s.line not in told]
+        if untold:
+            many = len(untold) > 1
+            said = (f"the conditional expression{'s' if many else ''} at line"
+                    f"{'s' if many else ''} {', '.join(map(str, untold))} ran uncounted: "
+                    f"{'their' if many else 'its'} branches share "
+                    f"{'their' if many else 'its'} lines, and no counted copy of this code "
+                    "ran (one made inside a function is not copied), so which branch Python "
+                    "took is not known")
+            note = f"{note}; {said}" if note else said[0].upper() + said[1:]
         counted.append(replace(f, note=note, statements=tuple(
             replace(v, file=f.file, function=f.function, call_path=f.call_path,
                     unconverted="keras3" if keras3 else None) for v in verdicts)))

@@ -92,6 +92,9 @@ def test_a_keras_3_layers_are_counted_branch_by_branch_or_not_shown(report):
     assert found["Noisy.call", 11].branch == "false"  # 3 features, not 4
     assert found["Noisy.call", 10].unconverted == "keras3"
     assert found["Noisy.call", 10].hint is None  # a Python value: nothing to fix
+    [inner] = [f for f in rep.reached if f.function == "build"]  # Inner.call's, made in it
+    assert "the conditional expression at line 17 ran uncounted: its branches share its " \
+        "lines" in inner.note
 
 
 SIGN = '''\
