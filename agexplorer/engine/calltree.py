@@ -254,7 +254,7 @@ def with_line_counts(reached: list[ReachedFunction], index: FileIndex,
     run, or a ``fallback.Tally`` of its statements; ``iterated_of(file)``: what its fors
     iterated over, where seen); the others as they are. A Keras 3 layer's method says so
     once, in its note."""
-    from agexplorer.engine.fallback import fallback_verdicts
+    from agexplorer.engine.fallback import fallback_verdicts, untold_expressions
 
     counted = []
     for f in reached:
@@ -276,16 +276,9 @@ def with_line_counts(reached: list[ReachedFunction], index: FileIndex,
                                      True, refused=False, iterated=iterated_of(f.file)
                                      if iterated_of is not None else None)
         note = keras3_words(f.function) if keras3 else f.note
-        told = {v.line for v in verdicts if v.kind == "ifexp"}
-        untold = [s.line for s in statements if s.kind == "ifexp" and s.line not in told]
-        if untold:
-            many = len(untold) > 1
-            said = (f"the conditional expression{'s' if many else ''} at line"
-                    f"{'s' if many else ''} {', '.join(map(str, untold))} ran uncounted: "
-                    f"{'their' if many else 'its'} branches share "
-                    f"{'their' if many else 'its'} lines, and no counted copy of this code "
-                    "ran (one made inside a function is not copied), so which branch Python "
-                    "took is not known")
+        said = untold_expressions(statements, verdicts, "no counted copy of this code ran "
+                                  "(one made inside a function is not copied)")
+        if said:
             note = f"{note}; {said}" if note else said[0].upper() + said[1:]
         counted.append(replace(f, note=note, statements=tuple(
             replace(v, file=f.file, function=f.function, call_path=f.call_path,

@@ -154,6 +154,21 @@ def with_expressions(lines: Counter[int], counted: Tally) -> Tally:
     return tally
 
 
+def untold_expressions(statements: list[Statement], verdicts: list[Verdict],
+                       why: str) -> str | None:
+    """The clause for the conditional expressions of ``statements`` that got no verdict (no
+    count could tell their branches: ``why``); None where every one got its verdict."""
+    told = {v.line for v in verdicts if v.kind == "ifexp"}
+    untold = [s.line for s in statements if s.kind == "ifexp" and s.line not in told]
+    if not untold:
+        return None
+    many = len(untold) > 1
+    return (f"the conditional expression{'s' if many else ''} at line{'s' if many else ''} "
+            f"{', '.join(map(str, untold))} ran uncounted: {'their' if many else 'its'} "
+            f"branches share {'their' if many else 'its'} lines, and {why}, so which branch "
+            "Python took is not known")
+
+
 def fallback_verdicts(statements: list[Statement], counts: Counter[int] | Tally, name: str,
                       why: str, ops_by_line: dict[int | None, int], traced: bool,
                       refused: bool = True, construct: Construct | None = None,

@@ -20,7 +20,12 @@ from agexplorer.engine.calltree import (
     with_line_counts,
 )
 from agexplorer.engine.convert import attempt_conversion, autograph_off, convert
-from agexplorer.engine.fallback import LineCounter, fallback_verdicts, with_expressions
+from agexplorer.engine.fallback import (
+    LineCounter,
+    fallback_verdicts,
+    untold_expressions,
+    with_expressions,
+)
 from agexplorer.engine.inventory import build_inventory, trace_graphs
 from agexplorer.engine.load import Loaded, load_target
 from agexplorer.engine.opchains import caller_frames
@@ -233,6 +238,9 @@ def _run_engine(report: Report, loaded: Loaded, statements: list[Statement],
         own = fallback_verdicts(statements, lines.lines_of(report.file, graphs), report.function,
                                 refused.why, by_line, traced, construct=refused.construct,
                                 failed_line=failed_line)
+        said = untold_expressions(statements, own, "this run counts lines")
+        if said and report.conversion_note:
+            report.conversion_note += f" {said[0].upper()}{said[1:]}."
     else:
         own = build_verdicts(statements, recorder.calls, report.inventory, traced,
                              file=report.file, chains=chains, failed_line=failed_line)

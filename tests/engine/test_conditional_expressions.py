@@ -136,3 +136,10 @@ def test_a_keras_3_layer_that_raises_as_the_module_builds_its_model_is_explained
     fixed = load_target(f"{path}::step", call="model, x")
     assert fixed.load_note is None
     assert fixed.tf_function(tf)(*fixed.args).numpy().tolist() == [[1.0] * 3] * 2
+
+
+def test_in_a_function_autograph_refused_an_uncounted_expression_is_said(report):
+    rep = report(f"{FILE}::refused", CALL)
+    assert [v.kind for v in rep.statements] == ["for"]  # counted by lines: no branch known
+    assert ("The conditional expression at line 35 ran uncounted: its branches share its "
+            "lines, and this run counts lines") in rep.conversion_note
