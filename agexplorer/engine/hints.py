@@ -6,7 +6,7 @@ import ast
 
 from agexplorer.engine.recorder import Call
 from agexplorer.engine.statements import Statement
-from agexplorer.model.report import Intended
+from agexplorer.model.report import CONDITIONALS, Intended
 from agexplorer.model.values import (
     CONTAINERS,
     DENSE_TENSORS,
@@ -174,7 +174,7 @@ def _parse_target(stmt: Statement) -> ast.expr | None:
 def unconverted_hint(kind: str) -> str:
     """The fix for a statement of code AutoGraph does not convert (a Keras 3 layer's call):
     only explicit graph control flow, or none, can be staged there."""
-    if kind in ("if", "ifexp"):
+    if kind in CONDITIONALS:
         what = "an if" if kind == "if" else "a conditional expression"
         return (f"AutoGraph does not convert this code, so {what} on a tensor raises here: "
                 "write it with tf.cond or keras.ops.cond (tf.where or keras.ops.where to "

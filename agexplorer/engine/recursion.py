@@ -13,6 +13,8 @@ from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
+from agexplorer.model.report import CONDITIONALS, kind_words
+
 # A function repeated this often down the chain is the recursion (Python's limit is ~1000).
 _REPEATED = 20
 _GENERATED = "__autograph_generated"
@@ -52,14 +54,15 @@ def recursion_advice(exc: BaseException, is_user: Callable[[str], bool],
     if times < _REPEATED:
         return None
     file, explored_name, first, last = explored
-    staged = sorted({c.line for c in calls if c.kind in ("if", "ifexp") and c.path == "staged"
-                     and c.file == file and c.line is not None and first <= c.line <= last}
-                    ) if name == explored_name else []
+    staged = sorted((c.line, c.kind) for c in calls if c.kind in CONDITIONALS
+                    and c.path == "staged" and c.file == file and c.line is not None
+                    and first <= c.line <= last) if name == explored_name else []
     said = f"{name} calls itself without end while it is traced"
     if staged:
-        said += (f": its if at line {staged[0]} has a tensor condition, so AutoGraph stages it "
-                 "as tf.cond and traces both branches, the one that calls it again too, "
-                 "and the base case never stops the trace")
+        line, kind = staged[0]
+        said += (f": its {kind_words(kind)} at line {line} has a tensor condition, so AutoGraph "
+                 "stages it as tf.cond and traces both branches, the one that calls it again "
+                 "too, and the base case never stops the trace")
     return (f"{said}. Recursion on a tensor cannot be staged: write it as a loop (a for over "
             "tf.range, or tf.while_loop), or recurse on a Python value (an int argument, so "
             "each depth is a Python choice made while tracing).")

@@ -15,6 +15,7 @@ from agexplorer.model.text import plural
 # and a conditional expression it lacks is told as judged since, not failed on.
 FORMAT = 2
 _READ = (1, 2)
+_EXPRESSIONS_SINCE = 2  # the first format whose statements hold conditional expressions
 
 ChangeKind = Literal["verdict", "statement-new", "statement-gone", "ops", "traces",
                      "target-new", "target-gone", "failed", "moved", "tensorflow", "keras"]
@@ -237,7 +238,7 @@ def compare(golden: Snapshot, current: Snapshot, op_tolerance: float = 0,
                                   None, None))
         else:
             changes += _target_changes(before, target, op_tolerance, percent,
-                                       judged_since=golden.format < 2)
+                                       judged_since=golden.format < _EXPRESSIONS_SINCE)
     for target in golden.sorted().targets:
         if target.key not in new:
             changes.append(Change("target-gone", target.file, target.line, target.function,
