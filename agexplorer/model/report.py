@@ -154,6 +154,16 @@ class Verdict:
         return data
 
 
+def driver_words(function: str, drives: tuple[str, ...]) -> str:
+    """Why a plain function that calls the file's tf.functions is traced anyway, once."""
+    name = function.split(".")[-1]
+    called = " and ".join(drives)
+    return (f"{name} is no tf.function: your program runs it in Python, and each call of the "
+            f"tf.function{'s' if len(drives) > 1 else ''} {called} it makes runs a graph; "
+            f"what follows is what tf.function({name}) would do (explore {drives[0]} for the "
+            "graph your program runs)")
+
+
 def uncounted(v: Any) -> bool:
     """Ran in Python, in a function AutoGraph did not convert, with no count recorded (a
     recorded run's Keras 3 layer): neither its iterations nor its branch are known. ``v``:
@@ -228,6 +238,9 @@ class Report:
     first_line: int = 0
     end_line: int = 0
     decorated: bool = False
+    # A plain function's calls of the file's tf.functions (``main`` calling ``train_step``):
+    # the program runs it in Python; the report traces it as tf.function(main) would.
+    drives: tuple[str, ...] = ()
     call: str | None = None
     call_origin: str | None = None
     instance: str | None = None  # a method's instance, in words ("Smoother(steps=6) (--init)")
@@ -253,7 +266,7 @@ class Report:
         inv = self.inventory
         data: dict[str, Any] = {
             "target": {"file": self.file, "function": self.function,
-                       "decorated": self.decorated},
+                       "decorated": self.decorated, "drives": list(self.drives)},
             "source": {"code": self.source, "first_line": self.first_line,
                        "end_line": self.end_line},
             "call": {"args": self.call, "origin": self.call_origin,

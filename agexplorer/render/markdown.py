@@ -6,6 +6,7 @@ import re
 from typing import Any
 
 from agexplorer.model.doctor import Finding
+from agexplorer.model.report import driver_words
 from agexplorer.model.text import plural
 from agexplorer.render.page import (
     TIMING_HEADERS,
@@ -107,6 +108,8 @@ def _function(fp: FunctionPage) -> list[str]:
     if r is not None:
         facts.append(f"{cell(where(r.file, r.first_line))}-{r.end_line}")
         facts.append("@tf.function" if r.decorated else "plain function")
+        if r.drives:
+            facts.append(prose(driver_words(r.function, r.drives)))
     if fp.call_text:
         facts.append(f"call {code(fp.call_text, False)}"
                      + (f" ({cell(fp.report.call_origin)})"

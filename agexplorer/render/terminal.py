@@ -16,7 +16,7 @@ from rich.text import Text
 from rich.tree import Tree
 
 from agexplorer.model.lab import RunLab
-from agexplorer.model.report import VERDICT_WORDS, Report, Verdict, path_text
+from agexplorer.model.report import VERDICT_WORDS, Report, Verdict, driver_words, path_text
 from agexplorer.model.text import plural, seconds_text
 from agexplorer.render.badges import VERDICT_STYLE, verdict_badge
 from agexplorer.render.cells import TextTable
@@ -347,6 +347,8 @@ def report_renderables(report: Report, width: int, theme: str = "monokai",
     summary = Text()
     summary.append(f"{display_path(report.file)}::{report.function}", style="bold")
     summary.append("  @tf.function" if report.decorated else "  plain function", style="cyan")
+    if report.drives:
+        summary.append(f"\n{driver_words(report.function, report.drives)}", style="yellow")
     call = report.call if report.call is not None else "?"
     origin = f"  [{report.call_origin}]" if report.call_origin else ""  # none: no call made
     summary.append(f"\ncall: {report.function.split('.')[-1]}({call}){origin}")

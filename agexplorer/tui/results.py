@@ -92,7 +92,8 @@ class Results:
             report.function, report.statements, failed, label,
             callees=sum(bool(f.statements) for f in report.reached),
             refused=report.conversion_note,
-            error=report.error.message if report.error is not None else None))
+            error=report.error.message if report.error is not None else None,
+            drives=report.drives))
         # The whole error where the table is empty: room for its advice.
         panes.flow_summary.set_class(failed and not report.statements, "-failed")
         self.paint_lines()

@@ -9,7 +9,7 @@ from rich.text import Text
 from textual.message import Message
 from textual.widgets import DataTable
 
-from agexplorer.model.report import VERDICT_WORDS
+from agexplorer.model.report import VERDICT_WORDS, driver_words
 from agexplorer.render.badges import VERDICT_STYLE
 from agexplorer.render.loopvars import loop_var_lines
 from agexplorer.render.page import verdict_detail
@@ -19,12 +19,17 @@ if TYPE_CHECKING:
 
 
 def flow_summary(function: str, verdicts: list, failed: bool, label: str | None = None,
-                 callees: int = 0, refused: str | None = None, error: str | None = None) -> str:
+                 callees: int = 0, refused: str | None = None, error: str | None = None,
+                 drives: tuple[str, ...] = ()) -> str:
     """The Control flow tab's one line above the table: what the table holds, or why empty;
     ``label`` names the call the verdicts were made from (``range_loop(5) [AGX_CALLS]``);
     ``callees``: how many functions of the user's it reached have an if/for/while;
     ``refused``: why AutoGraph did not convert it, if it did not; ``error``: why it failed,
-    in full (the status line cuts a long one at three lines)."""
+    in full (the status line cuts a long one at three lines); ``drives``: the file's
+    tf.functions a plain function calls (its verdicts are tf.function(it)'s, said first)."""
+    if drives:
+        return (driver_words(function, drives) + ". "
+                + flow_summary(function, verdicts, failed, label, callees, refused, error))
     name = label or function.split(".")[-1]
     if not verdicts:
         if failed:
