@@ -158,10 +158,10 @@ def driver_words(function: str, drives: tuple[str, ...]) -> str:
     """Why a plain function that calls the file's tf.functions is traced anyway, once."""
     name = function.split(".")[-1]
     called = " and ".join(drives)
-    return (f"{name} is no tf.function: your program runs it in Python, and each call of the "
-            f"tf.function{'s' if len(drives) > 1 else ''} {called} it makes runs a graph; "
-            f"what follows is what tf.function({name}) would do (explore {drives[0]} for the "
-            "graph your program runs)")
+    return (f"{name} is no tf.function: your program runs it in Python, and the "
+            f"tf.function{'s' if len(drives) > 1 else ''} {called} it calls run"
+            f"{'' if len(drives) > 1 else 's'} a graph; these verdicts are tf.function({name})'s "
+            f"(explore {drives[0]} for your program's graph)")
 
 
 def uncounted(v: Any) -> bool:

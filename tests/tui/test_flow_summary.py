@@ -52,7 +52,7 @@ def test_a_function_that_did_not_trace_says_why_in_full_where_the_table_is_empty
 def test_a_plain_function_that_calls_the_file_s_tf_functions_says_what_its_verdicts_are():
     """``main`` runs in Python in the program: its verdicts are tf.function(main)'s."""
     text = flow_summary("main", [verdict("python")], failed=False, drives=("train_step",))
-    assert text.startswith("main is no tf.function: your program runs it in Python, and each "
-                           "call of the tf.function train_step it makes runs a graph; what "
-                           "follows is what tf.function(main) would do (explore train_step "
-                           "for the graph your program runs). 1 statement in main:")
+    assert text.startswith("main is no tf.function: your program runs it in Python, and the "
+                           "tf.function train_step it calls runs a graph; these verdicts are "
+                           "tf.function(main)'s (explore train_step for your program's "
+                           "graph). 1 statement in main:")
