@@ -24,6 +24,7 @@ from agexplorer.source.targets import (
     FILE_CALL,
     FunctionInfo,
     called_at,
+    drives_of,
     find_function_node,
     handed_to,
     list_functions,
@@ -287,6 +288,8 @@ class Loaded:
     # The names the module-level statements that did not run would have set (that one and
     # those after it, their definitions aside), by name: the first line that sets each.
     not_set: dict[str, int] = field(default_factory=dict)
+    # A plain function's calls of the file's tf.functions (``main`` calling ``train_step``).
+    drives: tuple[str, ...] = ()
 
     def tf_function(self, tf: Any, **settings: Any) -> Any:
         """A fresh ``tf.function`` of ``bound`` that converts as the user's own does (its
@@ -360,7 +363,8 @@ def load_target(target: str, call: str | None = None, require_args: bool = True,
                     autograph_options=getattr(obj, "_experimental_autograph_options", None),
                     eager_setting_off=eager_setting_off,
                     load_note=failure.note() if failure is not None else None,
-                    not_set=unset_names(tree, failure.statement) if failure else {})
+                    not_set=unset_names(tree, failure.statement) if failure else {},
+                    drives=() if decorated else drives_of(tree, functions, spec.qualname))
     try:
         _arguments(loaded, call, progress or (lambda phase: None))
     except AgxError as exc:

@@ -122,8 +122,7 @@ def report_from_loaded(loaded: Loaded, progress: Callable[[str], None] = lambda 
     t0 = time.perf_counter() if t0 is None else t0
     report = Report(file=loaded.path, function=loaded.qualname, call=loaded.call,
                     call_origin=loaded.call_origin, decorated=loaded.decorated,
-                    instance=loaded.instance, load_note=loaded.load_note,
-                    drives=() if loaded.decorated else _drives(loaded))
+                    instance=loaded.instance, load_note=loaded.load_note, drives=loaded.drives)
     node = loaded.node
     if node is not None:
         first = min([node.lineno] + [d.lineno for d in node.decorator_list])
@@ -140,15 +139,6 @@ def report_from_loaded(loaded: Loaded, progress: Callable[[str], None] = lambda 
     if loaded.args_error is not None and report.error is None:
         report.error = loaded.args_error  # converted, but not traced: no arguments
     return report
-
-
-def _drives(loaded: Loaded) -> tuple[str, ...]:
-    """The file's tf.functions the plain function explored calls (one walk of the file)."""
-    try:
-        found = list_functions(ast.parse(loaded.text), drives=True)
-    except (SyntaxError, ValueError, RecursionError):
-        return ()
-    return next((f.drives for f in found if f.qualname == loaded.qualname), ())
 
 
 def _run_engine(report: Report, loaded: Loaded, statements: list[Statement],

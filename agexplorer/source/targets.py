@@ -381,12 +381,24 @@ def list_functions(tree: ast.Module, drives: bool = False) -> list[FunctionInfo]
     visit(tree.body, "", False)
     found += _assigned_functions(tree, {f.qualname for f in found}, samples, own_calls)
     found.sort(key=lambda f: f.line)  # in source order (the defs are already): stable
-    staged = {f.qualname for f in found if f.decorated and not f.is_method}
+    staged = _staged(found)
     if not drives or not staged:
         return found
     calls = _drives(tree, staged)
     return [replace(f, drives=calls[f.qualname]) if f.qualname in calls and not f.decorated
             else f for f in found]
+
+
+def drives_of(tree: ast.Module, functions: list[FunctionInfo], qualname: str) -> tuple[str, ...]:
+    """The file's tf.functions the plain function ``qualname`` calls (``functions``: the
+    file's ``list_functions``), in one walk of the file."""
+    staged = _staged(functions)
+    return _drives(tree, staged).get(qualname, ()) if staged else ()
+
+
+def _staged(functions: list[FunctionInfo]) -> set[str]:
+    """The file's top-level tf.functions, by name."""
+    return {f.qualname for f in functions if f.decorated and not f.is_method}
 
 
 def _drives(tree: ast.Module, staged: set[str]) -> dict[str, tuple[str, ...]]:
