@@ -67,9 +67,12 @@ def patched_autograph(wrappers: Mapping[str, Callable[[Callable[..., Any]], Call
 
     ag, cf = autograph_modules()
     ce = importlib.import_module(_CONDITIONAL_EXPRESSIONS)
-    saved_ag = {name: getattr(ag, name) for name in wrappers}
-    saved_cf = {name: getattr(cf, name) for name in PATH_FUNCTIONS}
-    saved_ce = {name: getattr(ce, name) for name in EXPRESSION_PATH_FUNCTIONS}
+    # (module, name, original): every name replaced, put back on exit. The path functions
+    # are called by module global (if_exp's from their own module).
+    saved = [(ag, name, getattr(ag, name)) for name in wrappers]
+    marks = [(module, name, getattr(module, name), path)
+             for module, paths in ((cf, PATH_FUNCTIONS), (ce, EXPRESSION_PATH_FUNCTIONS))
+             for name, path in paths.items()]
     # tf.data's functions (tf_convert) call the api module's own converted_call.
     saved_api = api.converted_call if "converted_call" in wrappers else None
 
@@ -79,12 +82,10 @@ def patched_autograph(wrappers: Mapping[str, Callable[[Callable[..., Any]], Call
             return original(*args, **kwargs)
         return marked
 
-    for name, wrap in wrappers.items():
-        setattr(ag, name, wrap(saved_ag[name]))
-    for name, path in PATH_FUNCTIONS.items():
-        setattr(cf, name, marking(saved_cf[name], path))
-    for name, path in EXPRESSION_PATH_FUNCTIONS.items():  # if_exp calls them by module global
-        setattr(ce, name, marking(saved_ce[name], path))
+    for module, name, original in saved:
+        setattr(module, name, wrappers[name](original))
+    for module, name, original, path in marks:
+        setattr(module, name, marking(original, path))
     if saved_api is not None:
         api.converted_call = wrappers["converted_call"](saved_api)
     try:
@@ -92,12 +93,8 @@ def patched_autograph(wrappers: Mapping[str, Callable[[Callable[..., Any]], Call
     finally:
         if saved_api is not None:
             api.converted_call = saved_api
-        for name, value in saved_ag.items():
-            setattr(ag, name, value)
-        for name, value in saved_cf.items():
-            setattr(cf, name, value)
-        for name, value in saved_ce.items():
-            setattr(ce, name, value)
+        for module, name, original in [*saved, *((m, n, o) for m, n, o, _ in marks)]:
+            setattr(module, name, original)
 
 
 def tf_stack_frames() -> Sequence[Any]:
