@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -29,21 +30,38 @@ if TYPE_CHECKING:  # imported when the worker is first needed, after the first f
 # text costs a frame, which then holds back the frame that shows the answer (Textual draws
 # at most one frame per 1/60 s).
 PHASE_DELAY = 0.2
+# At most this long the app's thread waits for an analysis to be on the socket (it takes
+# ~1 ms): waiting, it lets the analysis's thread run at once, where the app's own work after
+# the edit (the status line's frame) held the interpreter ~5 ms before that thread could
+# send. Only when the worker is idle: a busy or starting one is not waited for.
+SEND_WAIT = 0.02
 
 
 class _Phases:
     """The progress callback of one request: phases reach the status line only after
-    ``PHASE_DELAY`` (the latest one then, the rest as they come), never after ``close``."""
+    ``PHASE_DELAY`` (the latest one then, the rest as they come), never after ``close``;
+    ``first``: what is said then if the worker has told no phase yet."""
 
-    def __init__(self, app: App) -> None:
+    def __init__(self, app: App, first: str | None = None) -> None:
         self.app = app
-        self._latest: str | None = None
+        self._latest: str | None = first
         self._due = False
         self._done = False
         self._lock = threading.Lock()
-        self._timer = threading.Timer(PHASE_DELAY, self._flush)
-        self._timer.daemon = True
-        self._timer.start()
+        self._began = time.monotonic()
+        self._timer: threading.Timer | None = None
+
+    def start(self) -> None:
+        """Count ``PHASE_DELAY`` from the request's start (called once it is sent, or before
+        it waits for a busy worker: its timer thread is not started on the way to the
+        socket); a second call does nothing."""
+        with self._lock:
+            if self._timer is not None or self._done:
+                return
+            self._timer = threading.Timer(
+                max(PHASE_DELAY - (time.monotonic() - self._began), 0), self._flush)
+            self._timer.daemon = True
+            self._timer.start()
 
     def __call__(self, phase: str) -> None:
         with self._lock:
@@ -61,7 +79,9 @@ class _Phases:
         """The request is over: nothing more is shown."""
         with self._lock:
             self._done = True
-        self._timer.cancel()
+            timer = self._timer
+        if timer is not None:
+            timer.cancel()
 
 
 class EngineBridge:
@@ -192,22 +212,36 @@ class EngineBridge:
         edit's wait.) A later analysis supersedes this one."""
         self._latest += 1
         job = _Analysis(self, self._latest)
+        idle = self._worker is not None and self._worker.can_send_now and not self._analysing.locked()
         threading.Thread(target=self._guarded(lambda: self._analyse(job, key, request, path, what),
                                               lambda e: AnalysisFailed(key, e)),
                          name="agx-analysis", daemon=True).start()
+        if idle:
+            job.sent.wait(SEND_WAIT)
 
     def _analyse(self, job: _Analysis, key: AnalysisKey, request: ReportRequest, path: str,
                  what: str) -> None:
-        with self._analysing:
-            if not job.is_cancelled:
-                self._analyse_now(job, key, request, path, what)
+        try:
+            with self._analysing:
+                if not job.is_cancelled:
+                    self._analyse_now(job, key, request, path, what)
+        finally:
+            job.sent.set()  # sent, failed or dropped: the app's thread waits no more
 
     def _analyse_now(self, job: _Analysis, key: AnalysisKey, request: ReportRequest, path: str,
                      what: str) -> None:
-        progress = _Phases(self.app)
+        progress = _Phases(self.app, what)
+
+        def sent() -> None:
+            job.sent.set()
+            progress.start()
+
         self._choose_zygote()
+        if not self.worker.can_send_now:  # it waits its turn (or the worker's start) first
+            progress.start()
         try:
-            answer = self.worker.request(request, what=what, path=path, on_progress=progress)
+            answer = self.worker.request(request, what=what, path=path, on_progress=progress,
+                                         on_sent=sent)
             failure = None
             if not isinstance(answer, dict) or "report" not in answer:
                 raise unexpected(TypeError(f"the worker answered {type(answer).__name__}"))
@@ -256,6 +290,7 @@ class EngineBridge:
         def run() -> None:
             progress = _Phases(self.app)
             self._choose_zygote()
+            progress.start()  # (nothing waits for this request to leave)
             try:
                 self._answer(request, path, what, progress, answer)
             finally:
@@ -296,6 +331,7 @@ class _Analysis:
 
     def __init__(self, bridge: EngineBridge, number: int) -> None:
         self.bridge, self.number = bridge, number
+        self.sent = threading.Event()  # its request is on the socket (or never will be)
 
     @property
     def is_cancelled(self) -> bool:

@@ -100,7 +100,7 @@ class Requests:
             panel.remember(call)
         what = f"running {qualname}" if run else f"tracing {qualname}"
         self.status.let_go()  # a notice is kept until the request under way is done
-        self.status.set(what + "…")
+        self.status.begin(what + "…", at_once=run)
         if run:
             label = call_label(qualname, call)
             if panel.init is not None:  # the instance the method is called on

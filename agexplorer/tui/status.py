@@ -52,6 +52,16 @@ class StatusReporter:
         status.update(text)
         status.set_class(error, "error")
 
+    def begin(self, text: str, at_once: bool) -> None:
+        """A request starts: an error shown is over (the next "ready" replaces it). ``text``
+        is said now when ``at_once``; else the request's phases say it once it has run
+        ``bridge.PHASE_DELAY`` (an edit's trace takes ~30 ms: said at once, it flashed, and
+        its frame was drawn during the trace)."""
+        if at_once:
+            self.set(text)
+        else:
+            self._error = False
+
     def announce(self, text: str, error: bool = True) -> None:
         """A notice that must be read (a worker replaced, edits restored, a file deleted):
         in the status line now and again in place of each "ready" until the next analysis

@@ -245,11 +245,24 @@ class Worker:
         return notice
 
     # -- requests ----------------------------------------------------------------------
+    @property
+    def can_send_now(self) -> bool:
+        """Started, ready and answering nothing: a request sent now goes out at once (a
+        snapshot: another thread may take the worker the next moment)."""
+        if not self._ready or self._final or self._proc is None or self._proc.poll() is not None:
+            return False
+        if not self._lock.acquire(blocking=False):  # a request is under way
+            return False
+        self._lock.release()
+        return True
+
     def request(self, req: Request[T], *, timeout: float | None = None, what: str = "",
-                path: str | None = None, on_progress: Any = None) -> T:
+                path: str | None = None, on_progress: Any = None,
+                on_sent: Callable[[], object] | None = None) -> T:
         """Send one request (a :mod:`~agexplorer.worker.protocol` dataclass) and return its
         reply's value; raise AgxError for its failure (and only AgxError: a broken pipe or an
-        unreadable answer is worded too).
+        unreadable answer is worded too). ``on_sent`` is called once the request is on the
+        socket, before its answer is awaited.
 
         Thread-safe: concurrent callers wait their turn.
         """
@@ -257,7 +270,7 @@ class Worker:
             try:
                 if self._final:
                     raise self._closed()
-                return self._request(req, timeout, what, path, on_progress)
+                return self._request(req, timeout, what, path, on_progress, on_sent)
             except AgxError:
                 if self._final:  # whatever the close cut short: it was the close
                     raise self._closed() from None
@@ -274,7 +287,7 @@ class Worker:
                 raise
 
     def _request(self, req: Request[T], timeout: float | None, what: str, path: str | None,
-                 on_progress: Any) -> T:
+                 on_progress: Any, on_sent: Callable[[], object] | None = None) -> T:
         limit = self.timeout if timeout is None else timeout
         kind = req.label
         try:
@@ -296,6 +309,8 @@ class Worker:
                 raise AgxError("worker-died", f"the TensorFlow worker {again} before it could "
                                "take the request", advice=f"check that `{self._python_shown} -c \"import "
                                "tensorflow\"` works.", exit_code=1)
+        if on_sent is not None:
+            on_sent()
         deadline = time.monotonic() + limit
         assert self._sock is not None
         while True:

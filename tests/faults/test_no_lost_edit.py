@@ -72,7 +72,8 @@ async def test_the_worker_killed_mid_trace_then_the_next_edit_analyses_again(fau
     app = explorer(faults_file, worker, "spins_while_tracing")
     async with app.run_test(size=(140, 40)) as pilot:
         assert await wait_for(pilot, marker.exists, 60)
-        assert "tracing" in status(app)
+        # (said once the trace has taken bridge.PHASE_DELAY)
+        assert await wait_for(pilot, lambda: "tracing" in status(app), 10), status(app)
         source = app.query_one("#source")
         text, cursor = source.text, source.cursor_location
         await kill(pilot, worker)

@@ -24,6 +24,7 @@ def started(monkeypatch):
     monkeypatch.setattr(bridge, "PHASE_DELAY", 0.3)
     app = PostBox()
     phases = bridge._Phases(app)
+    phases.start()  # the request is on the socket
     phases("loading f.py")
     phases("tracing f")
     return app, phases
@@ -86,6 +87,7 @@ class AnsweringWorker:
     """A worker that answers each report request with its target, once ``go`` is set."""
 
     timeout, tf_warnings = 30.0, ()
+    can_send_now = False  # (as a worker answering another request)
 
     def __init__(self) -> None:
         import threading
@@ -156,3 +158,39 @@ def test_a_later_analysis_supersedes_the_ones_before_it():
     assert _until(lambda: app.reports() == [(3, "f.py::f3")])
     time.sleep(0.2)  # nothing else arrives
     assert worker.sent == ["f.py::f1", "f.py::f3"] and app.reports() == [(3, "f.py::f3")]
+
+
+class IdleWorker(AnsweringWorker):
+    """An idle worker whose request takes a moment to be on the socket (``on_sent``)."""
+
+    can_send_now = True
+
+    def request(self, req, on_sent=None, **kwargs):
+        time.sleep(0.005)  # the request's own work before it is sent (its pickling)
+        self.sent.append(req.target)
+        on_sent()
+        assert self.go.wait(10)
+        return {"report": req.target}
+
+
+def test_the_apps_thread_lets_an_idle_workers_request_leave_before_it_goes_on():
+    # The app's own work after an edit (the status line's frame) held the interpreter ~5 ms
+    # before the request's thread could send: analyse() returns once it is sent.
+    worker, app = IdleWorker(), Inbox()
+    engine = bridge.EngineBridge(app, worker=worker)
+    _analyse(engine, 1)
+    assert worker.sent[-1:] == ["f.py::f1"]  # already on its way when analyse() returned
+    worker.go.set()
+    assert _until(lambda: app.reports() == [(1, "f.py::f1")])
+
+
+def test_a_trace_that_takes_long_says_what_it_does_before_any_phase_came(monkeypatch):
+    # An edit's trace no longer sets "tracing f…" at once (it flashed for ~30 ms and drew
+    # a frame during the trace): it is said once the request has taken PHASE_DELAY.
+    monkeypatch.setattr(bridge, "PHASE_DELAY", 0.05)
+    app = PostBox()
+    phases = bridge._Phases(app, "tracing f")
+    phases.start()
+    phases.start()  # (a second start changes nothing)
+    assert _until(lambda: app.texts == ["tracing f…"])
+    phases.close()
