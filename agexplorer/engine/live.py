@@ -8,7 +8,7 @@ import types
 from collections.abc import Callable
 from typing import Any
 
-from agexplorer.engine.load import Loaded
+from agexplorer.engine.load import Loaded, called_function
 from agexplorer.model.report import Report
 from agexplorer.model.text import shortened
 from agexplorer.source.cells import cell_text
@@ -45,11 +45,30 @@ def unwrap_callable(fn: Any) -> tuple[Any, Any, Any]:
             target, bound = inner.__func__, types.MethodType(inner.__func__, owner)
     if isinstance(target, types.MethodType):
         target = target.__func__
-    if not isinstance(target, types.FunctionType):
+    if not isinstance(target, types.FunctionType) and not (
+            callable(target) and hasattr(target, "__wrapped__")):  # (a callable decorator)
         raise TypeError(f"expected {KINDS}, got {type(fn).__name__} {_short(fn)}.")
     if isinstance(fn, types.MethodType):
         bound = fn
     return target, bound, signature
+
+
+def _wrapped(pyfn: Any) -> Any | None:
+    """Where ``pyfn`` is a decorator's wrapper that functools.wraps named after a function
+    (``timed``'s ``wrapper`` as ``step``), that function, found down ``__wrapped__`` and the
+    closures; None where ``pyfn`` is a function's own code. (tf.function converts the
+    wrapper; AutoGraph converts the function when the wrapper calls it.) AutoGraph's
+    converted functions are never taken for it."""
+    name, code = getattr(pyfn, "__name__", None), getattr(pyfn, "__code__", None)
+    if not isinstance(name, str) or (code is not None and code.co_name == name):
+        return None
+
+    def named(fn: Any) -> bool:
+        own = getattr(fn, "__code__", None)
+        return (isinstance(fn, types.FunctionType) and own is not None and own.co_name == name
+                and "__autograph_generated_file" not in own.co_filename)
+
+    return called_function(pyfn, named)
 
 
 def load_callable(fn: Any, args: tuple[Any, ...] = (), kwargs: dict[str, Any] | None = None
@@ -58,23 +77,25 @@ def load_callable(fn: Any, args: tuple[Any, ...] = (), kwargs: dict[str, Any] | 
     cell that defined it, ready to trace with ``args``/``kwargs``; TypeError when it is not
     a function or has no source."""
     pyfn, bound, signature = unwrap_callable(fn)
+    own = _wrapped(pyfn)  # a decorator's wrapper's function: its file, lines, conversion
+    shown = own or pyfn
     try:
-        found = inspect.getsourcefile(pyfn)
+        found = inspect.getsourcefile(shown)
     except TypeError:
         found = None
     path = found or ""
     text = cell_text(path) if path else None  # defined in an IPython cell
     if text is None:
         if not path.endswith(".py"):
-            raise TypeError(f"{pyfn.__qualname__} has no .py source file; AutoGraph needs "
+            raise TypeError(f"{shown.__qualname__} has no .py source file; AutoGraph needs "
                             "the function's source: define it in a .py file or a notebook "
                             "cell with def.")
         text = read_source(path)
     tree = parse_source(path, text)
-    node = find_function_node(tree, pyfn.__qualname__) or _node_at(tree, pyfn)
-    return Loaded(path=path, qualname=pyfn.__qualname__, text=text,
-                  functions=list_functions(tree), node=node,
-                  module=inspect.getmodule(pyfn), pyfn=pyfn, signature=signature, bound=bound,
+    node = find_function_node(tree, shown.__qualname__) or _node_at(tree, shown)
+    return Loaded(path=path, qualname=shown.__qualname__, text=text,
+                  functions=list_functions(tree), node=node, own=own,
+                  module=inspect.getmodule(shown), pyfn=pyfn, signature=signature, bound=bound,
                   decorated=hasattr(fn, "python_function"),
                   autograph=getattr(fn, "_autograph", True) is not False,
                   autograph_options=getattr(fn, "_experimental_autograph_options", None),

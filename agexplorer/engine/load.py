@@ -290,6 +290,9 @@ class Loaded:
     not_set: dict[str, int] = field(default_factory=dict)
     # A plain function's calls of the file's tf.functions (``main`` calling ``train_step``).
     drives: tuple[str, ...] = ()
+    # The function defined at ``node``, where ``pyfn`` is another that calls it (a
+    # decorator's wrapper under the tf.function): its conversion is the one shown.
+    own: Any = None
 
     def tf_function(self, tf: Any, **settings: Any) -> Any:
         """A fresh ``tf.function`` of ``bound`` that converts as the user's own does (its
@@ -345,14 +348,17 @@ def load_target(target: str, call: str | None = None, require_args: bool = True,
     pyfn, signature = _unwrap(obj)
     if signature is None and callable(pyfn):  # wrapped elsewhere: f_fn = tf.function(f, ...)
         signature = callargs.wrapping_signature(module, pyfn)
-    if not callable(pyfn) or not hasattr(pyfn, "__code__"):
+    if node is None and hasattr(pyfn, "__code__"):  # e.g. `f2 = tf.function(f)`
+        node = find_function_node(tree, pyfn.__qualname__)
+    # A decorator's wrapper (or a callable object) under the tf.function: the function
+    # the file defines at the name, which the wrapper calls.
+    own = wrapped_function(pyfn, spec.path, node)
+    if not callable(pyfn) or not (hasattr(pyfn, "__code__") or own is not None):
         kind = type(obj).__name__
         raise AgxError("not-a-function", f"{spec.qualname} in {spec.path} is "
                        f"{'an' if kind[:1].lower() in 'aeiou' else 'a'} {kind}, not a function",
                        advice="pick one from "
                        f"`agexplorer list {spec.path}`.")
-    if node is None:  # e.g. `f2 = tf.function(f)`: use the definition it wraps
-        node = find_function_node(tree, pyfn.__qualname__)
     decorated = signature is not None or any(
         f.decorated for f in functions if f.qualname == spec.qualname)
     bound, instance = _bind(module, spec.qualname, pyfn, init, (spec.path, tree))
@@ -364,7 +370,8 @@ def load_target(target: str, call: str | None = None, require_args: bool = True,
                     eager_setting_off=eager_setting_off,
                     load_note=failure.note() if failure is not None else None,
                     not_set=unset_names(tree, failure.statement) if failure else {},
-                    drives=() if decorated else drives_of(tree, functions, spec.qualname))
+                    drives=() if decorated else drives_of(tree, functions, spec.qualname),
+                    own=own)
     try:
         _arguments(loaded, call, progress or (lambda phase: None))
     except AgxError as exc:
@@ -418,6 +425,54 @@ def _as_keras_takes(method: Any, args: Any, kwargs: dict) -> tuple[list, dict]:
     for name, given in rest:
         named.update(given if params[name].kind is params[name].VAR_KEYWORD else {name: given})
     return [value], named
+
+
+def wrapped_function(pyfn: Any, path: str, node: Any) -> Any | None:
+    """The function defined at ``node`` in ``path``, where ``pyfn`` is not it but calls it:
+    a decorator's wrapper (``@tf.function`` over ``@timed``) holds it as ``__wrapped__``
+    (functools.wraps) or in its closure. None where ``pyfn`` is it, or none is found.
+
+    tf.function converts the wrapper, and AutoGraph converts the function when the
+    wrapper's call runs; ``tf.autograph.to_code`` shows the wrapper's code, with a source
+    map that names the function's lines for the wrapper's (AutoGraph reads the wrapper's
+    source where ``inspect`` unwraps it)."""
+    if node is None:
+        return None
+    first = min([node.lineno] + [d.lineno for d in node.decorator_list])
+
+    def defined_here(fn: Any) -> bool:
+        code = getattr(fn, "__code__", None)
+        return (code is not None and code.co_filename == path
+                and first <= code.co_firstlineno <= node.lineno)
+
+    return None if defined_here(pyfn) else called_function(pyfn, defined_here)
+
+
+def called_function(pyfn: Any, is_it: Callable[[Any], bool]) -> Any | None:
+    """The function ``is_it`` takes, found from ``pyfn`` down ``__wrapped__``
+    (functools.wraps) and closure cells, a few wrappers deep; None where none is."""
+    seen, todo = {id(pyfn)}, [(pyfn, 0)]
+    while todo:
+        fn, depth = todo.pop(0)
+        inner = [getattr(fn, "__wrapped__", None)]
+        inner += [_cell_value(cell) for cell in getattr(fn, "__closure__", None) or ()]
+        for found in inner:
+            found = getattr(found, "python_function", found)  # a tf.function inside
+            if not callable(found) or id(found) in seen:
+                continue
+            if is_it(found):
+                return found
+            seen.add(id(found))
+            if depth < 3:
+                todo.append((found, depth + 1))
+    return None
+
+
+def _cell_value(cell: Any) -> Any:
+    try:
+        return cell.cell_contents
+    except ValueError:  # an empty cell
+        return None
 
 
 def _unwrap(obj: Any) -> tuple[Any, Any]:

@@ -36,7 +36,7 @@ from agexplorer.engine.unconverted_raise import tensorflow_words, unconverted_ad
 from agexplorer.engine.usercode import UserCode
 from agexplorer.engine.verdicts import build_verdicts
 from agexplorer.model.errors import AgxError, ErrorCause, raised_line, user_code_error
-from agexplorer.model.report import ReachedFunction, Report
+from agexplorer.model.report import CallSite, ReachedFunction, Report
 from agexplorer.source.targets import (
     FunctionInfo,
     list_functions,
@@ -149,8 +149,10 @@ def _run_engine(report: Report, loaded: Loaded, statements: list[Statement],
     def_line = loaded.node.lineno if loaded.node is not None else 0
     t0 = time.perf_counter()
     if loaded.autograph:
-        report.conversion, refused = attempt_conversion(loaded.pyfn, report.file, def_line,
-                                                        loaded.autograph_options)
+        report.conversion, refused = attempt_conversion(loaded.own or loaded.pyfn, report.file,
+                                                        def_line, loaded.autograph_options)
+        if report.conversion is not None and loaded.own is not None:
+            report.conversion.wrapped_by = wrapper_site(loaded.pyfn)
     else:  # the user's tf.function converts nothing: neither does the report's trace
         report.conversion, refused = None, autograph_off(report.function, report.file,
                                                          def_line)
@@ -256,6 +258,19 @@ def _run_engine(report: Report, loaded: Loaded, statements: list[Statement],
         # one more trace, with their lines counted, gives their statements' counts.
         report.reached = _count_unconverted(tf, loaded, report, index, user_code)
     report.timings["call_tree_s"] = time.perf_counter() - t0
+
+
+def wrapper_site(wrapper: Any) -> CallSite | None:
+    """A decorator's wrapper: its name (``timed.<locals>.wrapper``; a callable object's
+    ``Memo.__call__``), file and first line; None where it has no Python code."""
+    code = getattr(wrapper, "__code__", None)
+    if code is None:  # a callable object: its class's __call__
+        code = getattr(getattr(type(wrapper), "__call__", None), "__code__", None)  # noqa: B004
+    if code is None:
+        return None
+    # (its code's name: functools.wraps gave the wrapper the function's __qualname__)
+    return CallSite(getattr(code, "co_qualname", code.co_name), code.co_filename,
+                    code.co_firstlineno)
 
 
 # tf.function's words for a return value it cannot make a graph's output of.

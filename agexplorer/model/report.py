@@ -25,6 +25,19 @@ class Conversion:
 
     code: str
     source_map: list[tuple[int, int]]
+    # Where tf.function converts a decorator's wrapper that calls the function (this is
+    # the function's own conversion, made when that call runs): the wrapper and its line.
+    wrapped_by: CallSite | None = None
+
+    def wrapper_note(self, function: str) -> str | None:
+        """Where ``wrapped_by`` is set, the sentence that says whose code this is."""
+        site = self.wrapped_by
+        if site is None:
+            return None
+        name = function.rpartition(".")[2]
+        return (f"tf.function converts {site.text()}, a decorator's wrapper that calls "
+                f"{name}: AutoGraph converts {name} as that call runs while tracing, and this "
+                f"is its code (tf.autograph.to_code({name}) shows the wrapper's instead).")
 
     def source_lines_for(self, converted_line: int) -> list[int]:
         """The user's lines a converted line came from."""
@@ -273,7 +286,9 @@ class Report:
                      "instance": self.instance},
             "converted": {"code": self.conversion.code if self.conversion else None,
                           "source_map": [list(p) for p in self.conversion.source_map]
-                          if self.conversion else [], "note": self.conversion_note},
+                          if self.conversion else [], "note": self.conversion_note,
+                          "wrapped_by": self.conversion.wrapped_by.to_dict()
+                          if self.conversion and self.conversion.wrapped_by else None},
             # The explored function's statements first, then those of the functions reached.
             "statements": [v.to_dict() for v in self.statements]
             + [v.to_dict() for f in self.reached for v in f.statements],
@@ -324,6 +339,8 @@ class Report:
                            call_path=tuple(site(s) for s in v.call_path))
 
         self.statements = [verdict(v) for v in self.statements]
+        if self.conversion is not None and self.conversion.wrapped_by is not None:
+            self.conversion.wrapped_by = site(self.conversion.wrapped_by)
         self.reached = [replace(f, file=new if f.file == old else f.file,
                                 call_path=tuple(site(s) for s in f.call_path),
                                 statements=tuple(verdict(v) for v in f.statements))

@@ -373,6 +373,9 @@ def report_renderables(report: Report, width: int, theme: str = "monokai",
     converted: Any = _converted_table(report, colors, theme)
     if report.conversion_note:  # AutoGraph refused it: why
         converted = Text(report.conversion_note, style="yellow")
+    elif report.conversion is not None and report.conversion.wrapped_by is not None:
+        converted = Group(Text(report.conversion.wrapper_note(report.function) or "",
+                               style="dim"), converted)
     left = Panel(source, title=f"Source, lines {report.first_line}-{report.end_line}  "
                  "(line, verdict, ops made)",
                  title_align="left")

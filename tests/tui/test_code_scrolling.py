@@ -45,3 +45,25 @@ async def test_after_end_on_a_long_line_a_short_line_shows_from_its_start(kind):
         await pilot.press("end", "left", "left")  # still far right: stays scrolled
         await pilot.pause()
         assert pane.scroll_x > 100
+
+
+async def test_the_converted_pane_names_the_decorators_wrapper_its_code_is_called_by():
+    from types import SimpleNamespace
+
+    from agexplorer.model.report import CallSite, Conversion, Report
+
+    pane = ConvertedPane()
+    app = _One(pane)
+    wrapped = Conversion("def tf__f(x):\n    pass\n", [(1, 7)],
+                         wrapped_by=CallSite("timed.<locals>.wrapper", "/p/[x]deco.py", 5))
+    async with app.run_test(size=(60, 12)) as pilot:
+        pane.on_report_changed(SimpleNamespace(report=Report("/p/a.py", "f",
+                                                             conversion=wrapped)))
+        await pilot.pause()
+        assert pane.text == wrapped.code  # the function's own code, as converted
+        # (the file name's brackets are text, not markup)
+        assert str(pane.border_subtitle) == r"called by timed.<locals>.wrapper (\[x]deco.py:5)"
+        assert "[x]deco.py:5" in app.export_screenshot()
+        pane.on_report_changed(SimpleNamespace(report=Report(
+            "/p/a.py", "f", conversion=Conversion("def tf__f(x):\n", [(1, 7)]))))
+        assert not pane.border_subtitle

@@ -6,6 +6,7 @@ import textwrap
 from typing import TYPE_CHECKING
 
 from textual.geometry import Offset
+from textual.markup import escape
 from textual.widgets import TextArea
 from textual.widgets.text_area import Selection
 
@@ -44,6 +45,10 @@ class ConvertedPane(TextArea):
     def on_report_changed(self, message: ReportChanged) -> None:
         report = message.report
         conversion, note = report.conversion, report.conversion_note
+        # The function's own conversion, where tf.function converts a decorator's wrapper
+        # that calls it (Conversion.wrapper_note says it in full, in the report).
+        site = conversion.wrapped_by if conversion is not None and not note else None
+        self.border_subtitle = f"called by {escape(site.text())}" if site is not None else ""
         if note:  # AutoGraph refused it: why, where its code would be
             self.show_code("".join(f"# {line}\n" for line in textwrap.wrap(note, 48)))
             return
