@@ -83,6 +83,21 @@ def program(tmp_path):
     return path
 
 
+def _imported(program, name: str):
+    """The program imported as the user's own code would be (its folder on the path)."""
+    import importlib.util
+    import sys
+
+    sys.path.insert(0, str(program.parent))
+    try:
+        spec = importlib.util.spec_from_file_location(name, program)
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+    finally:
+        sys.path.remove(str(program.parent))
+    return module
+
+
 def test_the_functions_own_conversion_is_shown_and_the_wrapper_named(program):
     import tensorflow as tf
 
@@ -102,16 +117,7 @@ def test_the_functions_own_conversion_is_shown_and_the_wrapper_named(program):
     loop = next(s for s in report.statements if s.kind == "for")
     assert (loop.line, loop.verdict, loop.iterations) == (8, "python", 3)
     # What to_code shows instead: the wrapper's code, its lines named as the function's.
-    import importlib.util
-    import sys
-
-    sys.path.insert(0, str(program.parent))
-    try:
-        spec = importlib.util.spec_from_file_location("program_for_to_code", program)
-        module = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(module)
-    finally:
-        sys.path.remove(str(program.parent))
+    module = _imported(program, "program_for_to_code")
     assert tf.autograph.to_code(module.doubled.python_function).startswith(
         "def tf__wrapper(")
 
@@ -145,20 +151,11 @@ def test_a_live_wrapped_function_is_found_in_its_own_file(program):
     # agexplorer.explain(step) in a notebook: the tf.function's python_function is the
     # wrapper (in decorators.py), named `doubled` by functools.wraps; the report was of the
     # wrapper's file, with no control flow.
-    import importlib.util
-    import sys
-
     import tensorflow as tf
 
     from agexplorer.engine.live import report_for_callable
 
-    sys.path.insert(0, str(program.parent))
-    try:
-        spec = importlib.util.spec_from_file_location("program_live", program)
-        module = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(module)
-    finally:
-        sys.path.remove(str(program.parent))
+    module = _imported(program, "program_live")
     report = report_for_callable(module.doubled, (tf.constant(1.0),))
     assert (report.file, report.function, report.error) == (str(program), "doubled", None)
     assert report.conversion.code.startswith("def tf__doubled(")
