@@ -31,12 +31,13 @@ def snapshot(loaded: Any) -> dict[tuple[str, str], str]:
     """What a call's Python side effects can change, as comparable strings (``loaded``: a Loaded)."""
     state: dict[tuple[str, str], str] = {}
     skip = {callargs.SAMPLE_CALLS, callargs.SAMPLE_SEQUENCES}
-    for name, value in list(getattr(loaded.pyfn, "__globals__", {}).items()):
+    fn = loaded.own or loaded.pyfn  # the user's function, not a decorator's wrapper
+    for name, value in list(getattr(fn, "__globals__", {}).items()):
         shown = None if name.startswith("__") or name in skip else _watchable(value)
         if shown is not None:
             state["global", name] = shown
-    code = getattr(loaded.pyfn, "__code__", None)
-    for name, cell in zip(code.co_freevars if code else (), loaded.pyfn.__closure__ or (),
+    code = getattr(fn, "__code__", None)
+    for name, cell in zip(code.co_freevars if code else (), getattr(fn, "__closure__", None) or (),
                           strict=False):
         try:
             shown = _watchable(cell.cell_contents)

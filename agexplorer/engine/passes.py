@@ -131,7 +131,8 @@ def passes_of(target: str) -> Passes:
 
     loaded = load_target(target, require_args=False)
     def_line = loaded.node.lineno if loaded.node is not None else 0
-    passes, _ = conversion_passes(loaded.pyfn, loaded.path, def_line)
+    # (a decorator's wrapper's function: its own conversion, as the report shows it)
+    passes, _ = conversion_passes(loaded.own or loaded.pyfn, loaded.path, def_line)
     passes.function = loaded.qualname
     return passes
 

@@ -72,6 +72,9 @@ def plain(x):
     for _ in range(2):
         x = x * 3
     return x
+
+
+STEPS = 0
 '''
 
 
@@ -164,3 +167,20 @@ def test_a_live_wrapped_function_is_found_in_its_own_file(program):
     memo = report_for_callable(module.memo, (tf.constant(1),))  # a callable object's
     assert memo.function == "memo" and memo.conversion.wrapped_by.function == "Memo.__call__"
     assert [(s.verdict, s.iterations) for s in memo.statements] == [("python", 2)]
+
+
+def test_passes_step_through_the_functions_own_conversion(program):
+    from agexplorer.engine.passes import passes_of
+
+    passes = passes_of(f"{program}::doubled")
+    assert "def doubled(x):" in passes.steps[0].code  # (its decorators above it)
+    assert "for _ in range(3)" in passes.steps[0].code and "wrapper" not in passes.steps[-1].code
+
+
+def test_side_effects_are_watched_in_the_functions_module_not_the_decorators(program):
+    # (the run lab and retrace compare these before and after a call)
+    from agexplorer.engine.effects import snapshot
+    from agexplorer.engine.load import load_target
+
+    watched = snapshot(load_target(f"{program}::doubled", require_args=False))
+    assert watched.get(("global", "STEPS")) == "0"
