@@ -134,6 +134,10 @@ def _open_tui(argv: list[str], session: ServedSession | None,
         from agexplorer.tui.served_driver import whole_writes
 
         app.driver_class = whole_writes(app.driver_class)
+    else:  # a terminal: suspending (SIGTSTP) must not hang the explorer
+        from agexplorer.tui.job_control import job_control_on_loop
+
+        app.driver_class = job_control_on_loop(app.driver_class)
     app.run()
     if app.safety.note and session is None:  # e.g. where the unsaved edits were kept after a crash
         print(f"agexplorer: {app.safety.note}", file=sys.stderr)
