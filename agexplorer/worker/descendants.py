@@ -56,6 +56,12 @@ def _stat(pid: int) -> tuple[int, int, str] | None:
         return None
 
 
+def process_state(pid: int) -> str | None:
+    """The state letter of ``pid`` (R, S, T for stopped, Z...); None when it is gone."""
+    found = _stat(pid)
+    return found[2] if found is not None else None
+
+
 def start_time(pid: int) -> int | None:
     """When ``pid`` started, in clock ticks since boot (None: gone, or no /proc)."""
     stat = _stat(pid)

@@ -21,6 +21,7 @@ import time
 
 import pytest
 
+from agexplorer.worker.descendants import process_state
 from conftest import ROOT, sample
 
 pytestmark = pytest.mark.tf  # the background worker's TensorFlow worker (forked: ~0.1 s)
@@ -122,11 +123,7 @@ class Terminal:
 
 def state(pid: int) -> str:
     """The process's state letter (R, S, T, Z, ...); X when it is gone."""
-    try:
-        with open(f"/proc/{pid}/stat") as fh:
-            return fh.read().rpartition(")")[2].split()[0]
-    except OSError:
-        return "X"
+    return process_state(pid) or "X"
 
 
 def gone(pid: int) -> bool:

@@ -15,6 +15,8 @@ import subprocess
 import sys
 import time
 
+from agexplorer.worker.descendants import process_state
+
 CHILD = '''\
 import signal
 import sys
@@ -47,11 +49,7 @@ Held(driver_class=job_control_on_loop(LinuxDriver)).run()
 
 
 def _state(pid: int) -> str:
-    try:
-        with open(f"/proc/{pid}/stat") as fh:
-            return fh.read().rpartition(")")[2].split()[0]
-    except OSError:
-        return "gone"
+    return process_state(pid) or "gone"
 
 
 def _drain(master: int) -> None:
