@@ -31,7 +31,7 @@ from agexplorer.model.report import (
 )
 from agexplorer.source.cells import cell_text
 from agexplorer.source.files import read_source_file
-from agexplorer.source.targets import list_functions, own_nodes
+from agexplorer.source.targets import FunctionInfo, list_functions, own_nodes
 
 Node = ast.FunctionDef | ast.AsyncFunctionDef
 
@@ -65,10 +65,16 @@ class Unit:
 class FileIndex:
     """The units of every file the trace touched, parsed once each (unreadable: none)."""
 
-    def __init__(self, texts: dict[str, str] | None = None) -> None:
+    def __init__(self, texts: dict[str, str] | None = None,
+                 parsed: dict[str, tuple[ast.Module, list[FunctionInfo]]] | None = None
+                 ) -> None:
+        """``texts``: files' sources where they are not the files on disk (an unsaved
+        buffer); ``parsed``: files already parsed, with their ``list_functions`` (the
+        explored file, which the load parsed: not parsed and listed again)."""
         self._units: dict[str, list[Unit]] = {}
         self._lines: dict[str, list[str]] = {}
         self._texts = dict(texts or {})
+        self._parsed = dict(parsed or {})
 
     def units(self, file: str) -> list[Unit]:
         found = self._units.get(file)
@@ -83,14 +89,16 @@ class FileIndex:
                 text = read_source_file(file).text
             except Exception:  # noqa: BLE001 - a file gone or unreadable: no verdicts there
                 return []
-        try:
-            tree = ast.parse(text, filename=file)
-        except (SyntaxError, ValueError):
-            return []
+        tree, functions = self._parsed.get(file, (None, None))
+        if tree is None:
+            try:
+                tree = ast.parse(text, filename=file)
+            except (SyntaxError, ValueError):
+                return []
         self._lines[file] = text.splitlines()
         nodes = _defs(tree)
         units = []
-        for info in list_functions(tree):
+        for info in functions if functions is not None else list_functions(tree):
             node = nodes.get((info.qualname, info.line))
             if node is None:
                 continue

@@ -94,7 +94,7 @@ def load_callable(fn: Any, args: tuple[Any, ...] = (), kwargs: dict[str, Any] | 
     tree = parse_source(path, text)
     node = find_function_node(tree, shown.__qualname__) or _node_at(tree, shown)
     return Loaded(path=path, qualname=shown.__qualname__, text=text,
-                  functions=list_functions(tree), node=node, own=own,
+                  functions=list_functions(tree), node=node, own=own, tree=tree,
                   module=inspect.getmodule(shown), pyfn=pyfn, signature=signature, bound=bound,
                   decorated=hasattr(fn, "python_function"),
                   autograph=getattr(fn, "_autograph", True) is not False,

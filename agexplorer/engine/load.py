@@ -293,6 +293,7 @@ class Loaded:
     # The function defined at ``node``, where ``pyfn`` is another that calls it (a
     # decorator's wrapper under the tf.function): its conversion is the one shown.
     own: Any = None
+    tree: ast.Module | None = None  # the parse of ``text`` that ``functions`` lists
 
     def tf_function(self, tf: Any, **settings: Any) -> Any:
         """A fresh ``tf.function`` of ``bound`` that converts as the user's own does (its
@@ -371,7 +372,7 @@ def load_target(target: str, call: str | None = None, require_args: bool = True,
                     load_note=failure.note() if failure is not None else None,
                     not_set=unset_names(tree, failure.statement) if failure else {},
                     drives=() if decorated else drives_of(tree, functions, spec.qualname),
-                    own=own)
+                    own=own, tree=tree)
     try:
         _arguments(loaded, call, progress or (lambda phase: None))
     except AgxError as exc:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import ast
 import contextlib
 import re
+import sys
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -67,7 +68,8 @@ def build_report(target: str, call: str | None = None,
     from agexplorer.engine.capture import capture_output
 
     spec = parse_spec(target)
-    parse_source(spec.path, read_source(spec.path))  # bad files fail before TensorFlow loads
+    if "tensorflow" not in sys.modules:  # bad files fail before TensorFlow loads
+        parse_source(spec.path, read_source(spec.path))
     with capture_output() as captured:
         t0 = time.perf_counter()
         from agexplorer.engine.tfenv import import_tf
@@ -172,7 +174,8 @@ def _run_engine(report: Report, loaded: Loaded, statements: list[Statement],
 
     span = (report.first_line, report.end_line)
     user_code = UserCode.shared(scope.user_code)
-    index = FileIndex({report.file: loaded.text})
+    index = FileIndex({report.file: loaded.text},
+                      {report.file: (loaded.tree, loaded.functions)} if loaded.tree else None)
     root = Root(report.file, report.function, def_line, *span)
     own_names = {s.line: s.names for s in statements}
 
