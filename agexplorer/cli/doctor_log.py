@@ -92,8 +92,16 @@ def local_functions(summary: dict[str, Any]) -> list[dict[str, str]]:
 
 
 def _label(function: dict[str, Any]) -> str:
+    """The traced function in the user's words: the call that made it (``ds.map(augment)``),
+    else the line of the user's code it ran from (a ``for x in ds:`` in a tf.function, which
+    tf.data traces as a function of its own: ``for x in ds: (train.py:24)``), else its
+    name."""
     caller = function.get("called_from") or {}
-    return str(caller.get("call") or function["function"].rpartition(".")[2])
+    if caller.get("call"):
+        return str(caller["call"])
+    if caller.get("text") and caller.get("file") and caller.get("line"):
+        return f"{caller['text']} ({os.path.basename(str(caller['file']))}:{caller['line']})"
+    return str(function["function"].rpartition(".")[2])
 
 
 def cmd_doctor_log(args: argparse.Namespace, path: str) -> int:

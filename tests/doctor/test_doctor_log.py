@@ -88,6 +88,23 @@ def test_each_function_is_examined_with_the_call_the_run_made_first_whatever_the
         assert (examined.arguments, examined.source) == (["fit's"], "trace 1 of model.fit")
 
 
+def test_a_trace_made_by_a_loop_over_a_dataset_is_named_by_that_loop():
+    """``for x, y in ds:`` in a tf.function makes tf.data trace its body as a function of
+    its own (``wrapped_fn``, no call of the user's): the functions it reached say which
+    loop recorded their call, not "wrapped_fn"."""
+    from agexplorer.cli.doctor_log import targets
+
+    body = {"file": "/tf/data/ops/structured_function.py", "user": False,
+            "function": "StructuredFunctionWrapper.__init__.<locals>.wrapped_fn",
+            "called_from": {"file": "/w/pipeline.py", "function": "total", "line": 24,
+                            "text": "for x, y in ds:", "call": None},
+            "each_trace": [{"trace": 1, "in_log": 1, "arguments": None,
+                            "reached": [{"file": "/w/helpers.py", "function": "clip_all",
+                                         "arguments": ["x"]}]}]}
+    (examined,) = targets({"functions": [body]})
+    assert examined.source == "trace 1 of for x, y in ds: (pipeline.py:24)"
+
+
 def test_a_function_the_run_only_reached_is_marked_so_and_one_it_traced_is_not():
     """A helper reached from another function's trace is examined as not traced on its own
     (a Python number it is passed retraces nothing of it); one the run also traced as its own
