@@ -9,6 +9,7 @@ import gast
 
 from agexplorer.doctor.examined import ExaminedFunction
 from agexplorer.doctor.parse import LOOP_NODES, appended_lists, dotted_name
+from agexplorer.engine.hints import STACK_ITEMS, STARTED
 from agexplorer.model.report import IN_PYTHON
 from agexplorer.model.text import plural
 from agexplorer.model.values import PYTHON_SCALARS, ValueKind
@@ -147,6 +148,17 @@ def _tensor_start_fix(exam: ExaminedFunction, loop: Any) -> str:
     return f"make the condition a tensor from its first step (compute it with tf ops), {then}"
 
 
+def static_sizes(loop: Any) -> list[Any]:
+    """The static sizes (``x.shape[0]``) a ``while``'s condition compares: Python ints while
+    tracing, which ``tf.shape(x)[0]`` reads when the graph runs."""
+    from agexplorer.doctor.shapes import static_size
+
+    test = loop.test.values[0] if isinstance(loop.test, gast.BoolOp) else loop.test
+    if not isinstance(test, gast.Compare) or len(test.ops) != 1:
+        return []
+    return [side for side in (test.left, *test.comparators) if static_size(side)]
+
+
 def loops(exam: ExaminedFunction) -> None:
     """AGX004: a for/while the trace ran in Python and unrolled."""
     for node in exam.nodes():
@@ -161,8 +173,11 @@ def loops(exam: ExaminedFunction) -> None:
                 continue  # an unroll on purpose (one step per variable) is no pitfall
             if isinstance(node, gast.For) and v.hint is None:
                 continue  # over layers or names (["relu", "tanh"]): no rewrite applies
+            # A container's items that stack (numbers, same-shaped tensors; the verdict's
+            # fix says so, and the doctor's rewrite tries it) make one loop; other items
+            # (layers, functions) unroll on purpose.
             counted = isinstance(node, gast.While) or literal or \
-                v.value_kind in _COUNTED
+                v.value_kind in _COUNTED or (v.hint or "").startswith(STACK_ITEMS)
             if not counted:
                 continue  # a Python container (layers, functions): unrolling is the point
             per = v.ops_created // v.iterations
@@ -182,10 +197,14 @@ def loops(exam: ExaminedFunction) -> None:
                 said = ", ".join(f"{n.name} is {n.text}" for n in v.names)
                 message = (f"`{header}` ran in Python while tracing (its condition was a "
                            f"Python bool{': ' + said if said else ''}): {times}, {ops}")
+                # The verdict's fix where the doctor's rewrite tries it: a parameter's
+                # number, a counter started as a tensor (`i = tf.constant(0)`), a static
+                # size read as tf.shape's.
+                tried = static_sizes(node) or STARTED.search(v.hint or "")
                 fix = _tensor_start_fix(exam, node) if cause else \
-                    v.hint if python and python[-1] in exam.params else (
-                        "make the condition a tensor (compare tensors, e.g. a counter made "
-                        "with tf.constant) so AutoGraph builds one tf.while_loop.")
+                    v.hint if (python and python[-1] in exam.params) or tried \
+                    else ("make the condition a tensor (compare tensors, e.g. a counter made "
+                          "with tf.constant) so AutoGraph builds one tf.while_loop.")
             else:
                 message = (f"`{header}` ran in Python while tracing, over {v.value}: "
                            f"{times}, {ops}")

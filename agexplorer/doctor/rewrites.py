@@ -21,7 +21,11 @@ The rewrites, by finding code:
   a staged body's value appended to a list is out of scope after the loop. A ``while`` that a
   ``break`` on a tensor stopped (the finding's cause): ``while True:`` -> ``while
   tf.constant(True):``, or the numbers its condition compares, assigned before it in the
-  function's body, started as tensors (``i = 0`` -> ``i = tf.constant(0)``).
+  function's body, started as tensors (``i = 0`` -> ``i = tf.constant(0)``). A ``for`` over a
+  Python list or tuple whose items stack (the verdict's fix says so) -> ``for v in
+  tf.stack(ITEMS):``, one tf.while_loop over the rows. A ``while`` comparing a static size
+  (``while x.shape[0] < 8:``) -> ``tf.shape(x)[0]``; one whose fix starts a Python counter as a
+  tensor -> its number assigned before the loop made one (``i = 0`` -> ``i = tf.constant(0)``).
 - AGX009 a Python number argument -> ``tf.constant(...)`` in the CALL; the file
   is unchanged (``new_text`` is None).
 - AGX010 a loop variable started as a Python number whose dtype the staged loop's body does
@@ -56,6 +60,7 @@ from agexplorer.doctor.parse import (
     param_names,
     parent_map,
 )
+from agexplorer.engine.hints import STACK_ITEMS, STARTED
 from agexplorer.model.doctor import Finding, Rewrite, text_sha
 
 
@@ -95,9 +100,13 @@ def _range(mod: ParsedFile, finding: Finding, call: str | None) -> tuple[list, s
     loop = next((n for n in gast.walk(mod.tree) if isinstance(n, gast.While)
                  and n.lineno == finding.line), None)
     if loop is not None:
-        return _tensor_start(mod, loop, finding)
+        return _tensor_start(mod, loop, finding) or _dynamic_condition(mod, loop, finding) \
+            or _counter_start(mod, loop, finding)
     node = next((n for n in gast.walk(mod.tree) if isinstance(n, gast.For)
                  and n.lineno == finding.line), None)
+    if node is not None and mod.tf_name is not None and (finding.fix or "").startswith(
+            STACK_ITEMS):
+        return _stacked(mod, node)
     if node is None or mod.tf_name is None or not isinstance(node.iter, gast.Call) \
             or dotted_name(node.iter.func) != "range":
         return None
@@ -117,6 +126,50 @@ def _range(mod: ParsedFile, finding: Finding, call: str | None) -> tuple[list, s
             edits += made[0] if made is not None else []
             said += f"; {name} -> {mod.tf_name}.TensorArray ({name}.write, {name}.stack())"
     return edits, said, None
+
+
+def _stacked(mod: ParsedFile, loop: Any) -> tuple[list, str, str | None] | None:
+    """A loop over a Python list or tuple whose items stack (the fix the verdict wrote,
+    :data:`STACK_ITEMS`): ``for v in ITEMS:`` -> ``for v in tf.stack(ITEMS):``, whose rows
+    make one tf.while_loop; the trial says whether the body takes a tensor item."""
+    items = mod.segment(loop.iter)
+    start, end = mod.span(loop.iter)
+    if isinstance(loop.iter, gast.Tuple) and not items.startswith("("):
+        items = f"({items})"  # `for v in a, b:`
+    return ([(start, end, f"{mod.tf_name}.stack({items})")],
+            f"{items} -> {mod.tf_name}.stack({items}): one tf.while_loop over its rows", None)
+
+
+def _counter_start(mod: ParsedFile, loop: Any, finding: Finding
+                   ) -> tuple[list, str, str | None] | None:
+    """A ``while`` on a Python counter whose fix starts it as a tensor (``start `i` as a
+    tensor (`i = tf.constant(0)`)``): its number assigned before the loop made a tensor."""
+    started = STARTED.search(finding.fix or "")
+    func = _enclosing_def(mod, loop.lineno)
+    if started is None or func is None or mod.tf_name is None or finding.cause:
+        return None
+    name = started["name"]
+    found = [s for s in loops.python_starts(func, loop) if s.targets[0].id == name]
+    if not found:
+        return None
+    value = mod.segment(found[0].value)
+    return ([(*mod.span(found[0].value), f"{mod.tf_name}.constant({value})")],
+            f"{name} = {value} -> {name} = {mod.tf_name}.constant({value}): the condition a "
+            "tensor from the first step", None)
+
+
+def _dynamic_condition(mod: ParsedFile, loop: Any, finding: Finding
+                       ) -> tuple[list, str, str | None] | None:
+    """A ``while`` whose condition compares a static size (``while x.shape[0] < 8:``, a
+    Python int while tracing): that size read when the graph runs, ``tf.shape(x)[0]``; the
+    trial says whether the body keeps its values' shapes from step to step."""
+    sizes = loops.static_sizes(loop)
+    if not sizes or mod.tf_name is None or finding.cause:
+        return None
+    edits = [(*mod.span(node), shapes.dynamic_size(mod, node)) for node in sizes]
+    said = "; ".join(f"{mod.segment(node)} -> {shapes.dynamic_size(mod, node)}"
+                     for node in sizes)
+    return edits, f"{said}: the condition a tensor, one tf.while_loop", None
 
 
 def _tensor_start(mod: ParsedFile, loop: Any, finding: Finding

@@ -13,6 +13,7 @@ from dataclasses import replace
 from typing import Any
 
 from agexplorer.doctor.rewrites import rewrite
+from agexplorer.engine.hints import STACK_ITEMS
 from agexplorer.model.doctor import Finding, Tried
 from agexplorer.model.errors import AgxError
 from agexplorer.model.report import LOOPS
@@ -70,11 +71,18 @@ _INT_MEETS_FLOAT = re.compile(r"Expected int(?:32|64), but got \S+ of type 'floa
                               r"type int\d+ that does not match type float\d+")
 
 
-def _instead(code: str, error: str, subject: str | None = None, counts: bool = False) -> str:
+# TensorFlow's words for two dtypes that meet: "... has type int32 that does not match type
+# float32 of argument 'x'".
+_MEET = re.compile(r"has type (?P<have>\w+) that does not match type (?P<need>\w+)")
+
+
+def _instead(code: str, error: str, subject: str | None = None, counts: bool = False,
+             stacked: bool = False) -> str:
     """What to do where the rewrite of ``code`` failed with ``error``: TensorFlow's own
     reason where it names one the user can act on, else the finding's general advice
     (``subject``: the name the finding is about; ``counts``: it bounds a ``range()``, whose
-    float tensor would raise when the function runs eagerly)."""
+    float tensor would raise when the function runs eagerly; ``stacked``: the rewrite
+    stacked a Python list's items, the loop variable is an item, not a counter)."""
     if code == "AGX009" and subject and _INT_MEETS_FLOAT.search(error) and not counts:
         return (f"pass `{subject}` as a float tensor, tf.constant(..., tf.float32): the "
                 "function computes with it in floats, where tf.constant of a Python int "
@@ -94,6 +102,16 @@ def _instead(code: str, error: str, subject: str | None = None, counts: bool = F
         return said + f"start `{name}` as a tensor of {what} {after} before the loop, " \
             f"{_OR_ELSE[code]}."
 
+    if code == "AGX004" and stacked and "InaccessibleTensorError" not in error:
+        met = _MEET.search(error)
+        if met:
+            return (f"the stacked items and the values the body meets them with differ in "
+                    f"dtype ({met['have']} and {met['need']}): write the "
+                    "items in the dtype of the values they meet, or keep the loop unrolled if "
+                    "its count is small and fixed.")
+        return ("the body does not work with a tensor item: make what it does with the item "
+                "work on a tensor (index a stacked tensor, not a Python list), or keep the "
+                "loop unrolled if its count is small and fixed.")
     if code == "AGX004":
         if "InaccessibleTensorError" in error:
             return ("the body fills a Python list, which a staged loop cannot: collect the "
@@ -167,8 +185,9 @@ def _with_trial(finding: Finding, tried: Tried, text: str = "") -> Finding:
         # What to do instead (the finding's own fix, where none is known: it is not the
         # rewrite's text alone).
         counts = bool(finding.subject) and _bounds_range(text, finding.line, finding.subject)
-        instead = _instead(finding.code, tried.error or "", finding.subject, counts) or \
-            finding.fix or ""
+        stacked = (finding.fix or "").startswith(STACK_ITEMS)
+        instead = _instead(finding.code, tried.error or "", finding.subject, counts,
+                           stacked) or finding.fix or ""
         return replace(finding, tried=tried, rewrite=None, fix=f"{instead} {said}".strip())
     return replace(finding, tried=tried, fix=f"{finding.fix} {said}" if finding.fix else said)
 

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from agexplorer.engine.hints import unconverted_hint
+from agexplorer.engine.hints import UNSTACKABLE, unconverted_hint
 from agexplorer.engine.keras_layers import owner_class, runs_unconverted
 from agexplorer.engine.recorder import Call, Frame
 from agexplorer.engine.statements import Statement, find_statements
@@ -323,9 +323,11 @@ def _keras3(verdict: Verdict, name: str) -> Verdict:
     said += (", so called by Keras this is not staged (a tensor here raises)."
              if verdict.verdict in ("staged", "mixed") else ".")
     # An if on a Python value runs the same called by Keras: nothing to fix there; nor a
-    # for over what no tensor holds (layers: converted, it got no fix either).
+    # for over what no tensor holds (layers: converted, it got no fix either; tensors of
+    # different shapes, such as a model's gradients: no graph loop takes them either).
     as_meant = verdict.verdict == "python" and (
-        verdict.kind in CONDITIONALS or (verdict.kind == "for" and verdict.hint is None))
+        verdict.kind in CONDITIONALS or (verdict.kind == "for" and (
+            verdict.hint is None or verdict.hint.startswith(UNSTACKABLE))))
     return replace(verdict, reason=verdict.reason + said, unconverted="keras3",
                    hint=None if verdict.intended or as_meant else
                    unconverted_hint(verdict.kind))

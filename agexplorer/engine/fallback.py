@@ -18,7 +18,12 @@ from typing import TYPE_CHECKING, Any
 
 from agexplorer.engine.convert import AUTOGRAPH_OFF_FIX, LOOP_ELSE_FIX, MATCH_FIX, WALRUS_FIX
 from agexplorer.engine.describe import classify
-from agexplorer.engine.hints import intended, unconverted_hint, unrolling_is_the_point
+from agexplorer.engine.hints import (
+    intended,
+    unconverted_hint,
+    unrolling_is_the_point,
+    unstackable,
+)
 from agexplorer.engine.statements import Statement
 from agexplorer.engine.verdicts import copied_words
 from agexplorer.model.report import CONDITIONALS, LOOPS, Verdict
@@ -238,6 +243,13 @@ def fallback_verdicts(statements: list[Statement], counts: Counter[int] | Tally,
         elif not refused and unrolling_is_the_point(over) and over is not None:
             reason += (f" It iterates over {over.text}, which no tensor holds (layers, "
                        "functions): one step per item is the point, nothing to rewrite.")
+            hint = None
+        elif not refused and unstackable(over) and over is not None:
+            # Code AutoGraph does not convert (Keras 3's train_step): only tf.while_loop or
+            # keras.ops.fori_loop could stage it, and those keep one shape for every step.
+            reason += (f" It iterates over {over.text}, which differ in shape or dtype: no "
+                       "graph loop steps through them, so one step per item is the point, "
+                       "nothing to rewrite.")
             hint = None
         elif not refused and stmt.picks_callables:
             picked = " and ".join(f"`{item}`" for item in stmt.picks_callables)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import re
 
 from agexplorer.engine.recorder import Call
 from agexplorer.engine.statements import Statement
@@ -95,6 +96,13 @@ def unrolling_is_the_point(described: Described | None) -> bool:
         any(unrolling_is_the_point(part) for part in described.parts)
 
 
+def unstackable(described: Described | None) -> bool:
+    """A list or tuple of tensors that differ in shape or dtype (a model's gradients): no
+    tensor holds them together, so a graph loop cannot step through them."""
+    return described is not None and described.kind in CONTAINERS \
+        and described.items in DENSE_TENSORS and not described.stackable
+
+
 def intended(described: Described | None) -> Intended | None:
     """Why a Python loop over ``described`` unrolls on purpose (None: it need not): one step
     per variable (``for v in model.trainable_variables``, ``zip(grads, variables)``)."""
@@ -107,10 +115,18 @@ def _target(stmt: Statement) -> str:
     return ast.unparse(target) if target is not None else "x"
 
 
+# How the fix for a loop over a Python list or tuple of stackable items starts; the doctor's
+# rewrite for it (``for v in tf.stack(ITEMS):``) is offered, and tried, where a fix says so.
+STACK_ITEMS = "stack the items into one tensor"
+# How the fix for a loop over items no tensor holds together (shapes or dtypes differ) starts:
+# once per item is what such a loop does (a graph loop needs one shape for every step).
+UNSTACKABLE = "the items differ in shape or dtype"
+
+
 def _container_hint(stmt: Statement, node: ast.expr | None, described: Described) -> str | None:
     kind = described.kind
     if not described.stackable:  # tensors (layers and the like: unrolling_is_the_point)
-        return ("the items differ in shape or dtype, so tf.stack cannot pack them into one "
+        return (f"{UNSTACKABLE}, so tf.stack cannot pack them into one "
                 "tensor: the loop unrolls once per item (fine for a few); pad them to one "
                 "shape and stack them to get one tf.while_loop.")
     if kind == "dict":
@@ -119,9 +135,9 @@ def _container_hint(stmt: Statement, node: ast.expr | None, described: Described
                 "always unrolled.")
     if isinstance(node, (ast.List, ast.Tuple)):
         items = ast.unparse(ast.List(elts=node.elts))
-        return (f"stack the items into one tensor (tf.stack({items})) and iterate over "
+        return (f"{STACK_ITEMS} (tf.stack({items})) and iterate over "
                 f"it: a Python {kind} is always unrolled.")
-    return (f"stack the items into one tensor (tf.stack({stmt.expr})) and iterate over it "
+    return (f"{STACK_ITEMS} (tf.stack({stmt.expr})) and iterate over it "
             f"(`for {_target(stmt)} in tf.stack({stmt.expr}):`): a Python {kind} is always "
             "unrolled, a tensor's rows make one tf.while_loop. A list built with .append in a "
             "loop is better collected in a tf.TensorArray (iterate over its .stack()); items "
@@ -276,6 +292,12 @@ def _start(name: str, values: dict[str, NamedValue], stmt: Statement) -> str:
     return f"start `{name}` as a tensor (`{name} = tf.constant({literal})`)"
 
 
+# The fix's words for a counter started as a tensor (``start `i` as a tensor (`i =
+# tf.constant(0)`)``), which the doctor's rewrite makes and tries.
+STARTED = re.compile(r"start `(?P<name>\w+)` as a tensor \(`(?P=name) = tf\.constant\("
+                     r"(?P<value>[^`]+)\)`\)")
+
+
 def _number_text(text: str) -> str | None:
     """``text`` where it is a number literal (``3``, ``-1.5``), else None."""
     try:
@@ -296,11 +318,17 @@ def _flag_fix(flag: ast.expr, values: dict[str, NamedValue],
     return [flag.id], f"{_start(flag.id, values, stmt)} and update it with tf ops in the body"
 
 
+def _static_size(node: ast.expr) -> bool:
+    """Whether ``node`` is ``x.shape[k]``: the static shape, a Python int while tracing
+    (``tf.shape(x)[k]`` is the tensor)."""
+    return isinstance(node, ast.Subscript) and isinstance(node.value, ast.Attribute) \
+        and node.value.attr == "shape" and not isinstance(node.slice, ast.Slice)
+
+
 def _tensor_bound(bound: ast.expr, values: dict[str, NamedValue]) -> tuple[str, str]:
     """The bound as a tensor expression, and the words for the rewrite."""
-    # x.shape[k] is the static shape, a Python int; tf.shape(x)[k] is the tensor.
-    if isinstance(bound, ast.Subscript) and isinstance(bound.value, ast.Attribute) \
-            and bound.value.attr == "shape":
+    if _static_size(bound):
+        assert isinstance(bound, ast.Subscript) and isinstance(bound.value, ast.Attribute)
         return (f"tf.shape({ast.unparse(bound.value.value)})[{ast.unparse(bound.slice)}]",
                 "compare with the dynamic shape")
     if isinstance(bound, ast.Call) and isinstance(bound.func, ast.Name) \
@@ -328,6 +356,16 @@ def _compare_fix(node: ast.Compare, values: dict[str, NamedValue],
     else:
         counter = 0 if isinstance(node.ops[0], _COUNTER_LEFT) else 1
     counted, bound = sides[counter], sides[1 - counter]
+    sizes = [i for i, side in enumerate(sides) if _static_size(side)]
+    if sizes:  # `while x.shape[0] < 8`, `while i < x.shape[0]`: the size when the graph
+        # runs, tf.shape(x)[0] (the doctor's rewrite, which tries it)
+        rewritten = list(sides)
+        for i in sizes:
+            rewritten[i] = ast.parse(_tensor_bound(sides[i], values)[0], mode="eval").body
+        text = ast.unparse(ast.Compare(left=rewritten[0], ops=node.ops,
+                                       comparators=[rewritten[1]]))
+        return ([ast.unparse(sides[i]) for i in sizes],
+                f"compare with the dynamic shape (`{text}`)")
     options = [_start(counted.id, values, stmt) if isinstance(counted, ast.Name)
                else f"make `{ast.unparse(counted)}` a tensor (tf.constant(...))"]
     if not constant[1 - counter]:

@@ -81,6 +81,66 @@ SOURCE = '''
         return total
 
 
+    BOUNDS = [0.0, 0.1]
+    SCALES = [1, 2, 3]
+
+
+    @tf.function
+    def clipped(x):
+        for lo in BOUNDS:
+            x = tf.maximum(x, lo)
+        return x
+
+
+    @tf.function
+    def biased(x):
+        for b in 0.5, 1.5:
+            x = x + b
+        return x
+
+
+    @tf.function
+    def scaled(x):
+        for s in SCALES:
+            x = x * s
+        return x
+
+
+    @tf.function
+    def halved(x):
+        i = 0
+        while i < x.shape[0]:
+            x = x * 0.5
+            i += 1
+        return x
+
+
+    @tf.function
+    def doubled(x):
+        while x.shape[0] < 8:
+            x = tf.concat([x, x], 0)
+        return x
+
+
+    @tf.function
+    def doubling(x):
+        i = 0
+        while i < 10:
+            x = x * 2.0
+            i += 1
+        return x
+
+
+    @tf.function
+    def picking(x):
+        weights = [0.5, 1.0, 2.0]
+        i = 0
+        while i < 3:
+            x = x * weights[i]
+            i += 1
+        return x
+
+
     class Cumulate(keras.layers.Layer):
         def call(self, x):
             for i in range(x.shape[1]):
@@ -92,7 +152,10 @@ SOURCE = '''
                  "listed": "tf.ones([2])", "measured": "tf.ones([2])",
                  "indexed": "[tf.ones([2]), tf.ones([2]), tf.ones([2])]",
                  "Cumulate.call": "tf.ones([2, 3])", "warmed": "tf.ones([2]), 3",
-                 "powers": "tf.constant([0.5, 2.0]), 4"}
+                 "powers": "tf.constant([0.5, 2.0]), 4", "clipped": "tf.ones([2])",
+                 "biased": "tf.ones([2])", "scaled": "tf.ones([2])",
+                 "halved": "tf.ones([4])", "doubled": "tf.ones([1])",
+                 "doubling": "tf.ones([2])", "picking": "tf.ones([2])"}
 '''
 
 
@@ -195,6 +258,75 @@ def test_without_a_trace_nothing_is_tried(report, cases):
 def test_the_trial_can_be_left_out(report, cases):
     f = finding(report, f"{cases}::counted", "AGX004", try_budget=None)
     assert f.tried is None and "Tried" not in f.fix
+
+
+def test_a_loop_over_a_python_list_of_numbers_is_tried_stacked(report, cases):
+    # The verdict's fix for a list (named or written out) or a tuple of numbers is to stack
+    # them and iterate over the tensor: the doctor finds the loop and tries that rewrite.
+    for name, items in (("clipped", "BOUNDS"), ("biased", "(0.5, 1.5)")):
+        f = finding(report, f"{cases}::{name}", "AGX004")
+        assert f.fix.startswith("stack the items into one tensor"), f.fix
+        assert f.tried is not None and f.tried.outcome == "staged", f.tried
+        assert f.fix.endswith(f"Tried: the rewrite stages the loop as a {f.tried.graph_op} op.")
+        made = rewrite(cases.read_text(), f)
+        assert made is not None and f"for {'lo' if name == 'clipped' else 'b'} in " \
+            f"tf.stack({items}):" in made.new_text
+
+
+def test_a_stacked_list_whose_dtype_the_body_refuses_is_not_offered(report, cases):
+    # int items stack into an int32 tensor, which `x * s` with a float x refuses: the report
+    # shows no stacking fix, the trial's error and what to do.
+    from agexplorer.doctor.verdict_fixes import tried_fixes
+
+    f = finding(report, f"{cases}::scaled", "AGX004")
+    assert f.tried.outcome == "fails" and f.rewrite is None
+    assert f.fix.startswith("the stacked items and the values the body meets them with "
+                            "differ in dtype (int32 and float32)"), f.fix
+    target = f"{cases}::scaled"
+    loop = next(v for v in tried_fixes(target, cases.read_text(), report(target),
+                                       None).statements if v.kind == "for")
+    assert "tf.stack" not in loop.hint.split("Tried:")[0]
+    assert "Tried: the rewrite fails to trace" in loop.hint
+
+
+def test_a_while_on_a_static_size_is_tried_with_the_dynamic_one(report, cases):
+    # `while i < x.shape[0]:` compares a Python int while tracing: the fix reads the size
+    # when the graph runs (tf.shape(x)[0]), and the doctor's rewrite stages the loop so.
+    f = finding(report, f"{cases}::halved", "AGX004")
+    assert "compare with the dynamic shape (`i < tf.shape(x)[0]`)" in f.fix, f.fix
+    assert f.tried is not None and f.tried.outcome == "staged", f.tried
+    made = rewrite(cases.read_text(), f)
+    assert made is not None and "while i < tf.shape(x)[0]:" in made.new_text
+
+
+def test_a_while_whose_body_grows_its_value_says_how_to_let_the_shape_vary(report, cases):
+    # `while x.shape[0] < 8: x = tf.concat([x, x], 0)`: with tf.shape the loop stages, but
+    # x changes shape each step, which a staged loop refuses: the fix shown is the shape
+    # invariant, with the trial's error (no "make x.shape[0] a tensor (tf.constant(...))").
+    from agexplorer.doctor.verdict_fixes import tried_fixes
+
+    f = finding(report, f"{cases}::doubled", "AGX004")
+    assert f.tried.outcome == "fails" and f.rewrite is None
+    assert "shape_invariants=[(x, tf.TensorShape([None]))]" in f.fix, f.fix
+    target = f"{cases}::doubled"
+    loop = next(v for v in tried_fixes(target, cases.read_text(), report(target),
+                                       None).statements if v.kind == "while")
+    assert "tf.constant(...)" not in loop.hint and "shape_invariants" in loop.hint
+
+
+def test_a_while_on_a_python_counter_is_tried_with_the_counter_a_tensor(report, cases):
+    # `i = 0` / `while i < 10:` ran in Python: the fix starts `i` as a tensor, and the
+    # doctor's rewrite (`i = tf.constant(0)`) is tried: it stages the loop, or, where the
+    # body indexes a Python list with the counter, it fails and the fix is not offered.
+    f = finding(report, f"{cases}::doubling", "AGX004")
+    assert "start `i` as a tensor (`i = tf.constant(0)`)" in f.fix, f.fix
+    assert f.tried is not None and f.tried.outcome == "staged", f.tried
+    made = rewrite(cases.read_text(), f)
+    assert made is not None and "i = tf.constant(0)\n    while i < 10:" in made.new_text
+    failed = finding(report, f"{cases}::picking", "AGX004")
+    assert failed.tried.outcome == "fails" and failed.rewrite is None
+    assert "list indices must be integers" in failed.tried.error
+    assert "tf.constant(0)" not in failed.fix.split("Tried:")[0]
 
 
 def test_a_keras_3_layers_loop_gets_no_tf_range_fix_or_rewrite(report, cases):

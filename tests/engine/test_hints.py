@@ -68,9 +68,14 @@ def test_a_literal_is_stacked_without_len_of_it():
                                         "(`i <= tf.constant(n)`)"),
     ("while n >= i:", {"n": 3, "i": 1}, "(`tf.constant(n) >= i`)"),
     ("while i != n:", {"i": 0, "n": 3}, "(`i != tf.constant(n)`)"),
+    # A static size: only the rewrite the doctor tries (a tensor counter would still
+    # compare with the size tracing knows, which a None dimension breaks).
     ("while x.shape[0] > i:", {"x": None, "i": 0},
-     "`x.shape[0]` and `i` are Python values while tracing: start `i` as a tensor "
-     "(`i = tf.constant(0)`) or compare with the dynamic shape (`tf.shape(x)[0] > i`)"),
+     "`x.shape[0]` is a Python value while tracing: compare with the dynamic shape "
+     "(`tf.shape(x)[0] > i`), and AutoGraph"),
+    ("while x.shape[0] < 8:", {"x": None},
+     "`x.shape[0]` is a Python value while tracing: compare with the dynamic shape "
+     "(`tf.shape(x)[0] < 8`), and AutoGraph"),
     ("while len(items) > i:", {"items": [1, 2], "i": 0},
      "or compare with a tensor (`tf.constant(len(items)) > i`)"),
     ("while n > 0:", {"n": 5}, "`n` is a Python value while tracing: start `n` as a tensor "

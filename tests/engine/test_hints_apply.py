@@ -395,6 +395,49 @@ def test_a_keras_3_layers_loop_over_its_sublayers_gets_no_fix(report, tmp_path):
         "nothing to rewrite.")
 
 
+NORMS = '''
+    import keras
+    import tensorflow as tf
+
+
+    class Norms(keras.layers.Layer):
+        def build(self, shape):
+            self.a = self.add_weight(shape=(shape[-1], 3))
+            self.b = self.add_weight(shape=(3,))
+
+        def call(self, x):
+            total = tf.zeros([])
+            for w in [self.a * 1.0, self.b * 1.0]:  # tensors of two shapes
+                total = total + tf.norm(w)
+            for s in [tf.ones([2]), tf.ones([2])]:
+                total = total + tf.reduce_sum(s)
+            return x * total
+
+
+    model = keras.Sequential([keras.Input((4,)), Norms()])
+
+
+    @tf.function
+    def step(x):
+        return model(x)
+
+
+    AGX_CALLS = {"step": "tf.ones([2, 4])", "Norms.call": "tf.ones([2, 4])"}
+'''
+
+
+def test_a_keras_3_loop_over_tensors_of_different_shapes_gets_no_fix(report, tmp_path):
+    """Keras 3 runs a layer's call without AutoGraph: over tensors that differ in shape (its
+    weights read, a model's gradients) no graph loop steps, so one step per item is the
+    point; over same-shaped tensors the fix for unconverted code stays."""
+    path = write(tmp_path, "norms", NORMS)
+    mixed, same = line_of(path, "for w in"), line_of(path, "for s in")
+    rep = report(f"{path}::Norms.call")
+    loop = loop_of(rep, mixed, "Norms.call")
+    assert (loop.verdict, loop.iterations, loop.hint) == ("python", 2, None), loop.hint
+    assert "keras.ops.fori_loop" in loop_of(rep, same, "Norms.call").hint
+
+
 def test_the_tf_range_the_old_hint_gave_raises_in_a_keras_3_layer(tf, tmp_path):
     module = load(layer_program(tmp_path, "ranged", "out = []\nfor i in tf.range(x.shape[1]):\n"
                                 "    out.append(x[:, i] * 2.0)\nreturn tf.stack(out, axis=1)"))

@@ -361,6 +361,11 @@ def test_a_keras_3_train_steps_loop_over_the_variables_is_intended(tmp_path):
     (step, *_) = _named(traces, "one_step_on_data")
     loop = next(s for s in step["statements"] if s["line"] == 23)
     assert (loop["iterations"], loop["intended"], loop["hint"]) == (2, "variables", None)
+    # Over the gradients alone (a kernel's and a bias's, two shapes): no graph loop takes
+    # them, so no fix either (it was told to vectorise or use keras.ops.fori_loop).
+    norms = next(s for s in step["statements"] if s["line"] == 26)
+    assert (norms["iterations"], norms["hint"]) == (2, None), norms
+    assert "which differ in shape or dtype" in norms["reason"]
     text = _summary(log)
     assert "1 loop over variables unrolled as intended" in text
     assert "Stepper.train_step (keras_train_step.py:23) for" not in text

@@ -62,15 +62,17 @@ def test_the_staged_rewrite_is_a_flat_line(auto):
     assert auto.thresholds["INEFFICIENT_UNROLL_MIN_ITERATIONS"] > 0
 
 
-def test_a_while_on_a_python_int_sweeps_flat_and_stages_through_the_call(tf):
-    # bad_loop's body adds no ops (its result folds to a constant); the doctor's fix is a
-    # tensor argument (AGX009), swept as tf.constant(value).
+def test_a_while_on_a_python_int_sweeps_flat_and_stages_through_its_counter(tf):
+    # bad_loop's body adds no ops (its result folds to a constant); the loop's own rewrite
+    # comes first (AGX004: its counter started as a tensor, `i = tf.constant(0)`), before
+    # the call's (AGX009: n passed as a tensor).
     sweep = run_sweep(f"{SAMPLE}::bad_loop", vary="n", values=(3, 30), run=True, budget=0.01)
     assert [p.value for p in sweep.points] == [3, 30]
     assert sweep.fit.ops_per_unit == 0
     assert all(p.call_s is not None and p.first_call_s is not None for p in sweep.points)
-    assert sweep.staged.code == "AGX009"
+    assert sweep.staged.code == "AGX004"
     assert sweep.staged.fit.ops_per_unit == 0
+    assert all(p.op_count is not None for p in sweep.staged.points)
 
 
 def test_a_value_that_does_not_fit_the_time_box_is_not_traced(tf):
