@@ -10,8 +10,8 @@ AGX002  a ``global``/``nonlocal`` name assigned inside the function; a module li
 AGX003  ``.append`` on a Python list inside a loop (not for a loop over a Python
         container of layers or functions, whose unrolling is the point)
 AGX004  a ``for``/``while`` the trace ran in Python and unrolled (over ``range``, a
-        NumPy array, a literal list, a list or tuple whose items stack, or a Python
-        condition); without a trace only
+        NumPy array, a literal list, a list or tuple whose items stack, a zip or
+        enumerate of such lists, or a Python condition); without a trace only
         ``range(<int literals>)`` and literal lists, marked as not confirmed
 AGX005  ``tf.Variable(...)`` created inside the function (not when guarded by an
         ``if ... is None`` / ``if not ...``: create-once is the documented pattern)

@@ -9,7 +9,7 @@ import gast
 
 from agexplorer.doctor.examined import ExaminedFunction
 from agexplorer.doctor.parse import LOOP_NODES, appended_lists, dotted_name
-from agexplorer.engine.hints import STACK_ITEMS, STARTED
+from agexplorer.engine.hints import INDEXED, STACK_ITEMS, STARTED
 from agexplorer.model.report import IN_PYTHON
 from agexplorer.model.text import plural
 from agexplorer.model.values import PYTHON_SCALARS, ValueKind
@@ -177,7 +177,8 @@ def loops(exam: ExaminedFunction) -> None:
             # fix says so, and the doctor's rewrite tries it) make one loop; other items
             # (layers, functions) unroll on purpose.
             counted = isinstance(node, gast.While) or literal or \
-                v.value_kind in _COUNTED or (v.hint or "").startswith(STACK_ITEMS)
+                v.value_kind in _COUNTED or (v.hint or "").startswith(STACK_ITEMS) \
+                or INDEXED in (v.hint or "")
             if not counted:
                 continue  # a Python container (layers, functions): unrolling is the point
             per = v.ops_created // v.iterations
@@ -200,7 +201,9 @@ def loops(exam: ExaminedFunction) -> None:
                 # The verdict's fix where the doctor's rewrite tries it: a parameter's
                 # number, a counter started as a tensor (`i = tf.constant(0)`), a static
                 # size read as tf.shape's.
-                tried = static_sizes(node) or STARTED.search(v.hint or "")
+                started = STARTED.search(v.hint or "")
+                tried = static_sizes(node) or (started is not None and any(
+                    s.targets[0].id == started["name"] for s in python_starts(exam.func, node)))
                 fix = _tensor_start_fix(exam, node) if cause else \
                     v.hint if (python and python[-1] in exam.params) or tried \
                     else ("make the condition a tensor (compare tensors, e.g. a counter made "

@@ -26,6 +26,8 @@ The rewrites, by finding code:
   tf.stack(ITEMS):``, one tf.while_loop over the rows. A ``while`` comparing a static size
   (``while x.shape[0] < 8:``) -> ``tf.shape(x)[0]``; one whose fix starts a Python counter as a
   tensor -> its number assigned before the loop made one (``i = 0`` -> ``i = tf.constant(0)``).
+  A ``for`` over ``zip``/``enumerate`` of Python lists -> the lists stacked before it, a loop
+  over an index and the items read first in its body (the verdict's fix, step by step).
 - AGX009 a Python number argument -> ``tf.constant(...)`` in the CALL; the file
   is unchanged (``new_text`` is None).
 - AGX010 a loop variable started as a Python number whose dtype the staged loop's body does
@@ -60,7 +62,7 @@ from agexplorer.doctor.parse import (
     param_names,
     parent_map,
 )
-from agexplorer.engine.hints import STACK_ITEMS, STARTED
+from agexplorer.engine.hints import INDEXED, STACK_ITEMS, STARTED, indexed
 from agexplorer.model.doctor import Finding, Rewrite, text_sha
 
 
@@ -107,6 +109,8 @@ def _range(mod: ParsedFile, finding: Finding, call: str | None) -> tuple[list, s
     if node is not None and mod.tf_name is not None and (finding.fix or "").startswith(
             STACK_ITEMS):
         return _stacked(mod, node)
+    if node is not None and mod.tf_name is not None and INDEXED in (finding.fix or ""):
+        return _indexed(mod, node)
     if node is None or mod.tf_name is None or not isinstance(node.iter, gast.Call) \
             or dotted_name(node.iter.func) != "range":
         return None
@@ -156,6 +160,37 @@ def _counter_start(mod: ParsedFile, loop: Any, finding: Finding
     return ([(*mod.span(found[0].value), f"{mod.tf_name}.constant({value})")],
             f"{name} = {value} -> {name} = {mod.tf_name}.constant({value}): the condition a "
             "tensor from the first step", None)
+
+
+def _indexed(mod: ParsedFile, loop: Any) -> tuple[list, str, str | None] | None:
+    """``for a, b in zip(xs, ys):`` (or ``for i, a in enumerate(xs):``) over Python lists, as
+    the verdict's fix says (:func:`agexplorer.engine.hints.indexed`): the lists stacked
+    before the loop, the loop over an index (``for i in tf.range(len(xs)):``) and the items
+    read first thing in its body (``a, b = xs_t[i], ys_t[i]``)."""
+    import ast
+
+    try:
+        target = ast.parse(mod.segment(loop.target), mode="eval").body
+        call = ast.parse(mod.segment(loop.iter), mode="eval").body
+    except SyntaxError:
+        return None
+    kind = call.func.id if isinstance(call, ast.Call) and isinstance(call.func, ast.Name) \
+        else ""
+    shape = indexed(kind, target, call)
+    first = loop.body[0]
+    if shape is None or first.lineno == loop.lineno:  # a body on the header's line
+        return None
+    tf = mod.tf_name
+    indent, inner = " " * mod.col(loop), " " * mod.col(first)
+    made = "; ".join(f"{t} = {tf}.stack({n})" for t, n in shape.made)
+    start, _ = mod.span(loop)
+    header = (mod.span(loop.target)[0], mod.span(loop.iter)[1])
+    body, _ = mod.span(first)
+    edits = [(start, start, f"{made}\n{indent}"),
+             (*header, f"{shape.index} in {tf}.range(len({shape.bound}))"),
+             (body, body, f"{shape.read}\n{inner}")]
+    return (edits, f"{kind}(...) -> an index over stacked tensors ({made}; for {shape.index} "
+            f"in {tf}.range(len({shape.bound})); {shape.read})", None)
 
 
 def _dynamic_condition(mod: ParsedFile, loop: Any, finding: Finding
@@ -461,9 +496,13 @@ def rewrite(text: str, finding: Finding, call: str | None = None) -> Rewrite | N
     if made is None:
         return None
     edits, description, new_call = made
+    mod = ParsedFile(text)
+    at = mod.starts[finding.line - 1] + finding.col if finding.line <= len(mod.starts) else 0
+    moved = sum(new.count("\n") - text[start:end].count("\n")
+                for start, end, new in edits if start <= at)
     return Rewrite(code=finding.code, line=finding.line, description=description,
                    new_text=_replace(text, edits) if edits else None, new_call=new_call,
-                   old_sha=text_sha(text))
+                   old_sha=text_sha(text), new_line=finding.line + moved if moved else None)
 
 
 def function_diff(old: str, new: str, first: int, end: int, name: str) -> str:

@@ -164,8 +164,8 @@ def _trial(target: str, text: str, finding: Finding, traced_call: str | None,
         return _failed(after.error)
     if finding.code not in _LOOP_REWRITES:
         return Tried("traced")
-    loop = next((v for v in after.statements if v.line == finding.line
-                 and v.kind in LOOPS), None)
+    line = made.new_line or finding.line  # lines inserted above it moved it
+    loop = next((v for v in after.statements if v.line == line and v.kind in LOOPS), None)
     if loop is not None and loop.verdict == "staged":
         return Tried("staged", graph_op=loop.graph_op)
     return Tried("unstaged")

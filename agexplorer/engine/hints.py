@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 import re
+from dataclasses import dataclass
 
 from agexplorer.engine.recorder import Call
 from agexplorer.engine.statements import Statement
@@ -144,17 +145,34 @@ def _container_hint(stmt: Statement, node: ast.expr | None, described: Described
             "passed in can come as a tf.data.Dataset.")
 
 
-def _zipped_hint(stmt: Statement, node: ast.expr | None, described: Described) -> str | None:
-    """``zip(a, b)`` / ``enumerate(a)`` of Python lists: a tensor cannot be zipped or
-    enumerated in Python, and a list cannot be indexed by a tensor; stacked tensors can."""
-    kind = described.kind
-    target = _parse_target(stmt)
-    if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
-            and node.func.id == kind and node.args and not node.keywords
-            and not any(isinstance(a, ast.Starred) for a in node.args)
+# How the fix for a zip/enumerate of Python lists reads (the doctor's rewrite, which tries it,
+# goes by these words): ``a Python zip of lists is always unrolled, and a list cannot ...``.
+INDEXED = "of lists is always unrolled, and a list cannot be indexed by a tensor"
+
+
+@dataclass(frozen=True)
+class Indexed:
+    """A ``for`` over ``zip``/``enumerate`` of Python lists made a loop over an index of
+    stacked tensors: ``made`` (each stacked name and its list), the loop's ``index`` and
+    ``bound`` (``for i in tf.range(len(bound)):``), and the body's first statement ``read``
+    (``a, b = xs_t[i], ys_t[i]``)."""
+
+    made: tuple[tuple[str, str], ...]
+    index: str
+    bound: str
+    read: str
+
+
+def indexed(kind: str, target: ast.expr | None, call: ast.expr | None) -> Indexed | None:
+    """The loop over an index for ``for TARGET in CALL:`` (``kind``: "zip" or "enumerate"),
+    or None where the loop is not that simple shape (a ``start=``, a starred list, a target
+    that does not unpack one item per list)."""
+    if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Name)
+            and call.func.id == kind and call.args and not call.keywords
+            and not any(isinstance(a, ast.Starred) for a in call.args)
             and isinstance(target, ast.Tuple)):
         return None
-    lists = node.args
+    lists = call.args
     if kind == "enumerate":  # one list, no start: the index is the position
         if len(lists) != 1 or len(target.elts) != 2 or not isinstance(target.elts[0], ast.Name):
             return None
@@ -163,19 +181,26 @@ def _zipped_hint(stmt: Statement, node: ast.expr | None, described: Described) -
         if len(target.elts) != len(lists):
             return None
         index, items = "i", target.elts
-    if len(lists) != len(described.parts) or not all(
-            p.kind in CONTAINERS - {"dict"} and p.stackable for p in described.parts):
-        return None
     names = [ast.unparse(a) for a in lists]
     stacked = [f"{n}_t" if n.isidentifier() else f"stacked{k}" for k, n in enumerate(names)]
-    made = "; ".join(f"{t} = tf.stack({n})" for t, n in zip(stacked, names, strict=True))
     read = (", ".join(ast.unparse(t) for t in items) + " = "
             + ", ".join(f"{t}[{index}]" for t in stacked))
-    return (f"a Python {kind} of lists is always unrolled, and a list cannot be indexed by "
-            f"a tensor: stack {'it' if len(names) == 1 else 'each'} before the loop "
-            f"(`{made}`), then loop over an index (`for {index} in tf.range(len({names[0]})):`)"
-            f" and read the items first thing in the body (`{read}`), so AutoGraph builds "
-            "one tf.while_loop.")
+    return Indexed(tuple(zip(stacked, names, strict=True)), index, names[0], read)
+
+
+def _zipped_hint(stmt: Statement, node: ast.expr | None, described: Described) -> str | None:
+    """``zip(a, b)`` / ``enumerate(a)`` of Python lists: a tensor cannot be zipped or
+    enumerated in Python, and a list cannot be indexed by a tensor; stacked tensors can."""
+    kind = described.kind
+    shape = indexed(kind, _parse_target(stmt), node)
+    if shape is None or len(shape.made) != len(described.parts) or not all(
+            p.kind in CONTAINERS - {"dict"} and p.stackable for p in described.parts):
+        return None
+    made = "; ".join(f"{t} = tf.stack({n})" for t, n in shape.made)
+    return (f"a Python {kind} {INDEXED}: stack {'it' if len(shape.made) == 1 else 'each'} "
+            f"before the loop (`{made}`), then loop over an index (`for {shape.index} in "
+            f"tf.range(len({shape.bound})):`) and read the items first thing in the body "
+            f"(`{shape.read}`), so AutoGraph builds one tf.while_loop.")
 
 
 def _parse_target(stmt: Statement) -> ast.expr | None:

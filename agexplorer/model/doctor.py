@@ -197,6 +197,9 @@ class Rewrite:
     new_text: str | None  # the whole file rewritten; None when only the call changes
     new_call: str | None  # the call rewritten; None when it stays as it was
     old_sha: str  # sha256 of the text it was made from: apply_fix refuses a changed file
+    # The flagged statement's line in ``new_text``, where lines inserted above it moved it
+    # (a zip loop's lists stacked before it); None: still ``line``.
+    new_line: int | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """JSON form."""

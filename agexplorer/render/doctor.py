@@ -127,14 +127,18 @@ def _median_cell(run: ModeRun, box: float | None) -> str:
     return seconds_text(run.median_s) + (f" (timed out{limit})" if run.timed_out else "")
 
 
-def _side_cells(side: TrialSide) -> dict[str, str]:
+def _side_cells(side: TrialSide, moved: dict[int, int] | None = None) -> dict[str, str]:
+    """The side's rows; ``moved``: a statement's line in this side's text -> its line in the
+    other's (the rewritten loop, which lines inserted above it moved), so both sit in one
+    row."""
     lab = side.lab
+    moved = moved or {}
     cells = {"call": f"({side.call})" if side.call is not None else "-",
              "traced": "yes" if side.op_count is not None else "no",
              "ops": "-" if side.op_count is None else str(side.op_count),
              "trace time": seconds_text(side.trace_s)}
     for v in side.verdicts:
-        cells[f"{kind_words(v.kind)} line {v.line}"] = verdict_badge(v) + \
+        cells[f"{kind_words(v.kind)} line {moved.get(v.line, v.line)}"] = verdict_badge(v) + \
             (f" ({v.graph_op})" if v.graph_op else "")
     for mode in ("eager", "graph", "xla"):
         run = lab.runs.get(mode) if lab is not None else None
@@ -166,7 +170,9 @@ def trial_renderables(trial: FixTrial, applied: bool = False) -> list:
     parts.append(Panel(Syntax(trial.diff, "diff", theme="ansi_dark", word_wrap=True),
                        title="the rewrite (written to your file)" if applied else
                        "the rewrite (your file is not changed)", title_align="left"))
-    before, after = _side_cells(trial.before), _side_cells(trial.after)
+    new_line = trial.rewrite.new_line
+    before = _side_cells(trial.before)
+    after = _side_cells(trial.after, {new_line: trial.rewrite.line} if new_line else None)
     table = TextTable(title="before and after", title_justify="left", expand=True)
     table.add_column("")
     table.add_column("before", ratio=1, overflow="fold")

@@ -141,6 +141,14 @@ SOURCE = '''
         return x
 
 
+    @tf.function
+    def paired(xs, ys):
+        total = tf.constant(0.0)
+        for a, b in zip(xs, ys):
+            total += tf.reduce_sum(a * b)
+        return total
+
+
     class Cumulate(keras.layers.Layer):
         def call(self, x):
             for i in range(x.shape[1]):
@@ -155,7 +163,8 @@ SOURCE = '''
                  "powers": "tf.constant([0.5, 2.0]), 4", "clipped": "tf.ones([2])",
                  "biased": "tf.ones([2])", "scaled": "tf.ones([2])",
                  "halved": "tf.ones([4])", "doubled": "tf.ones([1])",
-                 "doubling": "tf.ones([2])", "picking": "tf.ones([2])"}
+                 "doubling": "tf.ones([2])", "picking": "tf.ones([2])",
+                 "paired": "[tf.ones([2]), tf.ones([2])], [tf.ones([2]), tf.ones([2])]"}
 '''
 
 
@@ -327,6 +336,31 @@ def test_a_while_on_a_python_counter_is_tried_with_the_counter_a_tensor(report, 
     assert failed.tried.outcome == "fails" and failed.rewrite is None
     assert "list indices must be integers" in failed.tried.error
     assert "tf.constant(0)" not in failed.fix.split("Tried:")[0]
+
+
+def test_a_zip_of_lists_is_tried_as_the_fix_says_step_by_step(report, cases):
+    # The fix: stack each list before the loop, loop over an index, read the items first in
+    # the body. The rewrite writes those three steps and its trial finds the loop a line
+    # lower (the stacking line above it): staged.
+    from agexplorer.doctor.trial import try_fix
+    from agexplorer.render.doctor import trial_renderables
+
+    f = finding(report, f"{cases}::paired", "AGX004")
+    assert "(`xs_t = tf.stack(xs); ys_t = tf.stack(ys)`)" in f.fix, f.fix
+    assert f.tried is not None and f.tried.outcome == "staged", f.tried
+    made = rewrite(cases.read_text(), f)
+    assert made is not None and made.new_line == f.line + 1
+    assert ("    xs_t = tf.stack(xs); ys_t = tf.stack(ys)\n"
+            "    for i in tf.range(len(xs)):\n"
+            "        a, b = xs_t[i], ys_t[i]\n"
+            "        total += tf.reduce_sum(a * b)\n") in made.new_text
+    trial = try_fix(f"{cases}::paired", "AGX004", run=False)
+    table = next(part for part in trial_renderables(trial) if hasattr(part, "columns"))
+    keys = [str(cell) for cell in table.columns[0].cells]
+    # the loop before and after in one row, under its line before the rewrite
+    assert f"for line {f.line}" in keys and f"for line {f.line + 1}" not in keys
+    row = keys.index(f"for line {f.line}")
+    assert str(list(table.columns[2].cells)[row]).startswith("staged")
 
 
 def test_a_keras_3_layers_loop_gets_no_tf_range_fix_or_rewrite(report, cases):
