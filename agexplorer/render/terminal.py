@@ -360,9 +360,11 @@ def report_renderables(report: Report, width: int, theme: str = "monokai",
     else:
         summary.append("\n")
     # Untraced (no call, or it failed), its if/for/while have no verdicts: not "none"
-    summary.append(", ".join(f"{n} {VERDICT_WORDS[k]}" for k, n in counts.items())
-                   or ("no if/for/while" if inv else "not traced: no verdicts"
-                       + (" (the error below says why)" if report.error else "")))
+    said = ", ".join(f"{n} {VERDICT_WORDS[k]}" for k, n in counts.items())
+    if said and report.error is not None and not inv:  # what ran before tracing raised
+        said = f"tracing failed (the error below); before it: {said}"
+    summary.append(said or ("no if/for/while" if inv else "not traced: no verdicts"
+                            + (" (the error below says why)" if report.error else "")))
     parts.append(Panel(summary, title="agexplorer report", title_align="left"))
     if report.load_note:  # the file's own module-level code raised: what ran, what did not
         parts.append(Panel(Text(report.load_note), title="Loading the file", style="yellow",

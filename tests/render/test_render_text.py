@@ -310,3 +310,24 @@ def test_a_failed_trace_counts_no_ops_and_says_so():
     assert ops and set(ops) == {"-"}
     assert "expand  (" in text and "ops not counted: the trace failed" in text
     assert "0 ops" not in text
+
+
+def test_verdicts_of_a_trace_that_failed_are_said_to_come_before_the_failure():
+    """A return inside a staged loop: AutoGraph staged the loop, then tracing raised. The
+    header said "1 staged in the graph" as if a graph was made."""
+    from agexplorer.model.report import Report, Verdict
+
+    source = ("def early(x):\n    for i in tf.range(5):\n        if x > 1.0:\n"
+              "            return x\n    return x\n")
+    loop = Verdict(kind="for", line=2, header="for i in tf.range(5):", verdict="staged",
+                   graph_op=None, iterations=None, branch=None, ops_created=0,
+                   reason="staged", hint=None)
+    report = Report(file="early.py", function="early", source=source, first_line=1,
+                    end_line=5, statements=[loop], call="tf.ones([2])",
+                    error=AgxError("user-code-error", "early.py:2: tracing early raised "
+                                   "NotImplementedError: a return statement cannot be placed "
+                                   "inside this TensorFlow loop"))
+    console = _console()
+    render_report(report, console)
+    text = console.export_text()
+    assert "tracing failed (the error below); before it: 1 staged in the graph" in text

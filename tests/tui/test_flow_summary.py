@@ -56,3 +56,11 @@ def test_a_plain_function_that_calls_the_file_s_tf_functions_says_what_its_verdi
                            "tf.function train_step it calls runs a graph; these verdicts are "
                            "tf.function(main)'s (explore train_step for your program's "
                            "graph). 1 statement in main:")
+
+
+def test_verdicts_of_a_trace_that_failed_say_so():
+    """A return inside a staged loop: AutoGraph staged the loop, then tracing raised. The
+    verdicts say how far it got; the line above them says the trace failed."""
+    text = flow_summary("early_return", [verdict("staged"), verdict("staged")], failed=True)
+    assert text.startswith("2 statements in early_return before tracing failed (the status "
+                           "line says why): 2 staged in the graph")

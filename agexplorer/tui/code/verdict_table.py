@@ -47,7 +47,9 @@ def flow_summary(function: str, verdicts: list, failed: bool, label: str | None 
     counts = {k: sum(v.verdict == k for v in verdicts) for k in VERDICT_WORDS}
     parts = [f"{n} {VERDICT_WORDS[k]}" for k, n in counts.items() if n]
     noun = "statement" if len(verdicts) == 1 else "statements"
-    return f"{len(verdicts)} {noun} in {name}: " + ", ".join(parts) + " (Enter on a row: its line)"
+    before = " before tracing failed (the status line says why)" if failed else ""
+    return (f"{len(verdicts)} {noun} in {name}{before}: " + ", ".join(parts)
+            + " (Enter on a row: its line)")
 
 
 class VerdictTable(DataTable):
