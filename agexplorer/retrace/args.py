@@ -218,6 +218,11 @@ def differences(now: list[Argument], before: list[Argument], where: int,
             for name, change in changes(now, before)]
 
 
+def _new_rank(a: Argument, b: Argument) -> bool:
+    """Whether two tensors' known shapes differ in rank (a None dimension cannot hold both)."""
+    return a.shape is not None and b.shape is not None and len(a.shape) != len(b.shape)
+
+
 def _phrase(change: Change, a: Argument, b: Argument, where: int,
             relaxed: str | None = None) -> str:
     """The sentence for one changed argument: what it is now, what it was, why it traced
@@ -227,7 +232,9 @@ def _phrase(change: Change, a: Argument, b: Argument, where: int,
             f"a new shape needs a new trace; reduce_retracing made this one for {relaxed}, "
             "which later calls of other sizes reuse" if relaxed else
             "a new shape needs a new trace; a None dimension in input_signature, or "
-            "reduce_retracing=True, lets one trace serve both")
+            "reduce_retracing=True, lets one trace serve both" if not _new_rank(a, b) else
+            "a new rank needs a new trace; an input_signature of unknown rank "
+            "(tf.TensorSpec(shape=None)), or reduce_retracing=True, lets one trace serve both")
         return f"{a.name}: now {a.text}, before {b.text} (call {where}): {why}"
     if change == "value" and a.python_type == "bool" and b.python_type == "bool":
         # A mode switch (training=True/False): two traces in all, each with its branch.

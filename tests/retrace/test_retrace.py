@@ -30,6 +30,18 @@ def test_a_new_dtype_names_the_argument_and_both_dtypes(tf):
     assert report.signatures == ["plain_square(x: float32[2])", "plain_square(x: float64[2])"]
 
 
+def test_a_new_rank_points_to_an_unknown_rank_not_a_none_dimension(tf):
+    """[4] then [2, 2]: no None dimension holds both shapes; an unknown rank does, and the
+    replay with the suggested signature (shape=None) shares one trace."""
+    report = explain("plain_square", ["tf.ones([4])", "tf.ones([2, 2])"])
+    reason = report.calls[1].reason
+    assert "x: now float32[2, 2], before float32[4] (call 1): a new rank needs a new trace; " \
+        "an input_signature of unknown rank (tf.TensorSpec(shape=None))" in reason
+    assert "a None dimension" not in reason
+    same = explain("plain_square", ["tf.ones([4])", "tf.ones([3])"]).calls[1].reason
+    assert "a None dimension in input_signature" in same
+
+
 def test_a_new_python_value_names_the_parameter_and_says_it_is_baked_in(tf):
     report = explain("scale", ["tf.constant(1.0), 2", "tf.constant(1.0), 3"])
     reason = report.calls[1].reason
