@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import ast
+import linecache
+import re
 from collections import Counter
 from dataclasses import dataclass, replace
 from typing import NamedTuple
@@ -287,12 +289,39 @@ def _python_if(seen: _Seen, python: list[Call], statements: list[Statement]) -> 
               f"tracing, not a tensor, so {taken}.")
     dynamic = _dynamic_shape_test(stmt.expr)
     test = f"`if {dynamic}:`" if stmt.kind == "if" else f"`... if {dynamic} else ...`"
+    levels = _recursion_depth(python)
+    if levels > 1 and dynamic is None:
+        # The if that ends a recursion: a tensor condition would trace both branches, the
+        # recursive one again and again (tracing would not end), so no tf.cond applies.
+        hint = (f"it ends a recursion ({levels} levels deep while tracing, one copy of the "
+                "function's ops per level): keep its condition a Python value (a tensor one "
+                "would trace both branches, the recursive call again at every level, and "
+                "tracing would not end); to stage the recursion, write it as a loop (a "
+                "`while` on a tensor, or tf.while_loop).")
+        return _verdict(seen, "python", reason, branch=branch, hint=hint)
     hint = ("fine if the choice is fixed per trace; if it must depend on data, make the "
             "condition a tensor and AutoGraph stages a tf.cond.") if dynamic is None else (
         f"fine for sizes known when tracing: a static shape is a Python value then (a new "
         f"shape traces again anyway); for a size known only when the graph runs (a None "
         f"dimension), test the dynamic shape, {test}, and AutoGraph stages a tf.cond.")
     return _verdict(seen, "python", reason, branch=branch, hint=hint)
+
+
+def _recursion_depth(calls: list[Call]) -> int:
+    """How many activations of the statement's function were on the stack when it ran (1: it
+    was not recursing): its frames whose line calls it by name, plus the innermost. (Its
+    other frames are AutoGraph's branch and body functions of one activation: an if with a
+    return puts the rest of the function in its else branch.)"""
+    depth = 1
+    for call in calls:
+        if not call.stack:
+            continue
+        own = call.stack[-1]
+        calls_itself = re.compile(rf"\b{re.escape(own.name)}\s*\(")
+        levels = 1 + sum(bool(calls_itself.search(linecache.getline(f.file, f.line)))
+                         for f in call.stack[:-1] if f.file == own.file and f.name == own.name)
+        depth = max(depth, levels)
+    return depth
 
 
 def _dynamic_shape_test(expr: str) -> str | None:

@@ -905,3 +905,52 @@ def test_an_if_on_a_static_shape_names_the_dynamic_test_which_stages(report, tf,
     assert step(tf.ones([3])).numpy().tolist() == [0.5] * 3
     assert step(tf.ones([2])).numpy().tolist() == [1.0] * 2
     assert step.experimental_get_tracing_count() == 1
+
+
+RECURSIVE = '''
+    import tensorflow as tf
+
+
+    def halve(x, depth):
+        if depth == 0:
+            return x
+        return halve(x * 0.5, depth - 1)
+
+
+    def shrink(x, depth):
+        if depth > 0:
+            x = shrink(x * 0.5, depth - 1)
+        return x
+
+
+    @tf.function
+    def step(x):
+        return halve(x, 3) + shrink(x, 2)
+
+
+    @tf.function
+    def flat(x, big):
+        if big:
+            x = x * 2.0
+        return x
+
+
+    AGX_CALLS = {"step": "tf.ones([2])", "halve": "tf.ones([2]), 3", "flat": "tf.ones([2]), True"}
+'''
+
+
+def test_the_if_that_ends_a_recursion_is_not_told_to_become_a_tf_cond(report, tmp_path):
+    """A tensor condition there would trace the recursive branch at every level without end:
+    the fix says to keep it a Python value (and how deep it went), in a helper reached from a
+    tf.function and in the function explored itself; an ordinary Python if keeps its fix."""
+    path = write(tmp_path, "recursive", RECURSIVE)
+    rep = report(f"{path}::step")
+    halve = loop_of(rep, line_of(path, "if depth == 0"), "halve")
+    assert halve.hint.startswith("it ends a recursion (4 levels deep while tracing"), halve.hint
+    assert "tf.cond" not in halve.hint
+    shrink = loop_of(rep, line_of(path, "if depth > 0"), "shrink")
+    assert shrink.hint.startswith("it ends a recursion (3 levels deep"), shrink.hint
+    own = next(v for v in report(f"{path}::halve").statements if v.kind == "if")
+    assert own.hint.startswith("it ends a recursion (4 levels deep"), own.hint
+    flat = next(v for v in report(f"{path}::flat").statements if v.kind == "if")
+    assert "make the condition a tensor and AutoGraph stages a tf.cond" in flat.hint
