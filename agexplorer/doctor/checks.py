@@ -12,7 +12,7 @@ from agexplorer.doctor.parse import ParsedFile
 from agexplorer.doctor.reached import HELPER_CHECKS, reached_findings
 from agexplorer.doctor.retracing import module_loops
 from agexplorer.doctor.rewrites import rewrite
-from agexplorer.doctor.tried import TRY_BUDGET_S, try_rewrites
+from agexplorer.doctor.tried import TRY_BUDGET_S, Live, try_rewrites
 from agexplorer.model.doctor import DoctorReport, Finding
 from agexplorer.model.errors import AgxError
 
@@ -71,13 +71,13 @@ def examine(path: str, text: str, qualname: str, report: Any, call: str | None =
             target: str | None = None, progress: Callable[[str], None] | None = None,
             try_budget: float | None = None, load_error: AgxError | None = None,
             values: dict[str, Any] | None = None, origin: str | None = None,
-            reached: bool = False) -> DoctorReport:
+            reached: bool = False, live: Live | None = None) -> DoctorReport:
     """The findings for ``qualname`` of the source ``text`` (of ``path``), cross-checked with
     ``report`` (None: the static checks alone). The rewrites are tried only for a
-    ``target`` file that can be loaded again (``try_budget`` seconds in all): a notebook's
-    live function gets its findings and their rewrites, untried. ``values``: the live
-    call's arguments by parameter, read instead of the call's text. ``origin`` and
-    ``reached``: as for diagnose.
+    ``target`` file that can be loaded again (``try_budget`` seconds in all). ``values``:
+    the live call's arguments by parameter, read instead of the call's text; ``live``: the
+    call's arguments themselves (a notebook's), which the trials pass as they are (a rewrite
+    of the call, AGX009, is then left untried). ``origin`` and ``reached``: as for diagnose.
     """
     mod = ParsedFile(text)
     func, method = mod.find(qualname, report.first_line if report else 0)
@@ -98,7 +98,7 @@ def examine(path: str, text: str, qualname: str, report: Any, call: str | None =
     if try_budget is not None and target is not None:
         if progress is not None and any(f.rewrite for f in findings):
             progress(f"trying the rewrites for {qualname}")
-        findings = try_rewrites(target, text, findings, report, call, try_budget)
+        findings = try_rewrites(target, text, findings, report, call, try_budget, live)
     # Then the helpers the trace reached (their rewrites are not offered: another function,
     # maybe another file; the fix says what to do there).
     findings += reached_findings(report, mod, report.file if report else path)

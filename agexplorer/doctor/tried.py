@@ -120,10 +120,19 @@ def _instead(code: str, error: str, subject: str | None = None, counts: bool = F
     return _INSTEAD.get(code, "")
 
 
+# A live call (a notebook's): its arguments, its keyword arguments and the function's module
+# namespace; a trial calls the rewritten function, made in a copy of that namespace, with
+# those objects, where a call written as text cannot say them.
+Live = tuple[tuple[Any, ...], dict[str, Any], dict[str, Any]]
+
+
 def try_rewrites(target: str, text: str, findings: list[Finding], report: Any,
-                 call: str | None, budget: float = TRY_BUDGET_S) -> list[Finding]:
+                 call: str | None, budget: float = TRY_BUDGET_S,
+                 live: Live | None = None) -> list[Finding]:
     """``findings`` with each offered rewrite tried in ``budget`` seconds in all (``report``:
-    the function's own trace; ``call``: the arguments the user gave, None for its own)."""
+    the function's own trace; ``call``: the arguments the user gave, None for its own;
+    ``live``: the arguments themselves, a notebook's objects, which the trials pass as
+    they are)."""
     traced = report is not None and report.inventory is not None and report.error is None
     # One trial costs about what the function's own load and trace did.
     cost = sum(report.timings.get(k, 0.0) for k in ("load_s", "convert_s", "trace_s")) \
@@ -131,7 +140,8 @@ def try_rewrites(target: str, text: str, findings: list[Finding], report: Any,
     start = time.perf_counter()
     done = []
     for finding in findings:
-        if finding.rewrite is None:
+        if finding.rewrite is None or (live is not None and finding.code == "AGX009"):
+            # (a live call's arguments are objects: a rewrite of the call's text has none)
             done.append(finding)
             continue
         if not traced and not finding.cause:  # its cause's rewrite may make it trace
@@ -139,15 +149,16 @@ def try_rewrites(target: str, text: str, findings: list[Finding], report: Any,
         elif time.perf_counter() - start + cost > budget:
             tried = Tried("not-tried", why_not="budget", budget_s=budget)
         else:
-            tried = _trial(target, text, finding, report.call, call)
+            tried = _trial(target, text, finding, report.call, call, live)
         done.append(_with_trial(finding, tried, text))
     return done
 
 
 def _trial(target: str, text: str, finding: Finding, traced_call: str | None,
-           call: str | None) -> Tried:
+           call: str | None, live: Live | None = None) -> Tried:
     """One trace of the rewrite (``traced_call``: the arguments the function was traced
-    with, which AGX009 rewrites; ``call``: the user's own, None for the file's)."""
+    with, which AGX009 rewrites; ``call``: the user's own, None for the file's; ``live``:
+    the arguments themselves, passed as they are, where the rewrite keeps the call)."""
     from agexplorer.engine.buffer import shadowed
     from agexplorer.engine.pipeline import build_report
 
@@ -157,7 +168,8 @@ def _trial(target: str, text: str, finding: Finding, traced_call: str | None,
     after_call = made.new_call if made.new_call is not None else call
     with shadowed(target, made.new_text if made.new_text is not None else text) as (new, _):
         try:
-            after = build_report(new, after_call)
+            after = build_report(new, after_call) if live is None or made.new_call \
+                or made.new_text is None else _live_report(target, made.new_text, live)
         except AgxError as exc:
             return _failed(exc)
     if after.error is not None:
@@ -169,6 +181,55 @@ def _trial(target: str, text: str, finding: Finding, traced_call: str | None,
     if loop is not None and loop.verdict == "staged":
         return Tried("staged", graph_op=loop.graph_op)
     return Tried("unstaged")
+
+
+def _live_report(target: str, new_text: str, live: Live) -> Any:
+    """The report of the rewritten function of ``target`` called with ``live``'s arguments,
+    in the user's own process (a notebook's): the function's lines alone are compiled from
+    a file of their own, at their lines, into a copy of its module's namespace, so no
+    module-level code of the file runs again and nothing of the session changes."""
+    import __future__
+
+    import ast
+    import os
+    import shutil
+    import tempfile
+
+    from agexplorer.engine.capture import capture_output
+    from agexplorer.engine.live import load_callable
+    from agexplorer.engine.pipeline import report_from_loaded
+    from agexplorer.source.targets import find_function_node, parse_spec
+
+    spec = parse_spec(target)
+    node = find_function_node(ast.parse(new_text), spec.qualname or "")
+    if node is None:
+        raise AgxError("unknown-function", f"the rewrite has no function {spec.qualname}")
+    first = min([node.lineno, *(d.lineno for d in node.decorator_list)])
+    lines = new_text.splitlines(keepends=True)
+    folder = tempfile.mkdtemp(prefix="agx-trial-")
+    copy = os.path.join(folder, os.path.basename(spec.path))
+    try:
+        with open(copy, "w", encoding="utf-8") as f:  # AutoGraph reads the source there
+            f.write("\n" * (first - 1) + "".join(lines[first - 1:node.end_lineno]))
+        namespace = dict(live[2])
+        # The module's `from __future__` features hold for its def (annotations unevaluated).
+        flags = 0
+        for feature in __future__.all_feature_names:
+            if namespace.get(feature) is getattr(__future__, feature):
+                flags |= getattr(__future__, feature).compiler_flag
+        with open(copy, encoding="utf-8") as f:
+            code = compile(f.read(), copy, "exec", flags=flags, dont_inherit=True)
+        with capture_output():
+            try:
+                exec(code, namespace)  # the def (and its decorators) alone
+                loaded = load_callable(namespace[node.name], live[0], live[1])
+            except Exception as exc:  # noqa: BLE001 - user code: the trial failed, so it says
+                raise AgxError("trace-failed", f"making the rewritten {node.name} raised "
+                               f"{type(exc).__name__}: {exc}",
+                               raised=f"{type(exc).__name__}: {exc}") from None
+            return report_from_loaded(loaded)
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 def _failed(error: AgxError) -> Tried:

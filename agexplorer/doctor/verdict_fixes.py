@@ -14,17 +14,18 @@ from __future__ import annotations
 from dataclasses import replace
 
 from agexplorer.doctor.checks import examine
-from agexplorer.doctor.tried import TRY_BUDGET_S, try_rewrites
+from agexplorer.doctor.tried import TRY_BUDGET_S, Live, try_rewrites
 from agexplorer.model.doctor import offers_fix, with_tried_fixes
 from agexplorer.model.errors import AgxError
 from agexplorer.model.report import Report
 
 
 def tried_fixes(target: str, text: str, report: Report, call: str | None,
-                budget: float = TRY_BUDGET_S) -> Report:
+                budget: float = TRY_BUDGET_S, live: Live | None = None) -> Report:
     """``report`` (built from ``target``, whose source is ``text``, called with ``call``:
     None for the file's own inputs) with the fix of each of its own unrolled loops tried
-    within ``budget`` seconds in all. Unchanged where nothing can be tried: the function did
+    within ``budget`` seconds in all (``live``: a notebook's own arguments, which the trials
+    pass as they are). Unchanged where nothing can be tried: the function did
     not trace, no loop offers a fix, or the doctor has no mechanical rewrite for it (a
     ``while`` on a Python condition)."""
     lines = {v.line for v in report.statements if offers_fix(v)}
@@ -38,5 +39,5 @@ def tried_fixes(target: str, text: str, report: Report, call: str | None,
                 and f.function is None and f.line in lines]
     if not findings:
         return report
-    tried = try_rewrites(target, text, findings, report, call, budget)
+    tried = try_rewrites(target, text, findings, report, call, budget, live)
     return replace(report, statements=with_tried_fixes(report.statements, tried))

@@ -58,6 +58,7 @@ def explain_call(fn: Any, args: tuple[Any, ...], kwargs: dict[str, Any], *,
         notes = _notes(kept.eager, target)
         loaded.args_error = build_layer(kept.tf, target, loaded)
         report = _report(loaded, target, reuse, notes, progress)
+        report = _fixes_tried(loaded, target, report)
         lab = None
         if run and report.error is None:
             from agexplorer.notebook.running import run_restored
@@ -76,6 +77,51 @@ def _notes(eager: bool, target: Target) -> list[str]:
                      "does not convert it, so its Python control flow runs as written; the "
                      "verdicts show what AutoGraph would do with it.")
     return notes
+
+
+def can_try_fixes(loaded: Any, target: Target) -> bool:
+    """Whether a rewrite of the function can be tried: a module-level function of a .py file,
+    bare or under tf.function (its rewritten def is made again in a copy of its module's
+    namespace; another decorator could register it twice). A cell's function cannot (its
+    file is the notebook's), nor a method or a layer (a rewritten copy's class has no
+    instance)."""
+    import os
+
+    node = loaded.node
+    return target.layer is None and loaded.instance is None and loaded.own is None \
+        and "." not in loaded.qualname and node is not None \
+        and all(_decorator_name(d).endswith("function") for d in node.decorator_list) \
+        and loaded.path.endswith(".py") and os.path.isfile(loaded.path) \
+        and hasattr(loaded.pyfn, "__globals__")
+
+
+def _decorator_name(node: Any) -> str:
+    """``tf.function`` for ``@tf.function`` and ``@tf.function(jit_compile=True)``."""
+    import ast
+
+    return ast.unparse(node.func if isinstance(node, ast.Call) else node)
+
+
+def live_call(loaded: Any) -> tuple[tuple[Any, ...], dict[str, Any], dict[str, Any]]:
+    """The call as a trial takes it: its arguments, and the function's module namespace."""
+    return tuple(loaded.args), dict(loaded.kwargs), loaded.pyfn.__globals__
+
+
+def _fixes_tried(loaded: Any, target: Target, report: Any) -> Any:
+    """The report with its unrolled loops' fixes tried, as ``agexplorer report`` tries them
+    (each rewrite traced, here with the call's own arguments), where they can be
+    (:func:`can_try_fixes`)."""
+    from agexplorer.model.doctor import offers_fix
+
+    if report.error is not None or report.inventory is None \
+            or not any(offers_fix(v) for v in report.statements):
+        return report
+    if not can_try_fixes(loaded, target):
+        return report
+    from agexplorer.doctor.verdict_fixes import tried_fixes
+
+    return tried_fixes(f"{loaded.path}::{loaded.qualname}", loaded.text, report, None,
+                       live=live_call(loaded))
 
 
 def _report(loaded: Any, target: Target, reuse: bool, notes: list[str],

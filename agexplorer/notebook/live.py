@@ -20,10 +20,14 @@ Call = tuple[str, tuple[Any, ...], dict[str, Any]]  # (as written, args, kwargs)
 
 def diagnose_call(fn: Any, args: tuple[Any, ...], kwargs: dict[str, Any],
                   origin: str, written: str | None = None) -> DoctorReport:
-    """The doctor's findings for ``fn(*args, **kwargs)``, cross-checked with its trace. The
-    rewrites are described, not tried (trying one loads a rewritten copy of a file)."""
+    """The doctor's findings for ``fn(*args, **kwargs)``, cross-checked with its trace; each
+    rewrite tried as ``agexplorer doctor`` tries it (a rewritten copy of the file traced
+    with these arguments), for a function of a .py file (see
+    agexplorer.notebook.explain.can_try_fixes)."""
     __tracebackhide__ = True
     from agexplorer.doctor.checks import examine
+    from agexplorer.doctor.tried import TRY_BUDGET_S
+    from agexplorer.notebook.explain import can_try_fixes, live_call
     from agexplorer.notebook.settings import kept_settings
     from agexplorer.notebook.target import build_layer, load, resolve
 
@@ -32,8 +36,12 @@ def diagnose_call(fn: Any, args: tuple[Any, ...], kwargs: dict[str, Any],
         loaded = load(target, args, kwargs, origin, written)
         loaded.args_error = build_layer(kept.tf, target, loaded)
         report = traced_report(loaded)
+        tried = can_try_fixes(loaded, target)
         return examine(loaded.path, loaded.text, loaded.qualname, report, loaded.call,
-                       values=_by_parameter(loaded.bound, args, kwargs))
+                       values=_by_parameter(loaded.bound, args, kwargs),
+                       target=f"{loaded.path}::{loaded.qualname}" if tried else None,
+                       try_budget=TRY_BUDGET_S if tried else None,
+                       live=live_call(loaded) if tried else None)
 
 
 def _by_parameter(fn: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> dict[str, Any]:

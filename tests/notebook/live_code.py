@@ -1,7 +1,14 @@
 """User code for the notebook tests: a loop that unrolls, a tf.function, a method, a Keras model."""
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 import keras
 import tensorflow as tf
+
+if TYPE_CHECKING:
+    from tensorflow import Tensor as Tensorish  # a name the module never sets
 
 
 def unrolled(x):
@@ -73,3 +80,17 @@ class Blocks(keras.layers.Layer):
 
 blocks_model = keras.Sequential([keras.Input((3,)), Blocks()])
 forward = tf.function(lambda x: blocks_model(x))
+
+
+def summed(parts):
+    total = tf.zeros_like(parts[0])
+    for i in range(len(parts)):
+        total = total + parts[i]
+    return total
+
+
+@tf.function
+def annotated(x: Tensorish) -> Tensorish:
+    for _ in range(3):
+        x = x * 2.0
+    return x

@@ -172,3 +172,43 @@ def test_importing_agexplorer_stays_light():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          timeout=120, check=True).stdout
     assert out.strip() == "[]"
+
+
+def test_an_unrolled_loops_fix_is_tried_with_the_calls_own_arguments(explained, code, x):
+    """As `agexplorer report` does, the fix of a function of a .py file is traced once
+    (rewritten copy, the live arguments passed as they are): kept where it stages the loop,
+    not offered where it fails (a Python list indexed by a tensor counter); a method's is
+    left as written (a rewritten copy's class has no instance)."""
+    [loop] = explained["function"].verdicts
+    assert loop.hint.endswith("Tried: the rewrite stages the loop as a StatelessWhile op.")
+    modules, path = dict(sys.modules), list(sys.path)
+    [indexed] = agexplorer.explain(code.summed, [x, x, x]).verdicts
+    # the trial's load of a rewritten copy leaves the session's modules and path as they were
+    assert sys.modules["live_code"] is code and sys.path == path
+    assert not [m for m in sys.modules.keys() - modules.keys() if m.startswith("agx_user_")]
+    assert indexed.hint.startswith("the body does not work with a tensor counter"), indexed.hint
+    assert "Tried: the rewrite fails to trace" in indexed.hint
+    assert "list indices must be integers" in indexed.hint
+    [method] = explained["method"].verdicts
+    assert "Tried:" not in method.hint
+    # annotated under `from __future__ import annotations` with a name set only for type
+    # checkers: the rewritten def is made with the module's future features
+    [loop] = agexplorer.explain(code.annotated, x).verdicts
+    assert loop.hint.endswith("Tried: the rewrite stages the loop as a StatelessWhile op."), \
+        loop.hint
+
+
+def test_the_live_doctor_tries_its_rewrites_with_the_calls_own_arguments(code, x):
+    """`%agx doctor f(x)` on a function of a .py file tries each rewrite as `agexplorer
+    doctor` does (staged, or failing with what to do instead); a cell's function and a
+    method keep their rewrites untried."""
+    from agexplorer.notebook.live import diagnose_call
+
+    staged = diagnose_call(code.unrolled, (x,), {}, "test")
+    [loop] = [f for f in staged.findings if f.code == "AGX004"]
+    assert loop.tried is not None and loop.tried.outcome == "staged", loop.tried
+    failed = diagnose_call(code.summed, ([x, x, x],), {}, "test")
+    [loop] = [f for f in failed.findings if f.code == "AGX004"]
+    assert loop.tried.outcome == "fails" and "list indices must be integers" in loop.tried.error
+    method = diagnose_call(code.Scaler(3).scale, (x,), {}, "test")
+    assert all(f.tried is None for f in method.findings)
