@@ -15,6 +15,7 @@ import ast
 import contextlib
 import functools
 import importlib
+import os
 import sys
 import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -36,6 +37,7 @@ _OPS = "tensorflow.python.framework.ops"
 _TF_STACK = "tensorflow.python.util.tf_stack"
 _ATOMIC = "tensorflow.python.eager.polymorphic_function.atomic_function"
 _FUNCTION = "tensorflow.python.eager.polymorphic_function.polymorphic_function"
+_TRACEBACK = "tensorflow.python.util.traceback_utils"
 
 # The operators the generated code calls (``ag__.for_stmt``...), which the recorder wraps.
 OPERATORS = ("for_stmt", "while_stmt", "if_stmt", "if_exp")
@@ -89,12 +91,36 @@ def patched_autograph(wrappers: Mapping[str, Callable[[Callable[..., Any]], Call
     if saved_api is not None:
         api.converted_call = wrappers["converted_call"](saved_api)
     try:
-        yield
+        with _frames_filtered():
+            yield
     finally:
         if saved_api is not None:
             api.converted_call = saved_api
         for module, name, original in [*saved, *((m, n, o) for m, n, o, _ in marks)]:
             setattr(module, name, original)
+
+
+_AGEXPLORER = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
+
+
+@contextlib.contextmanager
+def _frames_filtered() -> Iterator[None]:
+    """Within the block, TensorFlow leaves agexplorer's frames out of the tracebacks it
+    filters (AutoGraph's "in user code:" list, a filtered exception's frames) as it leaves
+    its own: the wrappers above sit between AutoGraph and the user's code, and a program's
+    error under `agexplorer record` would otherwise list a frame of agexplorer's."""
+    try:
+        utils: Any = importlib.import_module(_TRACEBACK)
+        before = utils._EXCLUDED_PATHS
+    except (ImportError, AttributeError):  # moved: the frames show (check_support says so)
+        yield
+        return
+    utils._EXCLUDED_PATHS = (*before, _AGEXPLORER)
+    try:
+        yield
+    finally:
+        if utils._EXCLUDED_PATHS[-1:] == (_AGEXPLORER,):
+            utils._EXCLUDED_PATHS = before
 
 
 def tf_stack_frames() -> Sequence[Any]:
@@ -376,6 +402,10 @@ NAMES: tuple[_Name, ...] = (
             lost="the sweep shows no unroll thresholds") for name in UNROLL_LIMITS),
     *(_Name(f"{_CONVERTERS}.{name}", "transform", "wraps to show the code after each pass",
             lost="agexplorer passes cannot show AutoGraph's conversion") for name in CONVERTERS),
+    _Name(_TRACEBACK, "_EXCLUDED_PATHS", "extends so that TensorFlow's filtered tracebacks "
+          "leave agexplorer's frames out as they do its own",
+          lost="an error of your code traced under agexplorer lists a frame of agexplorer's "
+          "among yours"),
     _Name("gast", "gast_to_ast", "calls to print AutoGraph's code after each pass",
           lost="agexplorer passes cannot show AutoGraph's conversion"),
     *(_Name("tensorflow.python.eager.polymorphic_function.tracing_compilation", name, use,
@@ -466,7 +496,8 @@ def patched_tracing(on_trace: Callable[..., Any]) -> Iterator[None]:
 
     tc._maybe_define_function, tc._create_concrete_function = maybe_define, create_concrete
     try:
-        yield
+        with _frames_filtered():
+            yield
     finally:
         tc._maybe_define_function, tc._create_concrete_function = define, create
 

@@ -21,7 +21,7 @@ PRIVATE = ("tensorflow.python", "_TRANSPILER", "get_extra_locals", "_py_for_stmt
            "_cached_graph", "_numpy",
            "_list_all_concrete_functions", "tensor_util", "MakeNdarray",
            "_maybe_define_function", "_create_concrete_function", "_create_c_op",
-           "_source_mapper_stacks", "_clone")
+           "_source_mapper_stacks", "_clone", "_EXCLUDED_PATHS")
 # A line may name one if its comment says why (``# private-tf: ...``).
 ALLOWED = "# private-tf:"
 

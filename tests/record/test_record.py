@@ -9,6 +9,7 @@ import sys
 
 import pytest
 
+import agexplorer
 from agexplorer.cli import main
 from tests.conftest import FIXTURES, ROOT
 
@@ -83,6 +84,18 @@ def test_helper_loop_in_another_file_has_its_verdict(train_run, capsys):
         assert (loop["function"], loop["line"], loop["kind"]) == ("normalize", 7, "for")
         assert loop["verdict"] == "python" and loop["iterations"] == 3 and loop["times"] == 1
         assert loop["ops_created"] > 0
+
+
+@pytest.mark.tf
+def test_a_programs_error_in_converted_code_lists_no_frame_of_agexplorers(tmp_path):
+    """AutoGraph's "in user code:" list (and TensorFlow's filtered traceback) leaves out
+    TensorFlow's own frames; agexplorer's wrappers sit between AutoGraph and the user's code
+    and were listed among the user's frames: they are left out as TensorFlow's are."""
+    proc = record("-o", str(tmp_path / "map.agxlog"), os.path.join(RECORD, "map_crash.py"))
+    assert proc.returncode == 1
+    assert "in user code:" in proc.stderr and 'map_crash.py", line 8, in featurize' in \
+        proc.stderr
+    assert os.path.dirname(os.path.abspath(agexplorer.__file__)) + os.sep not in proc.stderr
 
 
 @pytest.mark.tf
