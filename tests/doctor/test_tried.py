@@ -175,6 +175,16 @@ def cases(tmp_path_factory):
     return path
 
 
+def reported_loop(report, cases, name: str, kind: str):
+    """The report's verdict of ``name``'s loop of ``kind`` with its fix tried, as
+    `agexplorer report` shows it."""
+    from agexplorer.doctor.verdict_fixes import tried_fixes
+
+    target = f"{cases}::{name}"
+    return next(v for v in tried_fixes(target, cases.read_text(), report(target),
+                                       None).statements if v.kind == kind)
+
+
 def finding(report, target: str, code: str, **options):
     doctor = diagnose(target, report=report(target), **options)
     return next(f for f in doctor.findings if f.code == code)
@@ -285,15 +295,11 @@ def test_a_loop_over_a_python_list_of_numbers_is_tried_stacked(report, cases):
 def test_a_stacked_list_whose_dtype_the_body_refuses_is_not_offered(report, cases):
     # int items stack into an int32 tensor, which `x * s` with a float x refuses: the report
     # shows no stacking fix, the trial's error and what to do.
-    from agexplorer.doctor.verdict_fixes import tried_fixes
-
     f = finding(report, f"{cases}::scaled", "AGX004")
     assert f.tried.outcome == "fails" and f.rewrite is None
     assert f.fix.startswith("the stacked items and the values the body meets them with "
                             "differ in dtype (int32 and float32)"), f.fix
-    target = f"{cases}::scaled"
-    loop = next(v for v in tried_fixes(target, cases.read_text(), report(target),
-                                       None).statements if v.kind == "for")
+    loop = reported_loop(report, cases, "scaled", "for")
     assert "tf.stack" not in loop.hint.split("Tried:")[0]
     assert "Tried: the rewrite fails to trace" in loop.hint
 
@@ -312,14 +318,10 @@ def test_a_while_whose_body_grows_its_value_says_how_to_let_the_shape_vary(repor
     # `while x.shape[0] < 8: x = tf.concat([x, x], 0)`: with tf.shape the loop stages, but
     # x changes shape each step, which a staged loop refuses: the fix shown is the shape
     # invariant, with the trial's error (no "make x.shape[0] a tensor (tf.constant(...))").
-    from agexplorer.doctor.verdict_fixes import tried_fixes
-
     f = finding(report, f"{cases}::doubled", "AGX004")
     assert f.tried.outcome == "fails" and f.rewrite is None
     assert "shape_invariants=[(x, tf.TensorShape([None]))]" in f.fix, f.fix
-    target = f"{cases}::doubled"
-    loop = next(v for v in tried_fixes(target, cases.read_text(), report(target),
-                                       None).statements if v.kind == "while")
+    loop = reported_loop(report, cases, "doubled", "while")
     assert "tf.constant(...)" not in loop.hint and "shape_invariants" in loop.hint
 
 
