@@ -117,9 +117,27 @@ def _tensor_stop_at(exam: ExaminedFunction, loop: Any) -> bool:
     return any(exam.failed_at(words) == loop.lineno for words in _TENSOR_STOPS)
 
 
+def stops_inside(loop: Any) -> bool:
+    """Whether ``loop``'s body holds a ``return``, or a ``break`` of its own (not of a loop
+    inside it): what a tensor condition could stop it with."""
+    def walk(nodes: list[Any], own: bool) -> bool:
+        for node in nodes:
+            if isinstance(node, gast.Return) or (own and isinstance(node, gast.Break)):
+                return True
+            if isinstance(node, (gast.FunctionDef, gast.AsyncFunctionDef, gast.Lambda,
+                                 gast.ClassDef)):
+                continue
+            inner = own and not isinstance(node, LOOP_NODES)
+            if walk([c for c in gast.iter_child_nodes(node) if isinstance(c, gast.stmt)], inner):
+                return True
+        return False
+
+    return walk(loop.body, True)
+
+
 def python_starts(func: Any, loop: Any) -> list[Any]:
-    """The assignments ``name = <number>`` before ``loop``, in the body of the def ``func``,
-    of the names its condition reads: what keeps the condition a Python bool."""
+    """The assignments ``name = <number or bool>`` before ``loop``, in the body of the def
+    ``func``, of the names its condition reads: what keeps the condition a Python bool."""
     read = {n.id for n in gast.walk(loop.test) if isinstance(n, gast.Name)}
     found = {}
     for stmt in func.body:
@@ -128,7 +146,7 @@ def python_starts(func: Any, loop: Any) -> list[Any]:
         if isinstance(stmt, gast.Assign) and len(stmt.targets) == 1 \
                 and isinstance(stmt.targets[0], gast.Name) and stmt.targets[0].id in read \
                 and isinstance(stmt.value, gast.Constant) \
-                and type(stmt.value.value) in (int, float):
+                and type(stmt.value.value) in (int, float, bool):
             found[stmt.targets[0].id] = stmt
     return list(found.values())
 
@@ -137,14 +155,16 @@ def _tensor_start_fix(exam: ExaminedFunction, loop: Any) -> str:
     """How to make a while loop's condition a tensor from its first step."""
     tf = exam.mod.tf_name or "tf"
     then = ("so that AutoGraph stages the loop from its first step and its `break` becomes "
-            "part of the loop's condition.")
+            "part of the loop's condition." if stops_inside(loop) else
+            "so that AutoGraph stages the loop from its first step (its body makes the "
+            "condition a tensor).")
     if isinstance(loop.test, gast.Constant) and loop.test.value is True:
         return f"write `while {tf}.constant(True):`, {then}"
     starts = python_starts(exam.func, loop)
     if starts:
         made = ", ".join(f"`{s.targets[0].id} = {tf}.constant({exam.mod.segment(s.value)})`"
                          for s in starts)
-        return f"start the condition's Python numbers as tensors ({made}), {then}"
+        return f"start the condition's Python values as tensors ({made}), {then}"
     return f"make the condition a tensor from its first step (compute it with tf ops), {then}"
 
 
@@ -186,7 +206,9 @@ def loops(exam: ExaminedFunction) -> None:
                 exam, node)  # an if inside went both ways: no per-run count
             cause = _tensor_stop_at(exam, node)
             ops = ("then tracing failed on it: a `break` or `return` on a tensor condition "
-                   "cannot stop a loop Python runs" if cause else
+                   "cannot stop a loop Python runs" if cause and stops_inside(node) else
+                   "then tracing failed on it: its body made the condition a tensor, which a "
+                   "loop Python runs cannot turn into a graph loop midway" if cause else
                    "before tracing failed (its ops were not counted)" if not exam.traced else
                    "adding no ops: its result is folded into the graph as a constant"
                    if not v.ops_created else

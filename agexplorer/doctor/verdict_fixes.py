@@ -25,18 +25,22 @@ def tried_fixes(target: str, text: str, report: Report, call: str | None,
     """``report`` (built from ``target``, whose source is ``text``, called with ``call``:
     None for the file's own inputs) with the fix of each of its own unrolled loops tried
     within ``budget`` seconds in all (``live``: a notebook's own arguments, which the trials
-    pass as they are). Unchanged where nothing can be tried: the function did
-    not trace, no loop offers a fix, or the doctor has no mechanical rewrite for it (a
-    ``while`` on a Python condition)."""
+    pass as they are). Unchanged where nothing can be tried: no loop offers a fix, the doctor
+    has no mechanical rewrite for it, or the trace failed elsewhere than at such a loop (where
+    it failed at one, a `while` whose body made its condition a tensor, that one is tried:
+    its rewrite is what would make the function trace)."""
     lines = {v.line for v in report.statements if offers_fix(v)}
-    if not lines or report.error is not None or report.inventory is None:
+    if not lines:
         return report
+    # A trace that failed: only the loop that made it fail (the finding's cause), whose
+    # rewrite is what would make it trace, is tried.
+    failed = report.error is not None or report.inventory is None
     try:
         examined = examine(report.file, text, report.function, report, call)
     except AgxError:  # the doctor cannot read the function (a lambda): nothing tried
         return report
     findings = [f for f in examined.findings if f.code == "AGX004" and f.rewrite
-                and f.function is None and f.line in lines]
+                and f.function is None and f.line in lines and (f.cause or not failed)]
     if not findings:
         return report
     tried = try_rewrites(target, text, findings, report, call, budget, live)

@@ -63,3 +63,28 @@ def test_a_counter_rewrite_that_fails_gives_advice_that_works_applied(report):
     assert fixed.error is None and after.findings == []
     loop = next(v for v in fixed.statements if v.kind == "while")
     assert loop.verdict == "staged"
+
+
+def test_a_flag_the_body_makes_a_tensor_is_started_as_one_and_tried(report, tf, tmp_path):
+    """`done = False` / `while not done:` / `done = <tensor>`: no break, the condition itself
+    became a tensor after one step. The finding says so (not "a break or return"), its
+    rewrite starts the flag as a tensor (`done = tf.constant(False)`), and the report's fix,
+    which says the same, is tried although the trace failed: it is what makes it trace."""
+    from agexplorer.doctor.verdict_fixes import tried_fixes
+
+    rep, result = doctored(report, "grow_until")
+    [finding] = result.findings
+    assert (finding.code, finding.cause) == ("AGX004", True)
+    assert "its body made the condition a tensor" in finding.message, finding.message
+    assert "break" not in finding.message and "break" not in finding.fix, finding.fix
+    assert "(`done = tf.constant(False)`)" in finding.fix
+    assert finding.tried.outcome == "staged"
+    made = rewrite(TEXT, finding)
+    path = tmp_path / "tensor_breaks_flag.py"
+    path.write_text(made.new_text, encoding="utf-8")
+    module = import_file(path, "tensor_breaks_flag")
+    assert float(tf.reduce_sum(module.grow_until(tf.ones([2])))) > 100.0
+    loop = next(v for v in tried_fixes(f"{CASES}::grow_until", TEXT, rep, None).statements
+                if v.kind == "while")
+    assert "start `done` as a tensor (`done = tf.constant(False)`)" in loop.hint
+    assert loop.hint.endswith("Tried: the rewrite stages the loop as a StatelessWhile op.")
