@@ -18,6 +18,13 @@ def line_of(snippet: str) -> int:
     return next(i for i, t in enumerate(TEXT.splitlines(), 1) if snippet in t)
 
 
+def applied(finding, folder, name: str):
+    """The fixture with ``finding``'s rewrite applied, imported as the module ``name``."""
+    path = folder / f"{name}.py"
+    path.write_text(rewrite(TEXT, finding).new_text, encoding="utf-8")
+    return import_file(path, name)
+
+
 def doctored(report, function: str):
     target = f"{CASES}::{function}"
     return report(target), diagnose(target, report=report(target))
@@ -46,10 +53,7 @@ def test_while_true_stopped_by_a_tensor_break_gets_a_tensor_condition(report, tf
     assert (finding.code, finding.line, finding.cause) == ("AGX004", loop.line, True)
     assert "write `while tf.constant(True):`" in finding.fix
     assert finding.tried.outcome == "staged"
-    made = rewrite(TEXT, finding)
-    path = tmp_path / "tensor_breaks_fixed.py"
-    path.write_text(made.new_text, encoding="utf-8")
-    module = import_file(path, "tensor_breaks_fixed")
+    module = applied(finding, tmp_path, "tensor_breaks_fixed")
     assert abs(float(module.newton_sqrt(tf.constant(2.0))) - 2.0 ** 0.5) < 1e-5
 
 
@@ -79,10 +83,7 @@ def test_a_flag_the_body_makes_a_tensor_is_started_as_one_and_tried(report, tf, 
     assert "break" not in finding.message and "break" not in finding.fix, finding.fix
     assert "(`done = tf.constant(False)`)" in finding.fix
     assert finding.tried.outcome == "staged"
-    made = rewrite(TEXT, finding)
-    path = tmp_path / "tensor_breaks_flag.py"
-    path.write_text(made.new_text, encoding="utf-8")
-    module = import_file(path, "tensor_breaks_flag")
+    module = applied(finding, tmp_path, "tensor_breaks_flag")
     assert float(tf.reduce_sum(module.grow_until(tf.ones([2])))) > 100.0
     loop = next(v for v in tried_fixes(f"{CASES}::grow_until", TEXT, rep, None).statements
                 if v.kind == "while")
