@@ -209,16 +209,16 @@ def _live_report(target: str, new_text: str, live: Live) -> Any:
     folder = tempfile.mkdtemp(prefix="agx-trial-")
     copy = os.path.join(folder, os.path.basename(spec.path))
     try:
+        source = "\n" * (first - 1) + "".join(lines[first - 1:node.end_lineno])
         with open(copy, "w", encoding="utf-8") as f:  # AutoGraph reads the source there
-            f.write("\n" * (first - 1) + "".join(lines[first - 1:node.end_lineno]))
+            f.write(source)
         namespace = dict(live[2])
         # The module's `from __future__` features hold for its def (annotations unevaluated).
         flags = 0
         for feature in __future__.all_feature_names:
             if namespace.get(feature) is getattr(__future__, feature):
                 flags |= getattr(__future__, feature).compiler_flag
-        with open(copy, encoding="utf-8") as f:
-            code = compile(f.read(), copy, "exec", flags=flags, dont_inherit=True)
+        code = compile(source, copy, "exec", flags=flags, dont_inherit=True)
         with capture_output():
             try:
                 exec(code, namespace)  # the def (and its decorators) alone

@@ -87,19 +87,14 @@ def can_try_fixes(loaded: Any, target: Target) -> bool:
     instance)."""
     import os
 
-    node = loaded.node
+    from agexplorer.source.targets import TF_FUNCTION_NAMES
+
+    info = next((f for f in loaded.functions if f.qualname == loaded.qualname), None)
     return target.layer is None and loaded.instance is None and loaded.own is None \
-        and "." not in loaded.qualname and node is not None \
-        and all(_decorator_name(d).endswith("function") for d in node.decorator_list) \
+        and "." not in loaded.qualname and loaded.node is not None and info is not None \
+        and all(d in TF_FUNCTION_NAMES for d in info.decorators) \
         and loaded.path.endswith(".py") and os.path.isfile(loaded.path) \
         and hasattr(loaded.pyfn, "__globals__")
-
-
-def _decorator_name(node: Any) -> str:
-    """``tf.function`` for ``@tf.function`` and ``@tf.function(jit_compile=True)``."""
-    import ast
-
-    return ast.unparse(node.func if isinstance(node, ast.Call) else node)
 
 
 def live_call(loaded: Any) -> tuple[tuple[Any, ...], dict[str, Any], dict[str, Any]]:

@@ -11,7 +11,7 @@ from typing import Literal
 from agexplorer.model.errors import AgxError
 from agexplorer.source.files import read_source_file
 
-_TF_FUNCTION_NAMES = {"tf.function", "function", "tensorflow.function"}
+TF_FUNCTION_NAMES = {"tf.function", "function", "tensorflow.function"}
 
 # A method's decorator that makes it something other than a plain method.
 Descriptor = Literal["staticmethod", "classmethod", "property"]
@@ -369,7 +369,7 @@ def list_functions(tree: ast.Module, drives: bool = False) -> list[FunctionInfo]
                 found.append(FunctionInfo(
                     qualname=prefix + node.name, line=node.lineno,
                     end_line=node.end_lineno or node.lineno,
-                    decorated=any(d in _TF_FUNCTION_NAMES for d in decorators),
+                    decorated=any(d in TF_FUNCTION_NAMES for d in decorators),
                     decorators=decorators, is_method=in_class, params=params,
                     ready=descriptor != "property" and (prefix + node.name in samples
                                                         or signature or required <= 0
@@ -471,7 +471,7 @@ def _assigned_functions(tree: ast.Module, taken: set[str], samples: set[str],
         if not isinstance(value, ast.Call):
             continue
         called = ast.unparse(value.func)
-        if called in _TF_FUNCTION_NAMES and value.args:  # tf.function(lambda | a def)
+        if called in TF_FUNCTION_NAMES and value.args:  # tf.function(lambda | a def)
             wrapped = value.args[0]
             signature = any(k.arg == "input_signature" for k in value.keywords) or \
                 len(value.args) > 1
@@ -487,7 +487,7 @@ def _assigned_functions(tree: ast.Module, taken: set[str], samples: set[str],
                 decorators = tuple(_decorator_name(d) for d in inner.decorator_list)
                 signature = any("input_signature" in ast.unparse(d)
                                 for d in inner.decorator_list)
-                decorated = wrapped_here or any(d in _TF_FUNCTION_NAMES for d in decorators)
+                decorated = wrapped_here or any(d in TF_FUNCTION_NAMES for d in decorators)
                 found.append(_info(name, inner, decorated, decorators, signature,
                                    samples, own_calls))
     return found
@@ -518,7 +518,7 @@ def _returned_def(factory: ast.FunctionDef | ast.AsyncFunctionDef
         if not isinstance(node, ast.Return):
             continue
         value = node.value
-        wrapped = isinstance(value, ast.Call) and ast.unparse(value.func) in _TF_FUNCTION_NAMES \
+        wrapped = isinstance(value, ast.Call) and ast.unparse(value.func) in TF_FUNCTION_NAMES \
             and len(value.args) == 1
         if wrapped:
             value = value.args[0]  # type: ignore[union-attr]

@@ -94,3 +94,18 @@ def annotated(x: Tensorish) -> Tensorish:
     for _ in range(3):
         x = x * 2.0
     return x
+
+
+REGISTRY: list[str] = []
+
+
+def register_function(fn):
+    REGISTRY.append(fn.__name__)
+    return fn
+
+
+@register_function
+def registered(x):
+    for _ in range(2):
+        x = x + 1.0
+    return x

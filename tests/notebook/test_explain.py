@@ -196,6 +196,10 @@ def test_an_unrolled_loops_fix_is_tried_with_the_calls_own_arguments(explained, 
     [loop] = agexplorer.explain(code.annotated, x).verdicts
     assert loop.hint.endswith("Tried: the rewrite stages the loop as a StatelessWhile op."), \
         loop.hint
+    # under a decorator of its own (one that registers what it wraps): not made again, so
+    # nothing is registered twice; its fix stays untried
+    [loop] = agexplorer.explain(code.registered, x).verdicts
+    assert "Tried:" not in loop.hint and code.REGISTRY == ["registered"]
 
 
 def test_the_live_doctor_tries_its_rewrites_with_the_calls_own_arguments(code, x):
