@@ -85,23 +85,36 @@ def examine(path: str, text: str, qualname: str, report: Any, call: str | None =
         raise AgxError("unknown-function", f"{path} has no function '{qualname}' "
                        "that the doctor can read.")
     exam = ExaminedFunction(mod, func, method, report, values, origin, traced_alone=not reached)
-    for check in CHECKS:
-        check(exam)
+    # A plain function that calls the file's tf.functions (``main``): the program runs it in
+    # Python, so the checks for code run while tracing would misread it (a print there runs
+    # on every call), and so would the helpers it calls itself; what is traced is the
+    # tf.functions it calls and what they call.
+    drives = tuple(getattr(report, "drives", ()) or ())
+    if not drives:
+        for check in CHECKS:
+            check(exam)
     findings = exam.findings
     wrapped = qualname.split(".")[-1]
-    findings += [f for f in module_loops(mod) if f.subject == wrapped]
+    if not drives:
+        findings += [f for f in module_loops(mod) if f.subject == wrapped]
     # Each finding gains its rewrite's description as a new record, not by mutation. Where
     # Keras 3 runs the function unconverted, range -> tf.range cannot stage anything.
     findings = sorted((replace(f, rewrite=None if exam.keras3 and f.code == "AGX004" else
                                _described_rewrite(text, f, report.call if report else call))
                        for f in findings), key=lambda f: (f.line, f.col, f.code))
+    # Then the helpers the trace reached (their rewrites are not offered: another function,
+    # maybe another file; the fix says what to do there, tried where it is in this file).
+    helpers = reached_findings(report, mod, report.file if report else path)
+    if drives:
+        helpers = [f for f in helpers if any(site.function in drives
+                                             for site in (f.call_path or ())[1:])]
     if try_budget is not None and target is not None:
         if progress is not None and any(f.rewrite for f in findings):
             progress(f"trying the rewrites for {qualname}")
-        findings = try_rewrites(target, text, findings, report, call, try_budget, live)
-    # Then the helpers the trace reached (their rewrites are not offered: another function,
-    # maybe another file; the fix says what to do there).
-    findings += reached_findings(report, mod, report.file if report else path)
+        findings = try_rewrites(target, text, findings + helpers, report, call, try_budget,
+                                live)
+    else:
+        findings += helpers
     first = min([func.lineno, *(d.lineno for d in func.decorator_list)])
     return DoctorReport(
         file=report.file if report else path, function=qualname,
@@ -109,7 +122,17 @@ def examine(path: str, text: str, qualname: str, report: Any, call: str | None =
         call=report.call if report else call,
         call_origin=exam.origin,
         traced=exam.traced, findings=findings,
-        error=report.error if report is not None else load_error)
+        error=report.error if report is not None else load_error,
+        note=driver_note(qualname, drives) if drives else None)
+
+
+def driver_note(qualname: str, drives: tuple[str, ...]) -> str:
+    """What the doctor checks of a plain function that calls the file's tf.functions."""
+    name = qualname.split(".")[-1]
+    return (f"{name} is no tf.function: your program runs it in Python, so its own lines are "
+            "not checked for what runs only while tracing (a print there runs on every "
+            f"call); the findings are those of the tf.function{'s' if len(drives) > 1 else ''}"
+            f" it calls ({', '.join(drives)}), as the trace of tf.function({name}) reaches them")
 
 
 def _described_rewrite(text: str, finding: Finding, call: str | None) -> str | None:

@@ -481,28 +481,66 @@ _MAKERS: dict[str, Callable[..., tuple[list, str, str | None] | None]] = {
     "AGX017": _assert_op}
 
 
-def rewrite(text: str, finding: Finding, call: str | None = None) -> Rewrite | None:
+def rewrite(text: str, finding: Finding, call: str | None = None,
+            import_tf: bool = False) -> Rewrite | None:
     """The mechanical rewrite for ``finding`` in ``text`` (the file), or None when there is none.
 
-    ``call``: the argument list the function is called with (AGX009 rewrites it).
+    ``call``: the argument list the function is called with (AGX009 rewrites it);
+    ``import_tf``: where the file does not import TensorFlow (a helper module of plain
+    Python), the rewrite imports it as ``tf`` (a line above its first statement).
     """
     maker = _MAKERS.get(finding.code)
     if maker is None:
         return None
     try:
-        made = maker(ParsedFile(text), finding, call)
+        mod = ParsedFile(text)
+        made = maker(mod, finding, call)
+        if made is None and import_tf and mod.tf_name is None and "tf" not in _bound(mod):
+            mod.tf.append("tf")
+            made = maker(mod, finding, call)
+            if made is not None:
+                edits, description, new_call = made
+                at = _first_statement(mod)
+                made = ([*edits, (at, at, "import tensorflow as tf\n")],
+                        f"{description}; import tensorflow as tf", new_call)
     except SyntaxError:
         return None
     if made is None:
         return None
     edits, description, new_call = made
-    mod = ParsedFile(text)
     at = mod.starts[finding.line - 1] + finding.col if finding.line <= len(mod.starts) else 0
     moved = sum(new.count("\n") - text[start:end].count("\n")
                 for start, end, new in edits if start <= at)
     return Rewrite(code=finding.code, line=finding.line, description=description,
                    new_text=_replace(text, edits) if edits else None, new_call=new_call,
                    old_sha=text_sha(text), new_line=finding.line + moved if moved else None)
+
+
+def _bound(mod: ParsedFile) -> set[str]:
+    """The names the file's module-level code binds (assignments, imports, defs)."""
+    names: set[str] = set()
+    for node in mod.tree.body:
+        if isinstance(node, (gast.Import, gast.ImportFrom)):
+            names |= {(a.asname or a.name).split(".")[0] for a in node.names}
+        elif isinstance(node, (gast.FunctionDef, gast.AsyncFunctionDef, gast.ClassDef)):
+            names.add(node.name)
+        else:
+            names |= {n.id for n in gast.walk(node) if isinstance(n, gast.Name)
+                      and isinstance(n.ctx, gast.Store)}
+    return names
+
+
+def _first_statement(mod: ParsedFile) -> int:
+    """The offset of the line of the file's first statement that is neither its docstring
+    nor a ``from __future__`` import (where an import may go)."""
+    for i, node in enumerate(mod.tree.body):
+        docstring = i == 0 and isinstance(node, gast.Expr) and isinstance(
+            node.value, gast.Constant) and isinstance(node.value.value, str)
+        future = isinstance(node, gast.ImportFrom) and node.module == "__future__"
+        if not docstring and not future:  # (a decorated def starts at its decorators)
+            first = min([node.lineno, *(d.lineno for d in getattr(node, "decorator_list", ()))])
+            return mod.starts[first - 1]
+    return len(mod.text)
 
 
 def function_diff(old: str, new: str, first: int, end: int, name: str) -> str:

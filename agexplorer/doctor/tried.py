@@ -7,6 +7,7 @@ doctor's time for them is spent; the ones left say so.
 
 from __future__ import annotations
 
+import contextlib
 import re
 import time
 from dataclasses import replace
@@ -132,41 +133,110 @@ def try_rewrites(target: str, text: str, findings: list[Finding], report: Any,
     """``findings`` with each offered rewrite tried in ``budget`` seconds in all (``report``:
     the function's own trace; ``call``: the arguments the user gave, None for its own;
     ``live``: the arguments themselves, a notebook's objects, which the trials pass as
-    they are)."""
+    they are). A finding in a function the trace reached (a helper) is tried as well where
+    it is in the explored function's file, by tracing the explored function with the
+    helper rewritten; its rewrite is still not offered (``--try`` is the explored
+    function's). One in another file says it was not tried."""
     traced = report is not None and report.inventory is not None and report.error is None
     # One trial costs about what the function's own load and trace did.
     cost = sum(report.timings.get(k, 0.0) for k in ("load_s", "convert_s", "trace_s")) \
         if report is not None else 0.0
+    root_file = report.file if report is not None else None
     start = time.perf_counter()
     done = []
     for finding in findings:
-        if finding.rewrite is None or (live is not None and finding.code == "AGX009"):
-            # (a live call's arguments are objects: a rewrite of the call's text has none)
-            done.append(finding)
+        helper = finding.function is not None
+        # The text the rewrite changes: the explored function's file, or a helper's own.
+        own: str | None = text
+        if helper:
+            own = text if finding.file == root_file else _module_text(finding.file)
+            described = _description(own, finding, call, True) if own is not None else None
+            if described is None and own is not text:  # no rewrite there, or not a module
+                done.append(_elsewhere(finding))
+                continue
+            finding = replace(finding, rewrite=described)
+        if finding.rewrite is None or (live is not None
+                                       and (helper or finding.code == "AGX009")):
+            # (a live call's arguments are objects: a rewrite of the call's text has none;
+            # a live trial compiles the explored function alone, not its helpers)
+            done.append(replace(finding, rewrite=None) if helper else finding)
             continue
         if not traced and not finding.cause:  # its cause's rewrite may make it trace
             tried = Tried("not-tried", why_not="not-traced")
         elif time.perf_counter() - start + cost > budget:
             tried = Tried("not-tried", why_not="budget", budget_s=budget)
+        elif own is not None and own is not text:  # a helper of another file's module
+            tried = _trial(target, text, finding, report.call, call, live,
+                           module=(finding.file or "", own))
+            # (an error's line is one of the explored function's file: not said)
+            tried = replace(tried, error_line=None)
         else:
             tried = _trial(target, text, finding, report.call, call, live)
-        done.append(_with_trial(finding, tried, text))
+        made = _with_trial(finding, tried, own or text)
+        done.append(replace(made, rewrite=None) if helper else made)
     return done
 
 
+def _description(text: str, finding: Finding, call: str | None,
+                 import_tf: bool = False) -> str | None:
+    """The rewrite of ``finding`` in ``text`` in words; None where there is none
+    (``import_tf``: a helper's file that does not import TensorFlow is made to)."""
+    made = rewrite(text, finding, call, import_tf)
+    return made.description if made is not None else None
+
+
+def _module_text(path: str | None) -> str | None:
+    """The source of a helper's file where a trial can load it rewritten (a module's .py
+    file); None otherwise (a notebook's cell, a file gone)."""
+    import os
+
+    from agexplorer.source.targets import read_source
+
+    if not path or not path.endswith(".py") or not os.path.isfile(path):
+        return None
+    try:
+        return read_source(path)
+    except AgxError:  # unreadable: no trial there
+        return None
+
+
+def _elsewhere(finding: Finding) -> Finding:
+    """A helper's finding whose rewrite cannot be tried (its file is a notebook's cell, or
+    gone): where a rewrite exists, its fix says it was not tried."""
+    from agexplorer.source.cells import source_text
+
+    try:
+        other = source_text(finding.file or "")
+    except Exception:  # noqa: BLE001 - a file gone or unreadable: nothing to say there
+        return finding
+    if _description(other, finding, None, True) is None:
+        return finding
+    return _with_trial(finding, Tried("not-tried", why_not="other-file"), other)
+
+
 def _trial(target: str, text: str, finding: Finding, traced_call: str | None,
-           call: str | None, live: Live | None = None) -> Tried:
+           call: str | None, live: Live | None = None,
+           module: tuple[str, str] | None = None) -> Tried:
     """One trace of the rewrite (``traced_call``: the arguments the function was traced
     with, which AGX009 rewrites; ``call``: the user's own, None for the file's; ``live``:
-    the arguments themselves, passed as they are, where the rewrite keeps the call)."""
-    from agexplorer.engine.buffer import shadowed
+    the arguments themselves, passed as they are, where the rewrite keeps the call;
+    ``module``: a helper's file and source where the finding is there, in another file than
+    the explored function's, whose module the trace then imports rewritten)."""
+    from agexplorer.engine.buffer import module_shadowed, shadowed
     from agexplorer.engine.pipeline import build_report
 
-    made = rewrite(text, finding, traced_call)
-    if made is None:  # the rewrite was described from the same text and call
-        return Tried("not-tried", why_not="not-traced")
+    made = rewrite(module[1] if module else text, finding, traced_call,
+                   import_tf=finding.function is not None)
+    if made is None or (module is not None and made.new_text is None):
+        return Tried("not-tried", why_not="not-traced")  # (described from the same text)
     after_call = made.new_call if made.new_call is not None else call
-    with shadowed(target, made.new_text if made.new_text is not None else text) as (new, _):
+    new_text = made.new_text if made.new_text is not None else text
+    copy = None
+    with contextlib.ExitStack() as stack:
+        if module is not None:
+            copy = stack.enter_context(module_shadowed(module[0], new_text))
+            new_text = text
+        new, _ = stack.enter_context(shadowed(target, new_text))
         try:
             after = build_report(new, after_call) if live is None or made.new_call \
                 or made.new_text is None else _live_report(target, made.new_text, live)
@@ -177,7 +247,12 @@ def _trial(target: str, text: str, finding: Finding, traced_call: str | None,
     if finding.code not in _LOOP_REWRITES:
         return Tried("traced")
     line = made.new_line or finding.line  # lines inserted above it moved it
-    loop = next((v for v in after.statements if v.line == line and v.kind in LOOPS), None)
+    # A helper's loop: its verdicts in the explored function's new trace.
+    where = copy or after.file
+    verdicts = after.statements if finding.function is None else next(
+        (r.statements for r in after.reached
+         if r.function == finding.function and r.file == where), ())
+    loop = next((v for v in verdicts if v.line == line and v.kind in LOOPS), None)
     if loop is not None and loop.verdict == "staged":
         return Tried("staged", graph_op=loop.graph_op)
     return Tried("unstaged")

@@ -6,7 +6,9 @@ body that adds the counter to a float tensor (``x + i``) makes the fix fail to t
 the doctor's rewrite of each such loop is traced once (``try_rewrites``), and the verdict
 says what came of it (model.doctor.with_tried_fixes): the fix with "Tried: the rewrite
 stages the loop as a While op.", or, where the rewrite fails, what to do instead and the
-error (the fix is not offered).
+error (the fix is not offered). The loops of the functions the trace reached (helpers) are
+tried as well where they are in the explored function's file (the explored function traced
+with the helper rewritten); one in another file says it was not tried.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from dataclasses import replace
 
 from agexplorer.doctor.checks import examine
 from agexplorer.doctor.tried import TRY_BUDGET_S, Live, try_rewrites
-from agexplorer.model.doctor import offers_fix, with_tried_fixes
+from agexplorer.model.doctor import offers_fix, report_with_tried_fixes
 from agexplorer.model.errors import AgxError
 from agexplorer.model.report import Report
 
@@ -29,19 +31,26 @@ def tried_fixes(target: str, text: str, report: Report, call: str | None,
     has no mechanical rewrite for it, or the trace failed elsewhere than at such a loop (where
     it failed at one, a `while` whose body made its condition a tensor, that one is tried:
     its rewrite is what would make the function trace)."""
-    lines = {v.line for v in report.statements if offers_fix(v)}
+    lines: set[tuple[str | None, int]] = {(None, v.line) for v in report.statements
+                                          if offers_fix(v)}
+    lines |= {(r.function, v.line) for r in report.reached for v in r.statements
+              if offers_fix(v)}
     if not lines:
         return report
     # A trace that failed: only the loop that made it fail (the finding's cause), whose
     # rewrite is what would make it trace, is tried.
     failed = report.error is not None or report.inventory is None
     try:
-        examined = examine(report.file, text, report.function, report, call)
+        # A plain function that calls the file's tf.functions: its report's verdicts are
+        # tf.function(main)'s, so are its trials (the doctor leaves its own lines out).
+        examined = examine(report.file, text, report.function, replace(report, drives=()),
+                           call)
     except AgxError:  # the doctor cannot read the function (a lambda): nothing tried
         return report
-    findings = [f for f in examined.findings if f.code == "AGX004" and f.rewrite
-                and f.function is None and f.line in lines and (f.cause or not failed)]
+    findings = [f for f in examined.findings if f.code == "AGX004"
+                and (f.rewrite or f.function is not None)
+                and (f.function, f.line) in lines and (f.cause or not failed)]
     if not findings:
         return report
     tried = try_rewrites(target, text, findings, report, call, budget, live)
-    return replace(report, statements=with_tried_fixes(report.statements, tried))
+    return report_with_tried_fixes(report, tried)

@@ -80,3 +80,48 @@ def shadowed(target: str, source: str | None) -> Iterator[tuple[str, Shadow]]:
             with contextlib.suppress(ValueError):
                 sys.path.remove(real_folder)
         shutil.rmtree(folder, ignore_errors=True)
+
+
+class _CopyFinder:
+    """A meta path finder that loads the module whose file is ``real`` from ``copy``."""
+
+    def __init__(self, real: str, copy: str) -> None:
+        self.real, self.copy = real, copy
+
+    def find_spec(self, fullname: str, path: Any = None, target: Any = None) -> Any:
+        import importlib.util
+
+        for finder in sys.meta_path:
+            find = getattr(finder, "find_spec", None)
+            if finder is self or find is None:
+                continue
+            spec = find(fullname, path, target)
+            if spec is None:
+                continue
+            if spec.origin and os.path.realpath(spec.origin) == self.real:
+                return importlib.util.spec_from_file_location(
+                    fullname, self.copy,
+                    submodule_search_locations=spec.submodule_search_locations)
+            return spec
+        return None
+
+
+@contextlib.contextmanager
+def module_shadowed(path: str, source: str) -> Iterator[str]:
+    """While open, importing the module whose file is ``path`` (a helper module the target
+    imports) runs ``source`` from a copy instead (AutoGraph reads that copy's lines); yields
+    the copy's path, which the functions of that module then name. The module must not be
+    imported already (the engine forgets the user's modules before each load)."""
+    data = encode_source(source, coding_of(source) or "utf-8")
+    folder = tempfile.mkdtemp(prefix="agx-helper-")
+    copy = os.path.join(folder, os.path.basename(path))
+    with open(copy, "wb") as fh:
+        fh.write(data)
+    finder = _CopyFinder(os.path.realpath(path), copy)
+    sys.meta_path.insert(0, finder)
+    try:
+        yield copy
+    finally:
+        with contextlib.suppress(ValueError):
+            sys.meta_path.remove(finder)
+        shutil.rmtree(folder, ignore_errors=True)

@@ -91,8 +91,9 @@ CODES: dict[str, tuple[str, str]] = {
 # so the rewrite is not offered; "not-tried", see NotTried.
 TryOutcome = Literal["staged", "unstaged", "traced", "fails", "not-tried"]
 # Why it was not tried: "budget", the doctor's time for trials was spent (or one trace takes
-# longer than what was left); "not-traced", the function itself did not trace.
-NotTried = Literal["budget", "not-traced"]
+# longer than what was left); "not-traced", the function itself did not trace; "other-file",
+# the loop is in a helper whose file a trial cannot load rewritten (a notebook's cell).
+NotTried = Literal["budget", "not-traced", "other-file"]
 
 
 @dataclass(frozen=True)
@@ -121,6 +122,9 @@ class Tried:
             return f"tried: the rewrite fails to trace ({where}{self.error})"
         if self.why_not == "not-traced":
             return "not tried (the function itself did not trace)"
+        if self.why_not == "other-file":
+            return ("not tried (it is in a file that a trial cannot load rewritten, such as "
+                    "a notebook's cell)")
         budget = f" {self.budget_s:g} s" if self.budget_s is not None else ""
         return f"not tried (the doctor's{budget} for trying rewrites was spent)"
 
@@ -172,6 +176,9 @@ class DoctorReport:
     traced: bool = False
     findings: list[Finding] = field(default_factory=list)
     error: AgxError | None = None  # why the function did not trace (or load)
+    # What to know first: a plain function that drives the file's tf.functions (``main``)
+    # is not checked itself, only the tf.functions it calls (see doctor.checks.examine).
+    note: str | None = None
 
     @property
     def target(self) -> str:
@@ -184,7 +191,8 @@ class DoctorReport:
                 "first_line": self.first_line, "end_line": self.end_line,
                 "call": {"args": self.call, "origin": self.call_origin},
                 "traced": self.traced, "findings": [f.to_dict() for f in self.findings],
-                "error": self.error.to_dict() if self.error is not None else None}
+                "error": self.error.to_dict() if self.error is not None else None,
+                "note": self.note}
 
 
 @dataclass
@@ -267,13 +275,15 @@ def offers_fix(v: Verdict) -> bool:
     return v.kind in LOOPS and v.verdict == "python" and bool(v.hint) and v.intended is None
 
 
-def with_tried_fixes(verdicts: list[Verdict], findings: list[Finding]) -> list[Verdict]:
-    """The explored function's ``verdicts`` with the fix of each unrolled loop as the trial of
-    the doctor's rewrite for it (``findings``, AGX004, the function's own) left it: kept with
-    "Tried: the rewrite stages the loop as a While op.", or, where the rewrite failed, the
-    doctor's advice instead and the error. A verdict whose loop was not tried is unchanged."""
-    tried = {f.line: f for f in findings if f.code == "AGX004" and f.function is None
-             and f.tried is not None and f.tried.outcome != "not-tried"}
+def with_tried_fixes(verdicts: list[Verdict], findings: list[Finding],
+                     function: str | None = None) -> list[Verdict]:
+    """The verdicts of the explored function (``function`` None) or of the function it reached
+    named ``function``, with the fix of each unrolled loop as the trial of the doctor's
+    rewrite for it (``findings``, AGX004) left it: kept with "Tried: the rewrite stages the
+    loop as a While op.", or, where the rewrite failed, the doctor's advice instead and the
+    error; one not tried says so and why. A verdict with no finding is unchanged."""
+    tried = {f.line: f for f in findings if f.code == "AGX004" and f.function == function
+             and f.tried is not None}
     changed = []
     for v in verdicts:
         finding = tried.get(v.line) if offers_fix(v) else None
@@ -285,3 +295,12 @@ def with_tried_fixes(verdicts: list[Verdict], findings: list[Finding]) -> list[V
                 v = replace(v, hint=f"{v.hint} {sentence[0].upper()}{sentence[1:]}.")
         changed.append(v)
     return changed
+
+
+def report_with_tried_fixes(report: Any, findings: list[Finding]) -> Any:
+    """``report`` (a Report) with the fixes of its own unrolled loops and of the functions
+    its trace reached as their trials left them (see :func:`with_tried_fixes`)."""
+    reached = [replace(r, statements=tuple(with_tried_fixes(list(r.statements), [
+        f for f in findings if f.file == r.file], r.function))) for r in report.reached]
+    return replace(report, statements=with_tried_fixes(report.statements, findings),
+                   reached=reached)

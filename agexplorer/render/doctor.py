@@ -79,8 +79,8 @@ def render_doctor(reports: list[DoctorReport], console: Console | None = None,
         console.print(Text(f"{name}: not examined: plain Python that calls the file's "
                            f"tf.function{'s' if len(calls) > 1 else ''} {called}; the program "
                            f"runs it, nothing traces it, so the checks for code run while "
-                           f"tracing do not apply (name it, ::{name}, to examine it as if "
-                           "traced).", style="dim"))
+                           f"tracing do not apply (name it, ::{name}, to examine what it "
+                           "calls with the arguments it passes).", style="dim"))
 
 
 def doctor_renderables(reports: list[DoctorReport], width: int,
@@ -99,6 +99,8 @@ def doctor_renderables(reports: list[DoctorReport], width: int,
             ": nothing found in its source (not traced, so its loops' verdicts are unknown)"
         head.append(f": {plural(n, 'finding')}" if n else clean,
                     style="bold yellow" if n else "green" if report.traced else "yellow")
+        if report.note:
+            head.append(f"\n  {report.note}", style="dim")
         if report.call is not None:
             head.append(f"\n  call: {report.function.split('.')[-1]}({report.call})"
                         f"  [{report.call_origin}]", style="dim")

@@ -211,17 +211,18 @@ class ExplorerState:
     def fixes_tried(self, key: AnalysisKey, findings: list[Finding]) -> None:
         """The doctor's ``findings`` for the report ``key`` answered, their rewrites tried:
         each unrolled loop's fix says how its rewrite went (a fix that fails to trace is
-        replaced by the doctor's advice), as ``agexplorer report`` says it."""
-        from agexplorer.model.doctor import with_tried_fixes
+        replaced by the doctor's advice), as ``agexplorer report`` says it, in the explored
+        function and in the functions its trace reached."""
+        from agexplorer.model.doctor import report_with_tried_fixes
 
         report, answered = self.report, self._as_answered
         if report is None or answered is None or key.generation != self.answered \
                 or key.target != self.target:
             return
         # From the verdicts as answered: a second answer of the doctor for the same report
-        # says the same, once.
-        statements = with_tried_fixes(answered.statements, findings)
-        if statements != report.statements:
-            self.report = replace(report, statements=statements)
+        # says the same, once. The reached functions' loops too (a helper in the same file).
+        tried = report_with_tried_fixes(answered, findings)
+        if tried.statements != report.statements or tried.reached != report.reached:
+            self.report = replace(report, statements=tried.statements, reached=tried.reached)
             self._tell(FixesTried(key, self.report))
 

@@ -130,7 +130,8 @@ def _tried_fixes(target: str, call: str | None, report: Report, ctx: Context) ->
     from agexplorer.doctor.verdict_fixes import tried_fixes
     from agexplorer.source.targets import parse_spec, read_source
 
-    if not any(v.hint for v in report.statements):
+    if not any(v.hint for v in report.statements) and not any(
+            v.hint for r in report.reached for v in r.statements):
         return report
     ctx.progress(f"trying the fixes for {report.function}")
     return tried_fixes(target, read_source(parse_spec(target).path), report, call)

@@ -206,3 +206,30 @@ def test_the_doctors_trials_change_the_fixes_of_the_report_they_were_tried_for()
     told = len(seen.told)
     state.fixes_tried(key, findings)  # the doctor answers again: said once
     assert [v.hint for v in state.report.statements] == hints and len(seen.told) == told
+
+
+def test_the_doctors_trials_change_the_fixes_of_the_functions_the_trace_reached():
+    from agexplorer.model.doctor import Finding, Tried
+    from agexplorer.model.report import CallSite, ReachedFunction, Report, Verdict
+    from agexplorer.tui.state import FixesTried
+
+    loop = Verdict(kind="for", line=12, header="for i in range(3)", verdict="python",
+                   graph_op=None, iterations=3, branch=None, ops_created=3, reason="...",
+                   hint="iterate over tf.range(3)")
+    helper = ReachedFunction(file=F[0], function="helper", first_line=11, end_line=14,
+                             call_path=(CallSite(F[1], F[0], 3), CallSite("helper", F[0], 11)),
+                             statements=(loop,))
+    state, seen = ExplorerState(), Listener()
+    seen.on_fixes_tried = seen._keep
+    state.subscribe(seen)
+    state.open(F)
+    key = state.start(request(), "text")
+    state.answer(key, Report(file=F[0], function=F[1], reached=[helper]), None)
+    # the explored function's own finding at the same line is not the helper's
+    own = Finding("AGX004", 12, "unrolled", "why", "own", tried=Tried("fails", error="E"))
+    found = Finding("AGX004", 12, "unrolled", "why", "x", tried=Tried("staged", graph_op="While"),
+                    file=F[0], function="helper")
+    state.fixes_tried(key, [own, found])
+    assert state.report.reached[0].statements[0].hint == (
+        "iterate over tf.range(3) Tried: the rewrite stages the loop as a While op.")
+    assert isinstance(seen.told[-1], FixesTried)

@@ -20,7 +20,7 @@ from agexplorer.tui.status_line import StatusLine
 if TYPE_CHECKING:
     from agexplorer.tui.desk import Desk
     from agexplorer.tui.program.reached import ReachedScreen
-    from agexplorer.tui.state import ReportChanged, TargetChanged
+    from agexplorer.tui.state import FixesTried, ReportChanged, TargetChanged
 
 Key = tuple[tuple[str, str], ...]  # a call path as (function, file) steps
 MAX_BADGES = 3  # more would push a deep node's label off a narrow tab
@@ -112,6 +112,13 @@ class CallTreeTab(Vertical):
             # screen, ~3 ms); a newer answer by then makes it moot.
             self.call_after_refresh(self._show_if_current, message.key.generation,
                                     message.report, message.text)
+
+    def on_fixes_tried(self, message: FixesTried) -> None:
+        # The doctor tried the reached functions' fixes too (a helper's loop in this file):
+        # an open view shows what came of them.
+        if self.report is not None and message.report.reached != self.report.reached:
+            self.call_after_refresh(self._show_if_current, message.key.generation,
+                                    message.report, self.made_text)
 
     def _show_if_current(self, generation: int, report: Report, made_text: str) -> None:
         if generation == self.desk.state.answered:

@@ -73,6 +73,8 @@ class DoctorPanel(Horizontal):
             detail = ("No pitfalls found: nothing in this function runs only while tracing, "
                       "and no loop was unrolled." if doctor is not None else
                       "No findings yet.")
+            if doctor is not None and doctor.note:  # a plain function driving tf.functions
+                detail = f"{doctor.note}: no pitfalls found in them."
             if doctor is not None and doctor.error is not None and not doctor.traced:
                 if doctor.error.kind in ARGUMENT_ERRORS:
                     # Nothing was examined: say so first, and the explorer's way to a call.
