@@ -35,6 +35,9 @@ class Examined:
     source: str  # where the call was recorded: "trace 2 of train_step"
     init_note: str | None = None
     reached: bool = False  # the run reached it from another one's trace, never traced it alone
+    # every trace that reached it ran it as plain Python (code AutoGraph does not convert
+    # called it: a Keras 3 layer's call and what it calls)
+    unconverted: bool = False
 
 
 def targets(summary: dict[str, Any]) -> list[Examined]:
@@ -44,6 +47,7 @@ def targets(summary: dict[str, Any]) -> list[Examined]:
     examined a Keras layer with predict's call instead of fit's, made before it)."""
     found: dict[tuple[str, str], Examined] = {}
     alone: set[tuple[str, str]] = set()  # traced on their own (their own tf.function's traces)
+    converted: set[tuple[str, str]] = set()  # reached converted by some trace
     in_run = sorted(((trace.get("in_log") or 0, order, function, trace)
                      for order, function in enumerate(summary["functions"])
                      for trace in function.get("each_trace") or []),
@@ -58,15 +62,21 @@ def targets(summary: dict[str, Any]) -> list[Examined]:
             found.setdefault(key, Examined(function["file"], function["function"],
                                            trace["arguments"], None, False, where))
         for reached in trace.get("reached") or []:
-            if not isinstance(reached, dict) or "arguments" not in reached:
+            if not isinstance(reached, dict):
                 continue
             key = (str(reached.get("file")), str(reached.get("function")))
+            if reached.get("converted", True) is not False:
+                converted.add(key)
+            if "arguments" not in reached:
+                continue
             found.setdefault(key, Examined(
                 key[0], key[1], list(reached.get("arguments") or []), reached.get("init"),
                 "init" in reached and (reached.get("init") is not None
                                        or reached.get("init_note") is not None),
                 where, reached.get("init_note"), reached=True))
-    return [replace(e, reached=(e.file, e.function) not in alone) for e in found.values()]
+    return [replace(e, reached=(e.file, e.function) not in alone,
+                    unconverted=(e.file, e.function) not in alone | converted)
+            for e in found.values()]
 
 
 def local_functions(summary: dict[str, Any]) -> list[dict[str, str]]:
@@ -138,7 +148,7 @@ def cmd_doctor_log(args: argparse.Namespace, path: str) -> int:
         request = DoctorRequest(f"{item.file}::{item.function}", call=call,
                                 init=item.init if item.instance else None,
                                 call_origin=f"the recorded {item.source}",
-                                reached=item.reached)
+                                reached=item.reached, unconverted=item.unconverted)
         try:
             report = worker.request(request, what=f"diagnosing {item.function}",
                                     path=item.file)

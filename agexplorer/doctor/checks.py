@@ -35,7 +35,8 @@ def module_findings(text: str) -> list[Finding]:
 def diagnose(target: str, call: str | None = None,
              progress: Callable[[str], None] | None = None, report: Any = None,
              try_budget: float | None = TRY_BUDGET_S, init: str | None = None,
-             origin: str | None = None, reached: bool = False) -> DoctorReport:
+             origin: str | None = None, reached: bool = False,
+             unconverted: bool = False) -> DoctorReport:
     """The findings for ``PATH::QUALNAME``: the static checks, cross-checked with its trace.
 
     ``report``: a :class:`~agexplorer.model.report.Report` already built for the
@@ -44,7 +45,7 @@ def diagnose(target: str, call: str | None = None,
     tried (one trace of a rewritten copy) within ``try_budget`` seconds in all; None:
     not tried, and the finding says nothing of it. ``origin``: where ``call`` came from,
     when not --call; ``reached``: the run reached the function only from another one's
-    trace (see DoctorRequest).
+    trace; ``unconverted``: the run ran it only as plain Python (see DoctorRequest).
     """
     from agexplorer.engine.pipeline import build_report
     from agexplorer.source.targets import parse_source, parse_spec, read_source
@@ -62,6 +63,10 @@ def diagnose(target: str, call: str | None = None,
             if exc.kind != "load-error":
                 raise
             load_error = exc  # the module does not load: the parse alone still helps
+    if unconverted and report is not None:  # as the run ran it, not as tf.function would
+        from agexplorer.engine.calltree import ran_unconverted
+
+        report = ran_unconverted(report)
     return examine(spec.path, text, spec.qualname, report, call, target=target,
                    progress=progress, try_budget=try_budget, load_error=load_error,
                    origin=origin, reached=reached)

@@ -53,8 +53,10 @@ class ExaminedFunction:
         self.parents = parent_map(func)
         self.traced = report is not None and report.inventory is not None
         self.verdicts = {(v.kind, v.line): v for v in (report.statements if report else [])}
-        # Keras 3 runs the function as plain Python (a layer's call): no AutoGraph rewrite helps.
-        self.keras3 = any(v.unconverted == "keras3" for v in self.verdicts.values())
+        # The program runs the function as plain Python (Keras 3 runs a layer's call and what
+        # it calls so; a recorded run reached it only from code AutoGraph does not convert):
+        # no AutoGraph rewrite helps there.
+        self.keras3 = any(v.unconverted is not None for v in self.verdicts.values())
         self.findings: list[Finding] = []
         self.args = self._call_args()
 

@@ -74,6 +74,9 @@ def reached_findings(report: Any, root: ParsedFile, root_file: str) -> list[Find
         view = _HelperTrace(list(reached.statements), report.inventory, report.output, error,
                             file=reached.file)
         exam = ExaminedFunction(mod, func, method, view)
+        # AutoGraph did not convert it (code it does not convert called it): no rewrite of
+        # AutoGraph's helps there, as for a Keras 3 layer's call
+        exam.keras3 = exam.keras3 or not reached.converted
         for check in HELPER_CHECKS:
             check(exam)
         found += [replace(f, file=reached.file, function=reached.function,

@@ -148,6 +148,11 @@ def try_rewrites(target: str, text: str, findings: list[Finding], report: Any,
         helper = finding.function is not None
         # The text the rewrite changes: the explored function's file, or a helper's own.
         own: str | None = text
+        if helper and _runs_unconverted(report, finding):
+            # the program runs the helper as plain Python (a Keras 3 layer called it): a
+            # trial, traced with AutoGraph, would say nothing of the program
+            done.append(replace(finding, rewrite=None))
+            continue
         if helper:
             own = text if finding.file == root_file else _module_text(finding.file)
             described = _description(own, finding, call, True) if own is not None else None
@@ -175,6 +180,17 @@ def try_rewrites(target: str, text: str, findings: list[Finding], report: Any,
         made = _with_trial(finding, tried, own or text)
         done.append(replace(made, rewrite=None) if helper else made)
     return done
+
+
+def _runs_unconverted(report: Any, finding: Finding) -> bool:
+    """Whether the program runs the helper of ``finding`` without AutoGraph: the report's
+    trace did not convert it, or its loop's verdict says who runs it unconverted."""
+    fn = next((r for r in getattr(report, "reached", ()) if r.function == finding.function
+               and r.file == finding.file), None)
+    if fn is None:
+        return False
+    return not fn.converted or any(v.unconverted is not None for v in fn.statements
+                                   if v.line == finding.line)
 
 
 def _description(text: str, finding: Finding, call: str | None,

@@ -33,8 +33,8 @@ def tried_fixes(target: str, text: str, report: Report, call: str | None,
     its rewrite is what would make the function trace)."""
     lines: set[tuple[str | None, int]] = {(None, v.line) for v in report.statements
                                           if offers_fix(v)}
-    lines |= {(r.function, v.line) for r in report.reached for v in r.statements
-              if offers_fix(v)}
+    lines |= {(r.function, v.line) for r in report.reached if r.converted
+              for v in r.statements if offers_fix(v) and v.unconverted is None}
     if not lines:
         return report
     # A trace that failed: only the loop that made it fail (the finding's cause), whose

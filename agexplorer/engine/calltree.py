@@ -31,7 +31,12 @@ from agexplorer.model.report import (
 )
 from agexplorer.source.cells import cell_text
 from agexplorer.source.files import read_source_file
-from agexplorer.source.targets import FunctionInfo, list_functions, own_nodes
+from agexplorer.source.targets import (
+    FunctionInfo,
+    list_functions,
+    own_nodes,
+    tf_function_decorated,
+)
 
 Node = ast.FunctionDef | ast.AsyncFunctionDef
 
@@ -248,8 +253,39 @@ def build_call_tree(root: Root, calls: list[Call], entries: dict[tuple[str, int]
             end_line=unit.end_line, call_path=path, statements=placed,
             op_count=_own_ops(unit, inventory), source=index.source(unit),
             conversion=conversion, converted=converted, note=note_text))
+    if _keras3_method(root.file, root.qualname):
+        reached = [_under_keras3(f, root.qualname, index) for f in reached]
     reached.sort(key=lambda f: (f.depth, f.file, f.first_line))
     return reached
+
+
+def _under_keras3(f: ReachedFunction, root: str, index: FileIndex,
+                  why: str | None = None) -> ReachedFunction:
+    """A function a Keras 3 layer's method (the root) reached: Keras runs the method
+    without AutoGraph, so a plain function it calls runs without it too, as no tf.function
+    between them converts it. Its statements as Keras runs them (see :func:`_keras3`;
+    ``why``: who runs the root so, where not Keras 3 itself)."""
+    if not f.converted:
+        return f
+    for site in f.call_path[1:]:
+        unit = index.unit_at(site.file, site.line)
+        if unit is None or tf_function_decorated(unit.node):
+            return f  # a tf.function converts what it calls
+    said = f" {why or f'Keras 3 runs {root} without AutoGraph'}, and so {f.function}, " \
+        "which it calls"
+    return replace(f, statements=tuple(_keras3(v, root, said) for v in f.statements))
+
+
+def ran_unconverted(report: Any) -> Any:
+    """``report`` (a Report) as a recorded run ran its function: without AutoGraph, called
+    only by code AutoGraph does not convert (a Keras 3 layer's call and what it calls), so
+    its statements and those of the plain functions it calls are plain Python, as a Keras 3
+    layer's call is (see :func:`root_verdicts`)."""
+    name = report.function
+    why = (f"The recorded run ran {name} only as plain Python (code AutoGraph does not "
+           "convert called it)")
+    return replace(report, statements=[_keras3(v, name, f" {why}") for v in report.statements],
+                   reached=[_under_keras3(f, name, FileIndex(), why) for f in report.reached])
 
 
 def with_line_counts(reached: list[ReachedFunction], index: FileIndex,
@@ -315,11 +351,12 @@ def root_verdicts(root: Root, verdicts: list[Verdict]) -> list[Verdict]:
     return placed
 
 
-def _keras3(verdict: Verdict, name: str) -> Verdict:
-    """A statement of a Keras 3 layer method as Keras runs it: plain Python."""
+def _keras3(verdict: Verdict, name: str, said: str | None = None) -> Verdict:
+    """A statement of a Keras 3 layer method ``name`` as Keras runs it: plain Python
+    (``said``: why, where the statement is in a function the method calls)."""
     if verdict.verdict == "unreached":
         return replace(verdict, unconverted="keras3")
-    said = f" Keras 3 runs {name} without AutoGraph"
+    said = said or f" Keras 3 runs {name} without AutoGraph"
     said += (", so called by Keras this is not staged (a tensor here raises)."
              if verdict.verdict in ("staged", "mixed") else ".")
     # An if on a Python value runs the same called by Keras: nothing to fix there; nor a

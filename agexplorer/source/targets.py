@@ -6,7 +6,7 @@ import ast
 import os
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
-from typing import Literal
+from typing import Any, Literal
 
 from agexplorer.model.errors import AgxError
 from agexplorer.source.files import read_source_file
@@ -102,6 +102,12 @@ def parse_source(path: str, text: str) -> ast.Module:
                        "expression (a very long chain of operators, or brackets nested very "
                        "deep) into steps: Python itself cannot compile the file as it is.") \
             from None
+
+
+def tf_function_decorated(node: Any) -> bool:
+    """Whether the def ``node`` (an ast def) is decorated with tf.function."""
+    return any(_decorator_name(d) in TF_FUNCTION_NAMES
+               for d in getattr(node, "decorator_list", ()))
 
 
 def _decorator_name(node: ast.expr) -> str:

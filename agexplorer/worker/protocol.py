@@ -119,6 +119,9 @@ class DoctorRequest(Request["DoctorReport"]):
     # The run only reached the function from another one's trace (a helper, a layer's call):
     # it is not traced on its own, so a Python number it is passed retraces nothing of it.
     reached: bool = False
+    # The run ran it only as plain Python, called by code AutoGraph does not convert (a
+    # Keras 3 layer's call, and what it calls): no AutoGraph rewrite applies there.
+    unconverted: bool = False
 
 
 @dataclass(frozen=True)

@@ -176,7 +176,8 @@ def handle_doctor(req: DoctorRequest, ctx: Context) -> DoctorReport:
     report = ctx.last.get(req) if req.reuse else None
     return _on_buffer(req, lambda target: diagnose(target, req.call, progress=ctx.progress,
                                                    report=report, init=req.init,
-                                                   origin=req.call_origin, reached=req.reached))
+                                                   origin=req.call_origin, reached=req.reached,
+                                                   unconverted=req.unconverted))
 
 
 def handle_op_attributes(req: OpAttributesRequest, ctx: Context) -> list[tuple[str, str]]:

@@ -185,3 +185,24 @@ def test_a_recorded_training_run_names_what_its_calls_made_up_and_no_retrace_for
     assert helper["call"] == {"args": "tf.zeros([16, 4], tf.float32), 3",
                               "origin": "recorded: trace 1 of train_step"}
     assert "AGX009" not in {f["code"] for f in helper["findings"]}
+
+
+def test_a_function_the_run_ran_only_unconverted_is_marked_so():
+    """A helper every trace reached as plain Python (a Keras 3 layer's call and what it
+    calls, ``converted: false`` in the log) is examined as the run ran it; one a trace
+    reached converted, or that the run traced on its own, is not."""
+    from agexplorer.cli.doctor_log import targets
+
+    def reach(function: str, converted: bool, arguments: bool = True) -> dict:
+        entry = {"file": "m.py", "function": function, "converted": converted}
+        return {**entry, "arguments": ["x"]} if arguments else entry
+
+    trace = {"trace": 1, "in_log": 1, "arguments": None,
+             "reached": [reach("Smooth.call", False), reach("smooth", False),
+                         reach("mixed", False), reach("staged", True)]}
+    other = {"trace": 2, "in_log": 2, "arguments": None,
+             "reached": [reach("mixed", True, arguments=False)]}
+    run = {"functions": [{"file": "k.py", "function": "train_function", "user": False,
+                          "each_trace": [trace, other]}]}
+    examined = {e.function: e.unconverted for e in targets(run)}
+    assert examined == {"Smooth.call": True, "smooth": True, "mixed": False, "staged": False}

@@ -159,3 +159,68 @@ def test_a_helper_module_without_tensorflow_is_made_to_import_it():
     bound = Finding(code="AGX004", line=8, message="", why="", fix="iterate over tf.range(3)",
                     col=4)
     assert rewrite("tf = 3\n" + text, bound, import_tf=True) is None
+
+
+KERAS = '''
+    import keras
+    import tensorflow as tf
+
+
+    def smooth_steps(x, steps):
+        for t in range(steps):
+            x = x * 0.9 + 0.1
+        return x
+
+
+    @tf.function
+    def staged_steps(x):
+        for t in range(3):
+            x = x * 0.9
+        return x
+
+
+    class Smooth(keras.layers.Layer):
+        def call(self, x):
+            return staged_steps(smooth_steps(x, 4))
+
+
+    AGX_CALLS = {"Smooth.call": "tf.zeros([2, 3])", "smooth_steps": "tf.zeros([2, 3]), 4"}
+'''
+
+
+@pytest.fixture(scope="module")
+def layer_file(tmp_path_factory):
+    path = tmp_path_factory.mktemp("keras3") / "smooth_layer.py"
+    path.write_text(textwrap.dedent(KERAS))
+    return path
+
+
+@pytest.mark.tf
+def test_a_helper_a_keras_3_layer_calls_runs_as_keras_runs_it(report, layer_file):
+    # Keras 3 runs Smooth.call without AutoGraph: smooth_steps, a plain function it calls,
+    # runs without it too, so tf.range there would raise; no trial says otherwise
+    target = f"{layer_file}::Smooth.call"
+    tried = tried_fixes(target, layer_file.read_text(), report(target), None, budget=60.0)
+    plain = helper_loop(tried, "smooth_steps")
+    assert plain.unconverted == "keras3" and "and so smooth_steps, which it calls" in plain.reason
+    assert "tf.range" not in plain.hint and "Tried" not in plain.hint
+    assert "keras.ops.fori_loop" in plain.hint
+    # a tf.function it calls is converted whoever calls it: its fix stands, and is tried
+    staged = helper_loop(tried, "staged_steps")
+    assert staged.unconverted is None and "Tried: the rewrite stages the loop" in staged.hint
+    doctor = diagnose(target, report=report(target), try_budget=60.0)
+    found = {f.function: f for f in doctor.findings if f.code == "AGX004"}
+    assert found["smooth_steps"].tried is None and "tf.range" not in found["smooth_steps"].fix
+    assert found["staged_steps"].tried.outcome == "staged"
+
+
+@pytest.mark.tf
+def test_a_function_a_run_ran_unconverted_gets_no_autograph_rewrite(report, layer_file):
+    target = f"{layer_file}::smooth_steps"
+    alone = diagnose(target, report=report(target), try_budget=60.0)
+    (loop,) = [f for f in alone.findings if f.code == "AGX004"]
+    assert loop.rewrite is not None  # traced on its own, a tf.function would stage it
+    run = diagnose(target, report=report(target), try_budget=60.0, unconverted=True)
+    (loop,) = [f for f in run.findings if f.code == "AGX004"]
+    assert loop.rewrite is None and loop.tried is None
+    assert "tf.range" not in loop.fix and "keras.ops.fori_loop" in loop.fix

@@ -116,7 +116,10 @@ class CallTreeTab(Vertical):
     def on_fixes_tried(self, message: FixesTried) -> None:
         # The doctor tried the reached functions' fixes too (a helper's loop in this file):
         # an open view shows what came of them.
-        if self.report is not None and message.report.reached != self.report.reached:
+        # (not once the buffer was edited since: the next answer updates the view)
+        if self.report is not None and message.report.reached != self.report.reached \
+                and message.key.generation == self.desk.state.generation \
+                and self.desk.source().text == self.made_text:
             self.call_after_refresh(self._show_if_current, message.key.generation,
                                     message.report, self.made_text)
 
