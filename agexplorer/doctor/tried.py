@@ -133,10 +133,12 @@ def try_rewrites(target: str, text: str, findings: list[Finding], report: Any,
     """``findings`` with each offered rewrite tried in ``budget`` seconds in all (``report``:
     the function's own trace; ``call``: the arguments the user gave, None for its own;
     ``live``: the arguments themselves, a notebook's objects, which the trials pass as
-    they are). A finding in a function the trace reached (a helper) is tried as well where
-    it is in the explored function's file, by tracing the explored function with the
-    helper rewritten; its rewrite is still not offered (``--try`` is the explored
-    function's). One in another file says it was not tried."""
+    they are). A finding in a function the trace reached (a helper) is tried as well, by
+    tracing the explored function with the helper rewritten (in its file, or in its own
+    module, imported from a rewritten copy); its rewrite is still not offered (``--try`` is
+    the explored function's). One whose file a trial cannot load rewritten (a notebook's
+    cell) says it was not tried; one the program runs without AutoGraph (a Keras 3 layer
+    called it) is not tried, its fix being no AutoGraph rewrite."""
     traced = report is not None and report.inventory is not None and report.error is None
     # One trial costs about what the function's own load and trace did.
     cost = sum(report.timings.get(k, 0.0) for k in ("load_s", "convert_s", "trace_s")) \
