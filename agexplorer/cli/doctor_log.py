@@ -182,7 +182,10 @@ def _why_not(item: Examined, parameter_kinds: Any) -> str | None:
         return (f"{os.path.basename(item.file)} holds no function {item.function} any more; "
                 "record the run again")
     if item.instance and item.init is None:
-        return item.init_note or "its instance's constructor arguments were not recorded"
+        method = item.function.rpartition(".")[2]
+        why = item.init_note or "its instance's constructor arguments were not recorded"
+        return (f"{why}; in IPython or Jupyter, agexplorer.explain(obj.{method}, ...) explores "
+                "it on your own object (explain's arguments are the method's)")
     return None
 
 

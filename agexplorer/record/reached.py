@@ -153,6 +153,13 @@ def instance_init(obj: Any) -> tuple[str | None, str | None]:
     except (TypeError, ValueError):
         parameters = []
     if not _defined_by_user(own_init):
+        built = _built_from_parts(obj)
+        if built is not None:  # the library's constructor, given what no text can say
+            return None, f"{cls.__name__} was built {built}, which agexplorer cannot build again"
+        required = [p.name for p in parameters if p.default is inspect.Parameter.empty]
+        if required:  # its defaults do not build it (``class Wide(keras.layers.Dense)``)
+            return None, (f"{cls.__name__} keeps its library's constructor, whose arguments "
+                          f"({', '.join(required)}) were not recorded")
         return "", None  # the library's own constructor: its defaults build it
     get_config = getattr(obj, "get_config", None)
     if get_config is None:
@@ -177,6 +184,17 @@ def instance_init(obj: Any) -> tuple[str | None, str | None]:
             continue
         parts.append(f"{p.name}={text}")
     return ", ".join(parts), None
+
+
+def _built_from_parts(obj: Any) -> str | None:
+    """How a Keras model whose class keeps the library's constructor was built from objects
+    (its inputs and outputs, its layers), where it was: its defaults build an empty one."""
+    names = {c.__name__ for c in type(obj).__mro__}
+    if "Functional" in names or getattr(obj, "_is_graph_network", False):
+        return "from Keras inputs and outputs (the functional API)"
+    if "Sequential" in names and getattr(obj, "layers", None):
+        return "from its layers (keras.Sequential)"
+    return None
 
 
 def _defined_by_user(init: Any) -> bool:

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import sys
 
+import pytest
+
 from agexplorer.record.reached import CallTexts, entry_of, instance_init
 
 SOURCE = """\
@@ -84,6 +86,33 @@ def test_an_instance_is_rebuilt_from_its_config_where_it_keeps_one():
     assert init is None and "keeps no record of its constructor's arguments" in note
     init, note = instance_init(Unserialisable(fn=print))
     assert init is None and "fn was not a plain Python value" in note
+
+
+@pytest.mark.tf
+def test_a_keras_model_built_from_its_parts_is_not_rebuilt_from_its_defaults(tf):
+    # Its class keeps Keras's constructor, given Keras inputs and outputs (or layers): its
+    # defaults would build an empty model, whose call raises NotImplementedError
+    import keras
+
+    class Clipped(keras.Model):
+        def train_step(self, data):
+            return {}
+
+    class Stack(keras.Sequential):
+        pass
+
+    inp = keras.Input((4,))
+    init, note = instance_init(Clipped(inp, keras.layers.Dense(1)(inp)))
+    assert init is None and "from Keras inputs and outputs (the functional API)" in note
+    init, note = instance_init(Stack([keras.Input((4,)), keras.layers.Dense(1)]))
+    assert init is None and "from its layers (keras.Sequential)" in note
+    assert instance_init(Stack()) == ("", None)  # empty: its defaults do build it
+
+    class Wide(keras.layers.Dense):
+        pass
+
+    init, note = instance_init(Wide(3))  # Dense's constructor needs its units
+    assert init is None and "constructor, whose arguments (units) were not recorded" in note
 
 
 def test_a_first_frame_gives_its_arguments_and_its_instance():
