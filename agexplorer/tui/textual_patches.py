@@ -32,11 +32,11 @@ restyles only the nodes the rules naming that class select: only those rules can
 what they select when the class changes, and Textual's style setters repaint the nodes under
 one whose inherited styles (colour, background, opacity) changed.
 
-:func:`install_styles_cache`: docs/upstream/textual-styles-cache.md. Each of these reaches
-into Textual's private names, as :func:`install_crash_hook` does (``App._handle_exception``,
-to keep an unsaved buffer before Textual ends the app). They are all named in ``PRIVATE`` and
-checked by :func:`probe` (tests/tui/test_textual_patches.py runs it): a Textual that renamed
-one skips that patch and keeps working, unpatched, instead of failing at start.
+:func:`install_styles_cache`: docs/upstream/textual-styles-cache.md (and tui/textual_render.py).
+Each of these reaches into Textual's private names, as :func:`install_crash_hook` does
+(``App._handle_exception``, to keep an unsaved buffer before Textual ends the app). They
+are all named in ``PRIVATE`` and checked by :func:`probe` (tests/tui/test_textual_patches.py
+runs it): a Textual that renamed one skips that patch and keeps working, unpatched.
 pyproject.toml bounds textual to the major version they were written for.
 """
 

@@ -16,7 +16,7 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.widgets import RichLog, Static, TabbedContent, TabPane
 
-from agexplorer.tui import textual_patches
+from agexplorer.tui import textual_patches, textual_render
 from agexplorer.tui.calltree.tab import CallTreeTab
 from agexplorer.tui.code.converted_pane import ConvertedPane
 from agexplorer.tui.code.gutter import LineRefGutter, VerdictGutter, pane_view
@@ -37,6 +37,8 @@ if TYPE_CHECKING:
 # A late focus message no longer shows an older tab (textual_patches): installed here, with
 # the panels' tabs, not for the first frame (Textual's tabs take ~5 ms to import).
 textual_patches.install_tab_focus()
+# A partial update renders the widgets under its dirty regions (textual_render).
+textual_render.install_partial_render()
 
 
 class Workspace(Vertical):

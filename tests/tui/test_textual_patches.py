@@ -8,6 +8,9 @@ from agexplorer.tui import textual_patches
 
 
 def test_every_private_name_the_patches_use_is_in_this_textual():
+    from agexplorer.tui import textual_render  # noqa: F401 - it names its own
+
+    assert ("textual._compositor", "Compositor._get_renders") in textual_patches.PRIVATE
     assert textual_patches.missing() == []
 
 
@@ -148,3 +151,60 @@ async def test_a_widget_gone_leaves_no_style_cache_behind():
         del app, pilot
         after.append(alive())
     assert after[-1] <= after[0] + 2, after  # unpatched: 41 more an app
+
+
+async def test_a_partial_update_renders_only_the_widgets_under_its_dirty_regions_and_the_same(
+        monkeypatch):
+    """Two widgets changed far apart (a gutter at the top, a table at the bottom): Textual
+    renders every widget the rectangle around them overlaps; the patch renders those under
+    a dirty region, and the update written to the terminal is the same, byte for byte."""
+    from textual.app import App
+    from textual.containers import Horizontal, Vertical
+    from textual.widget import Widget
+    from textual.widgets import Static
+
+    from agexplorer.tui import textual_render
+
+    textual_render.install_partial_render()
+    textuals = textual_render.TEXTUALS["Compositor.render_partial_update"]
+
+    class Panes(App):
+        CSS = ("#top { height: 30; } #top Static { width: 1fr; border: round green; } "
+               "#gutter { width: 4; } #bottom { height: 10; border: round blue; }")
+
+        def compose(self):
+            with Vertical():
+                with Horizontal(id="top"):
+                    yield Static("1\n2\n3", id="gutter")
+                    for n in range(6):
+                        yield Static("\n".join(f"pane {n} line {i}" for i in range(20)))
+                yield Static("verdicts", id="bottom")
+
+    app = Panes()
+    async with app.run_test(size=(160, 45)) as pilot:
+        await pilot.pause()
+        compositor = app.screen._compositor
+        gutter, bottom = app.query_one("#gutter", Static), app.query_one("#bottom", Static)
+        gutter.update("4\n5\n6")
+        bottom.update("verdicts, again")
+        compositor.update_widgets({gutter, bottom})
+        dirty = set(compositor._dirty_regions)
+        assert len(dirty) == 2
+        rendered: list[list[Widget]] = []
+        render_lines = Widget.render_lines
+
+        def counted(self, crop):
+            rendered[-1].append(self)
+            return render_lines(self, crop)
+
+        monkeypatch.setattr(Widget, "render_lines", counted)
+        updates = []
+        for partial in (type(compositor).render_partial_update, textuals):
+            rendered.append([])
+            compositor._dirty_regions.update(dirty)
+            updates.append(partial(compositor).render_segments(app.console))
+        assert updates[0] == updates[1]
+        ours, theirs = rendered
+        assert gutter in ours and bottom in ours
+        # the six panes between them: Textual's own renders them, the patch does not
+        assert len(theirs) - len(ours) >= 6, (len(ours), len(theirs))

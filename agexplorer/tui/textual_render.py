@@ -1,0 +1,76 @@
+"""A partial update's render from the widgets under its dirty regions (a patch of Textual's
+compositor, probed as tui/textual_patches.py probes its own).
+
+Textual's compositor repaints the rectangle around every dirty region and renders every
+widget that rectangle overlaps: an edit's answer, which changes the gutters at the top of the
+screen and the verdict table at the bottom, rendered 37 widgets at 160x45 where 15 lie under
+the regions that change (the frame's render ~2-3 ms shorter with the patch); what is sent to
+the terminal is the same (tests/tui/test_textual_patches.py compares it byte for byte).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from agexplorer.tui import textual_patches
+
+textual_patches.PRIVATE += (
+    ("textual._compositor", "Compositor.render_partial_update"),
+    ("textual._compositor", "Compositor._get_renders"),
+    ("textual._compositor", "Compositor.visible_widgets"),
+)
+# Textual's own methods the patch replaced, by name.
+TEXTUALS: dict[str, Callable[..., Any]] = {}
+_installed = False
+
+
+def install_partial_render() -> None:
+    """Render a partial update from the widgets under its dirty regions (idempotent).
+
+    Textual's compositor repaints the rectangle around every dirty region, and renders
+    every widget that rectangle overlaps: an answer that changes the gutters at the top of
+    the screen and the verdict table at the bottom rendered all ~35 widgets between them
+    (their ``render_lines`` and the division of each line into cuts, ~8 ms at 160x45), of
+    which only the lines in the dirty regions are sent. A widget that overlaps no dirty
+    region adds nothing that is sent, so it is not rendered; the ones under a dirty region
+    (its containers, their backgrounds) still are, front to back as Textual paints them."""
+    global _installed
+    if _installed or not all(textual_patches.probe("textual._compositor", f"Compositor.{name}")
+                                     for name in ("render_partial_update", "_get_renders",
+                                                  "visible_widgets")):
+        return
+    from textual._compositor import Compositor
+
+    get_renders = Compositor._get_renders
+    partial_update = Compositor.render_partial_update
+
+    def _get_renders(self: Any, crop: Any = None) -> Any:
+        dirty = getattr(self, "_agx_dirty", None)
+        if not dirty or crop is None:
+            return get_renders(self, crop)
+        visible = self.visible_widgets
+        # (what a widget shows is its region within its clip: Textual's own filter reads
+        # the clip alone, the whole pane a scroll bar or a gutter sits in)
+        kept = {widget: placed for widget, placed in visible.items()
+                if any(placed[0].intersection(placed[1]).overlaps(region) for region in dirty)}
+        if len(kept) == len(visible):
+            return get_renders(self, crop)
+        # (the property's cache, read once at the start of Textual's own loop)
+        self._visible_widgets = kept
+        try:
+            return list(get_renders(self, crop))
+        finally:
+            self._visible_widgets = visible
+
+    def render_partial_update(self: Any) -> Any:
+        self._agx_dirty = tuple(self._dirty_regions)
+        try:
+            return partial_update(self)
+        finally:
+            self._agx_dirty = None
+
+    Compositor._get_renders = _get_renders  # type: ignore[method-assign]
+    Compositor.render_partial_update = render_partial_update  # type: ignore[method-assign]
+    TEXTUALS["Compositor.render_partial_update"] = partial_update  # (tests compare the two)
+    _installed = True
