@@ -45,6 +45,31 @@ _user_code: UserCode | None = None
 # the UserCode in _decided_by.
 _decided: dict[str, tuple[ModuleType, bool]] = {}
 _decided_by: UserCode | None = None
+# sys.modules's last name and size when the user's modules were last forgotten: the modules
+# imported since are the ones after that name (a dict keeps its insertion order).
+_tail: tuple[str, int] | None = None
+
+
+def _appended() -> list[str] | None:
+    """The names ``sys.modules`` gained since the user's modules were last forgotten, newest
+    first; None where that cannot be told (a first time, a module removed by someone else:
+    every module is looked at then). Reading only the newest names matters after a pause:
+    the whole table, ~3,500 modules with TensorFlow, took 3.4 ms to walk in a process idle
+    for 0.6 s (0.4 ms right after other work)."""
+    if _tail is None or _tail[0] not in sys.modules:
+        return None
+    grown = len(sys.modules) - _tail[1]
+    added: list[str] = []
+    try:
+        for name in reversed(sys.modules):
+            if name == _tail[0]:
+                break
+            added.append(name)
+            if len(added) > grown:
+                return None
+    except RuntimeError:  # changed while read (an import in another thread): read it all
+        return None
+    return added if len(added) == grown else None
 
 
 def forget_user_modules(user: UserCode | None = None) -> list[str]:
@@ -52,15 +77,19 @@ def forget_user_modules(user: UserCode | None = None) -> list[str]:
     loaded before, and what they imported by name: ``import helpers``), so that the next
     load imports them afresh: an edited helper is seen, and a ``helpers.py`` of another
     folder is not taken for this one's. Library modules stay imported. Returns their names."""
-    global _user_code, _decided_by
+    global _user_code, _decided_by, _tail
     if user is None:  # one for the worker's life: it decides each file name once
         user = _user_code = _user_code or UserCode()
+    added = _appended() if _decided_by is user else None
     if _decided_by is not user:
         _decided.clear()
         _decided_by = user
-    modules = sys.modules.copy()
-    for name in _decided.keys() - modules.keys():  # gone from sys.modules meanwhile
-        del _decided[name]
+    if added is not None:  # only what was imported since: the rest was decided then
+        modules = {name: sys.modules[name] for name in added if name in sys.modules}
+    else:
+        modules = sys.modules.copy()
+        for name in _decided.keys() - modules.keys():  # gone from sys.modules meanwhile
+            del _decided[name]
     gone = []
     for name, module in modules.items():
         known = _decided.get(name)
@@ -73,6 +102,10 @@ def forget_user_modules(user: UserCode | None = None) -> list[str]:
     for name in gone:
         sys.modules.pop(name, None)
         _decided.pop(name, None)
+    try:
+        _tail = (next(reversed(sys.modules)), len(sys.modules))
+    except (StopIteration, RuntimeError):
+        _tail = None
     # Their conversions too: AutoGraph finds a conversion by a code object that compares
     # equal to the same function of another copy of the file (see evict_conversions).
     from agexplorer.engine import tf_internals
