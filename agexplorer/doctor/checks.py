@@ -11,7 +11,7 @@ from agexplorer.doctor.examined import ExaminedFunction
 from agexplorer.doctor.parse import ParsedFile
 from agexplorer.doctor.reached import HELPER_CHECKS, reached_findings
 from agexplorer.doctor.retracing import module_loops
-from agexplorer.doctor.rewrites import rewrite
+from agexplorer.doctor.rewrites import described
 from agexplorer.doctor.tried import TRY_BUDGET_S, Live, try_rewrites
 from agexplorer.model.doctor import DoctorReport, Finding
 from agexplorer.model.errors import AgxError
@@ -105,7 +105,7 @@ def examine(path: str, text: str, qualname: str, report: Any, call: str | None =
     # Each finding gains its rewrite's description as a new record, not by mutation. Where
     # Keras 3 runs the function unconverted, range -> tf.range cannot stage anything.
     findings = sorted((replace(f, rewrite=None if exam.keras3 and f.code == "AGX004" else
-                               _described_rewrite(text, f, report.call if report else call))
+                               described(text, f, report.call if report else call))
                        for f in findings), key=lambda f: (f.line, f.col, f.code))
     # Then the helpers the trace reached (their rewrites are not offered: another function,
     # maybe another file; the fix says what to do there, tried where it is in this file).
@@ -138,11 +138,6 @@ def driver_note(qualname: str, drives: tuple[str, ...]) -> str:
             "not checked for what runs only while tracing (a print there runs on every "
             f"call); the findings are those of the tf.function{'s' if len(drives) > 1 else ''}"
             f" it calls ({', '.join(drives)}), as the trace of tf.function({name}) reaches them")
-
-
-def _described_rewrite(text: str, finding: Finding, call: str | None) -> str | None:
-    made = rewrite(text, finding, call)
-    return made.description if made is not None else None
 
 
 def doctor_targets(path: str) -> list[str]:

@@ -516,6 +516,14 @@ def rewrite(text: str, finding: Finding, call: str | None = None,
                    old_sha=text_sha(text), new_line=finding.line + moved if moved else None)
 
 
+def described(text: str, finding: Finding, call: str | None = None,
+              import_tf: bool = False) -> str | None:
+    """The rewrite of ``finding`` in ``text`` in words (:func:`rewrite`'s arguments); None
+    where there is none."""
+    made = rewrite(text, finding, call, import_tf)
+    return made.description if made is not None else None
+
+
 def _bound(mod: ParsedFile) -> set[str]:
     """The names the file's module-level code binds (assignments, imports, defs)."""
     names: set[str] = set()

@@ -13,7 +13,7 @@ import time
 from dataclasses import replace
 from typing import Any
 
-from agexplorer.doctor.rewrites import rewrite
+from agexplorer.doctor.rewrites import described, rewrite
 from agexplorer.engine.hints import STACK_ITEMS
 from agexplorer.model.doctor import Finding, Tried
 from agexplorer.model.errors import AgxError
@@ -157,11 +157,11 @@ def try_rewrites(target: str, text: str, findings: list[Finding], report: Any,
             continue
         if helper:
             own = text if finding.file == root_file else _module_text(finding.file)
-            described = _description(own, finding, call, True) if own is not None else None
-            if described is None and own is not text:  # no rewrite there, or not a module
+            words = described(own, finding, call, True) if own is not None else None
+            if words is None and own is not text:  # no rewrite there, or not a module
                 done.append(_elsewhere(finding))
                 continue
-            finding = replace(finding, rewrite=described)
+            finding = replace(finding, rewrite=words)
         if finding.rewrite is None or (live is not None
                                        and (helper or finding.code == "AGX009")):
             # (a live call's arguments are objects: a rewrite of the call's text has none;
@@ -185,22 +185,9 @@ def try_rewrites(target: str, text: str, findings: list[Finding], report: Any,
 
 
 def _runs_unconverted(report: Any, finding: Finding) -> bool:
-    """Whether the program runs the helper of ``finding`` without AutoGraph: the report's
-    trace did not convert it, or its loop's verdict says who runs it unconverted."""
-    fn = next((r for r in getattr(report, "reached", ()) if r.function == finding.function
-               and r.file == finding.file), None)
-    if fn is None:
-        return False
-    return not fn.converted or any(v.unconverted is not None for v in fn.statements
-                                   if v.line == finding.line)
-
-
-def _description(text: str, finding: Finding, call: str | None,
-                 import_tf: bool = False) -> str | None:
-    """The rewrite of ``finding`` in ``text`` in words; None where there is none
-    (``import_tf``: a helper's file that does not import TensorFlow is made to)."""
-    made = rewrite(text, finding, call, import_tf)
-    return made.description if made is not None else None
+    """Whether the program runs the helper loop of ``finding`` without AutoGraph."""
+    return any(r.function == finding.function and r.file == finding.file
+               and r.runs_unconverted(finding.line) for r in getattr(report, "reached", ()))
 
 
 def _module_text(path: str | None) -> str | None:
@@ -227,7 +214,7 @@ def _elsewhere(finding: Finding) -> Finding:
         other = source_text(finding.file or "")
     except Exception:  # noqa: BLE001 - a file gone or unreadable: nothing to say there
         return finding
-    if _description(other, finding, None, True) is None:
+    if described(other, finding, None, True) is None:
         return finding
     return _with_trial(finding, Tried("not-tried", why_not="other-file"), other)
 

@@ -7,8 +7,8 @@ the doctor's rewrite of each such loop is traced once (``try_rewrites``), and th
 says what came of it (model.doctor.with_tried_fixes): the fix with "Tried: the rewrite
 stages the loop as a While op.", or, where the rewrite fails, what to do instead and the
 error (the fix is not offered). The loops of the functions the trace reached (helpers) are
-tried as well where they are in the explored function's file (the explored function traced
-with the helper rewritten); one in another file says it was not tried.
+tried as well (the explored function traced with the helper rewritten, in its file or in its
+own module: doctor.tried), but for those the program runs without AutoGraph.
 """
 
 from __future__ import annotations
@@ -33,8 +33,8 @@ def tried_fixes(target: str, text: str, report: Report, call: str | None,
     its rewrite is what would make the function trace)."""
     lines: set[tuple[str | None, int]] = {(None, v.line) for v in report.statements
                                           if offers_fix(v)}
-    lines |= {(r.function, v.line) for r in report.reached if r.converted
-              for v in r.statements if offers_fix(v) and v.unconverted is None}
+    lines |= {(r.function, v.line) for r in report.reached for v in r.statements
+              if offers_fix(v) and not r.runs_unconverted(v.line)}
     if not lines:
         return report
     # A trace that failed: only the loop that made it fail (the finding's cause), whose

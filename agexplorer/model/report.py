@@ -232,6 +232,12 @@ class ReachedFunction:
         """How many calls away from the explored function (0: the explored function)."""
         return max(len(self.call_path) - 1, 0)
 
+    def runs_unconverted(self, line: int) -> bool:
+        """Whether the program runs its statement at ``line`` without AutoGraph: the trace
+        did not convert the function, or the verdict says who runs it so (Keras 3)."""
+        return not self.converted or any(v.unconverted is not None for v in self.statements
+                                         if v.line == line)
+
     def to_dict(self) -> dict[str, Any]:
         """JSON form (the report's ``call_tree`` entries; statements are in ``statements``)."""
         return {"file": self.file, "function": self.function, "first_line": self.first_line,
