@@ -303,6 +303,38 @@ def _relaxed_traces(fn: Any, calls: list[RetraceCall], parameters: Any
     return found
 
 
+def _leaves(arguments: list[Argument]) -> list[Argument]:
+    """The values tracing compares one by one: each argument, a structure's values."""
+    return [leaf for a in arguments for leaf in (a.parts or [a])]
+
+
+def _unequal_keys(now: list[Argument], before: list[Argument]) -> list[tuple[Argument, Argument]]:
+    """The values of two calls whose keys differ, paired by place."""
+    return [(a, b) for a, b in zip(_leaves(now), _leaves(before), strict=False) if a.key != b.key]
+
+
+def _equal_values(before: list[Argument], now: list[Argument]) -> bool:
+    """Whether two calls' keys differ only in Python values that compare equal (``3`` and
+    ``3.0``, ``1`` and ``True``), which tf.function's cache does not tell apart."""
+    import ast
+
+    a, b = _leaves(before), _leaves(now)
+    if len(a) != len(b) or [x.name for x in a] != [y.name for y in b]:
+        return False
+    differ = _unequal_keys(now, before)
+    if not differ:
+        return False
+    for x, y in differ:
+        if x.kind != "python" or y.kind != "python" or x.value is None or y.value is None:
+            return False
+        try:
+            if ast.literal_eval(x.value) != ast.literal_eval(y.value):
+                return False
+        except (ValueError, SyntaxError):
+            return False
+    return True
+
+
 def _explanation(call: RetraceCall, before: list[RetraceCall], settings: dict[str, Any],
                  relaxed: dict[str, str] | None = None) -> dict[str, Any]:
     """Why ``call`` traced or reused a trace, given the calls before it: RetraceCall fields."""
@@ -319,8 +351,18 @@ def _explanation(call: RetraceCall, before: list[RetraceCall], settings: dict[st
                        "Python values): a tensor's value is not part of a trace's key")
         elif settings.get("input_signature") is not None:
             because = "fits the input_signature's trace"
-        else:
+        elif (equal := next((c for c in earlier if _equal_values(c.arguments,
+                                                                 call.arguments)), None)):
+            same_as = equal.index
+            because = (f"its Python values equal those of call {same_as} ("
+                       + ", ".join(f"{a.value} == {b.value}" for a, b in
+                                   _unequal_keys(call.arguments, equal.arguments))
+                       + "): tf.function tells Python values apart by equality, so call "
+                       f"{same_as}'s trace serves it")
+        elif settings.get("reduce_retracing"):
             because = "fits a relaxed trace made earlier (reduce_retracing)"
+        else:
+            because = "TensorFlow found a trace made earlier that fits it"
         return {"same_as": same_as, "reused_because": because}
     if not call.traced:
         return {}

@@ -51,6 +51,19 @@ def test_a_new_python_value_names_the_parameter_and_says_it_is_baked_in(tf):
     assert report.calls[0].reason == "first call"
 
 
+def test_an_equal_python_value_of_another_type_reuses_the_trace_and_says_why(tf):
+    """3.0 after 3: tf.function tells Python values apart by equality, so it reuses call 1's
+    trace; that is the reason given (a relaxed trace, reduce_retracing's, was named before,
+    for a function made without it)."""
+    report = explain("scale", ["tf.constant(1.0), 3", "tf.constant(1.0), 3.0"])
+    assert outcomes(report) == ["traced", "reused"]
+    second = report.calls[1]
+    assert second.same_as == 1
+    assert second.reused_because.startswith("its Python values equal those of call 1 "
+                                            "(3.0 == 3)")
+    assert "reduce_retracing" not in second.reused_because
+
+
 def test_a_python_bool_switch_is_said_to_trace_once_per_value_as_meant(tf):
     """``training``-style flags: two traces in all, each with its branch; no advice to pass a
     tensor as the only way, as for a number that changes with every call."""
