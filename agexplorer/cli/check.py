@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from agexplorer.cli.options import add_python, positive
 from agexplorer.model.errors import AgxError
+from agexplorer.model.text import plural
 
 if TYPE_CHECKING:
     from agexplorer.check.run import Target
@@ -164,10 +165,10 @@ def _update(args: argparse.Namespace, golden: str, merged: Snapshot, current: Sn
                            "failed": [t.to_dict() for t in failures]}, worker))
     else:
         shown = _shown(golden)
-        print(f"wrote {os.path.relpath(golden)}: {len(current.targets)} functions, "
-              f"{statements} statements" + (f" ({len(merged.targets) - len(current.targets)} "
-                                            "other targets kept)" if len(merged.targets) >
-                                           len(current.targets) else "") + ".")
+        kept = len(merged.targets) - len(current.targets)
+        print(f"wrote {os.path.relpath(golden)}: {plural(len(current.targets), 'function')}, "
+              f"{plural(statements, 'statement')}"
+              + (f" ({plural(kept, 'other target')} kept)" if kept > 0 else "") + ".")
         for t in failures:  # recorded: a later check says so, and fails if another error comes
             print(f"failed: {shown(t.file)}::{t.function}: could not be analysed, recorded as "
                   f"expected to fail: {t.error}", file=sys.stderr)
