@@ -62,13 +62,7 @@ def shadowed(target: str, source: str | None) -> Iterator[tuple[str, Shadow]]:
     if source is None:
         yield target, Shadow(spec.path, spec.path)
         return
-    # AutoGraph re-reads the file with Python's rules (linecache, tokenize): write the bytes in
-    # the buffer's declared encoding, newlines as they are, so the lines match the buffer's.
-    data = encode_source(source, coding_of(source) or "utf-8")
-    folder = tempfile.mkdtemp(prefix="agx-buffer-")
-    shadow = os.path.join(folder, os.path.basename(spec.path))
-    with open(shadow, "wb") as fh:
-        fh.write(data)
+    shadow = _copy(spec.path, source, "agx-buffer-")
     real_folder = os.path.dirname(spec.path)
     added = real_folder not in sys.path
     if added:  # sibling imports of the real file keep working
@@ -79,7 +73,7 @@ def shadowed(target: str, source: str | None) -> Iterator[tuple[str, Shadow]]:
         if added:
             with contextlib.suppress(ValueError):
                 sys.path.remove(real_folder)
-        shutil.rmtree(folder, ignore_errors=True)
+        shutil.rmtree(os.path.dirname(shadow), ignore_errors=True)
 
 
 class _CopyFinder:
@@ -112,11 +106,7 @@ def module_shadowed(path: str, source: str) -> Iterator[str]:
     imports) runs ``source`` from a copy instead (AutoGraph reads that copy's lines); yields
     the copy's path, which the functions of that module then name. The module must not be
     imported already (the engine forgets the user's modules before each load)."""
-    data = encode_source(source, coding_of(source) or "utf-8")
-    folder = tempfile.mkdtemp(prefix="agx-helper-")
-    copy = os.path.join(folder, os.path.basename(path))
-    with open(copy, "wb") as fh:
-        fh.write(data)
+    copy = _copy(path, source, "agx-helper-")
     finder = _CopyFinder(os.path.realpath(path), copy)
     sys.meta_path.insert(0, finder)
     try:
@@ -124,4 +114,16 @@ def module_shadowed(path: str, source: str) -> Iterator[str]:
     finally:
         with contextlib.suppress(ValueError):
             sys.meta_path.remove(finder)
-        shutil.rmtree(folder, ignore_errors=True)
+        shutil.rmtree(os.path.dirname(copy), ignore_errors=True)
+
+
+def _copy(path: str, source: str, prefix: str) -> str:
+    """``source`` written as a file named as ``path`` in a new temporary folder (``prefix``):
+    its path. AutoGraph re-reads the file with Python's rules (linecache, tokenize): the
+    bytes are in the source's declared encoding, newlines as they are, so that its lines
+    are the source's."""
+    folder = tempfile.mkdtemp(prefix=prefix)
+    copy = os.path.join(folder, os.path.basename(path))
+    with open(copy, "wb") as fh:
+        fh.write(encode_source(source, coding_of(source) or "utf-8"))
+    return copy

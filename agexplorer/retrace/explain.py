@@ -313,26 +313,28 @@ def _unequal_keys(now: list[Argument], before: list[Argument]) -> list[tuple[Arg
     return [(a, b) for a, b in zip(_leaves(now), _leaves(before), strict=False) if a.key != b.key]
 
 
-def _equal_values(before: list[Argument], now: list[Argument]) -> bool:
-    """Whether two calls' keys differ only in Python values that compare equal (``3`` and
-    ``3.0``, ``1`` and ``True``), which tf.function's cache does not tell apart."""
+def _equal_values(before: list[Argument], now: list[Argument]
+                  ) -> list[tuple[Argument, Argument]] | None:
+    """The (now, before) Python values where two calls' keys differ, when that is all that
+    differs and each pair compares equal (``3.0`` and ``3``, ``True`` and ``1``), which
+    tf.function's cache does not tell apart; None otherwise."""
     import ast
 
     a, b = _leaves(before), _leaves(now)
     if len(a) != len(b) or [x.name for x in a] != [y.name for y in b]:
-        return False
+        return None
     differ = _unequal_keys(now, before)
     if not differ:
-        return False
+        return None
     for x, y in differ:
         if x.kind != "python" or y.kind != "python" or x.value is None or y.value is None:
-            return False
+            return None
         try:
             if ast.literal_eval(x.value) != ast.literal_eval(y.value):
-                return False
+                return None
         except (ValueError, SyntaxError):
-            return False
-    return True
+            return None
+    return differ
 
 
 def _explanation(call: RetraceCall, before: list[RetraceCall], settings: dict[str, Any],
@@ -351,12 +353,11 @@ def _explanation(call: RetraceCall, before: list[RetraceCall], settings: dict[st
                        "Python values): a tensor's value is not part of a trace's key")
         elif settings.get("input_signature") is not None:
             because = "fits the input_signature's trace"
-        elif (equal := next((c for c in earlier if _equal_values(c.arguments,
-                                                                 call.arguments)), None)):
-            same_as = equal.index
+        elif (equal := next(((c, pairs) for c in earlier
+                             if (pairs := _equal_values(c.arguments, call.arguments))), None)):
+            same_as = equal[0].index
             because = (f"its Python values equal those of call {same_as} ("
-                       + ", ".join(f"{a.value} == {b.value}" for a, b in
-                                   _unequal_keys(call.arguments, equal.arguments))
+                       + ", ".join(f"{a.value} == {b.value}" for a, b in equal[1])
                        + "): tf.function tells Python values apart by equality, so call "
                        f"{same_as}'s trace serves it")
         elif settings.get("reduce_retracing"):

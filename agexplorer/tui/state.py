@@ -220,7 +220,7 @@ class ExplorerState:
                 or key.target != self.target:
             return
         # From the verdicts as answered: a second answer of the doctor for the same report
-        # says the same, once. The reached functions' loops too (a helper in the same file).
+        # says the same, once. The reached functions' loops too (the helpers').
         tried = report_with_tried_fixes(answered, findings)
         if tried.statements != report.statements or tried.reached != report.reached:
             self.report = replace(report, statements=tried.statements, reached=tried.reached)

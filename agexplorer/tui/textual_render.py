@@ -36,9 +36,9 @@ def install_partial_render() -> None:
     region adds nothing that is sent, so it is not rendered; the ones under a dirty region
     (its containers, their backgrounds) still are, front to back as Textual paints them."""
     global _installed
+    names = ("render_partial_update", "_get_renders", "visible_widgets")
     if _installed or not all(textual_patches.probe("textual._compositor", f"Compositor.{name}")
-                                     for name in ("render_partial_update", "_get_renders",
-                                                  "visible_widgets")):
+                             for name in names):
         return
     from textual._compositor import Compositor
 

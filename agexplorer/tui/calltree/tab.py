@@ -114,7 +114,7 @@ class CallTreeTab(Vertical):
                                     message.report, message.text)
 
     def on_fixes_tried(self, message: FixesTried) -> None:
-        # The doctor tried the reached functions' fixes too (a helper's loop in this file):
+        # The doctor tried the reached functions' fixes too (a helper's loop, in any module):
         # an open view shows what came of them.
         # (not once the buffer was edited since: the next answer updates the view)
         if self.report is not None and message.report.reached != self.report.reached \
