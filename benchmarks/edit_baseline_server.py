@@ -1,9 +1,10 @@
 """The edit-latency benchmark's baseline, in a process of its own (the TUI's must stay free of
 TensorFlow), asked between the explorer's edits so that both see the same machine.
 
-Protocol: one JSON request per line on stdin, ``[path, qualname, lines, pause]``; one JSON
-answer per line on stdout, ``{"s": seconds}`` or ``{"error": text}``. Each request loads a fresh
-copy of the file with ``lines`` comment lines inserted just above the function (written to a
+Protocol: one JSON request per line on stdin, ``[path, qualname, lines, pause, kind]``; one
+JSON answer per line on stdout, ``{"s": seconds}`` or ``{"error": text}``. Each request loads a
+fresh copy of the file with ``lines`` comment lines inserted just above the function (``kind``
+"above"), or with the statement ``_agx_edit = lines`` before its first one ("body") (written to a
 shadow file, as the worker does: AutoGraph caches conversions by code object, and code
 objects compare by value, so an unedited reload would hit that cache) and times
 ``tf.autograph.to_code(loaded.pyfn)`` + ``tf.function(loaded.bound,
@@ -41,8 +42,8 @@ def main() -> None:
     from agexplorer.engine.load import load_target
     from agexplorer.source.targets import read_source
 
-    def once(path: str, qualname: str, lines: int, pause: float) -> float:
-        text = edited_text(read_source(path), path, qualname, lines)
+    def once(path: str, qualname: str, lines: int, pause: float, kind: str) -> float:
+        text = edited_text(read_source(path), path, qualname, lines, kind)
         with shadowed(f"{path}::{qualname}", text) as (target, _):
             loaded = load_target(target)
             if pause > 0:
@@ -56,10 +57,10 @@ def main() -> None:
     out = sys.stdout
     print(json.dumps({"ready": True}), file=out, flush=True)
     for line in sys.stdin:
-        path, qualname, lines, pause = json.loads(line)
+        path, qualname, lines, pause, kind = json.loads(line)
         try:
             with contextlib.redirect_stdout(io.StringIO()):
-                answer = {"s": once(path, qualname, lines, pause)}
+                answer = {"s": once(path, qualname, lines, pause, kind)}
         except Exception as exc:  # noqa: BLE001 - reported to the benchmark
             answer = {"error": f"{type(exc).__name__}: {exc}"}
         print(json.dumps(answer), file=out, flush=True)

@@ -39,6 +39,7 @@ if TYPE_CHECKING:
 textual_patches.install_tab_focus()
 # A partial update renders the widgets under its dirty regions (textual_render).
 textual_render.install_partial_render()
+textual_render.install_hidden_refresh()
 
 
 class Workspace(Vertical):

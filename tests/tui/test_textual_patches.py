@@ -208,3 +208,56 @@ async def test_a_partial_update_renders_only_the_widgets_under_its_dirty_regions
         assert gutter in ours and bottom in ours
         # the six panes between them: Textual's own renders them, the patch does not
         assert len(theirs) - len(ours) >= 6, (len(ours), len(theirs))
+
+
+async def test_a_refresh_of_a_hidden_tabs_widget_keeps_the_map_of_the_shown_ones():
+    """A widget in a tab not shown (``display: none`` above it) refreshes: Textual's compositor
+    forgot its map of every widget's place, and the next ``size`` of a shown widget laid the
+    whole screen out again; with the patch the map is kept, a shown widget's size is read
+    from it, and a widget displayed but scrolled out of sight still drops the map as in
+    Textual."""
+    from textual.app import App
+    from textual.containers import VerticalScroll
+    from textual.widgets import Static, TabbedContent, TabPane
+
+    from agexplorer.tui import textual_render
+
+    textual_render.install_hidden_refresh()
+
+    class Tabs(App):
+        def compose(self):
+            with TabbedContent(id="tabs"):
+                with TabPane("one", id="one"), VerticalScroll(id="scroll"):
+                    yield Static("shown", id="shown")
+                    for n in range(60):
+                        yield Static(f"row {n}", id=f"row{n}")
+                with TabPane("two", id="two"):
+                    yield Static("hidden", id="hidden")
+
+    app = Tabs()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        compositor = app.screen._compositor
+        shown, hidden = app.query_one("#shown", Static), app.query_one("#hidden", Static)
+        below = app.query_one("#row59", Static)  # displayed, below the screen's edge
+        assert compositor.full_map and not compositor._full_map_invalidated
+        assert hidden not in compositor.full_map and below in compositor.full_map
+        arranged = []
+        arrange_root = compositor._arrange_root
+
+        def counted(*args, **kwargs):
+            arranged.append(kwargs.get("visible_only", args[2] if len(args) > 2 else True))
+            return arrange_root(*args, **kwargs)
+
+        compositor._arrange_root = counted
+        hidden.update("hidden, told of the answer")
+        compositor.update_widgets({hidden, shown})
+        assert not compositor._full_map_invalidated
+        assert shown.size.width > 0 and arranged == []
+        compositor.update_widgets({below})
+        assert compositor._full_map_invalidated  # Textual's own rule for the rest
+        # and what is drawn is unchanged: the hidden tab shows its new text once shown
+        app.query_one("#tabs", TabbedContent).active = "two"
+        await pilot.pause()
+        assert "hidden, told of the answer" in str(hidden.render())
+        assert hidden.region.width > 0

@@ -80,6 +80,8 @@ class VerdictTable(DataTable):
         # A refill puts the cursor on the first row and says so: until the row ``show``
         # kept is highlighted, that is not the user's move (nothing links it).
         kept = self._kept_row
+        if not self.has_focus:  # the app links only a row the user moves to: a refill's
+            event.stop()        # message goes no further (8 hops before each answer's frame)
         if kept is None:
             return
         if event.cursor_row != kept and kept < self.row_count:
