@@ -38,7 +38,7 @@ def _loop_mode(exam: ExaminedFunction, loop: Any) -> str:
     if v is not None and v.verdict in IN_PYTHON:  # mixed: Python ran some copies
         if v.intended:
             return "container"  # one step per variable: unrolling is the point
-        if isinstance(loop, gast.While) or v.value_kind in _COUNTED:
+        if isinstance(loop, gast.While) or v.value_kind in _COUNTED or _stacks(v):
             return "unrolled"
         return "container"
     if exam.traced:
@@ -49,6 +49,13 @@ def _loop_mode(exam: ExaminedFunction, loop: Any) -> str:
     if it == "range" or exam.mod.is_tf(it, "range"):
         return "unknown"
     return "container"
+
+
+def _stacks(v: Any) -> bool:
+    """Whether the verdict's fix makes its loop over a container one graph loop (the items
+    stacked, or a zip or enumerate of lists indexed): such a loop unrolls by mistake."""
+    hint = v.hint or ""
+    return hint.startswith(STACK_ITEMS) or INDEXED in hint
 
 
 def list_appends(exam: ExaminedFunction) -> Iterator[Any]:
@@ -197,8 +204,7 @@ def loops(exam: ExaminedFunction) -> None:
             # fix says so, and the doctor's rewrite tries it) make one loop; other items
             # (layers, functions) unroll on purpose.
             counted = isinstance(node, gast.While) or literal or \
-                v.value_kind in _COUNTED or (v.hint or "").startswith(STACK_ITEMS) \
-                or INDEXED in (v.hint or "")
+                v.value_kind in _COUNTED or _stacks(v)
             if not counted:
                 continue  # a Python container (layers, functions): unrolling is the point
             per = v.ops_created // v.iterations
@@ -235,15 +241,18 @@ def loops(exam: ExaminedFunction) -> None:
                            f"{times}, {ops}")
                 fix = v.hint
                 it = node.iter
+                tf = exam.mod.tf_name or "tf"
+                lists = [name for name, _ in appended_lists(node) if name in python_lists(exam)]
+                arrays = "".join(f" and collect `{name}` in a {tf}.TensorArray (AGX003)"
+                                 for name in lists)
                 if isinstance(it, gast.Call) and dotted_name(it.func) == "range" \
                         and not exam.keras3:
-                    tf = exam.mod.tf_name or "tf"
                     bounds = ", ".join(exam.mod.segment(a) for a in it.args)
-                    lists = [name for name, _ in appended_lists(node) if name in python_lists(exam)]
-                    arrays = "".join(f" and collect `{name}` in a {tf}.TensorArray (AGX003)"
-                                     for name in lists)
                     fix = (f"iterate over {tf}.range({bounds}){arrays} so AutoGraph builds "
                            "one tf.while_loop whatever the count.")
+                elif arrays and fix and _stacks(v):  # (the rewrite makes those arrays too)
+                    fix = (f"{fix.rstrip('.')};{arrays.removeprefix(' and')}: a staged loop "
+                           "cannot fill a Python list.")
             exam.add("AGX004", node, message, fix, "trace", cause=cause)
         elif isinstance(node, gast.While) and (v is None or v.verdict == "unreached") \
                 and _tensor_stop_at(exam, node):

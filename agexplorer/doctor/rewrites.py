@@ -27,7 +27,8 @@ The rewrites, by finding code:
   (``while x.shape[0] < 8:``) -> ``tf.shape(x)[0]``; one whose fix starts a Python counter as a
   tensor -> its number assigned before the loop made one (``i = 0`` -> ``i = tf.constant(0)``).
   A ``for`` over ``zip``/``enumerate`` of Python lists -> the lists stacked before it, a loop
-  over an index and the items read first in its body (the verdict's fix, step by step).
+  over an index and the items read first in its body (the verdict's fix, step by step). In
+  each of these, the lists the loop's body appends to become tf.TensorArrays as in AGX003.
 - AGX009 a Python number argument -> ``tf.constant(...)`` in the CALL; the file
   is unchanged (``new_text`` is None).
 - AGX010 a loop variable started as a Python number whose dtype the staged loop's body does
@@ -108,40 +109,49 @@ def _range(mod: ParsedFile, finding: Finding, call: str | None) -> tuple[list, s
                  and n.lineno == finding.line), None)
     if node is not None and mod.tf_name is not None and (finding.fix or "").startswith(
             STACK_ITEMS):
-        return _stacked(mod, node)
+        return _stacked(mod, node, call)
     if node is not None and mod.tf_name is not None and INDEXED in (finding.fix or ""):
-        return _indexed(mod, node)
+        return _indexed(mod, node, call)
     if node is None or mod.tf_name is None or not isinstance(node.iter, gast.Call) \
             or dotted_name(node.iter.func) != "range":
         return None
     start, end = mod.span(node.iter.func)
-    edits = [(start, end, f"{mod.tf_name}.range")]
-    said = (f"range(...) -> {mod.tf_name}.range(...): one tf.while_loop, the loop variable "
-            "an int32 tensor")
-    # A list the body appends to holds one value of a staged loop's body, out of its scope
-    # after it: it becomes a tf.TensorArray too (AGX003's rewrite), or this one fails. A
-    # list that rewrite cannot take: tf.range alone, whose trial fails and says what to do.
+    return _with_arrays(mod, node, call, [(start, end, f"{mod.tf_name}.range")],
+                        f"range(...) -> {mod.tf_name}.range(...): one tf.while_loop, the loop "
+                        "variable an int32 tensor")
+
+
+def _with_arrays(mod: ParsedFile, loop: Any, call: str | None, edits: list, said: str,
+                 sized: tuple[str, str] | None = None) -> tuple[list, str, str | None]:
+    """A rewrite that stages ``loop`` (``edits``, ``said``), with each list its body appends
+    to made a tf.TensorArray (AGX003's rewrite): such a list holds one value of a staged
+    body, out of its scope after the loop, and the rewrite alone fails. A list that rewrite
+    cannot take: the loop's rewrite alone, whose trial fails and says what to do.
+    ``sized``: the rewritten loop's count and index, as text (see :func:`_tensorarray`)."""
     arrays = [(name, _tensorarray(mod, Finding(code="AGX003", line=append.lineno, message="",
                                                why="", fix=None, col=mod.col(append),
-                                               subject=name), call))
-              for name, append in appended_lists(node)]
+                                               subject=name), call, sized))
+              for name, append in appended_lists(loop)]
     if all(made is not None for _, made in arrays):
         for name, made in arrays:
-            edits += made[0] if made is not None else []
+            edits = edits + (made[0] if made is not None else [])
             said += f"; {name} -> {mod.tf_name}.TensorArray ({name}.write, {name}.stack())"
     return edits, said, None
 
 
-def _stacked(mod: ParsedFile, loop: Any) -> tuple[list, str, str | None] | None:
+def _stacked(mod: ParsedFile, loop: Any, call: str | None
+             ) -> tuple[list, str, str | None] | None:
     """A loop over a Python list or tuple whose items stack (the fix the verdict wrote,
     :data:`STACK_ITEMS`): ``for v in ITEMS:`` -> ``for v in tf.stack(ITEMS):``, whose rows
-    make one tf.while_loop; the trial says whether the body takes a tensor item."""
+    make one tf.while_loop (the lists its body appends to tf.TensorArrays); the trial says
+    whether the body takes a tensor item."""
     items = mod.segment(loop.iter)
     start, end = mod.span(loop.iter)
     if isinstance(loop.iter, gast.Tuple) and not items.startswith("("):
         items = f"({items})"  # `for v in a, b:`
-    return ([(start, end, f"{mod.tf_name}.stack({items})")],
-            f"{items} -> {mod.tf_name}.stack({items}): one tf.while_loop over its rows", None)
+    return _with_arrays(mod, loop, call, [(start, end, f"{mod.tf_name}.stack({items})")],
+                        f"{items} -> {mod.tf_name}.stack({items}): one tf.while_loop over its "
+                        "rows")
 
 
 def _counter_start(mod: ParsedFile, loop: Any, finding: Finding
@@ -162,21 +172,23 @@ def _counter_start(mod: ParsedFile, loop: Any, finding: Finding
             "tensor from the first step", None)
 
 
-def _indexed(mod: ParsedFile, loop: Any) -> tuple[list, str, str | None] | None:
+def _indexed(mod: ParsedFile, loop: Any, call: str | None
+             ) -> tuple[list, str, str | None] | None:
     """``for a, b in zip(xs, ys):`` (or ``for i, a in enumerate(xs):``) over Python lists, as
     the verdict's fix says (:func:`agexplorer.engine.hints.indexed`): the lists stacked
     before the loop, the loop over an index (``for i in tf.range(len(xs)):``) and the items
-    read first thing in its body (``a, b = xs_t[i], ys_t[i]``)."""
+    read first thing in its body (``a, b = xs_t[i], ys_t[i]``); the lists its body appends
+    to tf.TensorArrays."""
     import ast
 
     try:
         target = ast.parse(mod.segment(loop.target), mode="eval").body
-        call = ast.parse(mod.segment(loop.iter), mode="eval").body
+        over = ast.parse(mod.segment(loop.iter), mode="eval").body
     except SyntaxError:
         return None
-    kind = call.func.id if isinstance(call, ast.Call) and isinstance(call.func, ast.Name) \
+    kind = over.func.id if isinstance(over, ast.Call) and isinstance(over.func, ast.Name) \
         else ""
-    shape = indexed(kind, target, call)
+    shape = indexed(kind, target, over)
     first = loop.body[0]
     if shape is None or first.lineno == loop.lineno:  # a body on the header's line
         return None
@@ -189,8 +201,19 @@ def _indexed(mod: ParsedFile, loop: Any) -> tuple[list, str, str | None] | None:
     edits = [(start, start, f"{made}\n{indent}"),
              (*header, f"{shape.index} in {tf}.range(len({shape.bound}))"),
              (body, body, f"{shape.read}\n{inner}")]
-    return (edits, f"{kind}(...) -> an index over stacked tensors ({made}; for {shape.index} "
-            f"in {tf}.range(len({shape.bound})); {shape.read})", None)
+    # The lists it appends to: arrays of the loop's count, written at its index, as for a
+    # range (XLA returns an empty array for a dynamic one), where that count can be read
+    # before the loop (the bound's names never assigned in the function).
+    func = _enclosing_def(mod, loop.lineno)
+    stored = {n.id for n in gast.walk(func) if isinstance(n, gast.Name)
+              and isinstance(n.ctx, gast.Store)} if func is not None else None
+    sized = (f"len({shape.bound})", shape.index) if stored is not None and not (
+        {n.id for n in ast.walk(ast.parse(shape.bound, mode="eval"))
+         if isinstance(n, ast.Name)} & stored) else None
+    return _with_arrays(mod, loop, call, edits,
+                        f"{kind}(...) -> an index over stacked tensors ({made}; for "
+                        f"{shape.index} in {tf}.range(len({shape.bound})); {shape.read})",
+                        sized)
 
 
 def _dynamic_condition(mod: ParsedFile, loop: Any, finding: Finding
@@ -271,8 +294,10 @@ def _statement_lists(tree: Any) -> list[list[Any]]:
             if isinstance(getattr(n, f, None), list)]
 
 
-def _tensorarray(mod: ParsedFile, finding: Finding, call: str | None
-                 ) -> tuple[list, str, str | None] | None:
+def _tensorarray(mod: ParsedFile, finding: Finding, call: str | None,
+                 sized: tuple[str, str] | None = None) -> tuple[list, str, str | None] | None:
+    """AGX003's rewrite. ``sized``: (count, index) of the loop as another rewrite makes it
+    (``len(xs)``, ``i``): the array of that size, written at that index."""
     func, name, tf = _enclosing_def(mod, finding.line), finding.subject, mod.tf_name
     if func is None or name is None or tf is None:
         return None
@@ -300,7 +325,10 @@ def _tensorarray(mod: ParsedFile, finding: Finding, call: str | None
         return None
     value = stmt.value.args[0]
     dtype, bound = _dtype(mod, value, loop), _count(func, loop)
-    if bound is not None:  # the lesson's shape, which XLA compiles too (see _count)
+    every = not _skips(loop)  # one write per step: an array of the count has no hole
+    if sized is not None and every:
+        made, index = f"{tf}.TensorArray({dtype}, size={sized[0]})", sized[1]
+    elif bound is not None and every:  # the lesson's shape, which XLA compiles too (_count)
         made = f"{tf}.TensorArray({dtype}, size={mod.segment(bound)})"
         index = mod.segment(loop.target)
     else:
@@ -323,6 +351,22 @@ def _tensorarray(mod: ParsedFile, finding: Finding, call: str | None
         return None
     return (edits, f"list + append -> {tf}.TensorArray: {name}.write({index}, ...), "
             f"{name}.stack()", None)
+
+
+def _skips(loop: Any) -> bool:
+    """Whether a step of ``loop`` can end before its body's end (a ``continue``, ``break`` or
+    ``return`` of its own, not of a loop or function inside it)."""
+    def walk(node: Any, inner: bool) -> bool:  # inner: within a loop inside ``loop``
+        if isinstance(node, gast.Return):
+            return True
+        if isinstance(node, (gast.Continue, gast.Break)):
+            return not inner
+        if isinstance(node, (gast.FunctionDef, gast.AsyncFunctionDef, gast.Lambda,
+                             gast.ClassDef)):
+            return False
+        inner = inner or isinstance(node, (gast.For, gast.While))
+        return any(walk(child, inner) for child in gast.iter_child_nodes(node))
+    return any(walk(statement, False) for statement in loop.body)
 
 
 def _count(func: Any, loop: Any) -> Any:

@@ -262,12 +262,31 @@ class FixTrial:
         """The nested results (for engine.buffer.Shadow.fix)."""
         return [self.before, self.after, self.before.lab, self.after.lab]
 
+    def modes_note(self) -> str | None:
+        """Where the rewrite's modes disagree and the original's did not: what each gave,
+        and why where it is known (an array of ``dynamic_size=True``, which XLA returns
+        empty); None otherwise. "Same result" compares the graph alone with the original."""
+        after, before = self.after.lab, self.before.lab
+        if after is None or after.results_match is not False or (
+                before is not None and before.results_match is False):
+            return None
+        gave = "; ".join(f"{mode} {run.result}" for mode, run in after.runs.items()
+                         if run.result is not None)
+        note = f"but the rewrite's modes disagree ({gave})"
+        xla = after.runs.get("xla")
+        if xla is not None and xla.result is not None and "dynamic_size=True" in self.diff:
+            note += (": XLA returns a tf.TensorArray made with dynamic_size=True empty; size "
+                     "it with the loop's count (tf.TensorArray(dtype, size=n)) and write each "
+                     "step at its index to compile it with XLA")
+        return note + "."
+
     def to_dict(self) -> dict[str, Any]:
         """The ``doctor --try --json`` object."""
         return {"file": self.file, "function": self.function, "finding": self.finding.to_dict(),
                 "rewrite": self.rewrite.to_dict(), "diff": self.diff,
                 "before": self.before.to_dict(), "after": self.after.to_dict(),
-                "results_equal": self.results_equal, "results_note": self.results_note}
+                "results_equal": self.results_equal, "results_note": self.results_note,
+                "modes_note": self.modes_note()}
 
 
 def offers_fix(v: Verdict) -> bool:

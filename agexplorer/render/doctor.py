@@ -189,4 +189,7 @@ def trial_renderables(trial: FixTrial, applied: bool = False) -> list:
         parts.append(Text(f"the results differ: {trial.results_note}", style="yellow"))
     else:
         parts.append(Text(trial.results_note, style="yellow"))
+    modes = trial.modes_note()
+    if modes is not None:
+        parts.append(Text(modes, style="yellow"))
     return parts

@@ -149,6 +149,30 @@ SOURCE = '''
         return total
 
 
+    @tf.function
+    def products(xs, ys):
+        out = []
+        for a, b in zip(xs, ys):
+            out.append(a * b)
+        return tf.stack(out)
+
+
+    @tf.function
+    def numbered(xs):
+        out = []
+        for i, x in enumerate(xs):
+            out.append(x * 2.0)
+        return tf.stack(out)
+
+
+    @tf.function
+    def items(a, b):
+        out = []
+        for v in [a, b, a + b]:
+            out.append(v + 1.0)
+        return tf.stack(out)
+
+
     class Cumulate(keras.layers.Layer):
         def call(self, x):
             for i in range(x.shape[1]):
@@ -164,7 +188,10 @@ SOURCE = '''
                  "biased": "tf.ones([2])", "scaled": "tf.ones([2])",
                  "halved": "tf.ones([4])", "doubled": "tf.ones([1])",
                  "doubling": "tf.ones([2])", "picking": "tf.ones([2])",
-                 "paired": "[tf.ones([2]), tf.ones([2])], [tf.ones([2]), tf.ones([2])]"}
+                 "paired": "[tf.ones([2]), tf.ones([2])], [tf.ones([2]), tf.ones([2])]",
+                 "products": "[tf.ones([2]), tf.ones([2])], [tf.ones([2]), tf.ones([2])]",
+                 "numbered": "[tf.ones([2]), tf.ones([2]), tf.ones([2])]",
+                 "items": "tf.ones([2]), tf.ones([2])"}
 '''
 
 
@@ -429,3 +456,99 @@ def test_an_int_that_bounds_a_range_is_not_told_to_be_a_float_tensor(report, cas
     with pytest.raises((TypeError, AttributeError)):  # a float tensor, eagerly: what the
         # advice would break (range() asks it for __index__)
         module.powers.python_function(tf.constant([0.5, 2.0]), tf.constant(4.0))
+
+
+@pytest.mark.parametrize("name", ["products", "numbered", "items"])
+def test_a_container_loop_that_fills_a_list_is_staged_with_the_list_made_an_array(
+        report, cases, name):
+    # A zip, an enumerate or a list of stackable items, whose body appends to a list: the
+    # loop's rewrite makes the list a tf.TensorArray too (a staged body's value cannot go
+    # into a Python list), so the fix shown applies: its trial stages the loop. The list
+    # gets its own finding (AGX003), whose rewrite traces too.
+    f = finding(report, f"{cases}::{name}", "AGX004")
+    assert f.tried is not None and f.tried.outcome == "staged", f.tried
+    assert "collect `out` in a tf.TensorArray (AGX003)" in f.fix, f.fix
+    made = rewrite(cases.read_text(), f)
+    assert made is not None and "out -> tf.TensorArray" in made.description
+    assert "out.append" not in made.new_text.split(f"def {name}")[1].split("@tf.function")[0]
+    listed = finding(report, f"{cases}::{name}", "AGX003")
+    assert "unrolled x" in listed.message and listed.tried.outcome == "traced"
+
+
+def test_a_zip_or_enumerate_rewrite_sizes_its_array_by_the_count_for_xla(report, cases):
+    # XLA returns a tf.TensorArray of dynamic_size=True empty: where the rewrite's loop has
+    # a count read before it (len of a list the function never assigns), the array is of
+    # that size, written at the loop's index.
+    for name, index in (("products", "i"), ("numbered", "i")):
+        made = rewrite(cases.read_text(), finding(report, f"{cases}::{name}", "AGX004"))
+        body = made.new_text.split(f"def {name}")[1].split("@tf.function")[0]
+        assert "out = tf.TensorArray(tf.float32, size=len(xs))" in body, body
+        assert f"out = out.write({index}, " in body and "out.stack()" in body
+    made = rewrite(cases.read_text(), finding(report, f"{cases}::items", "AGX004"))
+    assert "dynamic_size=True" in made.new_text.split("def items")[1]  # no index to write at
+
+
+def test_a_trial_whose_modes_disagree_says_so_beside_its_same_result():
+    from agexplorer.model.doctor import Finding, FixTrial, Rewrite, TrialSide
+    from agexplorer.model.lab import ModeRun, RunLab
+
+    def side(match, xla):
+        lab = RunLab(device="CPU", runs={"eager": ModeRun(ok=True, result="float32[2] [1. 2.]"),
+                                         "graph": ModeRun(ok=True, result="float32[2] [1. 2.]"),
+                                         "xla": ModeRun(ok=True, result=xla)},
+                     results_match=match)
+        return TrialSide(file="f.py", call="x", verdicts=[], op_count=3, trace_s=0.01, lab=lab)
+
+    found = Finding(code="AGX003", line=3, message="", why="", fix=None)
+    made = Rewrite(code="AGX003", line=3, description="d", new_text="t", new_call=None,
+                   old_sha="0")
+    trial = FixTrial(file="f.py", function="f", finding=found, rewrite=made,
+                     diff="+    out = tf.TensorArray(tf.float32, size=0, dynamic_size=True)",
+                     before=side(True, "float32[2] [1. 2.]"), after=side(False, "float32[0] []"),
+                     results_equal=True, results_note="same")
+    note = trial.modes_note()
+    assert note is not None and "xla float32[0] []" in note and "dynamic_size=True" in note
+    assert trial.to_dict()["modes_note"] == note
+    agreeing = FixTrial(file="f.py", function="f", finding=found, rewrite=made, diff="",
+                        before=side(True, "float32[2] [1. 2.]"),
+                        after=side(True, "float32[2] [1. 2.]"), results_equal=True)
+    assert agreeing.modes_note() is None
+
+
+def test_an_array_is_sized_by_the_count_only_where_every_step_writes():
+    # `continue` skips a step's write: an array of the count would keep a hole, which
+    # stack() refuses; that loop's array grows instead. A break in a loop inside the body
+    # stops that inner loop only.
+    from agexplorer.model.doctor import Finding
+
+    text = textwrap.dedent("""
+        import tensorflow as tf
+
+
+        def f(x, n):
+            out = []
+            for i in range(n):
+                if i == 1:
+                    continue
+                out.append(x)
+            return tf.stack(out)
+
+
+        def g(x, n):
+            out = []
+            for i in range(n):
+                for j in range(3):
+                    break
+                out.append(x)
+            return tf.stack(out)
+        """)
+    lines = text.splitlines()
+    made = {}
+    for name in ("f", "g"):
+        start = lines.index(f"def {name}(x, n):")
+        line = next(i for i, t in enumerate(lines, 1) if i > start and "out.append" in t)
+        found = Finding(code="AGX003", line=line, message="", why="", fix=None, col=8,
+                        subject="out")
+        made[name] = rewrite(text, found).new_text
+    assert "size=0, dynamic_size=True" in made["f"].split("def g")[0]
+    assert "tf.TensorArray(tf.float32, size=n)" in made["g"].split("def g")[1]
