@@ -241,18 +241,16 @@ def loops(exam: ExaminedFunction) -> None:
                            f"{times}, {ops}")
                 fix = v.hint
                 it = node.iter
-                tf = exam.mod.tf_name or "tf"
-                lists = [name for name, _ in appended_lists(node) if name in python_lists(exam)]
-                arrays = "".join(f" and collect `{name}` in a {tf}.TensorArray (AGX003)"
-                                 for name in lists)
                 if isinstance(it, gast.Call) and dotted_name(it.func) == "range" \
                         and not exam.keras3:
+                    tf = exam.mod.tf_name or "tf"
                     bounds = ", ".join(exam.mod.segment(a) for a in it.args)
+                    lists = [name for name, _ in appended_lists(node) if name in python_lists(exam)]
+                    arrays = "".join(f" and collect `{name}` in a {tf}.TensorArray (AGX003)"
+                                     for name in lists)
                     fix = (f"iterate over {tf}.range({bounds}){arrays} so AutoGraph builds "
                            "one tf.while_loop whatever the count.")
-                elif arrays and fix and _stacks(v):  # (the rewrite makes those arrays too)
-                    fix = (f"{fix.rstrip('.')};{arrays.removeprefix(' and')}: a staged loop "
-                           "cannot fill a Python list.")
+
             exam.add("AGX004", node, message, fix, "trace", cause=cause)
         elif isinstance(node, gast.While) and (v is None or v.verdict == "unreached") \
                 and _tensor_stop_at(exam, node):

@@ -46,6 +46,11 @@ def loop_hint(stmt: Statement, described: Described | None,
     ``names``: the values its header read); None where no rewrite applies (a list of layers,
     of mixed things: unrolling is the point)."""
     hint = _for_hint(stmt, described, names)
+    if hint and stmt.appended and (hint.startswith(STACK_ITEMS) or INDEXED in hint):
+        # (a range's fix says it in its own words: collect per-step results)
+        named = " and ".join(f"`{n}`" for n in stmt.appended)
+        hint += (f" Collect {named} in a tf.TensorArray as well: a staged loop cannot fill "
+                 "a Python list.")
     return hint + carried_note(stmt) if hint and hint != _GENERAL_FOR else hint
 
 

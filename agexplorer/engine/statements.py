@@ -44,6 +44,9 @@ class Statement:
     # A for loop's: the items its body calls, picked from a sequence by the loop's own
     # counter (``self.blocks[i](x)``: "self.blocks[i]"); no tensor holds what is called.
     picks_callables: tuple[str, ...] = ()
+    # A for loop's: the lists its body appends to (``out.append(v)``, a statement directly
+    # in the body): a staged loop cannot fill one, so its fix makes them tf.TensorArrays.
+    appended: tuple[str, ...] = ()
 
     def nested(self, statements: list[Statement]) -> Iterator[Statement]:
         """The statements inside this one (``statements``: its function's, which ``children``
@@ -131,6 +134,14 @@ def _numbers_carried(func: ast.AST, loop: ast.For | ast.While) -> tuple[tuple[st
     return tuple((name, ast.unparse(value)) for name, value in before.items()
                  if name in inside and isinstance(value, ast.Constant)
                  and type(value.value) in (int, float))
+
+
+def _appended(loop: ast.For) -> tuple[str, ...]:
+    """The names ``loop``'s body appends to, each once (``out.append(v)`` directly in it)."""
+    return tuple(dict.fromkeys(
+        s.value.func.value.id for s in loop.body if isinstance(s, ast.Expr)
+        and isinstance(s.value, ast.Call) and isinstance(s.value.func, ast.Attribute)
+        and s.value.func.attr == "append" and isinstance(s.value.func.value, ast.Name)))
 
 
 def _picks_callables(loop: ast.For) -> tuple[str, ...]:
@@ -234,7 +245,8 @@ def find_statements(func: ast.FunctionDef | ast.AsyncFunctionDef,
                                  started=_started(func, node)
                                  if isinstance(node, ast.While) else (),
                                  picks_callables=_picks_callables(node)
-                                 if isinstance(node, ast.For) else ())
+                                 if isinstance(node, ast.For) else (),
+                                 appended=_appended(node) if isinstance(node, ast.For) else ())
                 index = add(stmt, parent)
                 visit(node.body, index, "body")
                 visit(node.orelse, index, "orelse")

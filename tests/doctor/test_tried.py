@@ -467,7 +467,10 @@ def test_a_container_loop_that_fills_a_list_is_staged_with_the_list_made_an_arra
     # gets its own finding (AGX003), whose rewrite traces too.
     f = finding(report, f"{cases}::{name}", "AGX004")
     assert f.tried is not None and f.tried.outcome == "staged", f.tried
-    assert "collect `out` in a tf.TensorArray (AGX003)" in f.fix, f.fix
+    # the verdict's fix says all the rewrite does (a user doing only the loop's part fails)
+    said = "Collect `out` in a tf.TensorArray as well: a staged loop cannot fill a Python list."
+    assert said in f.fix, f.fix
+    assert said in reported_loop(report, cases, name, "for").hint
     made = rewrite(cases.read_text(), f)
     assert made is not None and "out -> tf.TensorArray" in made.description
     assert "out.append" not in made.new_text.split(f"def {name}")[1].split("@tf.function")[0]

@@ -67,3 +67,47 @@ async def test_the_converted_pane_names_the_decorators_wrapper_its_code_is_calle
         pane.on_report_changed(SimpleNamespace(report=Report(
             "/p/a.py", "f", conversion=Conversion("def tf__f(x):\n", [(1, 7)]))))
         assert not pane.border_subtitle
+
+
+@pytest.mark.parametrize("kind", [SourcePane, ConvertedPane])
+async def test_a_text_of_another_length_updates_the_scroll_bar_without_a_layout(kind):
+    # Textual lays the whole screen out for a new virtual size; a code pane's own size
+    # never follows its text, so only its scroll bars change: a longer text scrolls further
+    # at once, and a scroll bar that appears or goes still lays the screen out.
+    from textual.containers import Horizontal
+    from textual.widgets import Static
+
+    class Beside(App):
+        CSS = "#beside { width: 10; } TextArea { width: 1fr; }"
+
+        def compose(self) -> ComposeResult:
+            with Horizontal():
+                yield Static("beside", id="beside")
+                yield pane
+
+    pane = kind()
+    app = Beside()
+    short = "".join(f"x_{i} = {i}\n" for i in range(30))
+    async with app.run_test(size=(60, 12)) as pilot:
+        pane.load_text(short)
+        await pilot.pause()
+        assert pane.show_vertical_scrollbar
+        screen = app.screen
+        reflows = []
+        refresh_layout = screen._refresh_layout
+
+        def counted(*args, **kwargs):
+            reflows.append(1)
+            return refresh_layout(*args, **kwargs)
+
+        screen._refresh_layout = counted
+        pane.load_text(short + "y = 1\n" * 20)
+        assert pane.virtual_size.height == 51 and pane.max_scroll_y == 51 - pane.size.height
+        assert pane.vertical_scrollbar.window_virtual_size == 51
+        pane.scroll_end(animate=False, immediate=True)
+        await pilot.pause()
+        assert reflows == [] and pane.scroll_y == pane.max_scroll_y
+        assert not screen._layout_required
+        pane.load_text("z = 0\n")  # fits: the bar goes, the screen is laid out
+        await pilot.pause()
+        assert reflows and not pane.show_vertical_scrollbar and pane.scroll_y == 0

@@ -11,7 +11,7 @@ from textual.widgets import TextArea
 from textual.widgets.text_area import Selection
 
 from agexplorer.tui import textual_patches
-from agexplorer.tui.code.scrolling import keep_line_starts
+from agexplorer.tui.code.scrolling import keep_line_starts, refresh_size
 
 textual_patches.install()
 
@@ -36,6 +36,10 @@ class ConvertedPane(TextArea):
         # The language is set with the first code: compiling its highlight query costs ~20 ms,
         # better spent after the first paint.
         super().__init__("", read_only=True, show_line_numbers=True, soft_wrap=False, **kwargs)
+
+    def _refresh_size(self) -> None:
+        if not refresh_size(self):  # a new length of text: no layout of the screen
+            super()._refresh_size()
 
     def scroll_cursor_visible(self, center: bool = False, animate: bool = False) -> Offset:
         """Show the cursor, and the start of the lines when the cursor fits beside them

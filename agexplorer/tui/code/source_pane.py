@@ -16,7 +16,7 @@ from textual.widgets.text_area import Edit, EditResult
 from agexplorer.source.files import SourceFile, write_source
 from agexplorer.tui import textual_patches
 from agexplorer.tui.code.indent import leading, new_line_indent
-from agexplorer.tui.code.scrolling import keep_line_starts
+from agexplorer.tui.code.scrolling import keep_line_starts, refresh_size
 
 textual_patches.install()
 
@@ -51,6 +51,10 @@ class SourcePane(TextArea):
         Binding("escape", "leave", "Leave editor"),
         Binding("ctrl+e", "unlock", "Edit"),
         Binding("ctrl+e", "cursor_line_end", "Cursor line end", show=False)]
+
+    def _refresh_size(self) -> None:
+        if not refresh_size(self):  # a new length of text: no layout of the screen
+            super()._refresh_size()
 
     def __init__(self, **kwargs) -> None:
         super().__init__("", language="python", show_line_numbers=True, tab_behavior="indent",
