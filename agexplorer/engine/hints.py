@@ -47,7 +47,7 @@ def loop_hint(stmt: Statement, described: Described | None,
     of mixed things: unrolling is the point)."""
     hint = _for_hint(stmt, described, names)
     if hint and stmt.appended and (hint.startswith(STACK_ITEMS) or INDEXED in hint):
-        # (a range's fix says it in its own words: collect per-step results)
+        # (a range's fix says it in its own words)
         named = " and ".join(f"`{n}`" for n in stmt.appended)
         hint += (f" Collect {named} in a tf.TensorArray as well: a staged loop cannot fill "
                  "a Python list.")
@@ -232,8 +232,15 @@ def unconverted_hint(kind: str) -> str:
 
 def _range_hint(stmt: Statement, node: ast.expr | None, described: Described,
                 names: list[NamedValue] | tuple[NamedValue, ...]) -> str:
-    tail = ("instead, so AutoGraph builds one tf.while_loop whatever the count; {pass_}"
-            "collect per-step results in a tf.TensorArray.")
+    def tail(pass_: str) -> str:
+        # A list the body appends to: a staged loop cannot fill one (the doctor's rewrite
+        # makes it a tf.TensorArray); said only where there is one.
+        named = " and ".join(f"`{n}`" for n in stmt.appended)
+        collect = (f"; collect {named} in a tf.TensorArray: a staged loop cannot fill a "
+                   "Python list") if named else ""
+        return (f"instead, so AutoGraph builds one tf.while_loop whatever the count"
+                f"{'; ' + pass_ if pass_ else ''}{collect}.")
+
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) \
             and node.func.id == "range" and node.args and not node.keywords:
         bounds = ", ".join(ast.unparse(a) for a in node.args)
@@ -241,13 +248,12 @@ def _range_hint(stmt: Statement, node: ast.expr | None, described: Described,
         one = len(plain) == 1
         pass_ = (f"if {_code(plain)} {'is an argument' if one else 'are arguments'}, pass "
                  f"{'it as a tensor' if one else 'them as tensors'} so that a new value does "
-                 "not retrace; ") if plain else ""
-        return f"iterate over tf.range({bounds}) " + tail.format(pass_=pass_) + \
-            _indexed(stmt, node, names)
+                 "not retrace") if plain else ""
+        return f"iterate over tf.range({bounds}) " + tail(pass_) + _indexed(stmt, node, names)
     # ``for i in steps`` (a range made elsewhere): the bounds are only known as traced.
     bounds = described.text[len("range("):-1]
     return (f"iterate over a tf.range with the same bounds (here tf.range({bounds})) "
-            + tail.format(pass_="pass the bounds as tensors so that new values do not retrace; "))
+            + tail("pass the bounds as tensors so that new values do not retrace"))
 
 
 def _indexed(stmt: Statement, node: ast.Call,

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 import os
+import threading
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from typing import Any, Literal
@@ -82,9 +83,16 @@ def read_source(path: str) -> str:
 
 
 def parse_source(path: str, text: str) -> ast.Module:
-    """Parse ``text``; a syntax error is reported as ``file:line`` with the offending line."""
+    """Parse ``text``; a syntax error is reported as ``file:line`` with the offending line.
+    A recorded run's log is no Python file (its JSON lines parse as Python: the file would
+    seem to hold no function): said, with the commands that read one."""
+    if path.endswith(".agxlog") or text.startswith('{"type": "start"'):
+        raise AgxError("not-python", f"{path} is a recorded run's log, not Python source",
+                       advice=f"`agexplorer summary {path}` shows what it recorded, "
+                       f"`agexplorer doctor {path}` examines its functions with the calls "
+                       f"it recorded, and `agexplorer {path}` opens it in the explorer.")
     try:
-        return ast.parse(text, filename=path)
+        return _parsed(text, path)
     except SyntaxError as exc:
         line = exc.lineno or 0
         if not path.endswith(".py"):
@@ -102,6 +110,24 @@ def parse_source(path: str, text: str) -> ast.Module:
                        "expression (a very long chain of operators, or brackets nested very "
                        "deep) into steps: Python itself cannot compile the file as it is.") \
             from None
+
+
+_PARSING = threading.Lock()
+
+
+def _parsed(text: str, path: str, attempts: int = 3) -> ast.Module:
+    """``ast.parse``, one thread at a time, and made again where CPython 3.11 trips on its
+    own count: it keeps the AST's nesting depth per interpreter, not per thread, so two
+    threads parsing at once (the explorer's, a notebook's, a test run's) can fail one of
+    them with SystemError "AST constructor recursion depth mismatch" on a sound file."""
+    for attempt in range(attempts):
+        try:
+            with _PARSING:
+                return ast.parse(text, filename=path)
+        except SystemError as exc:
+            if "recursion depth mismatch" not in str(exc) or attempt == attempts - 1:
+                raise
+    raise AssertionError("unreachable")
 
 
 def tf_function_decorated(node: Any) -> bool:
