@@ -12,6 +12,7 @@ from agexplorer.tui import textual_patches
 textual_patches.PRIVATE += (
     ("textual.widgets._text_area", "TextArea._refresh_size"),
     ("textual.widget", "Widget._scroll_update"),
+    ("textual.widget", "Widget._refresh_scrollbars"),
 )
 
 
@@ -47,15 +48,18 @@ def refresh_size(area: TextArea) -> bool:
     render after it), as did each new line typed in the source. Here the scroll bars are
     updated directly; one that appears or goes still lays the screen out (its own reactive
     asks for it), as it must."""
-    if not textual_patches.probe("textual.widget", "Widget._scroll_update"):
+    if not (textual_patches.probe("textual.widget", "Widget._scroll_update")
+            and textual_patches.probe("textual.widget", "Widget._refresh_scrollbars")):
         return False
     if area.soft_wrap:
         size = Size(0, area.wrapped_document.height)
     else:  # +1 width: room for the cursor at the end of the longest line
         width, height = area.document.get_size(area.indent_width)
         size = Size(width + area.gutter_width + 1, height)
-    if size != area.virtual_size:
-        area.set_reactive(Widget.virtual_size, size)
-        area.refresh()
+    if size == area.virtual_size:
+        area._refresh_scrollbars()  # as Textual's own does
+        return True
+    area.set_reactive(Widget.virtual_size, size)
+    area.refresh()
     area._scroll_update(size)  # the bars shown and their thumbs, the scroll kept in range
     return True
