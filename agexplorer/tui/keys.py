@@ -222,6 +222,13 @@ class KeyActions(ExplorerApp):
     @while_mounted
     def action_undo_apply(self) -> None:
         if self.workspace_ready:
+            # The edits restored from a recovery copy, while they are the newest edit (the
+            # status line said "ctrl+z drops them", wherever the focus was); else the
+            # Doctor's last Apply.
+            dropped = self.safety.drop_restored()
+            if dropped is not None:
+                self.announce(dropped, error=False)
+                return
             self.doctor_tab.undo_apply()
 
     @while_mounted

@@ -146,6 +146,26 @@ async def test_unsaved_edits_are_kept_restored_and_dropped_once_saved(faults_fil
         assert not os.listdir(recovery.recovery_dir())
 
 
+async def test_ctrl_z_away_from_the_editor_drops_restored_edits_as_the_status_says(
+        faults_file, worker):
+    from agexplorer.state import recovery
+
+    disk = faults_file.read_text()
+    recovery.save_copy(str(faults_file), "# kept\n" + disk)
+    app = explorer(faults_file, worker, "plain")
+    async with app.run_test(size=(140, 40)) as pilot:
+        assert await wait_for(pilot, lambda: app.workspace_ready and app.state.target is not None)
+        source = app.query_one("#source")
+        assert await wait_for(pilot, lambda: source.text == "# kept\n" + disk, 10)
+        assert await wait_for(pilot, lambda: "ctrl+z drops them" in status(app), 10)
+        app.panes.verdicts.focus()  # not the editor: ctrl+z is the app's own there
+        await pilot.press("ctrl+z")
+        assert source.text == disk and not source.dirty
+        assert await wait_for(pilot, lambda: "restored edits to tui_faults.py are dropped"
+                              in status(app), 10)
+        assert await wait_for(pilot, lambda: recovery.load_copy(str(faults_file)) is None, 10)
+
+
 async def test_undo_to_the_disk_text_and_quit_without_saving_drop_the_copy(faults_file, worker):
     from agexplorer.state import recovery
 

@@ -34,3 +34,25 @@ async def test_a_changed_loop_variable_and_its_fix_are_in_the_why_cell():
         assert "shape_invariants" in staged.replace("\n", "")
         # A Python loop's counter changing value is the unrolling, not news: no lines.
         assert "loop variables" not in str(table.get_row_at(1)[3])
+
+
+async def test_a_refill_drawn_before_its_columns_are_measured_shows_the_measured_header():
+    # A DataTable measures a refill's columns when idle; a frame drawn between cached the
+    # header at its labels' widths, and Textual kept it when the measuring did not change
+    # the table's scrollable size: the header stayed cut above rows drawn at full width.
+    app = TableApp()
+    async with app.run_test(size=(160, 30)) as pilot:
+        table = app.query_one(VerdictTable)
+        rows = [verdict("python", 9, (COUNTER,))]
+        table.show(rows)
+        await pilot.pause()
+
+        def header() -> str:
+            return "".join(segment.text for segment in table.render_line(0))
+
+        measured = header()
+        table.show(rows)  # the same again (the doctor's tried fixes, a resize)
+        header()  # a frame before the idle measuring
+        await pilot.pause()
+        assert header() == measured
+        assert "statement  " in measured  # wider than its label: the measured column

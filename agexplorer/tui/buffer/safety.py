@@ -24,6 +24,10 @@ class Buffer(Protocol):
 
     def replace_changed_lines(self, text: str) -> object: ...
 
+    def last_edit(self) -> object | None: ...
+
+    def undo_edit(self, batch: object) -> str: ...
+
 
 class SafetyNet:
     """Keeps the recovery copy of the buffer shown (``buffer``: None until the panes are
@@ -35,6 +39,8 @@ class SafetyNet:
         self.recovery = recovery.RecoveryKeeper(on_error=tell)
         self.discarded = False  # "Quit without saving": the recovery copy goes too
         self.note: str | None = None  # where the unsaved edits were kept, said after the end
+        self.restored: tuple[str, object] | None = None  # (path, the edit) of the last restore
+        self.restored_paths: set[str] = set()  # the files a copy was restored into, this run
 
     def discard(self, path: str | None) -> None:
         """The user chose to lose the edits: the recovery copy goes, now."""
@@ -48,7 +54,13 @@ class SafetyNet:
         runs as the app fails."""
         try:
             source = None if self.discarded else self.buffer()
-            if source is None or source.path is None or not source.dirty:
+            if source is None or source.path is None:
+                return None
+            if not source.dirty:
+                # Restored this run, then undone to the file's text (the copy goes at the
+                # typing pause, which a quick quit does not wait for): it is not kept.
+                if source.path in self.restored_paths:
+                    self.recovery.now(source.path, None)
                 return None
             self.recovery.now(source.path, source.text)
             if not self.recovery.holds(source.path, source.text):
@@ -80,5 +92,27 @@ class SafetyNet:
             return None
         self.recovery.found(path, found.text)
         source.replace_changed_lines(found.text)
+        edit = source.last_edit()
+        self.restored = (path, edit) if edit is not None else None
+        self.restored_paths.add(path)
         return (f"restored unsaved edits to {os.path.basename(path)} from {found.when} (the "
                 "explorer ended without saving); ctrl+s saves them, ctrl+z drops them")
+
+    def drop_restored(self) -> str | None:
+        """ctrl+z outside the editor, where the restore is the buffer's newest edit: undone
+        (the buffer is the file on disk again; the copy goes at the next pause, the buffer
+        clean). What to say, or None where the restore is not what ctrl+z undoes (none, or
+        undone already: the Doctor's Apply is then the one asked about)."""
+        source, restored = self.buffer(), self.restored
+        if source is None or restored is None or restored[0] != source.path:
+            return None
+        outcome = source.undo_edit(restored[1])
+        if outcome == "undone":
+            self.restored = None
+            self.recovery.drop(restored[0])  # asked for by name: gone now, not at the pause
+            return (f"the restored edits to {os.path.basename(restored[0])} are dropped: the "
+                    "buffer is the file on disk again")
+        if outcome == "edited-since":
+            return None  # a later edit (an Apply, the user's typing) is what ctrl+z is about
+        self.restored = None
+        return None

@@ -13,6 +13,9 @@ from agexplorer.model.report import VERDICT_WORDS, driver_words
 from agexplorer.render.badges import VERDICT_STYLE
 from agexplorer.render.loopvars import loop_var_lines
 from agexplorer.render.page import verdict_detail
+from agexplorer.tui import textual_patches
+
+textual_patches.PRIVATE += (("textual.widgets._data_table", "DataTable._update_dimensions"),)
 
 if TYPE_CHECKING:
     from agexplorer.tui.state import FixesTried, ReportChanged
@@ -63,6 +66,27 @@ class VerdictTable(DataTable):
             self.line = line
 
     COLUMNS = ("line", "statement", "verdict", "why, and what to do")
+
+    def _update_dimensions(self, new_rows: Any) -> None:
+        # Textual's DataTable measures a refill's columns when idle, and keeps the lines it
+        # drew before (the header's among them, as wide as the labels alone) unless the
+        # measuring changed its scrollable size: after a refill of the same size (the
+        # doctor's tried fixes, a resize), the header stayed cut to its labels above rows
+        # drawn at their measured widths. Changed widths: those lines go, and it repaints.
+        widths = [column.get_render_width(self) for column in self.columns.values()]
+        super()._update_dimensions(new_rows)
+        if [column.get_render_width(self) for column in self.columns.values()] == widths:
+            return
+        # (its cells' renders are cached without their width: the rows' were made while
+        # measuring, at the measured widths; the header's before, at its labels')
+        header, cells = getattr(self, "_header_row_key", None), getattr(
+            self, "_cell_render_cache", None)
+        if cells is not None:
+            for key in [key for key in cells.keys() if key[0] == header]:
+                cells.discard(key)
+        for cache in ("_row_render_cache", "_line_cache"):
+            getattr(self, cache, {}).clear()
+        self.refresh()
 
     def on_mount(self) -> None:
         self.verdicts: list = []

@@ -79,7 +79,21 @@ class Source(Pane):
         self.calls.append(("open", (path, text)))
 
     def replace_changed_lines(self, text: str) -> None:
+        self.edits.append((self.text, text))  # one undo step, as the editor's
         self.text = text
+
+    @property
+    def edits(self) -> list[tuple[str, str]]:
+        return self.__dict__.setdefault("_edits", [])
+
+    def last_edit(self) -> object | None:
+        return self.edits[-1] if self.edits else None
+
+    def undo_edit(self, batch: object) -> str:
+        if self.edits and self.edits[-1] is batch:
+            self.text = self.edits.pop()[0]
+            return "undone"
+        return "gone"
 
     def save(self) -> str:
         assert self.path is not None

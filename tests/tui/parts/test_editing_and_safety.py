@@ -152,6 +152,39 @@ def test_a_copy_left_by_a_crash_comes_back_as_one_edit_and_a_saved_one_goes(tmp_
     assert recovery.load_copy(path) is None
 
 
+def restored(tmp_path) -> tuple[str, str, Buffer]:
+    """A program whose recovery copy (one line more) was restored into the buffer."""
+    path = program(tmp_path)
+    disk = open(path).read()
+    recovery.save_copy(path, disk + "# from the crash\n")
+    buffer = Buffer(path)
+    buffer.safety.restore(path, disk)
+    return path, disk, buffer
+
+
+def test_ctrl_z_outside_the_editor_drops_the_restored_edits_while_they_are_the_newest(tmp_path):
+    # The status line says "ctrl+z drops them" wherever the focus is; outside the editor
+    # ctrl+z is the Doctor's undo, which answered "no fix was applied".
+    path, disk, buffer = restored(tmp_path)
+    said = buffer.safety.drop_restored()
+    assert said == "the restored edits to prog.py are dropped: the buffer is the file on disk again"
+    assert buffer.source.text == disk and not buffer.source.dirty
+    assert buffer.safety.drop_restored() is None  # once: then ctrl+z is the Doctor's again
+    recovery.save_copy(path, disk + "# again\n")
+    buffer.safety.restore(path, disk)
+    buffer.source.replace_changed_lines(disk + "# again\n# typed since\n")  # a later edit
+    assert buffer.safety.drop_restored() is None and buffer.source.text.endswith("since\n")
+
+
+def test_restored_edits_undone_in_the_editor_are_not_kept_by_a_quick_quit(tmp_path):
+    # The copy goes at the typing pause after the undo; a quit before it kept the copy, so
+    # the edits the user dropped came back at the next open.
+    path, _, buffer = restored(tmp_path)
+    buffer.source.undo_edit(buffer.source.last_edit())  # ctrl+z in the editor
+    assert buffer.safety.keep_unsaved() is None
+    assert recovery.load_copy(path) is None
+
+
 class Ends:
     def __init__(self, headless: bool, running: bool = True) -> None:
         self.events: list[str] = []
