@@ -9,7 +9,7 @@ import gast
 
 from agexplorer.doctor.examined import ExaminedFunction
 from agexplorer.doctor.parse import LOOP_NODES, appended_lists, dotted_name
-from agexplorer.engine.hints import INDEXED, STACK_ITEMS, STARTED
+from agexplorer.engine.hints import STARTED, stacks
 from agexplorer.model.report import IN_PYTHON
 from agexplorer.model.text import plural
 from agexplorer.model.values import PYTHON_SCALARS, ValueKind
@@ -52,10 +52,9 @@ def _loop_mode(exam: ExaminedFunction, loop: Any) -> str:
 
 
 def _stacks(v: Any) -> bool:
-    """Whether the verdict's fix makes its loop over a container one graph loop (the items
-    stacked, or a zip or enumerate of lists indexed): such a loop unrolls by mistake."""
-    hint = v.hint or ""
-    return hint.startswith(STACK_ITEMS) or INDEXED in hint
+    """Whether the verdict's fix makes its loop over a container one graph loop: such a
+    loop unrolls by mistake (see :func:`agexplorer.engine.hints.stacks`)."""
+    return stacks(v.hint)
 
 
 def list_appends(exam: ExaminedFunction) -> Iterator[Any]:
@@ -250,7 +249,6 @@ def loops(exam: ExaminedFunction) -> None:
                                      for name in lists)
                     fix = (f"iterate over {tf}.range({bounds}){arrays} so AutoGraph builds "
                            "one tf.while_loop whatever the count.")
-
             exam.add("AGX004", node, message, fix, "trace", cause=cause)
         elif isinstance(node, gast.While) and (v is None or v.verdict == "unreached") \
                 and _tensor_stop_at(exam, node):

@@ -205,11 +205,9 @@ def _indexed(mod: ParsedFile, loop: Any, call: str | None
     # range (XLA returns an empty array for a dynamic one), where that count can be read
     # before the loop (the bound's names never assigned in the function).
     func = _enclosing_def(mod, loop.lineno)
-    stored = {n.id for n in gast.walk(func) if isinstance(n, gast.Name)
-              and isinstance(n.ctx, gast.Store)} if func is not None else None
-    sized = (f"len({shape.bound})", shape.index) if stored is not None and not (
+    sized = (f"len({shape.bound})", shape.index) if func is not None and not (
         {n.id for n in ast.walk(ast.parse(shape.bound, mode="eval"))
-         if isinstance(n, ast.Name)} & stored) else None
+         if isinstance(n, ast.Name)} & _assigned(func)) else None
     return _with_arrays(mod, loop, call, edits,
                         f"{kind}(...) -> an index over stacked tensors ({made}; for "
                         f"{shape.index} in {tf}.range(len({shape.bound})); {shape.read})",
@@ -382,11 +380,15 @@ def _count(func: Any, loop: Any) -> Any:
             and isinstance(loop.target, gast.Name)
             and (dotted_name(it.func) or "").split(".")[-1] == "range"):
         return None
-    stored = {n.id for n in gast.walk(func) if isinstance(n, gast.Name)
-              and isinstance(n.ctx, gast.Store)}
     read = {n.id for n in gast.walk(it.args[0]) if isinstance(n, gast.Name)}
     calls = any(isinstance(n, gast.Call) for n in gast.walk(it.args[0]))
-    return None if read & stored or calls else it.args[0]
+    return None if read & _assigned(func) or calls else it.args[0]
+
+
+def _assigned(func: Any) -> set[str]:
+    """The names ``func`` assigns anywhere: a count read before a loop must read none."""
+    return {n.id for n in gast.walk(func) if isinstance(n, gast.Name)
+            and isinstance(n.ctx, gast.Store)}
 
 
 def _tensor_arg(mod: ParsedFile, finding: Finding, call: str | None

@@ -46,12 +46,19 @@ def loop_hint(stmt: Statement, described: Described | None,
     ``names``: the values its header read); None where no rewrite applies (a list of layers,
     of mixed things: unrolling is the point)."""
     hint = _for_hint(stmt, described, names)
-    if hint and stmt.appended and (hint.startswith(STACK_ITEMS) or INDEXED in hint):
+    if hint and stmt.appended and stacks(hint):
         # (a range's fix says it in its own words)
         named = " and ".join(f"`{n}`" for n in stmt.appended)
         hint += (f" Collect {named} in a tf.TensorArray as well: a staged loop cannot fill "
                  "a Python list.")
     return hint + carried_note(stmt) if hint and hint != _GENERAL_FOR else hint
+
+
+def stacks(hint: str | None) -> bool:
+    """Whether a loop's fix ``hint`` makes its loop over a container one graph loop: the
+    items stacked (:data:`STACK_ITEMS`), or a zip or enumerate of lists indexed
+    (:data:`INDEXED`)."""
+    return hint is not None and (hint.startswith(STACK_ITEMS) or INDEXED in hint)
 
 
 def carried_note(stmt: Statement) -> str:
