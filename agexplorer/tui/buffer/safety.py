@@ -100,9 +100,9 @@ class SafetyNet:
 
     def drop_restored(self) -> str | None:
         """ctrl+z outside the editor, where the restore is the buffer's newest edit: undone
-        (the buffer is the file on disk again; the copy goes at the next pause, the buffer
-        clean). What to say, or None where the restore is not what ctrl+z undoes (none, or
-        undone already: the Doctor's Apply is then the one asked about)."""
+        (the buffer is the file on disk again) and its copy dropped. What to say, or None
+        where the restore is not what ctrl+z undoes (none, edited since, or undone already:
+        the Doctor's Apply is then the one asked about)."""
         source, restored = self.buffer(), self.restored
         if source is None or restored is None or restored[0] != source.path:
             return None
