@@ -37,7 +37,7 @@ from agexplorer.engine.unconverted_raise import tensorflow_words, unconverted_ad
 from agexplorer.engine.usercode import UserCode
 from agexplorer.engine.verdicts import build_verdicts
 from agexplorer.model.errors import AgxError, ErrorCause, raised_line, user_code_error
-from agexplorer.model.report import CallSite, ReachedFunction, Report
+from agexplorer.model.report import CallSite, Conversion, ReachedFunction, Report
 from agexplorer.source.targets import (
     FunctionInfo,
     list_functions,
@@ -57,13 +57,15 @@ def list_file(path: str) -> list[FunctionInfo]:
 def build_report(target: str, call: str | None = None,
                  progress: Callable[[str], None] | None = None,
                  user_code: Sequence[str] = (), depth: int | None = None,
-                 init: str | None = None) -> Report:
+                 init: str | None = None,
+                 on_conversion: Callable[[Conversion], None] | None = None) -> Report:
     """Run the whole engine for ``PATH::QUALNAME``, capturing what it prints (see :func:`_build`).
 
     ``user_code``: more folders whose files count as the user's code (beyond every file
     outside the Python installation); ``depth``: keep the functions reached at most that
     many calls away from the explored one (None: all); ``init``: a method's instance is
-    built with these constructor arguments (``--init``).
+    built with these constructor arguments (``--init``); ``on_conversion``: told AutoGraph's
+    code as soon as it is converted, before the trace (the explorer draws it meanwhile).
     """
     from agexplorer.engine.capture import capture_output
 
@@ -79,7 +81,7 @@ def build_report(target: str, call: str | None = None,
         failure: AgxError | None = None
         try:
             report = _build(target, call, progress or (lambda phase: None),
-                            Scope(tuple(user_code), depth), init)
+                            Scope(tuple(user_code), depth), init, on_conversion)
         except AgxError as exc:
             failure = exc
     if failure is not None:
@@ -104,7 +106,8 @@ class Scope:
 
 
 def _build(target: str, call: str | None, progress: Callable[[str], None],
-           scope: Scope = Scope(), init: str | None = None) -> Report:
+           scope: Scope = Scope(), init: str | None = None,
+           on_conversion: Callable[[Conversion], None] | None = None) -> Report:
     """Run the whole engine for ``PATH::QUALNAME``; errors land in ``report.error``.
 
     Bad input that stops everything (missing file, unknown function) raises
@@ -114,13 +117,15 @@ def _build(target: str, call: str | None, progress: Callable[[str], None],
     t0 = time.perf_counter()
     progress(f"loading {target.partition('::')[0]}")
     loaded = load_target(target, call, require_args=False, progress=progress, init=init)
-    return report_from_loaded(loaded, progress, scope, t0)
+    return report_from_loaded(loaded, progress, scope, t0, on_conversion)
 
 
 def report_from_loaded(loaded: Loaded, progress: Callable[[str], None] = lambda phase: None,
-                       scope: Scope = Scope(), t0: float | None = None) -> Report:
+                       scope: Scope = Scope(), t0: float | None = None,
+                       on_conversion: Callable[[Conversion], None] | None = None) -> Report:
     """The report for a function already loaded (from a target, or a live function object:
-    engine/live.py); ``t0``: when loading began, for ``load_s``."""
+    engine/live.py); ``t0``: when loading began, for ``load_s``; ``on_conversion``: see
+    :func:`build_report`."""
     t0 = time.perf_counter() if t0 is None else t0
     report = Report(file=loaded.path, function=loaded.qualname, call=loaded.call,
                     call_origin=loaded.call_origin, decorated=loaded.decorated,
@@ -135,7 +140,7 @@ def report_from_loaded(loaded: Loaded, progress: Callable[[str], None] = lambda 
     statements: list[Statement] = find_statements(node, loaded.text) if node is not None else []
     try:
         progress(f"tracing {loaded.qualname}")
-        _run_engine(report, loaded, statements, scope)
+        _run_engine(report, loaded, statements, scope, on_conversion)
     except AgxError as exc:
         report.error = exc
     if loaded.args_error is not None and report.error is None:
@@ -144,7 +149,7 @@ def report_from_loaded(loaded: Loaded, progress: Callable[[str], None] = lambda 
 
 
 def _run_engine(report: Report, loaded: Loaded, statements: list[Statement],
-                scope: Scope) -> None:
+                scope: Scope, on_conversion: Callable[[Conversion], None] | None = None) -> None:
     from agexplorer.engine.tfenv import import_tf
 
     tf = import_tf()
@@ -159,6 +164,8 @@ def _run_engine(report: Report, loaded: Loaded, statements: list[Statement],
         report.conversion, refused = None, autograph_off(report.function, report.file,
                                                          def_line)
     report.timings["convert_s"] = time.perf_counter() - t0
+    if on_conversion is not None and report.conversion is not None:
+        on_conversion(report.conversion)
     if refused is not None:
         if loaded.args_error is not None:
             raise refused.error  # nothing to trace it with: the refusal is the news

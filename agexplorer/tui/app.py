@@ -15,7 +15,7 @@ from textual.css.query import NoMatches
 from textual.widget import MountError
 from textual.widgets import Footer
 
-from agexplorer.tui import keys, textual_patches, wiring
+from agexplorer.tui import keys, textual_patches, textual_render, wiring
 from agexplorer.tui.commands import ExplorerCommands
 from agexplorer.tui.compare.actions import CompareActions
 from agexplorer.tui.functions.picker import FunctionPicker
@@ -33,6 +33,7 @@ if TYPE_CHECKING:
         AnalysisFailed,
         AnalysisReady,
         BufferRequest,
+        ConversionReady,
         EngineAnswer,
         EngineStatus,
         WorkerNotice,
@@ -276,9 +277,14 @@ class AgxApp(KeyActions, CompareActions, LayoutApp):
         ``tensorboard``: the run also writes the graph's TensorBoard log there."""
         self.requests.analyse(run, call, tensorboard)
 
+    def on_conversion_ready(self, message: ConversionReady) -> None:
+        if self.is_running and self.state.converted(message.key, message.code):
+            textual_render.draw_soon(self.screen)  # drawn while the function is traced
+
     def on_analysis_ready(self, message: AnalysisReady) -> None:
-        if self.is_running:  # the panes, then Results, react to the state's ReportChanged
-            self.state.answer(message.key, message.report, message.lab)
+        # The panes, then Results, react to the state's ReportChanged.
+        if self.is_running and self.state.answer(message.key, message.report, message.lab):
+            textual_render.draw_soon(self.screen)
 
     def on_analysis_failed(self, message: AnalysisFailed) -> None:
         if self.is_running:

@@ -15,6 +15,7 @@ from agexplorer.tui.messages import (
     AnalysisFailed,
     AnalysisKey,
     AnalysisReady,
+    ConversionReady,
     EngineAnswer,
     EngineStatus,
     WorkerNotice,
@@ -240,8 +241,9 @@ class EngineBridge:
         if not self.worker.can_send_now:  # it waits its turn (or the worker's start) first
             progress.start()
         try:
-            answer = self.worker.request(request, what=what, path=path, on_progress=progress,
-                                         on_sent=sent)
+            answer = self.worker.request(
+                request, what=what, path=path, on_progress=progress, on_sent=sent,
+                on_partial=lambda code: self.app.post_message(ConversionReady(key, code)))
             failure = None
             if not isinstance(answer, dict) or "report" not in answer:
                 raise unexpected(TypeError(f"the worker answered {type(answer).__name__}"))

@@ -59,6 +59,15 @@ class EngineStatus(Message):
 
 
 @dataclass
+class ConversionReady(Message):
+    """AutoGraph's code for the analysis ``key``, sent ahead of its report (the function is
+    being traced)."""
+
+    key: AnalysisKey
+    code: str
+
+
+@dataclass
 class AnalysisReady(Message):
     """A report (and, after a run, a run lab) for the current function."""
 

@@ -94,7 +94,8 @@ class Requests:
         request = ReportRequest(f"{path}::{qualname}", call=call, no_run=not run, budget=0.5,
                                 source=source.text if source.dirty else None,
                                 device=panel.device, user_code=self.user_code,
-                                init=panel.init, tensorboard=tensorboard if run else None)
+                                init=panel.init, tensorboard=tensorboard if run else None,
+                                send_conversion=True)
         key = self.state.start(request, source.text)
         if run:
             panel.remember(call)

@@ -64,6 +64,15 @@ class ReportChanged(StateChanged):
 
 
 @dataclass
+class CodeConverted(StateChanged):
+    """The analysis under way converted the function (its report follows): AutoGraph's
+    code, for the buffer the analysis was asked for."""
+
+    key: AnalysisKey
+    code: str
+
+
+@dataclass
 class ReportFailed(StateChanged):
     """The analysis under way failed: the last good report stays (dimmed)."""
 
@@ -173,6 +182,14 @@ class ExplorerState:
         """The request that ``key``'s analysis sent (None: not the last one sent)."""
         sent = self.last_request
         return sent[1] if sent and sent[0] == key.generation else None
+
+    def converted(self, key: AnalysisKey, code: str) -> bool:
+        """The analysis ``key`` sent AutoGraph's code ahead of its report; False (and nothing
+        is told) when it is not the one under way."""
+        if not self.is_current(key):
+            return False
+        self._tell(CodeConverted(key, code))
+        return True
 
     def answer(self, key: AnalysisKey, report: Report, lab: RunLab | None) -> bool:
         """The analysis ``key`` answered; False (and nothing changes) when it is not the one

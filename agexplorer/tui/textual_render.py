@@ -20,6 +20,9 @@ textual_patches.PRIVATE += (
     ("textual._compositor", "Compositor._get_renders"),
     ("textual._compositor", "Compositor.visible_widgets"),
     ("textual._compositor", "Compositor.update_widgets"),
+    ("textual.screen", "Screen._on_update"),
+    ("textual.screen", "Screen._on_idle"),
+    ("textual.screen", "Screen._on_timer_update"),
 )
 # Textual's own methods the patch replaced, by name.
 TEXTUALS: dict[str, Callable[..., Any]] = {}
@@ -108,6 +111,20 @@ def install_hidden_refresh() -> None:
 
     Compositor.update_widgets = _update_widgets  # type: ignore[method-assign]
     TEXTUALS["Compositor.update_widgets"] = update_widgets
+    if textual_patches.probe("textual.screen", "Screen._on_update"):
+        from textual.screen import Screen
+
+        on_update = Screen._on_update
+
+        async def _on_update(self: Any, message: Any) -> None:
+            if _displayed(message.widget):
+                await on_update(self, message)
+                return
+            message.stop()  # (as Textual's own: the update goes no further)
+            message.prevent_default()
+
+        Screen._on_update = _on_update  # type: ignore[method-assign]
+        TEXTUALS["Screen._on_update"] = on_update
     _hidden_installed = True
 
 
@@ -123,3 +140,45 @@ def _displayed(widget: Any) -> bool:
             return False
         node = node._parent
     return True
+
+
+def draw_soon(screen: Any) -> None:
+    """Draw ``screen``'s next frame as soon as its updates are in (when it is next idle),
+    not at Textual's next tick (see :func:`install_soon_frames`)."""
+    screen._agx_soon = True
+
+
+def install_soon_frames() -> None:
+    """A screen asked to (:func:`draw_soon`) draws its next frame when it is next idle with
+    something to draw (idempotent).
+
+    Textual draws at most 60 frames a second on a fixed grid of ticks, and after a frame
+    drawn between two ticks the next waits for the tick after next: 17-33 ms. The worker's
+    answers come in two parts (the converted code during the trace, then the verdicts), so
+    the second part's frame waited up to 33 ms behind the first's for no reason but the
+    grid: two frames, one an answer, never reach 60 a second."""
+    global _soon_installed
+    if _soon_installed or not (textual_patches.probe("textual.screen", "Screen._on_idle")
+                               and textual_patches.probe("textual.screen",
+                                                         "Screen._on_timer_update")):
+        return
+    from textual.screen import Screen
+
+    on_idle = Screen._on_idle
+
+    async def _on_idle(self: Any, event: Any) -> None:
+        if getattr(self, "_agx_soon", False) and not self.app._batch_count \
+                and self.is_current and (self._layout_required or self._scroll_required
+                                         or self._repaint_required or self._dirty_widgets):
+            self._agx_soon = False
+            event.prevent_default()
+            self._on_timer_update()  # (what Textual's tick does)
+            return
+        await on_idle(self, event)
+
+    Screen._on_idle = _on_idle  # type: ignore[method-assign]
+    TEXTUALS["Screen._on_idle"] = on_idle
+    _soon_installed = True
+
+
+_soon_installed = False

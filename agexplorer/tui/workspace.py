@@ -40,6 +40,7 @@ textual_patches.install_tab_focus()
 # A partial update renders the widgets under its dirty regions (textual_render).
 textual_render.install_partial_render()
 textual_render.install_hidden_refresh()
+textual_render.install_soon_frames()
 
 
 class Workspace(Vertical):

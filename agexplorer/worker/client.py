@@ -30,7 +30,7 @@ from agexplorer.worker.process import (
     popen,
     sweep_once,
 )
-from agexplorer.worker.protocol import Failure, Progress, Reply, Request
+from agexplorer.worker.protocol import Failure, Partial, Progress, Reply, Request
 from agexplorer.worker.zygote import ForkedProcess
 
 T = TypeVar("T")
@@ -258,11 +258,13 @@ class Worker:
 
     def request(self, req: Request[T], *, timeout: float | None = None, what: str = "",
                 path: str | None = None, on_progress: Any = None,
-                on_sent: Callable[[], object] | None = None) -> T:
+                on_sent: Callable[[], object] | None = None,
+                on_partial: Callable[[Any], object] | None = None) -> T:
         """Send one request (a :mod:`~agexplorer.worker.protocol` dataclass) and return its
         reply's value; raise AgxError for its failure (and only AgxError: a broken pipe or an
         unreadable answer is worded too). ``on_sent`` is called once the request is on the
-        socket, before its answer is awaited.
+        socket, before its answer is awaited; ``on_partial`` with each part of the reply the
+        worker sends ahead of it (``protocol.Partial``).
 
         Thread-safe: concurrent callers wait their turn.
         """
@@ -270,7 +272,8 @@ class Worker:
             try:
                 if self._final:
                     raise self._closed()
-                return self._request(req, timeout, what, path, on_progress, on_sent)
+                return self._request(req, timeout, what, path, on_progress, on_sent,
+                                     on_partial)
             except AgxError:
                 if self._final:  # whatever the close cut short: it was the close
                     raise self._closed() from None
@@ -287,7 +290,8 @@ class Worker:
                 raise
 
     def _request(self, req: Request[T], timeout: float | None, what: str, path: str | None,
-                 on_progress: Any, on_sent: Callable[[], object] | None = None) -> T:
+                 on_progress: Any, on_sent: Callable[[], object] | None = None,
+                 on_partial: Callable[[Any], object] | None = None) -> T:
         limit = self.timeout if timeout is None else timeout
         kind = req.label
         try:
@@ -324,6 +328,10 @@ class Worker:
                 self.phase = message.phase
                 if on_progress is not None:
                     on_progress(self.phase)
+                continue
+            if isinstance(message, Partial):
+                if on_partial is not None:
+                    on_partial(message.value)
                 continue
             if isinstance(message, Reply):
                 if message.busy:  # an abandoned mode would slow every later request

@@ -21,7 +21,7 @@ if TYPE_CHECKING:  # the replies' records: only named here (the explorer's first
 
 # Raised whenever a request, a reply or an envelope changes shape: a worker started from
 # another install (agexplorer upgraded while the explorer runs) then says so in one sentence.
-VERSION = 7
+VERSION = 8
 
 T = TypeVar("T")
 
@@ -89,6 +89,9 @@ class ReportRequest(Request[ReportReply]):
     # Trace the doctor's rewrite of each unrolled loop's fix, and say in the fix how it went
     # (doctor/verdict_fixes.py): a load and a trace per loop, within the doctor's budget.
     try_fixes: bool = False
+    # Send AutoGraph's code ahead of the reply, as soon as it is converted (a ``Partial``):
+    # the explorer draws it while the function is traced.
+    send_conversion: bool = False
 
 
 @dataclass(frozen=True)
@@ -283,6 +286,14 @@ class Progress:
     """What the worker is doing now ("tracing f"), any number of times before the reply."""
 
     phase: str
+
+
+@dataclass(frozen=True)
+class Partial:
+    """A part of the reply sent ahead of it, at most once per request: a report request's
+    converted code (``ReportRequest.send_conversion``), as text."""
+
+    value: Any
 
 
 @dataclass(frozen=True)

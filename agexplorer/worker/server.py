@@ -30,6 +30,7 @@ from agexplorer.worker.protocol import (
     Hello,
     InFolder,
     OpAttributesRequest,
+    Partial,
     PassesRequest,
     PingRequest,
     Progress,
@@ -48,7 +49,7 @@ if TYPE_CHECKING:
     from agexplorer.model.curves import Curves
     from agexplorer.model.doctor import DoctorReport, FixTrial
     from agexplorer.model.passes import Passes
-    from agexplorer.model.report import Report
+    from agexplorer.model.report import Conversion, Report
     from agexplorer.model.retrace import RetraceReport
     from agexplorer.model.sweep import Sweep
 
@@ -87,10 +88,12 @@ def _report_key(req: ReportRequest | DoctorRequest | OpAttributesRequest) -> tup
 
 @dataclasses.dataclass
 class Context:
-    """What a handler gets beside its request: the progress callback and the last report."""
+    """What a handler gets beside its request: the progress callback, the last report, and
+    the callback that sends a part of the reply ahead of it (``Partial``)."""
 
     progress: Callable[[str], None]
     last: LastReport
+    partial: Callable[[Any], None] = lambda value: None
 
 
 def handle_report(req: ReportRequest, ctx: Context) -> ReportReply:
@@ -102,9 +105,14 @@ def handle_report(req: ReportRequest, ctx: Context) -> ReportReply:
 
     # ``source``: an unsaved buffer (the TUI), analysed in place of the file on disk.
     with shadowed(req.target, req.source) as (target, shadow):
+
+        def converted(conversion: Conversion) -> None:
+            ctx.partial(shadow.fix_text(conversion.code))
+
         try:
             report = build_report(target, req.call, progress=ctx.progress,
-                                  user_code=req.user_code, depth=req.depth, init=req.init)
+                                  user_code=req.user_code, depth=req.depth, init=req.init,
+                                  on_conversion=converted if req.send_conversion else None)
             if req.try_fixes:
                 report = _tried_fixes(target, req.call, report, ctx)
             report = shadow.fix(report)
@@ -282,9 +290,14 @@ def serve(sock: socket.socket) -> None:
     def progress(phase: str) -> None:
         wire.send(sock, Progress(phase))
 
+    def partial(value: Any) -> None:
+        # (a client gone is found by the reply's send, which ends the loop)
+        with contextlib.suppress(OSError):
+            wire.send(sock, Partial(value))
+
     from agexplorer.engine.tfenv import import_tf, read_settings, write_settings
 
-    ctx = Context(progress, LastReport())
+    ctx = Context(progress, LastReport(), partial)
     me = os.getpid()
     # TensorFlow's process-wide settings as the worker started: a module that turns on
     # tf.config.run_functions_eagerly(True) (or XLA, a Keras dtype policy) changes them

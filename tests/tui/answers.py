@@ -52,8 +52,10 @@ class Places:
 
 def key(request: Request[Any], places: Places) -> str:
     """A request as the saved file names it: its class and the fields not at their defaults
-    (a field added to a request later keeps the saved answers), folders by placeholder."""
+    (a field added to a request later keeps the saved answers), folders by placeholder;
+    not how the answer is sent (the converted code ahead of the report: not replayed)."""
     data = {"request": type(request).__name__, **_set_fields(request)}
+    data.pop("send_conversion", None)
     return places.saved(json.dumps(data, sort_keys=True))
 
 

@@ -119,6 +119,33 @@ async def test_an_edit_reconverts_and_a_syntax_error_keeps_the_last_results(user
         assert "ag__.ld(n) + 1" in app.query_one("#converted").text  # last good results stay
 
 
+async def test_an_edits_converted_code_is_shown_while_its_function_is_traced(user_file,
+                                                                           worker):
+    # The worker sends AutoGraph's code ahead of the report: the converted pane shows it
+    # before the verdicts come, and the report's own code is the same text.
+    app = app_for(user_file, worker, "python_for")
+    heard: list[tuple] = []
+
+    class Heard:
+        def on_code_converted(self, message):
+            shown = app.query_one("#converted").text == message.code
+            heard.append(("code", message.key.generation, shown, app.state.answered))
+
+        def on_report_changed(self, message):
+            heard.append(("report", message.key.generation, message.report.conversion.code))
+
+    async with app.run_test(size=(140, 40)) as pilot:
+        assert await wait_for(pilot, lambda: app.state.report is not None)
+        app.state.subscribe(Heard())
+        answered = app.state.answered
+        app.query_one("#source").replace("range(n + 1)", (7, 13), (7, 21))
+        assert await wait_for(pilot, lambda: app.state.answered != answered)
+        generation = app.state.answered
+        code = app.state.report.conversion.code
+        assert "ag__.ld(n) + 1" in code
+        assert heard == [("code", generation, True, answered), ("report", generation, code)]
+
+
 async def test_the_picker_follows_the_edited_buffer(user_file, worker):
     app = app_for(user_file, worker, "tensor_for")
     async with app.run_test(size=(140, 40)) as pilot:

@@ -9,6 +9,7 @@ from agexplorer.tui.state import (
     AnalysisStarted,
     BufferEdited,
     CallChanged,
+    CodeConverted,
     ExplorerState,
     PaneAnswered,
     ReportChanged,
@@ -36,7 +37,7 @@ class Listener:
             self.seen.append((self.state.target, self.state.report))
 
     on_target_changed = on_analysis_started = on_report_changed = on_report_failed = _keep
-    on_buffer_edited = on_call_changed = on_pane_answered = _keep
+    on_buffer_edited = on_call_changed = on_pane_answered = on_code_converted = _keep
 
 
 class OnlyReports:
@@ -64,6 +65,21 @@ def test_opening_a_function_tells_the_old_and_the_new_and_forgets_the_report():
     assert [type(m) for m in seen.told] == [TargetChanged, AnalysisStarted, ReportChanged,
                                             TargetChanged]
     assert (seen.told[-1].old, seen.told[-1].new) == (F, G)
+
+
+def test_converted_code_ahead_of_a_report_is_told_only_for_the_request_under_way():
+    state, seen = ExplorerState(), Listener(ExplorerState())
+    state.subscribe(seen)
+    state.open(F)
+    first = state.start(request(), "one")
+    second = state.start(request(), "two")
+    assert not state.converted(first, "def tf__f(): ...")  # an older buffer's: dropped
+    assert state.converted(second, "def tf__f(): return 2")
+    told = [m for m in seen.told if isinstance(m, CodeConverted)]
+    assert [(m.key, m.code) for m in told] == [(second, "def tf__f(): return 2")]
+    assert state.report is None  # the report is still to come
+    state.open(G)
+    assert not state.converted(second, "def tf__f(): return 3")  # another function shown
 
 
 def test_each_request_is_a_new_generation_and_only_its_answer_counts():

@@ -261,3 +261,151 @@ async def test_a_refresh_of_a_hidden_tabs_widget_keeps_the_map_of_the_shown_ones
         await pilot.pause()
         assert "hidden, told of the answer" in str(hidden.render())
         assert hidden.region.width > 0
+
+
+async def test_an_update_of_a_widget_not_displayed_draws_no_frame():
+    """A widget in a tab not shown (the Doctor's findings, told of every request) redrawn in
+    place: Textual's screen woke its frame timer for it (a frame with nothing in it for the
+    terminal, and the answer's frame then waited for Textual's next tick); now it wakes
+    nothing, a shown widget's update still does, and the tab shows the new text once
+    shown."""
+    from textual.app import App
+    from textual.widgets import Static, TabbedContent, TabPane
+
+    from agexplorer.tui import textual_render
+
+    textual_render.install_hidden_refresh()
+
+    class Tabs(App):
+        def compose(self):
+            with TabbedContent(id="tabs"):
+                with TabPane("one", id="one"):
+                    yield Static("shown", id="shown")
+                with TabPane("two", id="two"):
+                    yield Static("hidden", id="hidden")
+
+    app = Tabs()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        woken: list[set] = []
+        screen = app.screen
+        timer = screen._update_timer
+        resume = timer.resume
+
+        def counted():
+            woken.append({w.id for w in screen._dirty_widgets})
+            resume()
+
+        timer.resume = counted
+        app.query_one("#hidden", Static).update("hidden, told of the answer", layout=False)
+        await pilot.pause(0.1)
+        assert woken == []
+        app.query_one("#shown", Static).update("shown, told too", layout=False)
+        await pilot.pause(0.1)
+        assert woken == [{"shown"}]
+        app.query_one("#tabs", TabbedContent).active = "two"
+        await pilot.pause()
+        assert "hidden, told of the answer" in str(app.query_one("#hidden", Static).render())
+
+
+async def test_draw_soon_draws_the_next_frame_when_the_screen_is_idle_not_at_a_tick():
+    """With Textual's ticks held back (as between two ticks of its 60 fps grid), an update
+    waits; after ``draw_soon`` the next one is drawn as soon as the screen is idle."""
+    import asyncio
+    from types import SimpleNamespace
+
+    from textual.app import App
+    from textual.widgets import Static
+
+    from agexplorer.tui import textual_render
+
+    textual_render.install_soon_frames()
+
+    class One(App):
+        def compose(self):
+            yield Static("first", id="label")
+
+    app = One()
+    async with app.run_test(size=(40, 5)) as pilot:
+        await pilot.pause()
+        screen, label = app.screen, app.query_one("#label", Static)
+        drawn: list[str] = []
+        display = app._display
+
+        def kept(screen_, update):
+            if update is not None:
+                drawn.append(str(label.render()))
+            return display(screen_, update)
+
+        app._display = kept
+        screen._update_timer.pause()  # and never resumed: the ticks stop
+        screen._Screen__update_timer = SimpleNamespace(resume=lambda: None, pause=lambda: None)
+        label.update("second")
+        await asyncio.sleep(0.1)  # (not pilot.pause(): it draws a frame itself)
+        assert drawn == []  # the tick it waits for never comes
+        textual_render.draw_soon(screen)
+        label.update("third")
+        await asyncio.sleep(0.1)
+        assert drawn == ["third"]
+        label.update("fourth")  # once: the next waits for a tick again
+        await asyncio.sleep(0.1)
+        assert drawn == ["third"]
+
+
+async def test_a_code_panes_moved_lines_are_drawn_once_and_as_textual_draws_them(monkeypatch):
+    """A converted text that gained a line at the top: Textual drew every line again; the
+    pane draws only the new line and the cursor's, and the others, their drawing reused with
+    their new numbers, are what a fresh pane draws, segment for segment (a selected line is
+    drawn as Textual draws it too)."""
+    from textual.app import App
+    from textual.geometry import Region
+    from textual.widgets import TextArea
+
+    from agexplorer.tui.code.converted_pane import ConvertedPane
+
+    code = "".join(f"def tf__f{i}(x):\n    return ag__.ld(x) + {i}  # {'a' * i}\n"
+                   for i in range(25))
+
+    class Panes(App):
+        def compose(self):
+            yield ConvertedPane(id="old")
+            yield ConvertedPane(id="fresh")
+
+    app = Panes()
+    async with app.run_test(size=(100, 80)) as pilot:
+        old, fresh = app.query_one("#old", ConvertedPane), app.query_one("#fresh", ConvertedPane)
+        app.set_focus(None)  # (a focused pane's border differs)
+        old.show_code(code)
+        await pilot.pause()
+        crop = Region(0, 0, old.size.width, 35)
+        old.render_lines(crop)
+        drawn: list[int] = []
+        draw = TextArea._render_line
+
+        def counted(self, y):
+            if self is old:
+                drawn.append(y)
+            return draw(self, y)
+
+        monkeypatch.setattr(TextArea, "_render_line", counted)
+        moved = "# a new first line\n" + code
+        old.show_code(moved)
+        fresh.show_code(moved)
+        await pilot.pause()
+        assert old.size == fresh.size and old.virtual_size == fresh.virtual_size
+
+        def lines(pane):
+            pane._line_cache.clear()
+            pane._styles_cache.clear()
+            return [list(strip) for strip in pane.render_lines(crop)]
+
+        drawn.clear()
+        ours = lines(old)
+        assert drawn == [0]  # the new line, with the cursor; 34 reused
+        assert ours == lines(fresh)
+        for pane in (old, fresh):
+            pane.selection = ((4, 2), (6, 5))
+        drawn.clear()
+        ours = lines(old)
+        assert {0, 4, 5, 6} <= set(drawn) and len(drawn) == 4
+        assert ours == lines(fresh)

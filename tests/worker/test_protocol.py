@@ -30,7 +30,8 @@ from agexplorer.worker.protocol import (
 # One of each request, every field set to something other than its default.
 EXAMPLES = [
     ReportRequest("/a/m.py::f", call="2", source="x = 1\n", no_run=True, device="CPU:0",
-                  budget=0.3, fresh=False, hlo=True, tensorboard="/tmp/tb"),
+                  budget=0.3, fresh=False, hlo=True, tensorboard="/tmp/tb",
+                  send_conversion=True),
     RetraceRequest("/a/m.py::f", calls=("1", "tf.constant(2)"), source="x = 1\n"),
     DoctorRequest("/a/m.py::f", call="2", source="x = 1\n", reuse=True),
     TryFixRequest("/a/m.py::f", fix="AGX004@38", call="2", source="x = 1\n", budget=0.1,
@@ -63,6 +64,7 @@ def test_every_request_round_trips_through_pickle(request_):
 @pytest.mark.parametrize("message", [
     Hello(version=protocol.VERSION, pid=12, import_s=1.5, tf_warnings=("moved.",)),
     Progress("tracing f"), Reply({"report": None, "lab": None}),
+    protocol.Partial("def tf__f(x):\n    ...\n"),
 ])
 def test_the_envelopes_round_trip_through_pickle(message):
     assert pickle.loads(wire.dumps(message)) == message

@@ -1,5 +1,6 @@
 """The worker process: timeouts, crashes, side effects, odd results, devices, TensorBoard."""
 
+import dataclasses
 import glob
 import json
 import os
@@ -209,6 +210,24 @@ def test_an_unsaved_buffer_is_analysed_under_the_real_path(worker):
     with pytest.raises(AgxError) as err:
         worker.request(ReportRequest(f"{RUNS}::square", source=broken), path=RUNS)
     assert err.value.kind == "syntax-error" and err.value.message.startswith(f"{RUNS}:")
+
+
+def test_the_converted_code_comes_ahead_of_the_report_when_asked_and_only_then(worker):
+    # The explorer draws AutoGraph's code while the function is traced: it comes once,
+    # before the reply, as the report's own code (the shadow file's path not in it).
+    source = open(RUNS).read().replace("return x * x", "return x * x * x")
+    request = ReportRequest(f"{RUNS}::square", call="tf.constant(2.0)", no_run=True,
+                            source=source, send_conversion=True)
+    order: list[str] = []
+    answer = worker.request(request, path=RUNS, on_partial=order.append,
+                            on_progress=lambda phase: order.append(f"phase: {phase}"))
+    codes = [item for item in order if not item.startswith("phase: ")]
+    assert codes == [answer["report"].conversion.code] and codes[0].count("ag__.ld(x)") == 3
+    assert order.index(codes[0]) > order.index("phase: tracing square")  # sent as it is made
+    heard: list[str] = []
+    worker.request(dataclasses.replace(request, send_conversion=False), path=RUNS,
+                   on_partial=heard.append)
+    assert heard == []
 
 
 def test_an_xla_failure_is_reported_never_fatal(worker):

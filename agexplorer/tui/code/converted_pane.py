@@ -11,14 +11,17 @@ from textual.widgets import TextArea
 from textual.widgets.text_area import Selection
 
 from agexplorer.tui import textual_patches
+from agexplorer.tui.code.reused_lines import ReusedLines
 from agexplorer.tui.code.scrolling import keep_line_starts, refresh_size
 
 textual_patches.install()
 
 if TYPE_CHECKING:
+    from textual.geometry import Region
+    from textual.strip import Strip
     from typing_extensions import Self
 
-    from agexplorer.tui.state import ReportChanged
+    from agexplorer.tui.state import CodeConverted, ReportChanged
 
 
 class ConvertedPane(TextArea):
@@ -36,6 +39,20 @@ class ConvertedPane(TextArea):
         # The language is set with the first code: compiling its highlight query costs ~20 ms,
         # better spent after the first paint.
         super().__init__("", read_only=True, show_line_numbers=True, soft_wrap=False, **kwargs)
+        self._reused = ReusedLines()
+
+    def _render_line(self, y: int) -> Strip:
+        if not textual_patches.probe("textual.widgets._text_area", "TextArea._render_line"):
+            return super()._render_line(y)
+        return self._reused.render(self, y, super()._render_line)
+
+    def render_lines(self, crop: Region) -> list[Strip]:
+        with self._reused.frame(self):
+            return super().render_lines(crop)
+
+    def notify_style_update(self) -> None:
+        self._reused.clear()  # (as Textual clears its own drawn lines)
+        super().notify_style_update()
 
     def _refresh_size(self) -> None:
         if not refresh_size(self):  # a new length of text: no layout of the screen
@@ -52,11 +69,18 @@ class ConvertedPane(TextArea):
         # The function's own conversion, where tf.function converts a decorator's wrapper
         # that calls it (Conversion.wrapper_note says it in full, in the report).
         site = conversion.wrapped_by if conversion is not None and not note else None
-        self.border_subtitle = f"called by {escape(site.text())}" if site is not None else ""
+        subtitle = f"called by {escape(site.text())}" if site is not None else ""
+        if subtitle != self.border_subtitle:  # (set, it redraws the pane: ~1 ms)
+            self.border_subtitle = subtitle
         if note:  # AutoGraph refused it: why, where its code would be
             self.show_code("".join(f"# {line}\n" for line in textwrap.wrap(note, 48)))
             return
         self.show_code(conversion.code if conversion else "")
+
+    def on_code_converted(self, message: CodeConverted) -> None:
+        """AutoGraph's code, ahead of the report: drawn while the function is traced (the
+        report's frame then redraws the verdicts alone)."""
+        self.show_code(message.code)  # (its border's subtitle waits for the report)
 
     def show_code(self, code: str) -> None:
         """Replace the code; an unchanged text keeps its document (re-highlighting costs ~20 ms)."""
