@@ -179,11 +179,13 @@ def _defines(tree: ast.Module, line: int) -> bool:
     return any(node.lineno == line and isinstance(node, _DEFINITIONS) for node in tree.body)
 
 
-def run_module(path: str, text: str) -> tuple[ModuleType, LoadFailure | None]:
+def run_module(path: str, text: str, tree: ast.Module | None = None
+               ) -> tuple[ModuleType, LoadFailure | None]:
     """Run the file as a module (see :func:`load_module`). Module-level code that raises
     (a program's own call of the function explored, an argument parser): the module as far
     as it ran, then the def, class and import statements after the one that raised, each
-    on its own (one that raises is left out), and what raised. KeyboardInterrupt stops."""
+    on its own (one that raises is left out), and what raised. KeyboardInterrupt stops.
+    ``tree``: ``text`` parsed already (compiled from it, not parsed again)."""
     forget_user_modules()
     name = f"agx_user_{next(_module_counter)}_{os.path.splitext(os.path.basename(path))[0]}"
     folder = os.path.dirname(path)
@@ -200,7 +202,9 @@ def run_module(path: str, text: str) -> tuple[ModuleType, LoadFailure | None]:
     assert spec is not None
     module = importlib.util.module_from_spec(spec)
     sys.modules[name] = module
-    code = compile(text, path, "exec")
+    # Its own ``from __future__`` imports only, as ``python FILE`` runs it: compile() would
+    # give it this module's too (``annotations``: the user's annotations strings).
+    code = compile(tree if tree is not None else text, path, "exec", dont_inherit=True)
     # The command line the module reads (an argument parser at module level) is that of
     # `python FILE`, none: the worker's own (its pipe's descriptor) would be parsed as the
     # program's arguments.
@@ -370,7 +374,7 @@ def load_target(target: str, call: str | None = None, require_args: bool = True,
         raise AgxError("no-function", f"name a function: {spec.path}::FUNCTION "
                        f"(available: {names}).")
     node = find_function_node(tree, spec.qualname)
-    module, failure = run_module(spec.path, text)
+    module, failure = run_module(spec.path, text, tree)
     eager_setting_off = _graphs_as_graphs()
     try:
         obj = resolve(module, spec.qualname, functions)

@@ -11,7 +11,7 @@ the terminal is the same (tests/tui/test_textual_patches.py compares it byte for
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
 from agexplorer.tui import textual_patches
 
@@ -23,6 +23,8 @@ textual_patches.PRIVATE += (
     ("textual.screen", "Screen._on_update"),
     ("textual.screen", "Screen._on_idle"),
     ("textual.screen", "Screen._on_timer_update"),
+    ("textual.dom", "DOMNode.rich_style"),
+    ("textual._compositor", "Compositor.render_update"),
 )
 # Textual's own methods the patch replaced, by name.
 TEXTUALS: dict[str, Callable[..., Any]] = {}
@@ -182,3 +184,51 @@ def install_soon_frames() -> None:
 
 
 _soon_installed = False
+
+
+def install_frame_styles() -> None:
+    """A widget's Rich style is worked out once per frame (idempotent).
+
+    Textual works a widget's style out from every ancestor's (their backgrounds blended,
+    ~10 levels here) each time it is asked, and a frame asks often: the verdict table once
+    per line and again per row kind, a code pane once per line. Nothing changes a style
+    while a frame is rendered (the styles change between frames, when messages are
+    handled), so within ``Compositor.render_update`` each node's is kept once known."""
+    global _frame_styles_installed
+    if _frame_styles_installed or not (
+            textual_patches.probe("textual.dom", "DOMNode.rich_style")
+            and textual_patches.probe("textual._compositor", "Compositor.render_update")):
+        return
+    from textual._compositor import Compositor
+    from textual.dom import DOMNode
+
+    worked_out = cast(property, DOMNode.__dict__["rich_style"]).fget
+    assert worked_out is not None
+    render_update = Compositor.render_update
+
+    def rich_style(self: Any) -> Any:
+        kept = _kept_styles
+        if kept is None:
+            return TEXTUALS["DOMNode.rich_style"](self)
+        style = kept.get(self)
+        if style is None:
+            style = kept[self] = TEXTUALS["DOMNode.rich_style"](self)
+        return style
+
+    def _render_update(self: Any, *args: Any, **kwargs: Any) -> Any:
+        global _kept_styles
+        outer, _kept_styles = _kept_styles, {}
+        try:
+            return render_update(self, *args, **kwargs)
+        finally:
+            _kept_styles = outer
+
+    DOMNode.rich_style = property(rich_style, doc=worked_out.__doc__)  # type: ignore
+    Compositor.render_update = _render_update  # type: ignore[method-assign]
+    TEXTUALS["DOMNode.rich_style"] = worked_out
+    TEXTUALS["Compositor.render_update"] = render_update
+    _frame_styles_installed = True
+
+
+_frame_styles_installed = False
+_kept_styles: dict[Any, Any] | None = None  # within a frame's render: node -> its style

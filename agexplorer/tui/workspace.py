@@ -41,6 +41,7 @@ textual_patches.install_tab_focus()
 textual_render.install_partial_render()
 textual_render.install_hidden_refresh()
 textual_render.install_soon_frames()
+textual_render.install_frame_styles()
 
 
 class Workspace(Vertical):

@@ -295,6 +295,7 @@ def serve(sock: socket.socket) -> None:
         with contextlib.suppress(OSError):
             wire.send(sock, Partial(value))
 
+    from agexplorer.engine.buffer import removals_after
     from agexplorer.engine.tfenv import import_tf, read_settings, write_settings
 
     ctx = Context(progress, LastReport(), partial)
@@ -319,37 +320,39 @@ def serve(sock: socket.socket) -> None:
             with contextlib.suppress(OSError):
                 os.chdir(message.folder)
             message = message.request
-        handler = HANDLERS.get(type(message)) if isinstance(message, Request) else None
-        reply: Reply | Failure
-        try:
-            if handler is None or not isinstance(message, Request):
-                raise unknown_request(message)
-            reply = Reply(handler(_resolve_paths(message), ctx), busy=abandoned())
-        except AgxError as exc:
-            reply = Failure(exc)
-        except Exception as exc:  # noqa: BLE001 - reported to the client, never a crash
-            reply = Failure(AgxError(
-                "internal-error", f"agexplorer's worker failed ({type(exc).__name__}: {exc})",
-                advice="report it with the command you ran.", exit_code=3))
-        finally:
-            if home is not None:  # user code that chdir'd must not move the next request
-                with contextlib.suppress(OSError):
-                    os.chdir(home)
-            with contextlib.suppress(Exception):  # put back what can be
-                write_settings(tf, settings)
-        if os.getpid() != me:  # a copy user code forked, returned here: only we answer
-            os._exit(0)
-        try:
-            data = wire.dumps(reply)
-        except Exception as exc:  # noqa: BLE001 - e.g. a result that does not pickle
-            data = wire.dumps(Failure(AgxError(
-                "internal-error", f"the worker could not send its answer ({exc}).", exit_code=3)))
-        try:
-            if len(data) > _BIG_ANSWER:
-                progress(f"sending the answer ({len(data) / 1e6:.1f} MB)")
-            wire.send_bytes(sock, data)
-        except OSError:
-            return
+        # The request's shadow copies are removed once its answer is sent.
+        with removals_after():
+            handler = HANDLERS.get(type(message)) if isinstance(message, Request) else None
+            reply: Reply | Failure
+            try:
+                if handler is None or not isinstance(message, Request):
+                    raise unknown_request(message)
+                reply = Reply(handler(_resolve_paths(message), ctx), busy=abandoned())
+            except AgxError as exc:
+                reply = Failure(exc)
+            except Exception as exc:  # noqa: BLE001 - reported to the client, never a crash
+                reply = Failure(AgxError(
+                    "internal-error", f"agexplorer's worker failed ({type(exc).__name__}: {exc})",
+                    advice="report it with the command you ran.", exit_code=3))
+            finally:
+                if home is not None:  # user code that chdir'd must not move the next request
+                    with contextlib.suppress(OSError):
+                        os.chdir(home)
+                with contextlib.suppress(Exception):  # put back what can be
+                    write_settings(tf, settings)
+            if os.getpid() != me:  # a copy user code forked, returned here: only we answer
+                os._exit(0)
+            try:
+                data = wire.dumps(reply)
+            except Exception as exc:  # noqa: BLE001 - e.g. a result that does not pickle
+                data = wire.dumps(Failure(AgxError(
+                    "internal-error", f"the worker could not send its answer ({exc}).", exit_code=3)))
+            try:
+                if len(data) > _BIG_ANSWER:
+                    progress(f"sending the answer ({len(data) / 1e6:.1f} MB)")
+                wire.send_bytes(sock, data)
+            except OSError:
+                return
 
 
 _LOG: Any = sys.stderr

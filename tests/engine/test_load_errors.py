@@ -89,6 +89,23 @@ def test_module_code_that_raises_keeps_what_ran_and_the_definitions_after_it(tmp
         "missing.")
 
 
+def test_a_file_runs_with_its_own_future_imports_only(tmp_path):
+    # agexplorer's own modules import annotations from __future__; the user's file, run as
+    # `python FILE` runs it, keeps its annotations as objects (a decorator reading them).
+    from agexplorer.engine.load import run_module
+
+    text = ("def f(x: int) -> float:\n    return x\n\n\n"
+            "ANNOTATIONS = dict(f.__annotations__)\n")
+    path = tmp_path / "annotated.py"
+    path.write_text(text)
+    module, failure = run_module(str(path), text)
+    assert failure is None and module.ANNOTATIONS == {"x": int, "return": float}
+    import ast
+
+    parsed, _ = run_module(str(path), text, ast.parse(text))  # compiled from its parse
+    assert parsed.ANNOTATIONS == {"x": int, "return": float}
+
+
 def test_load_module_still_refuses_module_code_that_raises(tmp_path):
     path = tmp_path / "program.py"
     path.write_text(PROGRAM)

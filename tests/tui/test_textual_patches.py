@@ -409,3 +409,58 @@ async def test_a_code_panes_moved_lines_are_drawn_once_and_as_textual_draws_them
         ours = lines(old)
         assert {0, 4, 5, 6} <= set(drawn) and len(drawn) == 4
         assert ours == lines(fresh)
+
+
+async def test_a_frame_works_each_widgets_style_out_once_and_draws_the_same(monkeypatch):
+    """Textual works a widget's style out from all its ancestors each time it is asked (the
+    verdict table asks once per line and per row kind): within a frame each node's is worked
+    out once, and the frame written to the terminal is the same, byte for byte."""
+    from textual.app import App
+    from textual.containers import Vertical
+    from textual.widgets import DataTable
+
+    from agexplorer.tui import textual_render
+
+    textual_render.install_frame_styles()
+
+    class Table(App):
+        CSS = "Vertical { background: $panel; } DataTable { height: 20; }"
+
+        def compose(self):
+            with Vertical(), Vertical():
+                yield DataTable(id="table")
+
+        def on_mount(self):
+            table = self.query_one(DataTable)
+            table.add_columns("line", "statement", "verdict")
+            for n in range(15):
+                table.add_row(str(n), f"for i in range({n}):", "staged")
+
+    app = Table()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        compositor = app.screen._compositor
+        worked: list = []
+        work_out = textual_render.TEXTUALS["DOMNode.rich_style"]
+
+        def counted(node):
+            worked.append(node)
+            return work_out(node)
+
+        monkeypatch.setitem(textual_render.TEXTUALS, "DOMNode.rich_style", counted)
+
+        def drawn_afresh(render_update):
+            table = app.query_one(DataTable)
+            for cache in ("_line_cache", "_row_render_cache", "_cell_render_cache"):
+                getattr(table, cache).clear()
+            for widget in app.screen.walk_children(with_self=True):
+                widget._styles_cache.clear()
+            return render_update(compositor, full=True).render_segments(app.console)
+
+        ours = drawn_afresh(type(compositor).render_update)
+        assert worked and len(worked) == len(set(worked))  # each node once
+        once = len(worked)
+        worked.clear()
+        theirs = drawn_afresh(textual_render.TEXTUALS["Compositor.render_update"])
+        assert ours == theirs
+        assert len(worked) > 2 * once  # Textual's own: the table's again for every line
