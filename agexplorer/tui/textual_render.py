@@ -175,6 +175,9 @@ def install_soon_frames() -> None:
             self._agx_soon = False
             event.prevent_default()
             self._on_timer_update()  # (what Textual's tick does)
+            # and idle again: what waits for the frame (``call_after_refresh``) runs at the
+            # next idle with nothing to draw, as after Textual's tick
+            self.check_idle()
             return
         await on_idle(self, event)
 

@@ -35,8 +35,10 @@ async def test_the_calls_tab_graph_and_a_comparison_name_their_calls(bad_loop_fi
     async with app.run_test(size=(160, 45)) as pilot:
         assert await wait_for(pilot, lambda: app.state.report is not None, 120)
         label = "range_loop(5) [AGX_CALLS]"
-        summary = app.panes.calls.summary_line.text
-        assert summary.startswith(f"{label} reached no other function"), summary
+        # (the hidden Calls tab fills just after the answer's frame)
+        calls = app.panes.calls
+        assert await wait_for(pilot, lambda: calls.summary_line.text.startswith(
+            f"{label} reached no other function"), 10), calls.summary_line.text
 
         await pilot.press("4")
         ops = app.panes.ops

@@ -16,6 +16,7 @@ from textual.widgets.text_area import Edit, EditResult
 from agexplorer.source.files import SourceFile, write_source
 from agexplorer.tui import textual_patches
 from agexplorer.tui.code.indent import leading, new_line_indent
+from agexplorer.tui.code.near_highlights import NearHighlights
 from agexplorer.tui.code.scrolling import keep_line_starts, refresh_size
 
 textual_patches.install()
@@ -56,7 +57,19 @@ class SourcePane(TextArea):
         if not refresh_size(self):  # a new length of text: no layout of the screen
             super()._refresh_size()
 
+    def _build_highlight_map(self) -> None:
+        if not self._near.build(self):  # a long file: the lines around the view only
+            super()._build_highlight_map()
+
+    def watch_scroll_y(self, old: float, new: float) -> None:
+        super().watch_scroll_y(old, new)
+        self._near.follow(self)
+
+    def on_resize(self) -> None:
+        self._near.follow(self)
+
     def __init__(self, **kwargs) -> None:
+        self._near = NearHighlights()  # (before TextArea's own __init__ highlights)
         super().__init__("", language="python", show_line_numbers=True, tab_behavior="indent",
                          soft_wrap=False, **kwargs)
         self.path: str | None = None
