@@ -320,20 +320,9 @@ def serve(sock: socket.socket) -> None:
             with contextlib.suppress(OSError):
                 os.chdir(message.folder)
             message = message.request
-        # The request's shadow copies are removed once its answer is sent.
-        with removals_after():
-            handler = HANDLERS.get(type(message)) if isinstance(message, Request) else None
-            reply: Reply | Failure
+        with removals_after():  # the request's shadow copies go once its answer is sent
             try:
-                if handler is None or not isinstance(message, Request):
-                    raise unknown_request(message)
-                reply = Reply(handler(_resolve_paths(message), ctx), busy=abandoned())
-            except AgxError as exc:
-                reply = Failure(exc)
-            except Exception as exc:  # noqa: BLE001 - reported to the client, never a crash
-                reply = Failure(AgxError(
-                    "internal-error", f"agexplorer's worker failed ({type(exc).__name__}: {exc})",
-                    advice="report it with the command you ran.", exit_code=3))
+                reply = _handled(message, ctx)
             finally:
                 if home is not None:  # user code that chdir'd must not move the next request
                     with contextlib.suppress(OSError):
@@ -342,17 +331,37 @@ def serve(sock: socket.socket) -> None:
                     write_settings(tf, settings)
             if os.getpid() != me:  # a copy user code forked, returned here: only we answer
                 os._exit(0)
-            try:
-                data = wire.dumps(reply)
-            except Exception as exc:  # noqa: BLE001 - e.g. a result that does not pickle
-                data = wire.dumps(Failure(AgxError(
-                    "internal-error", f"the worker could not send its answer ({exc}).", exit_code=3)))
+            data = _encoded(reply)
             try:
                 if len(data) > _BIG_ANSWER:
                     progress(f"sending the answer ({len(data) / 1e6:.1f} MB)")
                 wire.send_bytes(sock, data)
             except OSError:
                 return
+
+
+def _handled(message: object, ctx: Context) -> Reply | Failure:
+    """The request's reply, or its failure in one sentence: never a crash of the worker."""
+    handler = HANDLERS.get(type(message)) if isinstance(message, Request) else None
+    try:
+        if handler is None or not isinstance(message, Request):
+            raise unknown_request(message)
+        return Reply(handler(_resolve_paths(message), ctx), busy=abandoned())
+    except AgxError as exc:
+        return Failure(exc)
+    except Exception as exc:  # noqa: BLE001 - reported to the client, never a crash
+        return Failure(AgxError(
+            "internal-error", f"agexplorer's worker failed ({type(exc).__name__}: {exc})",
+            advice="report it with the command you ran.", exit_code=3))
+
+
+def _encoded(reply: Reply | Failure) -> bytes:
+    """The reply as sent; one that does not pickle is a failure in one sentence."""
+    try:
+        return wire.dumps(reply)
+    except Exception as exc:  # noqa: BLE001 - e.g. a result that does not pickle
+        return wire.dumps(Failure(AgxError(
+            "internal-error", f"the worker could not send its answer ({exc}).", exit_code=3)))
 
 
 _LOG: Any = sys.stderr
