@@ -5,12 +5,13 @@ The checks and the rewrites both read the file through :class:`ParsedFile`.
 
 from __future__ import annotations
 
-import ast
 import re
 from collections.abc import Iterator
 from typing import Any
 
 import gast
+
+from agexplorer.source.segments import Segments
 
 LOOP_NODES = (gast.For, gast.While)
 DEF_NODES = (gast.FunctionDef, gast.AsyncFunctionDef)
@@ -32,6 +33,7 @@ class ParsedFile:
 
     def __init__(self, text: str) -> None:
         self.text = text
+        self._segments: Segments | None = None  # split into lines when first asked
         self.tree = gast.parse(text)
         # Line starts as the tokenizer counts lines (str.splitlines also splits on \f).
         self.starts = [0] + [m.end() for m in re.finditer(r"\r\n|\r|\n", text)]
@@ -68,7 +70,9 @@ class ParsedFile:
 
     def segment(self, node: Any) -> str:
         """The node's source text (gast keeps CPython's byte columns)."""
-        return ast.get_source_segment(self.text, node) or ""
+        if self._segments is None:
+            self._segments = Segments(self.text)
+        return self._segments(node) or ""
 
     def col(self, node: Any) -> int:
         """The node's 0-based character column."""

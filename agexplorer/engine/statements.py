@@ -10,6 +10,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from agexplorer.model.report import StatementKind
+from agexplorer.source.segments import Segments
 
 
 @dataclass
@@ -178,8 +179,10 @@ def find_statements(func: ast.FunctionDef | ast.AsyncFunctionDef,
     gives none: the trace tells lines apart, not columns, so whose call was whose is not
     known there."""
 
+    segments = Segments(text) if text is not None else None
+
     def written(node: ast.AST) -> str:
-        segment = ast.get_source_segment(text, node) if text is not None else None
+        segment = segments(node) if segments is not None else None
         return segment if segment and "\n" not in segment else ast.unparse(node)
 
     found: list[Statement] = []

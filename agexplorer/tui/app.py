@@ -309,11 +309,10 @@ class AgxApp(KeyActions, CompareActions, LayoutApp):
     def on_text_area_selection_changed(self, event: Any) -> None:
         self.linking.selection_changed(event.text_area)
 
-    # (Told apart by class: these can arrive while the workspace is being torn down.)
-    def on_data_table_row_highlighted(self, event: Any) -> None:
-        from agexplorer.tui.code.verdict_table import VerdictTable
-        if isinstance(event.data_table, VerdictTable) and event.data_table.has_focus:
-            self.linking.line(int(event.row_key.value), "verdicts")
+    # (The explorer's own table, told by its id: no query while the workspace is torn down.)
+    def on_verdict_table_highlighted(self, message: Any) -> None:
+        if message.table.id == "verdicts" and message.table.has_focus:
+            self.linking.line(message.line, "verdicts")
 
     def on_input_changed(self, event: Any) -> None:
         from agexplorer.tui.graph.op_tree import OpFilter

@@ -77,16 +77,15 @@ async def settle(pilot) -> None:
     # The doctor's answer too: its trials change the Control flow tab's fixes (FixesTried).
     await until(pilot, lambda: app.panes.doctor.generation == app.state.answered,
                 "the doctor's answer")
-    # ... as the verdict table shows them: refilled with them (again on a resize), its
-    # columns measured (a DataTable measures them when idle: a picture taken between drew the
-    # bare headers, in one run of several on a loaded machine). Steady: no change for 0.2 s.
+    # ... as the verdict table shows them: refilled with them (again on a resize, laid out
+    # at the new width). Steady: no change for 0.2 s.
     table = app.panes.verdicts
     await until(pilot, lambda: list(table.verdicts) == list(app.state.report.statements),
                 "the verdict table's fill")
     seen, steady = None, 0
     for _ in range(100):
-        now = (table._update_count, table.size, table.row_count)
-        steady = steady + 1 if now == seen and not table._require_update_dimensions else 0
+        now = (table.size, table.row_count, [table.get_row_at(i) for i in range(table.row_count)])
+        steady = steady + 1 if now == seen else 0
         if steady >= 4:
             break
         seen = now

@@ -37,9 +37,9 @@ async def test_a_changed_loop_variable_and_its_fix_are_in_the_why_cell():
 
 
 async def test_a_refill_drawn_before_its_columns_are_measured_shows_the_measured_header():
-    # A DataTable measures a refill's columns when idle; a frame drawn between cached the
-    # header at its labels' widths, and Textual kept it when the measuring did not change
-    # the table's scrollable size: the header stayed cut above rows drawn at full width.
+    # (Textual's DataTable, which the table was, measured a refill's columns when idle; a
+    # frame drawn between kept the header at its labels' widths above rows drawn at full
+    # width. The table lays its columns out as it is given the rows.)
     app = TableApp()
     async with app.run_test(size=(160, 30)) as pilot:
         table = app.query_one(VerdictTable)

@@ -1,25 +1,32 @@
-"""VerdictTable: every if/for/while with its verdict, reason and fix; selecting a row jumps there."""
+"""VerdictTable: every if/for/while with its verdict, reason and fix; selecting a row jumps there.
+
+A line-API widget of its own (it was Textual's DataTable): DataTable measures a refill's
+columns when the app is next idle and draws every row again, ~3 ms of each answer's frame
+(and a frame drawn between the two showed the header at its labels' widths). Here the rows
+are laid out when they are given (verdict_rows.py, columns measured then), and only the lines
+that look different from the ones shown are drawn again: an answer with the same verdicts
+(a value edited in the function) draws nothing.
+"""
 
 from __future__ import annotations
 
-import textwrap
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, ClassVar
 
-from rich.text import Text
+from rich.cells import cell_len, set_cell_size
+from rich.segment import Segment
+from rich.style import Style
+from textual import events
+from textual.binding import Binding, BindingType
+from textual.geometry import Region, Size
 from textual.message import Message
-from textual.widgets import DataTable
+from textual.scroll_view import ScrollView
+from textual.strip import Strip
 
 from agexplorer.model.report import VERDICT_WORDS, driver_words
-from agexplorer.render.badges import VERDICT_STYLE
-from agexplorer.render.loopvars import loop_var_lines
-from agexplorer.render.page import verdict_detail
-from agexplorer.tui import textual_patches
-
-textual_patches.PRIVATE += (("textual.widgets._data_table", "DataTable._update_dimensions"),)
+from agexplorer.tui.code.verdict_rows import PAD, Cell, Layout, layout
 
 if TYPE_CHECKING:
     from agexplorer.tui.state import FixesTried, ReportChanged
-
 
 def flow_summary(function: str, verdicts: list, failed: bool, label: str | None = None,
                  callees: int = 0, refused: str | None = None, error: str | None = None,
@@ -55,8 +62,11 @@ def flow_summary(function: str, verdicts: list, failed: bool, label: str | None 
             + " (Enter on a row: its line)")
 
 
-class VerdictTable(DataTable):
-    """The control-flow verdicts of the current report."""
+
+
+class VerdictTable(ScrollView, can_focus=True):
+    """The control-flow verdicts of the current report: a header, then one row per
+    statement (its line, the statement, the verdict, why and the fix), a row cursor."""
 
     class Jump(Message):
         """Go to ``line`` of the source."""
@@ -65,34 +75,72 @@ class VerdictTable(DataTable):
             super().__init__()
             self.line = line
 
-    COLUMNS = ("line", "statement", "verdict", "why, and what to do")
+    class Highlighted(Message):
+        """The user moved the cursor to the row of ``line`` (a refill says nothing)."""
 
-    def _update_dimensions(self, new_rows: Any) -> None:
-        # Textual's DataTable measures a refill's columns when idle, and keeps the lines it
-        # drew before (the header's among them, as wide as the labels alone) unless the
-        # measuring changed its scrollable size: after a refill of the same size (the
-        # doctor's tried fixes, a resize), the header stayed cut to its labels above rows
-        # drawn at their measured widths. Changed widths: those lines go, and it repaints.
-        widths = [column.get_render_width(self) for column in self.columns.values()]
-        super()._update_dimensions(new_rows)
-        if [column.get_render_width(self) for column in self.columns.values()] == widths:
-            return
-        # (its cells' renders are cached without their width: the rows' were made while
-        # measuring, at the measured widths; the header's before, at its labels')
-        header, cells = getattr(self, "_header_row_key", None), getattr(
-            self, "_cell_render_cache", None)
-        if cells is not None:
-            for key in [key for key in cells.keys() if key[0] == header]:
-                cells.discard(key)
-        for cache in ("_row_render_cache", "_line_cache"):
-            getattr(self, cache, {}).clear()
-        self.refresh()
+        def __init__(self, table: VerdictTable, line: int) -> None:
+            super().__init__()
+            self.table, self.line = table, line
 
-    def on_mount(self) -> None:
+        @property
+        def control(self) -> VerdictTable:
+            return self.table
+
+    COMPONENT_CLASSES: ClassVar[set[str]] = {"verdict-table--header", "verdict-table--cursor"}
+    # As Textual's DataTable looks, so the explorer looks the same.
+    DEFAULT_CSS = """
+    VerdictTable {
+        background: $surface;
+        color: $foreground;
+        height: auto;
+        max-height: 100%;
+        &:focus {
+            background-tint: $foreground 5%;
+            & > .verdict-table--cursor {
+                background: $block-cursor-background;
+                color: $block-cursor-foreground;
+                text-style: $block-cursor-text-style;
+            }
+            & > .verdict-table--header { background-tint: $foreground 5%; }
+        }
+        & > .verdict-table--header { text-style: bold; background: $panel; color: $foreground; }
+        &:ansi > .verdict-table--header { background: ansi_bright_blue; color: ansi_default; }
+        & > .verdict-table--cursor {
+            background: $block-cursor-blurred-background;
+            color: $block-cursor-blurred-foreground;
+            text-style: $block-cursor-blurred-text-style;
+        }
+    }
+    """
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("enter", "select_cursor", "Go to line", show=False),
+        Binding("up", "cursor_up", "Cursor up", show=False),
+        Binding("down", "cursor_down", "Cursor down", show=False),
+        Binding("pageup", "page_up", "Page up", show=False),
+        Binding("pagedown", "page_down", "Page down", show=False),
+        Binding("home,ctrl+home", "first", "First row", show=False),
+        Binding("end,ctrl+end", "last", "Last row", show=False),
+    ]
+
+    def __init__(self, *, name: str | None = None, id: str | None = None,
+                 classes: str | None = None) -> None:
+        super().__init__(name=name, id=id, classes=classes)
         self.verdicts: list = []
-        self._kept_row: int | None = None  # the row a refill keeps (show)
-        self.cursor_type = "row"
-        self.add_columns(*self.COLUMNS)
+        self.cursor_row = 0
+        self._layout: Layout = layout([], 0)
+        self._lines: list[tuple[int, tuple[Cell, ...]]] = []  # below the header
+        self._starts: list[int] = []  # each row's first line
+        self._paint: tuple[Style, Style, Style] | None = None  # base, header, cursor
+        self._strips: dict[tuple, Strip] = {}
+
+    # -- what it shows ---------------------------------------------------------------------
+    @property
+    def row_count(self) -> int:
+        return len(self._layout.rows)
+
+    def get_row_at(self, index: int) -> tuple[str, ...]:
+        """Row ``index``'s cells as drawn, each cell's lines joined."""
+        return self._layout.rows[index].cells()
 
     def on_report_changed(self, message: ReportChanged) -> None:
         self.show(message.report.statements)
@@ -100,110 +148,187 @@ class VerdictTable(DataTable):
     def on_fixes_tried(self, message: FixesTried) -> None:
         self.show(message.report.statements)  # told only when a fix changed
 
-    def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
-        # A refill puts the cursor on the first row and says so: until the row ``show``
-        # kept is highlighted, that is not the user's move (nothing links it).
-        kept = self._kept_row
-        if not self.has_focus:  # the app links only a row the user moves to: a refill's
-            event.stop()        # message goes no further (8 hops before each answer's frame)
-        if kept is None:
-            return
-        if event.cursor_row != kept and kept < self.row_count:
-            event.stop()
-            self.move_cursor(row=kept)
-        else:
-            self._kept_row = None
-
     def show(self, verdicts: list) -> None:
-        """Fill the table from a report's verdicts."""
-        # The columns too: DataTable keeps a column as wide as its widest cell ever, so a
-        # long statement of an earlier function pushed this one's "why" off the screen.
-        # The same statements again (their fixes tried, the table resized): the row the
-        # user is on stays (a refill puts the cursor on the first row).
-        row = self.cursor_row if [v.line for v in verdicts] == [v.line for v in self.verdicts] \
-            else 0
-        self.clear(columns=True)
-        self.verdicts = verdicts
-        self._refill(verdicts)
-        if 0 < row < self.row_count:
-            self._kept_row = row
-            self.move_cursor(row=row)
+        """Show a report's verdicts. The same statements again (their fixes tried, the next
+        answer after an edit): the row the user is on stays; others: the first row."""
+        keep = [v.line for v in verdicts] == [v.line for v in self.verdicts]
+        self.verdicts = list(verdicts)
+        self._lay_out(self.cursor_row if keep else 0)
 
-    def _refill(self, verdicts: list) -> None:
-        """The columns and one row per verdict, wrapped to the table's width."""
-        badges = [verdict_detail(v) for v in verdicts]
-        widths = self.widths(verdicts, badges)
-        if widths is None:  # too narrow for four columns: each row's cells stacked in one
-            self.add_columns(*self.STACKED)
-            width = self.stacked_width(verdicts)
-            for v, badge in zip(verdicts, badges, strict=True):
-                cell = Text("\n".join(textwrap.wrap(v.header, width) or [v.header]) + "\n")
-                cell.append(badge, style=VERDICT_STYLE[v.verdict])
-                cell.append("\n" + "\n".join(self.why_lines(v, width)))
-                self.add_row(str(v.line), cell, key=str(v.line), height=None)
-            return
-        self.add_columns(*self.COLUMNS)
-        header_width, why_width = widths
-        for v, badge in zip(verdicts, badges, strict=True):
-            why = "\n".join(self.why_lines(v, why_width))
-            header = "\n".join(textwrap.wrap(v.header, header_width) or [v.header])
-            # Text, never str: DataTable reads a str cell as markup, and the statement and
-            # reason quote the user's code (``for s in [x, x * 2]:``, a ``"[/b]"``).
-            self.add_row(str(v.line), Text(header), Text(badge, style=VERDICT_STYLE[v.verdict]),
-                         Text(why), key=str(v.line), height=None)
-
-    @staticmethod
-    def why_lines(v: Any, width: int) -> list[str]:
-        """The reason, the fix and the loop variables, wrapped to ``width``."""
-        return (textwrap.wrap(v.reason, width)
-                + (textwrap.wrap("fix: " + v.hint, width) if v.hint else [])
-                + [w for line in loop_var_lines(v)
-                   for w in textwrap.wrap(line, width, subsequent_indent="  ")])
-
-    MIN_WHY = 24  # the explanation's narrowest column: below it the statement wraps too
-    # Where the four columns leave under MIN_WHY for the explanation (a table 46 columns
-    # wide beside the tour at 80x24 cut it to its first 4 letters): the line, and the
-    # statement, its verdict and why, one under the other.
-    STACKED = ("line", "statement · verdict · why")
-
-    def widths(self, verdicts: list, badges: list[str]) -> tuple[int, int] | None:
-        """The statement's and the explanation's widths: DataTable clips a long cell, so both
-        are wrapped to the room that the line and verdict columns leave (at 80 columns too);
-        None where the explanation would get under ``MIN_WHY`` (stacked instead)."""
-        table, pad, line = self._room(verdicts)
-        verdict = max([len("verdict"), *(len(b) for b in badges)]) + pad
-        statement = max([len("statement"), *(len(v.header) for v in verdicts)])
-        room = table - line - verdict - pad - pad - 2  # 2: the vertical scrollbar
-        if room - len("statement") < self.MIN_WHY:
-            return None
-        if room - statement < self.MIN_WHY:
-            statement = max(len("statement"), room - self.MIN_WHY)
-        return statement, max(self.MIN_WHY, room - statement)
-
-    def stacked_width(self, verdicts: list) -> int:
-        """The width of the stacked cell: what the line column leaves."""
-        table, pad, line = self._room(verdicts)
-        # Never wider than the table: a column past its edge (with the tour's outline round
-        # the table) made Textual's renderer fail.
-        return max(len(self.STACKED[1]), table - line - pad - pad - 2)
-
-    def _room(self, verdicts: list) -> tuple[int, int, int]:
-        """The table's width, a cell's padding (both sides) and the line column's width."""
-        pad = 2 * self.cell_padding
-        return (self.size.width or 120, pad,
-                max([len("line"), *(len(str(v.line)) for v in verdicts)]) + pad)
+    def _lay_out(self, row: int) -> None:
+        """Lay the verdicts out at the table's width; draw again only the lines that changed."""
+        before = self._visible_keys()
+        self._layout = layout(self.verdicts, self.size.width)
+        self._lines = self._layout.lines()
+        self._starts, line = [], 0
+        for each in self._layout.rows:
+            self._starts.append(line)
+            line += len(each.lines)
+        self.cursor_row = max(0, min(row, self.row_count - 1))
+        size = Size(self._layout.width, 1 + len(self._lines))
+        if size != self.virtual_size:
+            self.virtual_size = size  # a new height lays the screen out again
+            self.refresh()
+        else:
+            for y, (old, new) in enumerate(zip(before, self._visible_keys(), strict=True)):
+                if old != new:
+                    self.refresh(Region(0, y, self.size.width, 1))
+        self._scroll_to_cursor()
 
     def on_resize(self) -> None:
         if self.verdicts:
-            self.show(self.verdicts)
+            self._lay_out(self.cursor_row)  # wrapped to the new width
 
     def select_line(self, line: int) -> None:
-        """Highlight the row of the statement at ``line``, if any."""
-        try:
-            self.move_cursor(row=self.get_row_index(str(line)))
-        except Exception:  # noqa: BLE001 - no statement on that line
-            pass
+        """Put the cursor on the row of the statement at ``line``, if there is one."""
+        for index, row in enumerate(self._layout.rows):
+            if row.line == line:
+                self.move_cursor(row=index)
+                return
 
-    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
-        event.stop()
-        self.post_message(self.Jump(int(str(event.row_key.value))))
+    def move_cursor(self, row: int, scroll: bool = True) -> None:
+        """Put the cursor on ``row`` (kept in the table)."""
+        row = max(0, min(row, self.row_count - 1))
+        if row != self.cursor_row:
+            old, self.cursor_row = self.cursor_row, row
+            self._refresh_row(old)
+            self._refresh_row(row)
+        if scroll:
+            self._scroll_to_cursor()
+
+    # -- drawing ---------------------------------------------------------------------------
+    def _line_key(self, y: int, cursor: int) -> tuple:
+        """What row ``y`` of the view shows (equal keys look the same)."""
+        widths = self._layout.widths
+        if y == 0:
+            return ("header", self._layout.labels, widths)
+        index = int(self.scroll_y) + y - 1
+        if index >= len(self._lines):
+            return ("blank",)
+        row, cells = self._lines[index]
+        return (cells, widths, row == cursor)
+
+    def _visible_keys(self) -> list[tuple]:
+        return [self._line_key(y, self.cursor_row) for y in range(self.size.height)]
+
+    def _refresh_row(self, row: int) -> None:
+        if 0 <= row < len(self._starts):
+            first = self._starts[row] - int(self.scroll_y) + 1
+            height = len(self._layout.rows[row].lines)
+            self.refresh(Region(0, max(first, 1), self.size.width, height))
+
+    def render_lines(self, crop: Region) -> list[Strip]:
+        # The styles once a paint: the lines to draw all use them.
+        self._paint = (self.rich_style, self.get_component_rich_style("verdict-table--header"),
+                       self.get_component_rich_style("verdict-table--cursor"))
+        return super().render_lines(crop)
+
+    def render_line(self, y: int) -> Strip:
+        base, header, cursor = self._paint or (self.rich_style, Style(), Style())
+        width, scroll_x = self.size.width, int(self.scroll_x)
+        key = (self._line_key(y, self.cursor_row), base, header, cursor, width, scroll_x)
+        strip = self._strips.get(key)
+        if strip is None:
+            if len(self._strips) > 1024:
+                self._strips.clear()
+            # (the header's colour across the whole width, as DataTable draws it)
+            strip = self._strips[key] = self._draw(y, base, header, cursor).crop_extend(
+                scroll_x, scroll_x + width, base + header if y == 0 else base)
+        return strip
+
+    def _draw(self, y: int, base: Style, header: Style, cursor: Style) -> Strip:
+        widths = self._layout.widths
+        if y == 0:
+            style = base + header
+            return Strip([segment for label, width in zip(self._layout.labels, widths,
+                                                          strict=True)
+                          for segment in self._cell(label, width, style, style)])
+        index = int(self.scroll_y) + y - 1
+        if index >= len(self._lines):
+            return Strip.blank(self._layout.width, base)
+        row, cells = self._lines[index]
+        on = row == self.cursor_row
+        style = base + cursor if on else base
+        # The cursor's colour over a cell's own (the verdict's), as DataTable draws it.
+        over = Style(color=cursor.color) if on else Style()
+        return Strip([segment for (text, look), width in zip(cells, widths, strict=True)
+                      for segment in self._cell(text, width, style,
+                                                style + Style.parse(look) + over if look
+                                                else style)])
+
+    @staticmethod
+    def _cell(text: str, width: int, style: Style, text_style: Style) -> list[Segment]:
+        """A cell's segments: its padding and fill in the row's style, its text in its own."""
+        shown = set_cell_size(text, width)
+        if text_style == style:
+            return [Segment(" " * PAD + shown + " " * PAD, style)]
+        kept = shown.rstrip(" ")
+        return [Segment(" " * PAD, style), Segment(kept, text_style),
+                Segment(" " * (width - cell_len(kept) + PAD), style)]
+
+    def _scroll_to_cursor(self) -> None:
+        """Scroll so the cursor's row shows (its first line, and all of it when it fits)."""
+        if not self._starts:
+            return
+        first = self._starts[self.cursor_row]
+        height = len(self._layout.rows[self.cursor_row].lines)
+        rows = max(1, self.scrollable_content_region.height - 1)  # under the header
+        top = int(self.scroll_y)
+        if first < top:
+            self.scroll_to(y=first, animate=False, immediate=True)
+        elif first + min(height, rows) > top + rows:
+            self.scroll_to(y=first + min(height, rows) - rows, animate=False, immediate=True)
+
+    # -- the user's moves -------------------------------------------------------------------
+    def _moved(self, row: int) -> None:
+        before = self.cursor_row
+        self.move_cursor(row)
+        if self.cursor_row != before and self._layout.rows:
+            self.post_message(self.Highlighted(self, self._layout.rows[self.cursor_row].line))
+
+    def action_cursor_up(self) -> None:
+        self._moved(self.cursor_row - 1)
+
+    def action_cursor_down(self) -> None:
+        self._moved(self.cursor_row + 1)
+
+    def _page(self) -> int:
+        """Rows in a page: as many as fill the view below the header."""
+        rows = max(1, self.scrollable_content_region.height - 1)
+        count, lines = 0, 0
+        for row in self._layout.rows[self.cursor_row:]:
+            lines += len(row.lines)
+            if lines > rows:
+                break
+            count += 1
+        return max(1, count)
+
+    def action_page_up(self) -> None:
+        self._moved(self.cursor_row - self._page())
+
+    def action_page_down(self) -> None:
+        self._moved(self.cursor_row + self._page())
+
+    def action_first(self) -> None:
+        self._moved(0)
+
+    def action_last(self) -> None:
+        self._moved(self.row_count - 1)
+
+    def action_select_cursor(self) -> None:
+        if self._layout.rows:
+            self.post_message(self.Jump(self._layout.rows[self.cursor_row].line))
+
+    def on_click(self, event: events.Click) -> None:
+        """A click puts the cursor on its row; on the cursor's row, it goes to its line."""
+        offset = event.get_content_offset(self)
+        if offset is None or offset.y == 0:
+            return
+        index = int(self.scroll_y) + offset.y - 1
+        if not 0 <= index < len(self._lines):
+            return
+        row = self._lines[index][0]
+        if row == self.cursor_row:
+            self.action_select_cursor()
+        else:
+            self._moved(row)

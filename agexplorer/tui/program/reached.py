@@ -147,8 +147,8 @@ class ReachedScreen(ModalScreen[None]):
                                 center=True)
         self.source_view.focus()
 
-    def on_data_table_row_highlighted(self, event: Any) -> None:
-        event.stop()
+    def on_verdict_table_highlighted(self, message: VerdictTable.Highlighted) -> None:
+        message.stop()
 
     def on_text_area_selection_changed(self, event: Any) -> None:
         event.stop()
