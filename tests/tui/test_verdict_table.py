@@ -122,3 +122,45 @@ async def test_user_text_is_drawn_as_written():
         await pilot.pause()
         drawn = "\n".join(text(table))
         assert '"[/b]", "[red]x"' in drawn and "[bold]no[/bold]" in drawn
+
+
+async def test_the_keys_read_a_row_taller_than_the_view_before_leaving_it():
+    app = TableApp()
+    async with app.run_test(size=(60, 6)) as pilot:  # the header and 5 lines
+        table = app.query_one(VerdictTable)
+        table.show([verdict(3, reason="a long reason that wraps " * 8), verdict(9)])
+        await pilot.pause()
+        table.focus()
+        tall = len(table._layout.rows[0].lines)
+        assert tall > 5 and table.show_vertical_scrollbar
+        for _ in range(tall - 5):  # down shows the row's next line, the cursor stays
+            await pilot.press("down")
+        await pilot.pause()
+        assert table.cursor_row == 0 and int(table.scroll_y) == tall - 5
+        assert "wraps" in text(table)[-1] and app.heard == []
+        await pilot.press("down")  # all of it seen: the next row
+        await pilot.pause()
+        assert table.cursor_row == 1 and app.heard == [("highlighted", 9)]
+        await pilot.press("up")  # back to the tall row, shown from its first line
+        await pilot.pause()
+        assert table.cursor_row == 0 and int(table.scroll_y) == 0
+
+
+async def test_the_table_fits_its_tab_and_scrolls_there():
+    from agexplorer.tui.app import AgxApp
+    from conftest import SAMPLES
+    from tests.tui.answers import ReplayWorker
+
+    app = AgxApp([f"{SAMPLES}/s6_2_bad_loop.py"], "bad_loop", worker=ReplayWorker())
+    async with app.run_test(size=(80, 24)) as pilot:
+        for _ in range(200):
+            await pilot.pause(0.05)
+            if app.state.report is not None and app.workspace_ready \
+                    and app.panes.verdicts.row_count:
+                break
+        await pilot.pause(0.2)
+        table, panels = app.panes.verdicts, app.panes.panels
+        # Its rows are taller than the room left: it stops at the tab's bottom edge and
+        # scrolls (it ran past the edge, its last lines out of reach).
+        assert table.virtual_size.height > table.region.height
+        assert table.region.bottom <= panels.region.bottom and table.show_vertical_scrollbar

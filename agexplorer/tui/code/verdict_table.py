@@ -287,9 +287,18 @@ class VerdictTable(ScrollView, can_focus=True):
             self.post_message(self.Highlighted(self, self._layout.rows[self.cursor_row].line))
 
     def action_cursor_up(self) -> None:
-        self._moved(self.cursor_row - 1)
+        if self._starts and self._starts[self.cursor_row] < int(self.scroll_y):
+            self.scroll_to(y=int(self.scroll_y) - 1, animate=False, immediate=True)
+        else:  # (a row taller than the view: its hidden lines first, a line a key)
+            self._moved(self.cursor_row - 1)
 
     def action_cursor_down(self) -> None:
+        if self._starts:
+            end = self._starts[self.cursor_row] + len(self._layout.rows[self.cursor_row].lines)
+            rows = max(1, self.scrollable_content_region.height - 1)  # under the header
+            if end > int(self.scroll_y) + rows:
+                self.scroll_to(y=int(self.scroll_y) + 1, animate=False, immediate=True)
+                return
         self._moved(self.cursor_row + 1)
 
     def _page(self) -> int:
