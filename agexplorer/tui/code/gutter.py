@@ -13,6 +13,7 @@ from functools import lru_cache
 
 from rich.segment import Segment
 from rich.style import Style
+from textual.geometry import Region
 from textual.strip import Strip
 from textual.widget import Widget
 
@@ -48,22 +49,41 @@ class _Gutter(Widget):
         self.view: Callable[[], tuple[int, int]] | None = None
         self._base: Style | None = None
         self._strips: dict[tuple, Strip] = {}  # most lines look as they did in the last paint
+        self._shown: list[tuple] = []  # each row's cells as they stand
 
     def follow(self, first_line: int, rows: int) -> None:
         """Show ``rows`` lines starting at ``first_line`` (the pane's view)."""
         if (first_line, rows) != (self.first_line, self.rows):
             self.first_line, self.rows = first_line, rows
+            self.redraw()
+
+    def redraw(self) -> None:
+        """Draw again the rows whose cells changed (an answer that moved nothing: none;
+        Textual keeps the others' lines)."""
+        shown = self._rows_shown()
+        before, self._shown = self._shown, shown
+        if len(before) != len(shown):
             self.refresh()
+            return
+        width = self.size.width + self.styles.padding.width
+        for y, (old, new) in enumerate(zip(before, shown, strict=True)):
+            if old != new:
+                self.refresh(Region(0, y, width, 1))
 
     def sync(self) -> None:
         """Follow the pane's view as it is now."""
         if self.view is not None:
             self.follow(*self.view())
 
+    def _rows_shown(self) -> list[tuple]:
+        return [tuple(self.cells(self.first_line + y)) if y < self.rows else ()
+                for y in range(self.size.height)]
+
     def on_resize(self) -> None:
         # The row it shares with its pane changed height, with no scroll and no terminal
         # resize (the Run tab's results grew, presentation mode): the pane's rows changed
         # too, and a gutter that kept the old count drew marks below the pane.
+        self._shown = self._rows_shown()  # (Textual draws all of it again)
         self.call_after_refresh(self.sync)
 
     def cells(self, line: int) -> list[tuple[str, str]]:
@@ -135,11 +155,11 @@ class VerdictGutter(_Gutter):
         shown = self.short.values() if self.compact else (b for b, _ in self.badges.values())
         widest = max((len(badge) for badge in shown), default=0)
         _fit_width(self, max(self.MIN_WIDTH, widest + 2))  # the colour mark and the padding
-        self.refresh()
+        self.redraw()
 
     def refresh_marks(self) -> None:
         """Redraw for the current view."""
-        self.refresh()
+        self.redraw()
 
     def cells(self, line: int) -> list[tuple[str, str]]:
         badge, style = self.badges.get(line, ("", ""))
@@ -170,7 +190,7 @@ class LineRefGutter(_Gutter):
         self.shades = colors
         widest = max((len(str(line)) for line in self.origin.values()), default=0)
         _fit_width(self, max(self.MIN_WIDTH, widest + 2))  # the mark and a space
-        self.refresh()
+        self.redraw()
 
     def cells(self, line: int) -> list[tuple[str, str]]:
         source = self.origin.get(line)
