@@ -191,11 +191,23 @@ def top_level_bindings(tree: ast.Module) -> dict[str, list[int]]:
     # A function's ``global x`` may set x whenever it runs: after any line, as far as can be
     # told here.
     end = max((node.end_lineno or node.lineno for node in tree.body), default=0) + 1
-    for node in ast.walk(tree):
+    for node in _all_statements(tree.body):
         if isinstance(node, ast.Global):
             for name in node.names:
                 bound.setdefault(name, []).append(end)
     return bound
+
+
+def _all_statements(body: list) -> Iterator[ast.AST]:
+    """Every statement in ``body`` and in the blocks of its statements, nested ones too (a
+    walk of the statements alone: ~10x fewer nodes than ``ast.walk``, whose expressions hold
+    no statement)."""
+    for node in body:
+        yield node
+        for name in ("body", "orelse", "finalbody", "handlers", "cases"):
+            block = getattr(node, name, None)
+            if isinstance(block, list):
+                yield from _all_statements(block)
 
 
 def file_calls(tree: ast.Module, functions: set[str] | None = None,

@@ -91,25 +91,26 @@ class Requests:
         from agexplorer.worker.protocol import ReportRequest  # after the first frame
 
         path, qualname = target
+        text = source.text
         request = ReportRequest(f"{path}::{qualname}", call=call, no_run=not run, budget=0.5,
-                                source=source.text if source.dirty else None,
+                                source=text if source.dirty else None,
                                 device=panel.device, user_code=self.user_code,
                                 init=panel.init, tensorboard=tensorboard if run else None,
                                 send_conversion=True)
-        key = self.state.start(request, source.text)
+        what = f"running {qualname}" if run else f"tracing {qualname}"
+        # On its way first: the panes and the status line are told while the worker works.
+        self.state.start(request, text, lambda key: self.send(key, request, path, what))
         if run:
             panel.remember(call)
-        what = f"running {qualname}" if run else f"tracing {qualname}"
         self.status.let_go()  # a notice is kept until the request under way is done
         self.status.begin(what + "…", at_once=run)
         if run:
             label = call_label(qualname, call)
             if panel.init is not None:  # the instance the method is called on
                 label += f" on {qualname.rpartition('.')[0]}({panel.init})"
-            self.provenance.set("run", Made(target, source.text, label))
+            self.provenance.set("run", Made(target, text, label))
             panel.note(f"{what}…")
             self.provenance.show("run")
-        self.send(key, request, path, what)
 
     def answered(self, message: EngineAnswer) -> None:
         """An answer other than the report goes to the part that asked."""

@@ -9,6 +9,7 @@ that must wait for the rest of the app (an edit is told as it starts) defers its
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -164,13 +165,18 @@ class ExplorerState:
         another one's trace (see ``reached_calls``)."""
         return call is not None and self.reached_calls.get(target) == call
 
-    def start(self, request: ReportRequest, text: str) -> AnalysisKey:
-        """A report asked for the function shown, whose buffer is ``text``."""
+    def start(self, request: ReportRequest, text: str,
+              send: Callable[[AnalysisKey], None] | None = None) -> AnalysisKey:
+        """A report asked for the function shown, whose buffer is ``text``. ``send(key)``
+        puts the request on its way before the subscribers hear of it (what they do then
+        overlaps the worker's work instead of delaying its start)."""
         assert self.target is not None, "an analysis is of the function shown"
         self.generation += 1
         self.analysed_text = text
         self.last_request = (self.generation, request)
         key = AnalysisKey(*self.target, self.generation)
+        if send is not None:
+            send(key)
         self._tell(AnalysisStarted(key, request))
         return key
 

@@ -249,3 +249,13 @@ def test_the_doctors_trials_change_the_fixes_of_the_functions_the_trace_reached(
     assert state.report.reached[0].statements[0].hint == (
         "iterate over tf.range(3) Tried: the rewrite stages the loop as a While op.")
     assert isinstance(seen.told[-1], FixesTried)
+
+
+def test_a_request_is_sent_before_the_subscribers_hear_it_started():
+    state, seen = ExplorerState(), Listener()
+    state.subscribe(seen)
+    state.open(F)
+    order: list = []
+    seen.on_analysis_started = lambda message: order.append(("told", message.key))
+    key = state.start(request(), "text", lambda sent: order.append(("sent", sent)))
+    assert order == [("sent", key), ("told", key)] and state.is_current(key)
