@@ -88,3 +88,11 @@ async def test_the_verdict_marks_redraw_where_they_changed_and_match_a_repaint()
         await pilot.pause(0.1)
         kept, fresh = as_kept_and_fresh(gutter)
         assert kept == fresh and "staged" in gutter.line_text(7)
+
+
+def test_changed_rows_come_as_runs():
+    from agexplorer.tui.code.changed_rows import changed_runs
+
+    assert list(changed_runs([1, 2, 3, 4, 5], [1, 0, 0, 4, 0])) == [(1, 2), (4, 1)]
+    assert list(changed_runs(range(40), range(1, 41))) == [(0, 40)]  # every number moved
+    assert list(changed_runs([], [])) == [] and list(changed_runs([1], [1])) == []

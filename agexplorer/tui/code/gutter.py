@@ -18,6 +18,7 @@ from textual.strip import Strip
 from textual.widget import Widget
 
 from agexplorer.render.badges import VERDICT_STYLE, compact_badge, verdict_badge
+from agexplorer.tui.code.changed_rows import changed_runs
 
 
 @lru_cache(maxsize=256)
@@ -66,9 +67,8 @@ class _Gutter(Widget):
             self.refresh()
             return
         width = self.size.width + self.styles.padding.width
-        for y, (old, new) in enumerate(zip(before, shown, strict=True)):
-            if old != new:
-                self.refresh(Region(0, y, width, 1))
+        for y, height in changed_runs(before, shown):
+            self.refresh(Region(0, y, width, height))
 
     def sync(self) -> None:
         """Follow the pane's view as it is now."""

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import textwrap
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from rich.cells import cell_len
@@ -60,12 +61,17 @@ class Layout:
         return [(index, line) for index, row in enumerate(self.rows) for line in row.lines]
 
 
+@lru_cache(maxsize=512)
+def _wrapped(text: str, width: int, indent: str = "") -> tuple[str, ...]:
+    """``textwrap.wrap``, kept: the next answer mostly has the same reasons (an edit above a
+    function moves its lines, not its words), and wrapping them was most of a refill."""
+    return tuple(textwrap.wrap(text, width, subsequent_indent=indent))
+
+
 def why_lines(v: Any, width: int) -> list[str]:
     """The reason, the fix and the loop variables, wrapped to ``width``."""
-    return (textwrap.wrap(v.reason, width)
-            + (textwrap.wrap("fix: " + v.hint, width) if v.hint else [])
-            + [w for line in loop_var_lines(v)
-               for w in textwrap.wrap(line, width, subsequent_indent="  ")])
+    return [*_wrapped(v.reason, width), *(_wrapped("fix: " + v.hint, width) if v.hint else ()),
+            *(w for line in loop_var_lines(v) for w in _wrapped(line, width, "  "))]
 
 
 def _room(verdicts: list, table_width: int) -> tuple[int, int]:
@@ -100,14 +106,14 @@ def layout(verdicts: list, table_width: int) -> Layout:
         # Never wider than the table (a column past its edge is cut, and its text lost).
         width = max(len(STACKED[1]), table - line - 2 * PAD - SCROLLBAR)
         for v, badge in zip(verdicts, badges, strict=True):
-            stacked = [(text, "") for text in textwrap.wrap(v.header, width) or [v.header]]
+            stacked = [(text, "") for text in _wrapped(v.header, width) or [v.header]]
             stacked.append((badge, VERDICT_STYLE[v.verdict]))
             stacked += [(text, "") for text in why_lines(v, width)]
             rows.append(_row(v.line, [[(str(v.line), "")], stacked]))
         return _laid_out(STACKED, rows)
     header_width, why_width = fitted
     for v, badge in zip(verdicts, badges, strict=True):
-        header = textwrap.wrap(v.header, header_width) or [v.header]
+        header = _wrapped(v.header, header_width) or [v.header]
         rows.append(_row(v.line, [[(str(v.line), "")], [(text, "") for text in header],
                                   [(badge, VERDICT_STYLE[v.verdict])],
                                   [(text, "") for text in why_lines(v, why_width)]]))

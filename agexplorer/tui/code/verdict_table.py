@@ -23,6 +23,7 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from agexplorer.model.report import VERDICT_WORDS, driver_words
+from agexplorer.tui.code.changed_rows import changed_runs
 from agexplorer.tui.code.verdict_rows import PAD, Cell, Layout, layout
 
 if TYPE_CHECKING:
@@ -170,9 +171,8 @@ class VerdictTable(ScrollView, can_focus=True):
             self.virtual_size = size  # a new height lays the screen out again
             self.refresh()
         else:
-            for y, (old, new) in enumerate(zip(before, self._visible_keys(), strict=True)):
-                if old != new:
-                    self.refresh(Region(0, y, self.size.width, 1))
+            for y, height in changed_runs(before, self._visible_keys()):
+                self.refresh(Region(0, y, self.size.width, height))
         self._scroll_to_cursor()
 
     def on_resize(self) -> None:
