@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from textual.strip import Strip
     from typing_extensions import Self
 
-    from agexplorer.tui.state import CodeConverted, ReportChanged
+    from agexplorer.tui.state import CodeConverted, ReportChanged, TargetChanged
 
 
 class ConvertedPane(TextArea):
@@ -40,6 +40,7 @@ class ConvertedPane(TextArea):
         # better spent after the first paint.
         super().__init__("", read_only=True, show_line_numbers=True, soft_wrap=False, **kwargs)
         self._reused = ReusedLines()
+        self._another = False  # another function's code comes next: from its first line
 
     def _render_line(self, y: int) -> Strip:
         if not textual_patches.probe("textual.widgets._text_area", "TextArea._render_line"):
@@ -77,17 +78,37 @@ class ConvertedPane(TextArea):
             return
         self.show_code(conversion.code if conversion else "")
 
+    def on_target_changed(self, _: TargetChanged) -> None:
+        self._another = True
+
     def on_code_converted(self, message: CodeConverted) -> None:
         """AutoGraph's code, ahead of the report: drawn while the function is traced (the
         report's frame then redraws the verdicts alone)."""
         self.show_code(message.code)  # (its border's subtitle waits for the report)
 
     def show_code(self, code: str) -> None:
-        """Replace the code; an unchanged text keeps its document (re-highlighting costs ~20 ms)."""
+        """Show ``code``: an unchanged text keeps its document; a changed one is edited where
+        it changed (tree-sitter parses the edit again, not the text, and the view keeps its
+        place: a new document put the pane back at its first line after every edit);
+        another function's code is a new document, shown from its first line."""
         if self.language is None:
             self.language = "python"
-        if code != self.text:
+        old = self.text
+        if code == old:
+            return
+        document, another, self._another = self.document, self._another, False
+        if another or not old or not code or "\r" in code \
+                or getattr(document, "newline", "\n") != "\n":
             self.load_text(code)
+            return
+        start = _common_start(old, code)
+        end = _common_start(old[start:][::-1], code[start:][::-1])
+        place = self.scroll_offset  # (an edit brings the cursor into view: not the reader's)
+        self.replace(code[start:len(code) - end], document.get_location_from_index(start),
+                     document.get_location_from_index(len(old) - end))
+        self.history.clear()  # (read-only: nothing to undo)
+        if self.scroll_offset != place:
+            self.scroll_to(place.x, place.y, animate=False, immediate=True)
 
     def show_lines(self, lines: list[int]) -> None:
         """Select converted lines ``min..max`` (1-based) and scroll them into view."""
@@ -98,3 +119,16 @@ class ConvertedPane(TextArea):
         self.selection = Selection((first, 0), (last, last_len))
         self.scroll_cursor_visible(center=True)
         self.scroll_to(x=0, animate=False)  # keep the start of the lines, not their ends
+
+
+def _common_start(a: str, b: str) -> int:
+    """How many characters ``a`` and ``b`` share from their start (a binary search of slice
+    comparisons: C's speed, not a Python loop over each character)."""
+    low, high = 0, min(len(a), len(b))
+    while low < high:
+        middle = (low + high + 1) // 2
+        if a[:middle] == b[:middle]:
+            low = middle
+        else:
+            high = middle - 1
+    return low
