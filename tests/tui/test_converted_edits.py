@@ -52,7 +52,8 @@ async def test_an_edited_code_shows_as_a_fresh_pane_shows_it(edit):
         assert lines(edited) == lines(fresh)
 
 
-async def test_the_view_keeps_its_place_when_the_code_changes_above_it():
+@pytest.mark.parametrize("another", [False, True], ids=["the same function", "another"])
+async def test_the_view_keeps_its_place_unless_another_functions_code_comes(another):
     app = Panes()
     async with app.run_test(size=(100, 40)) as pilot:
         pane = app.query_one("#edited", ConvertedPane)
@@ -60,26 +61,18 @@ async def test_the_view_keeps_its_place_when_the_code_changes_above_it():
         await pilot.pause()
         pane.scroll_to(y=40, animate=False, immediate=True)
         await pilot.pause()
-        pane.show_code(CODE.replace("+ 3 ", "+ 30 "))  # the next answer: a value edited
+        if another:
+            pane.on_target_changed(None)  # the explorer's state: another function is shown
+            pane.show_code(CODE.replace("tf__f", "tf__g"))  # from its first line
+        else:
+            pane.show_code(CODE.replace("+ 3 ", "+ 30 "))  # the next answer: a value edited
         await pilot.pause()
-        assert int(pane.scroll_y) == 40  # (a new document put it back at its first line)
+        # (a new document put the view back at its first line after every edit)
+        assert int(pane.scroll_y) == (0 if another else 40)
+        assert pane.cursor_location == (0, 0)
 
 
 def test_the_common_start_of_two_texts():
     assert _common_start("abcdef", "abcxef") == 3
     assert _common_start("abc", "abc") == 3 and _common_start("", "x") == 0
     assert _common_start("ab", "abc") == 2 and _common_start("x", "y") == 0
-
-
-async def test_another_functions_code_starts_at_its_first_line():
-    app = Panes()
-    async with app.run_test(size=(100, 40)) as pilot:
-        pane = app.query_one("#edited", ConvertedPane)
-        pane.show_code(CODE)
-        await pilot.pause()
-        pane.scroll_to(y=40, animate=False, immediate=True)
-        await pilot.pause()
-        pane.on_target_changed(None)  # the explorer's state: another function is shown
-        pane.show_code(CODE.replace("tf__f", "tf__g"))
-        await pilot.pause()
-        assert int(pane.scroll_y) == 0 and pane.cursor_location == (0, 0)
