@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 from textual.geometry import Offset
 from textual.markup import escape
 from textual.widgets import TextArea
-from textual.widgets.text_area import Selection
+from textual.widgets.text_area import Document, Selection
 
 from agexplorer.tui import textual_patches
 from agexplorer.tui.code.reused_lines import ReusedLines
@@ -98,7 +98,7 @@ class ConvertedPane(TextArea):
             return
         document, another, self._another = self.document, self._another, False
         if another or not old or not code or "\r" in code \
-                or getattr(document, "newline", "\n") != "\n":
+                or not isinstance(document, Document) or document.newline != "\n":
             self.load_text(code)
             return
         start = _common_start(old, code)
