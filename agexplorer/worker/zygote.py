@@ -79,7 +79,14 @@ class ForkedProcess:
             return
         while self.returncode is None:
             left = None if deadline is None else max(0.0, deadline - time.monotonic())
-            ready, _, _ = select.select([self._conn], [], [], left)
+            try:
+                ready, _, _ = select.select([self._conn], [], [], left)
+            except (OSError, ValueError):
+                # Closed meanwhile by another thread that read the exit (a test's poll beside
+                # the client's wait): its status stands; the socket has nothing more to say.
+                if self.returncode is None:
+                    self._ended(-signal.SIGKILL)
+                return
             if not ready:
                 return
             try:
@@ -105,7 +112,8 @@ class ForkedProcess:
         return False
 
     def _ended(self, code: int) -> None:
-        self.returncode = code
+        if self.returncode is None:  # (the first status read stands)
+            self.returncode = code
         with contextlib.suppress(OSError):
             self._conn.close()
         if self._pidfd is not None:

@@ -164,3 +164,19 @@ async def test_the_table_fits_its_tab_and_scrolls_there():
         # scrolls (it ran past the edge, its last lines out of reach).
         assert table.virtual_size.height > table.region.height
         assert table.region.bottom <= panels.region.bottom and table.show_vertical_scrollbar
+
+
+async def test_wide_characters_keep_the_columns_in_line():
+    from rich.cells import cell_len
+
+    app = TableApp()
+    async with app.run_test(size=(100, 12)) as pilot:
+        table = app.query_one(VerdictTable)
+        table.show([verdict(4, header="for 词 in ['漢字', '🙂']:", reason="中文的原因" * 4),
+                    verdict(9)])
+        await pilot.pause()
+        lines = text(table)
+        verdict_at = lines[0].index("verdict")
+        for line in lines[1:3]:  # each row's first line: its badge under "verdict"
+            cells = cell_len(line[:line.index("unrolled")])
+            assert cells == cell_len(lines[0][:verdict_at]), lines

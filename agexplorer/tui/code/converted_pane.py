@@ -78,6 +78,9 @@ class ConvertedPane(TextArea):
             return
         self.show_code(conversion.code if conversion else "")
 
+    def on_text_area_changed(self, event: TextArea.Changed) -> None:
+        event.stop()  # (no one listens: it bubbled through ~8 containers at each new code)
+
     def on_target_changed(self, _: TargetChanged) -> None:
         self._another = True
 
