@@ -98,7 +98,8 @@ def test_ctrl_c_leaves_nothing(temp, tmp_path):
     marker = tmp_path / "marker"
     cli = subprocess.Popen([sys.executable, "-m", "agexplorer", "report", f"{HOSTILE}::spin",
                             "--no-run", "--timeout", "60"], cwd=ROOT,
-                           env={**os.environ, "AGX_TEST_MARKER": str(marker)},
+                           env={**os.environ, "AGX_TEST_MARKER": str(marker),
+                                "PYTHONFAULTHANDLER": "1"},
                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     try:
         for _ in range(1200):
@@ -107,7 +108,12 @@ def test_ctrl_c_leaves_nothing(temp, tmp_path):
             time.sleep(0.1)
         assert marker.exists(), "the worker never reached spin()"
         cli.send_signal(signal.SIGINT)
-        _, stderr = cli.communicate(timeout=30)
+        try:
+            _, stderr = cli.communicate(timeout=30)
+        except subprocess.TimeoutExpired:  # where it hangs: each thread's stack, then fail
+            cli.send_signal(signal.SIGABRT)
+            _, stderr = cli.communicate(timeout=10)
+            raise AssertionError(f"the command did not end 30 s after ctrl+c:\n{stderr}") from None
         assert cli.returncode == 130 and "interrupted" in stderr
         assert os.listdir(temp) == []
     finally:

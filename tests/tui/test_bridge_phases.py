@@ -194,3 +194,24 @@ def test_a_trace_that_takes_long_says_what_it_does_before_any_phase_came(monkeyp
     phases.start()  # (a second start changes nothing)
     assert _until(lambda: app.texts == ["tracing f…"])
     phases.close()
+
+
+def test_the_analyses_share_one_thread_which_ends_with_the_bridge():
+    import threading
+
+    from agexplorer.tui.bridge import EngineBridge
+    from agexplorer.worker.client import Worker
+
+    bridge = EngineBridge(app=None, worker=Worker(timeout=5))  # never started
+    ran: list[tuple[str, int]] = []
+    done = threading.Event()
+    for n in range(3):
+        bridge._in_background(lambda n=n: ran.append((threading.current_thread().name,
+                                                      threading.get_ident())))
+    bridge._in_background(done.set)
+    assert done.wait(5)
+    assert [name for name, _ in ran] == ["agx-analysis"] * 3 and len({i for _, i in ran}) == 1
+    thread = next(t for t in threading.enumerate() if t.ident == ran[0][1])
+    bridge.close()
+    thread.join(5)
+    assert not thread.is_alive()
