@@ -100,7 +100,11 @@ def test_ctrl_c_leaves_nothing(temp, tmp_path):
                             "--no-run", "--timeout", "60"], cwd=ROOT,
                            env={**os.environ, "AGX_TEST_MARKER": str(marker),
                                 "PYTHONFAULTHANDLER": "1"},
-                           stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+                           stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                           # As a command typed in a terminal has it: a shell starts a command
+                           # run in the background (`.ci/run &`) with SIGINT ignored, which
+                           # every process below inherits, and then ctrl+c never came.
+                           preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     try:
         for _ in range(1200):
             if marker.exists() or cli.poll() is not None:
