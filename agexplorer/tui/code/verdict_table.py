@@ -226,28 +226,27 @@ class VerdictTable(ScrollView, can_focus=True):
     def render_line(self, y: int) -> Strip:
         base, header, cursor = self._paint or (self.rich_style, Style(), Style())
         width, scroll_x = self.size.width, int(self.scroll_x)
-        key = (self._line_key(y, self.cursor_row), base, header, cursor, width, scroll_x)
+        shows = self._line_key(y, self.cursor_row)
+        key = (shows, base, header, cursor, width, scroll_x)
         strip = self._strips.get(key)
         if strip is None:
             if len(self._strips) > 1024:
                 self._strips.clear()
             # (the header's colour across the whole width, as DataTable draws it)
-            strip = self._strips[key] = self._draw(y, base, header, cursor).crop_extend(
+            strip = self._strips[key] = self._draw(shows, base, header, cursor).crop_extend(
                 scroll_x, scroll_x + width, base + header if y == 0 else base)
         return strip
 
-    def _draw(self, y: int, base: Style, header: Style, cursor: Style) -> Strip:
-        widths = self._layout.widths
-        if y == 0:
+    def _draw(self, shows: tuple, base: Style, header: Style, cursor: Style) -> Strip:
+        """The line ``shows`` (its ``_line_key``) describes."""
+        if shows[0] == "header":
+            _, labels, widths = shows
             style = base + header
-            return Strip([segment for label, width in zip(self._layout.labels, widths,
-                                                          strict=True)
+            return Strip([segment for label, width in zip(labels, widths, strict=True)
                           for segment in self._cell(label, width, style, style)])
-        index = int(self.scroll_y) + y - 1
-        if index >= len(self._lines):
+        if shows[0] == "blank":
             return Strip.blank(self._layout.width, base)
-        row, cells = self._lines[index]
-        on = row == self.cursor_row
+        cells, widths, on = shows
         style = base + cursor if on else base
         # The cursor's colour over a cell's own (the verdict's), as DataTable draws it.
         over = Style(color=cursor.color) if on else Style()
