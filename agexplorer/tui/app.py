@@ -44,6 +44,8 @@ if TYPE_CHECKING:
     from agexplorer.worker.client import Worker
     from agexplorer.worker.interpreter import Interpreter
 
+RELABEL_DELAY = 0.03  # seconds after an answer before the function list follows its buffer
+
 # The code panes and panels (agexplorer.tui.workspace) are imported and mounted after the
 # first frame, and the parts and messages are imported after it (wiring.py), so their
 # handlers below are named (on_input_changed, on_analysis_ready, ...) rather than decorated
@@ -210,6 +212,7 @@ class AgxApp(KeyActions, CompareActions, LayoutApp):
             self.state.subscribe(pane)
         source, converted = self.source, panes.converted
         source.on_edit = self.editing.edited
+        source.on_moved = self.state.lines_moved  # the marks follow their code
         source.leave_first = self.back_to_tour
         self.watch(source, "scroll_y", lambda _: self.sync_gutter(), init=False)
         self.watch(converted, "scroll_y", lambda _: self.sync_gutter(), init=False)
@@ -295,9 +298,15 @@ class AgxApp(KeyActions, CompareActions, LayoutApp):
         self.requests.answered(message)
 
     # -- the current function ----------------------------------------------------------
-    @while_mounted
     def relabel_functions(self, path: str) -> None:
-        """The picker follows the analysed buffer (run after the answer's frame)."""
+        """The picker follows the analysed buffer, a moment after the answer: its parse of
+        the buffer (~1-3 ms) ran in the screen's first idle after the answer, which could
+        come before the answer's changed rows had told the screen, and held back their
+        frame."""
+        self.set_timer(RELABEL_DELAY, lambda: self._relabel(path))
+
+    @while_mounted
+    def _relabel(self, path: str) -> None:
         self.navigation.relabel(path)
 
     @on(FunctionPicker.Picked)
@@ -312,7 +321,7 @@ class AgxApp(KeyActions, CompareActions, LayoutApp):
     # (The explorer's own table, told by its id: no query while the workspace is torn down.)
     def on_verdict_table_highlighted(self, message: Any) -> None:
         if message.table.id == "verdicts" and message.table.has_focus:
-            self.linking.line(message.line, "verdicts")
+            self.linking.buffer_line(message.line, "verdicts")
 
     def on_input_changed(self, event: Any) -> None:
         from agexplorer.tui.graph.op_tree import OpFilter

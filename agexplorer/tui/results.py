@@ -18,7 +18,13 @@ from agexplorer.tui.code.made import Made, Provenance, answer_label
 if TYPE_CHECKING:
     from agexplorer.model.errors import AgxError
     from agexplorer.tui.code.linking import Linking
-    from agexplorer.tui.state import ExplorerState, ReportChanged, ReportFailed, TargetChanged
+    from agexplorer.tui.state import (
+        ExplorerState,
+        LinesMoved,
+        ReportChanged,
+        ReportFailed,
+        TargetChanged,
+    )
     from agexplorer.tui.status import StatusReporter
     from agexplorer.tui.workspace import Workspace
 
@@ -52,17 +58,31 @@ class Results:
             for pane in panes.stale_panes:
                 textual_patches.set_class(pane, stale, "stale")
 
-    def paint_lines(self) -> None:
-        """Give each source line its colour in both gutters and in the op tree."""
+    def paint_lines(self, ops_too: bool = True) -> None:
+        """Give each source line its colour in both gutters and in the op tree (``ops_too``;
+        the op tree names the report's lines, as the trace made them). The gutters' marks are
+        on the lines of the buffer now: an edit since the report moved them with their code."""
         report, panes = self.state.report, self.panes()
         if report is None or panes is None:
             return
         from agexplorer.render.terminal import PALETTE, VIVID, line_colors
+        from agexplorer.source.line_moves import moved_lines
 
         colors = line_colors(report, PALETTE if self.colorblind() else VIVID)
-        panes.verdict_gutter.set_verdicts(report.statements, colors)
+        moves = self.state.moves
+        shades = colors
+        if moves:
+            shades = {at: color for line, color in colors.items()
+                      if (at := moves.now(line)) is not None}
+        panes.verdict_gutter.set_verdicts(moved_lines(report.statements, moves), shades)
         if report.conversion is not None:
-            panes.refs.set_map(report.conversion.source_map, colors)
+            source_map = report.conversion.source_map
+            if moves:
+                source_map = [(converted, at) for converted, line in source_map
+                              if (at := moves.now(line)) is not None]
+            panes.refs.set_map(source_map, shades)
+        if not ops_too:
+            return
         ops = panes.ops
         ops.shades = colors
         ops.source_file = report.file  # ops made in a helper file do not link to the source
@@ -122,6 +142,10 @@ class Results:
                 self.provenance.set("run", Made(message.key.target, message.text,
                                                 answer_label(report)))
             self.provenance.show("run")
+
+    def on_lines_moved(self, _: LinesMoved) -> None:
+        """An edit added or removed lines: the gutters' marks follow their code."""
+        self.paint_lines(ops_too=False)
 
     def on_report_failed(self, message: ReportFailed) -> None:
         """The engine's one sentence; the last good results stay, dimmed."""

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from textual.message import Message
 
+from agexplorer.source.line_moves import NO_MOVES, LineMoves, Move
 from agexplorer.tui.messages import AnalysisKey
 
 if TYPE_CHECKING:
@@ -62,6 +63,8 @@ class ReportChanged(StateChanged):
     lab: RunLab | None
     text: str  # the buffer the report was made from
     request: ReportRequest | None  # what the analysis asked (None: not the last request sent)
+    # Where the report's lines are in the buffer now (edited while the worker worked).
+    moves: LineMoves = NO_MOVES
 
 
 @dataclass
@@ -89,6 +92,14 @@ class BufferEdited(StateChanged):
 
 
 @dataclass
+class LinesMoved(StateChanged):
+    """An edit added or removed lines of the buffer: the report's marks follow their code
+    (``moves``: from the report's buffer to the buffer now) until the next answer."""
+
+    moves: LineMoves
+
+
+@dataclass
 class CallChanged(StateChanged):
     """The Run tab's call of the function shown was typed or set."""
 
@@ -110,6 +121,7 @@ class FixesTried(StateChanged):
 
     key: AnalysisKey
     report: Report
+    moves: LineMoves = NO_MOVES  # as in ReportChanged
 
 
 class ExplorerState:
@@ -126,6 +138,9 @@ class ExplorerState:
         self.answered: int | None = None  # the generation ``report`` answered
         self.lab: RunLab | None = None
         self._as_answered: Report | None = None
+        # Where the lines of ``report_text`` and of ``analysed_text`` are in the buffer now.
+        self.moves: LineMoves = NO_MOVES
+        self._moved_since_request: LineMoves = NO_MOVES
         # A recorded run's functions that it reached only from another one's trace (a layer
         # Keras's train step called, a map function's helper), with the call recorded there:
         # with that call, nothing traced them on their own (the doctor says no retrace).
@@ -157,6 +172,7 @@ class ExplorerState:
         more (it stays on screen, dimmed, until the new one's answer)."""
         old = self.target
         self.target, self.report, self.answered = new, None, None
+        self.moves = NO_MOVES
         self._tell(TargetChanged(old, new))
         return old
 
@@ -173,6 +189,7 @@ class ExplorerState:
         assert self.target is not None, "an analysis is of the function shown"
         self.generation += 1
         self.analysed_text = text
+        self._moved_since_request = NO_MOVES
         self.last_request = (self.generation, request)
         key = AnalysisKey(*self.target, self.generation)
         if send is not None:
@@ -203,10 +220,12 @@ class ExplorerState:
         if not self.is_current(key):
             return False
         self.report, self.report_text, self.answered = report, self.analysed_text, key.generation
+        self.moves = self._moved_since_request
         self._as_answered = report  # the report as the worker sent it (fixes untried)
         if lab is not None:
             self.lab = lab
-        self._tell(ReportChanged(key, report, lab, self.report_text, self.asked(key)))
+        self._tell(ReportChanged(key, report, lab, self.report_text, self.asked(key),
+                                 self.moves))
         return True
 
     def fail(self, key: AnalysisKey, error: AgxError) -> bool:
@@ -221,6 +240,13 @@ class ExplorerState:
         handling it later, as a widget does, reads the edited buffer)."""
         if self.target is not None:
             self._tell(BufferEdited(self.target))
+
+    def lines_moved(self, move: Move) -> None:
+        """An edit of the buffer added or removed lines (told after the edit)."""
+        self._moved_since_request = self._moved_since_request.then(move)
+        if self.report is not None:
+            self.moves = self.moves.then(move)
+            self._tell(LinesMoved(self.moves))
 
     def call_changed(self) -> None:
         """The Run tab's call of the function shown changed."""
@@ -247,5 +273,5 @@ class ExplorerState:
         tried = report_with_tried_fixes(answered, findings)
         if tried.statements != report.statements or tried.reached != report.reached:
             self.report = replace(report, statements=tried.statements, reached=tried.reached)
-            self._tell(FixesTried(key, self.report))
+            self._tell(FixesTried(key, self.report, self.moves))
 

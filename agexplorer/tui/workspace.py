@@ -122,7 +122,7 @@ class Workspace(Vertical):
         layout query between the tab's switch and that reflow (the compositor rebuilding its
         map lazily) makes it not new, so no Show comes and the tab would wait for good.
         Each ``shown`` does nothing the second time."""
-        for tab in (self.passes, self.hlo, self.ops):
+        for tab in (self.passes, self.hlo, self.ops, self.calls):
             if event.pane in tab.ancestors:
                 self.call_after_refresh(tab.shown)
         self.call_after_refresh(self.show_active_tab)

@@ -360,3 +360,39 @@ async def test_a_program_s_main_is_not_what_the_explorer_opens_first(tmp_path, w
         assert app.state.target == (str(path), "step")
         picker = app.query_one("#picker")
         assert picker.drives(str(path), "main") and not picker.drives(str(path), "step")
+
+
+async def test_the_marks_follow_their_code_as_lines_are_added_and_removed(user_file, worker):
+    # Until the edit's answer comes, the gutters, the verdict rows and the linking keep each
+    # mark on its statement's code, not on the line number the report gave it.
+    app = app_for(user_file, worker, "tensor_for")  # for i in tf.range(n) at line 15
+    async with app.run_test(size=(140, 40)) as pilot:
+        assert await wait_for(pilot, lambda: app.state.report is not None)
+        gutter, verdicts = app.query_one("#gutter"), app.query_one("#verdicts")
+        source, refs = app.query_one("#source"), app.query_one("#refs")
+        assert gutter.mark_at(15) == "staged" and verdicts.get_row_at(0)[0] == "15"
+        shown, origin = app.state.report, dict(refs.origin)
+        source.insert("# a note\n# and another\n", (0, 0))  # two lines above everything
+        assert gutter.mark_at(17) == "staged" and gutter.mark_at(15) == ""
+        assert verdicts.get_row_at(0)[0] == "17"
+        assert refs.origin == {converted: line + 2 for converted, line in origin.items()}
+        # Enter at the end of the loop's line leaves its mark; at the start of its code, the
+        # mark goes down with the code.
+        source.insert("\n    ", (16, len(source.document.get_line(16))))
+        assert gutter.mark_at(17) == "staged"
+        source.insert("\n    ", (16, 4))
+        assert gutter.mark_at(18) == "staged" and gutter.mark_at(17) == ""
+        # The linking reads the report's line for the cursor's: line 18 is the loop's.
+        source.focus()
+        source.move_cursor((17, 4))
+        assert await wait_for(pilot, lambda: "for_stmt" in app.query_one("#converted")
+                              .selected_text, 5)
+        assert app.state.report is shown  # all of it before the edits' answer
+        # The answer, for the buffer now: the same marks at the same places.
+        assert await wait_for(pilot, lambda: app.state.report is not shown)
+        assert not app.state.moves
+        assert gutter.mark_at(18) == "staged" and verdicts.get_row_at(0)[0] == "18"
+        source.undo()
+        source.undo()
+        source.undo()  # back to the file's lines, marks first
+        assert gutter.mark_at(15) == "staged" and verdicts.get_row_at(0)[0] == "15"

@@ -259,3 +259,30 @@ def test_a_request_is_sent_before_the_subscribers_hear_it_started():
     seen.on_analysis_started = lambda message: order.append(("told", message.key))
     key = state.start(request(), "text", lambda sent: order.append(("sent", sent)))
     assert order == [("sent", key), ("told", key)] and state.is_current(key)
+
+
+def test_lines_moved_by_edits_follow_the_report_until_the_next_answer():
+    from agexplorer.source.line_moves import Move
+    from agexplorer.tui.state import LinesMoved
+
+    state, seen = ExplorerState(), []
+    state.subscribe(SimpleNamespace(on_lines_moved=seen.append,
+                                    on_report_changed=seen.append, is_attached=True))
+    state.open(F)
+    state.lines_moved(Move(1, 0, 1))  # before any report: nothing to move
+    assert seen == [] and not state.moves
+    key = state.start(request(), "one")
+    state.answer(key, SimpleNamespace(name="report"), None)
+    assert not seen[-1].moves
+    state.lines_moved(Move(1, 0, 2))
+    assert isinstance(seen[-1], LinesMoved) and seen[-1].moves.now(5) == 7
+    # A request, an edit while the worker works, its answer: the answer's lines moved by
+    # that edit alone.
+    key = state.start(request(), "two")
+    state.lines_moved(Move(3, 1, 0))
+    assert state.moves.now(5) == 6  # the report shown: both edits
+    state.answer(key, SimpleNamespace(name="report 2"), None)
+    assert isinstance(seen[-1], ReportChanged) and seen[-1].moves.now(5) == 4
+    assert state.moves.now(3) is None
+    state.open(G)  # another function: its report will come for the buffer as it is
+    assert not state.moves

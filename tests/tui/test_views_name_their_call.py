@@ -35,8 +35,11 @@ async def test_the_calls_tab_graph_and_a_comparison_name_their_calls(bad_loop_fi
     async with app.run_test(size=(160, 45)) as pilot:
         assert await wait_for(pilot, lambda: app.state.report is not None, 120)
         label = "range_loop(5) [AGX_CALLS]"
-        # (the hidden Calls tab fills just after the answer's frame)
+        # The hidden Calls tab builds nothing for an answer until it is shown.
         calls = app.panes.calls
+        await pilot.pause(0.2)
+        assert calls.report is None and calls.summary_line.text.startswith("tracing…")
+        await pilot.press("2")
         assert await wait_for(pilot, lambda: calls.summary_line.text.startswith(
             f"{label} reached no other function"), 10), calls.summary_line.text
 

@@ -95,23 +95,19 @@ class CallTreeTab(Vertical):
         self.call_tree.auto_expand = False  # Enter opens the function; space folds
         self.report: Report | None = None
         self.made_text = ""  # the buffer the report was made from
+        # The answer not yet shown (generation, report, its buffer): the tab was hidden.
+        self._waiting: tuple[int, Report, str] | None = None
 
     def compose(self) -> ComposeResult:
         yield self.summary_line
         yield self.call_tree
 
     def on_target_changed(self, _: TargetChanged) -> None:
+        self._waiting = None
         self.clear()
 
     def on_report_changed(self, message: ReportChanged) -> None:
-        if self.is_on_screen:
-            self.show(message.report, message.text)
-        else:
-            # Hidden (another tab shown): rebuilt just after the frame that shows the answer,
-            # so that the tree's new layout is not that frame's cost (a reflow of the whole
-            # screen, ~3 ms); a newer answer by then makes it moot.
-            self.call_after_refresh(self._show_if_current, message.key.generation,
-                                    message.report, message.text)
+        self._show_when_seen(message.key.generation, message.report, message.text)
 
     def on_fixes_tried(self, message: FixesTried) -> None:
         # The doctor tried the reached functions' fixes too (a helper's loop, in any module):
@@ -120,12 +116,29 @@ class CallTreeTab(Vertical):
         if self.report is not None and message.report.reached != self.report.reached \
                 and message.key.generation == self.desk.state.generation \
                 and self.desk.source().text == self.made_text:
-            self.call_after_refresh(self._show_if_current, message.key.generation,
-                                    message.report, self.made_text)
+            self._show_when_seen(message.key.generation, message.report, self.made_text)
 
-    def _show_if_current(self, generation: int, report: Report, made_text: str) -> None:
-        if generation == self.desk.state.answered:
-            self.show(report, made_text)
+    def _show_when_seen(self, generation: int, report: Report, made_text: str) -> None:
+        """Shown: just after the frame that shows the answer (the tree's new layout is not
+        that frame's cost, a reflow of the whole screen, ~3 ms). Hidden (another tab shown,
+        as mostly): when the tab is next shown (``shown``), so that an answer the user never
+        looks at here costs nothing; a call after the refresh ran at the screen's first
+        idle, which could come before the answer's own rows had reached the screen, and
+        its reflow held their frame back. An open view of a reached function follows
+        the answer either way."""
+        self._waiting = (generation, report, made_text)
+        if self.is_on_screen or self.open_view() is not None:
+            self.call_after_refresh(self.shown)
+
+    def shown(self) -> None:
+        """On screen (Show, or the workspace after the Calls tab is activated): build the
+        tree of the last answer if it waits; one a newer answer replaced is dropped."""
+        waiting, self._waiting = self._waiting, None
+        if waiting is not None and waiting[0] == self.desk.state.answered:
+            self.show(waiting[1], waiting[2])
+
+    def on_show(self) -> None:
+        self.shown()
 
     def show(self, report: Report, made_text: str) -> None:
         """A new report: the tree of what its trace reached (an open view follows it)."""

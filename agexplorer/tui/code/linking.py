@@ -44,7 +44,14 @@ class Linking:
         """Link the source's cursor line."""
         panes = self.panes()
         if panes is not None:
-            self.line(panes.source.cursor_location[0] + 1, "source")
+            self.buffer_line(panes.source.cursor_location[0] + 1, "source")
+
+    def buffer_line(self, line: int, origin: str) -> None:
+        """Link ``line`` of the buffer as it is now (the source's cursor, a verdict row): the
+        report's line it was, when lines were added or removed since the report."""
+        was = self.state.moves.was(line)
+        if was is not None:  # (else a line added since the report: nothing to link yet)
+            self.line(was, origin)
 
     def _from_converted(self) -> None:
         report, panes = self.state.report, self.panes()
@@ -56,16 +63,19 @@ class Linking:
             self.line(lines[0], "converted")
 
     def line(self, line: int, origin: str) -> None:
-        """Highlight source ``line``'s counterparts in every pane but ``origin``."""
+        """Highlight source ``line``'s counterparts in every pane but ``origin``; ``line`` is
+        a line of the report's buffer (where an edit since moved it, the source and the
+        verdict rows show it at its line now)."""
         report, panes = self.state.report, self.panes()
         if report is None or panes is None:
             return
-        if origin != "source":
-            panes.source.goto_line(line)  # its cursor line shows, focused or not
+        now = self.state.moves.now(line)
+        if origin != "source" and now is not None:
+            panes.source.goto_line(now)  # its cursor line shows, focused or not
         if origin != "converted" and report.conversion is not None:
             panes.converted.show_lines(report.conversion.converted_lines_for(line))
-        if origin != "verdicts":
-            panes.verdicts.select_line(line)
+        if origin != "verdicts" and now is not None:
+            panes.verdicts.select_line(now)
         if origin != "ops":
             panes.ops.select_line(line)
 

@@ -14,6 +14,7 @@ from textual.widgets import TextArea
 from textual.widgets.text_area import Edit, EditResult
 
 from agexplorer.source.files import SourceFile, write_source
+from agexplorer.source.line_moves import Move, line_move
 from agexplorer.tui import textual_patches
 from agexplorer.tui.code.indent import leading, new_line_indent
 from agexplorer.tui.code.near_highlights import NearHighlights
@@ -80,6 +81,10 @@ class SourcePane(TextArea):
         # load). TextArea.Changed says the same, but reaches the app ~20 ms later, after
         # bubbling through each container.
         self.on_edit: Callable[[], None] | None = None
+        # Called right after a change that added or removed lines, with where they went
+        # (source/line_moves.py): the marks beside the code follow it until the next answer.
+        self.on_moved: Callable[[Move], None] | None = None
+        self._lines_before: list[str] = []
         # Where Esc leads before the next pane (the app's: back to the tour when it is
         # open); False when it led nowhere.
         self.leave_first: Callable[[], bool] | None = None
@@ -93,30 +98,44 @@ class SourcePane(TextArea):
         return keep_line_starts(self, super().scroll_cursor_visible(center, animate))
 
     def _changing(self) -> None:
+        self._lines_before = list(self.document.lines)  # (the document edits its own list)
         if self.on_edit is not None:
             self.on_edit()
+
+    def _changed(self) -> None:
+        if self.on_moved is not None:
+            move = line_move(self._lines_before, self.document.lines)
+            if move is not None:
+                self.on_moved(move)
+        self._lines_before = []
 
     def edit(self, edit: Edit) -> EditResult:
         """Typing, paste and replace pass here; ``on_edit`` hears of it first, so a pause
         counts from the keystroke, not from the end of the re-highlighting (~3 ms)."""
         self._changing()
-        return super().edit(edit)
+        result = super().edit(edit)
+        self._changed()
+        return result
 
     # Undo and redo replay the history without passing through ``edit``.
     def undo(self) -> None:
         """Undo the last batch of edits (an edit like any other: the app re-analyses)."""
         self._changing()
         super().undo()
+        self._changed()
 
     def redo(self) -> None:
         """Redo the last undone batch of edits (re-analysed like any edit)."""
         self._changing()
         super().redo()
+        self._changed()
 
     def load_text(self, text: str) -> None:
-        """Replace the whole text (and the history)."""
+        """Replace the whole text (and the history): another file, or the file as the disk
+        has it now, whose answer comes next; no line of it is said to have moved."""
         self._changing()
         super().load_text(text)
+        self._lines_before = []
 
     def action_leave(self) -> None:
         """Where ``leave_first`` leads (the lesson tour, when open), else the next pane."""

@@ -23,11 +23,13 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from agexplorer.model.report import VERDICT_WORDS, driver_words
+from agexplorer.source.line_moves import moved_lines
 from agexplorer.tui.code.changed_rows import changed_runs
 from agexplorer.tui.code.verdict_rows import PAD, Cell, Layout, layout
 
 if TYPE_CHECKING:
-    from agexplorer.tui.state import FixesTried, ReportChanged
+    from agexplorer.tui.state import FixesTried, LinesMoved, ReportChanged
+
 
 def flow_summary(function: str, verdicts: list, failed: bool, label: str | None = None,
                  callees: int = 0, refused: str | None = None, error: str | None = None,
@@ -126,7 +128,8 @@ class VerdictTable(ScrollView, can_focus=True):
     def __init__(self, *, name: str | None = None, id: str | None = None,
                  classes: str | None = None) -> None:
         super().__init__(name=name, id=id, classes=classes)
-        self.verdicts: list = []
+        self.verdicts: list = []  # as shown: their lines in the buffer now
+        self._given: list = []  # the report's, at the lines of the buffer it was made from
         self.cursor_row = 0
         self._layout: Layout = layout([], 0)
         self._lines: list[tuple[int, tuple[Cell, ...]]] = []  # below the header
@@ -144,15 +147,24 @@ class VerdictTable(ScrollView, can_focus=True):
         return self._layout.rows[index].cells()
 
     def on_report_changed(self, message: ReportChanged) -> None:
-        self.show(message.report.statements)
+        self._given = message.report.statements
+        self.show(moved_lines(self._given, message.moves))
 
     def on_fixes_tried(self, message: FixesTried) -> None:
-        self.show(message.report.statements)  # told only when a fix changed
+        self._given = message.report.statements
+        self.show(moved_lines(self._given, message.moves))  # told only when a fix changed
 
-    def show(self, verdicts: list) -> None:
+    def on_lines_moved(self, message: LinesMoved) -> None:
+        """Lines were added or removed above or inside the function: each row names its
+        statement's line in the buffer now, until the next answer."""
+        moved = moved_lines(self._given, message.moves)
+        self.show(moved, keep=len(moved) == len(self.verdicts))
+
+    def show(self, verdicts: list, keep: bool = False) -> None:
         """Show a report's verdicts. The same statements again (their fixes tried, the next
-        answer after an edit): the row the user is on stays; others: the first row."""
-        keep = [v.line for v in verdicts] == [v.line for v in self.verdicts]
+        answer after an edit; ``keep``: the same moved to other lines): the row the user is
+        on stays; others: the first row."""
+        keep = keep or [v.line for v in verdicts] == [v.line for v in self.verdicts]
         self.verdicts = list(verdicts)
         self._lay_out(self.cursor_row if keep else 0)
 
