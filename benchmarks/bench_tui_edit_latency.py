@@ -21,7 +21,11 @@ once its first report is in, it is edited in two ways, each timed (``KINDS``):
 
 The clock starts just before the edit and stops at the first frame Textual composites (the app's
 ``App._display`` is wrapped; the frame's escape codes are rendered, which headless Textual
-skips) in which ``app.state.report`` answers a request sent after the edit (its generation:
+skips), or at the first moment the app's screen is idle with nothing left to draw (no layout,
+scroll or repaint asked of it or of any widget on it: an answer that changed nothing on screen,
+because the marks moved with the edit already and AutoGraph's code is the same, needs no frame,
+and the next one to come is whatever draws next; such edits are counted and printed), in which
+``app.state.report`` answers a request sent after the edit (its generation:
 the doctor's answer for the report before the edit may still replace that report with its
 fixes tried, a new object), its ``conversion.code`` is present, the ``#converted`` TextArea's
 text equals it and the ``#verdicts`` table has one row per statement. Once the first report
@@ -232,12 +236,15 @@ async def edit_latencies(worker: TimedWorker, baseline: Baseline, path: str, qua
     from agexplorer.tui.code.editing import EDIT_PAUSE
 
     class FrameStamped(AgxApp):
-        """AgxApp that stamps the first frame drawn once ``watch()`` holds."""
+        """AgxApp that stamps the first frame drawn once ``watch()`` holds, or the first
+        moment the app is idle with ``watch()`` holding and nothing left to draw (see
+        ``_stamp_when_nothing_to_draw``)."""
 
         CSS_PATH = os.path.join(os.path.dirname(sys.modules[AgxApp.__module__].__file__),
                                 AgxApp.CSS_PATH)
         watch_for = None
         stamp: float | None = None
+        idle_stamps = 0  # edits whose answer changed nothing on screen
 
         def _display(self, screen, renderable) -> None:
             super()._display(screen, renderable)
@@ -247,6 +254,7 @@ async def edit_latencies(worker: TimedWorker, baseline: Baseline, path: str, qua
                     renderable.render_segments(self.console)
                 self.stamp = time.perf_counter()
 
+    _stamp_when_nothing_to_draw(FrameStamped)
     app = FrameStamped([path], qualname, worker=worker)
     analyse_calls: list[float] = []
     original_analyse = app.requests.analyse
@@ -261,7 +269,7 @@ async def edit_latencies(worker: TimedWorker, baseline: Baseline, path: str, qua
     outs: dict[str, dict] = {kind: {
         "total": [], "debounce": [], "send": [], "trip": [], "ui": [], "hop": [], "seen": [],
         "load_text": [], "show": [], "ops.show": [], "inside": [], "baseline": [], "paused": [],
-        "error": ""} for kind in KINDS}
+        "idle": [], "error": ""} for kind in KINDS}
     out = outs[KINDS[0]]
     async with app.run_test(size=SIZE) as pilot:
         deadline = time.perf_counter() + FIRST_REPORT_TIMEOUT_S
@@ -301,6 +309,7 @@ async def edit_latencies(worker: TimedWorker, baseline: Baseline, path: str, qua
                         and verdicts.row_count == len(report.statements))
 
             app.stamp, app.watch_for = None, updated
+            idle_before = app.idle_stamps
             if kind == "above":
                 row, indent = edit_point(path, source.text, qualname)
                 t_edit = time.perf_counter()
@@ -336,6 +345,7 @@ async def edit_latencies(worker: TimedWorker, baseline: Baseline, path: str, qua
             fired = [t for t in analyse_calls if t >= t_edit]
             timings = app.state.report.timings
             out["total"].append(t_done - t_edit)
+            out["idle"].append(app.idle_stamps > idle_before)
             out["debounce"].append((fired[0] if fired else t_edit) - t_edit)
             out["trip"].append(trip[1] - trip[0])
             out["send"].append(trip[0] - (fired[0] if fired else t_edit))
@@ -352,6 +362,42 @@ async def edit_latencies(worker: TimedWorker, baseline: Baseline, path: str, qua
             out["baseline"].append(baseline.measure(path, qualname, kind=kind))
             out["paused"].append(baseline.measure(path, qualname, EDIT_PAUSE, kind))
     return outs
+
+
+def _nothing_to_draw(screen) -> bool:
+    """Whether no part of ``screen`` waits to be drawn: no layout, scroll or repaint asked of
+    it or of any widget on it (a widget's refresh reaches the screen later, on its own
+    idle), none of them dirty."""
+    if screen._layout_required or screen._scroll_required or screen._repaint_required \
+            or screen._recompose_required or screen._dirty_widgets:
+        return False
+    return not any(w._repaint_required or w._layout_required or w._scroll_required
+                   for w in screen.walk_children(with_self=False))
+
+
+def _stamp_when_nothing_to_draw(app_class: type) -> None:
+    """Stamp an app of ``app_class`` when its screen goes idle with ``watch_for()`` holding
+    and nothing left to draw: the answer changed nothing on screen (the marks moved with
+    the edit already, and AutoGraph's code is the same), so what the screen shows is the
+    answer's from the moment it was handled, and no frame comes to stamp (the next one
+    is whatever draws next: a cursor's blink, a later answer's). Counted per edit
+    (``idle_stamps``) and printed."""
+    from textual.screen import Screen
+
+    if getattr(Screen._on_idle, "_agx_bench", False):
+        return
+    original = Screen._on_idle
+
+    async def _on_idle(self, event):
+        app = self.app
+        if isinstance(app, app_class) and app.stamp is None and app.watch_for is not None \
+                and not app._batch_count and app.watch_for() and _nothing_to_draw(self):
+            app.stamp = time.perf_counter()
+            app.idle_stamps += 1
+        await original(self, event)
+
+    _on_idle._agx_bench = True
+    Screen._on_idle = _on_idle
 
 
 def _time_methods(methods: list[tuple[object, str]]) -> list[tuple[str, float, float]]:
@@ -508,6 +554,10 @@ def report_kind(kind: str, tui: dict, functions: list[tuple[str, str]]
     print(f"    ops.show:                          {stats([med[k]['ops.show'] for k in measured])}")
     print(f"    last pane call to the frame:       {stats([med[k]['seen'] for k in measured])}"
           "  (the rest of the handler, the frame pacing and the render)")
+    idle = sum(sum(tui[k]["idle"]) for k in measured)
+    edits = sum(len(tui[k]["idle"]) for k in measured)
+    print(f"  answers that changed nothing on screen (stopped when handled, no frame): "
+          f"{idle} of {edits}")
     print(f"baseline after the same pause:         {stats([paused[k] for k in measured])}")
     print(f"baseline warm (right after the load):  {stats([base[k] for k in measured])}")
     p50_net = statistics.median(net[k] for k in measured)
