@@ -254,7 +254,7 @@ async def edit_latencies(worker: TimedWorker, baseline: Baseline, path: str, qua
                     renderable.render_segments(self.console)
                 self.stamp = time.perf_counter()
 
-    _stamp_when_nothing_to_draw(FrameStamped)
+    _stamp_when_nothing_to_draw()
     app = FrameStamped([path], qualname, worker=worker)
     analyse_calls: list[float] = []
     original_analyse = app.requests.analyse
@@ -375,12 +375,13 @@ def _nothing_to_draw(screen) -> bool:
                    for w in screen.walk_children(with_self=False))
 
 
-def _stamp_when_nothing_to_draw(app_class: type) -> None:
-    """Stamp an app of ``app_class`` when its screen goes idle with ``watch_for()`` holding
-    and nothing left to draw: the answer changed nothing on screen (the marks moved with
-    the edit already, and AutoGraph's code is the same), so what the screen shows is the
-    answer's from the moment it was handled, and no frame comes to stamp (the next one
-    is whatever draws next: a cursor's blink, a later answer's). Counted per edit
+def _stamp_when_nothing_to_draw() -> None:
+    """Stamp a FrameStamped app (one with ``idle_stamps``) when its screen goes idle with
+    ``watch_for()`` holding and nothing left to draw: the answer changed nothing on screen
+    (the marks moved with the edit already, AutoGraph's code came ahead of the report and
+    is drawn, the verdicts are the same), so what the screen shows is the answer's from
+    the moment it was handled, and no frame comes to stamp (the next one is whatever draws
+    next: a cursor's blink, the function list's relabelling 30 ms later). Counted per edit
     (``idle_stamps``) and printed."""
     from textual.screen import Screen
 
@@ -389,9 +390,10 @@ def _stamp_when_nothing_to_draw(app_class: type) -> None:
     original = Screen._on_idle
 
     async def _on_idle(self, event):
-        app = self.app
-        if isinstance(app, app_class) and app.stamp is None and app.watch_for is not None \
-                and not app._batch_count and app.watch_for() and _nothing_to_draw(self):
+        app = self.app  # (each function's app is of its own FrameStamped class)
+        if getattr(app, "idle_stamps", None) is not None and app.stamp is None \
+                and app.watch_for is not None and not app._batch_count and app.watch_for() \
+                and _nothing_to_draw(self):
             app.stamp = time.perf_counter()
             app.idle_stamps += 1
         await original(self, event)
