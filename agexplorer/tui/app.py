@@ -336,7 +336,13 @@ class AgxApp(KeyActions, CompareActions, LayoutApp):
         source.goto_line(message.line)
         source.focus()
 
-    on_doctor_panel_jump = on_verdict_table_jump
+    def on_doctor_panel_jump(self, message: Any) -> None:
+        # A finding names a line of the report's buffer: where an edit since moved it.
+        line = self.state.moves.now(message.line)
+        if line is not None:
+            source = self.source
+            source.goto_line(line)
+            source.focus()
 
     @while_mounted
     def on_tree_node_highlighted(self, event: Any) -> None:

@@ -376,6 +376,10 @@ async def test_the_marks_follow_their_code_as_lines_are_added_and_removed(user_f
         assert gutter.mark_at(17) == "staged" and gutter.mark_at(15) == ""
         assert verdicts.get_row_at(0)[0] == "17"
         assert refs.origin == {converted: line + 2 for converted, line in origin.items()}
+        from agexplorer.tui.doctor.panel import DoctorPanel  # a finding names the report's line
+
+        app.post_message(DoctorPanel.Jump(15))
+        assert await wait_for(pilot, lambda: source.cursor_location[0] == 16, 5)
         # Enter at the end of the loop's line leaves its mark; at the start of its code, the
         # mark goes down with the code.
         source.insert("\n    ", (16, len(source.document.get_line(16))))
