@@ -111,6 +111,11 @@ async def test_a_reached_function_opens_with_this_traces_verdicts_and_esc_return
         edited = source.text
         source.move_cursor((16, 4))
         assert await wait_for(pilot, lambda: app.state.report_text == edited)
+        # The doctor tries the helpers' fixes too, while the Calls tab is hidden: the view
+        # opened then says how the rewrite went.
+        assert await wait_for(pilot, lambda: any(
+            "Tried:" in (v.hint or "") for f in app.state.report.reached
+            if f.function == "normalize" for v in f.statements))
 
         view = await open_view(app, pilot, "normalize")
         helpers = (project / "helpers.py").read_text().splitlines()
@@ -125,6 +130,7 @@ async def test_a_reached_function_opens_with_this_traces_verdicts_and_esc_return
         assert "out of date" not in header
         assert view.verdicts.row_count == 1
         assert "unrolled x4" in str(view.verdicts.get_row_at(0)[2])
+        assert "Tried:" in view.verdicts.get_row_at(0)[3]
 
         await pilot.press("escape")
         assert await wait_for(pilot, lambda: app.screen is app.screen_stack[0], 10)

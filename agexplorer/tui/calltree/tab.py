@@ -113,6 +113,10 @@ class CallTreeTab(Vertical):
         # The doctor tried the reached functions' fixes too (a helper's loop, in any module):
         # an open view shows what came of them.
         # (not once the buffer was edited since: the next answer updates the view)
+        waiting = self._waiting
+        if waiting is not None and waiting[0] == message.key.generation:
+            self._waiting = (waiting[0], message.report, waiting[2])  # not shown yet: tried
+            return
         if self.report is not None and message.report.reached != self.report.reached \
                 and message.key.generation == self.desk.state.generation \
                 and self.desk.source().text == self.made_text:
