@@ -1,7 +1,5 @@
 """Where a buffer's lines went as it was edited (no TensorFlow, no app)."""
 
-from __future__ import annotations
-
 from dataclasses import dataclass
 
 from hypothesis import given, settings
