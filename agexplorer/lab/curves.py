@@ -21,6 +21,7 @@ from agexplorer.lab.seeds import LAB_SEED, seed_everything
 from agexplorer.model.curves import MAX_STEPS, Curves, Series, steps_problem
 from agexplorer.model.errors import AgxError, user_code_error
 from agexplorer.model.text import shape_text
+from agexplorer.source.segments import Segments
 from agexplorer.source.targets import own_nodes
 
 # A return expression longer than this is no name for a series: "value N" instead.
@@ -79,13 +80,14 @@ def returned_names(node: ast.AST | None, text: str) -> list[str | None] | None:
     starred; None when there is no such return, or when its returns disagree."""
     if node is None:
         return None
+    segment = Segments(text)  # the file split into lines once, not at each part
     found: list[list[str | None]] = []
     for returned in _returns(node):
         value = returned.value
         if value is None or (isinstance(value, ast.Constant) and value.value is None):
             continue  # a bare return: the path that returns nothing charts nothing
         parts = value.elts if isinstance(value, (ast.Tuple, ast.List)) else [value]
-        found.append([_name_of(part, text) for part in parts])
+        found.append([_name_of(part, segment) for part in parts])
     if not found or any(names != found[0] for names in found[1:]):
         return None
     return found[0]
@@ -96,10 +98,10 @@ def _returns(node: ast.AST) -> Iterator[ast.Return]:
     return (child for child in own_nodes(node) if isinstance(child, ast.Return))
 
 
-def _name_of(part: ast.expr, text: str) -> str | None:
+def _name_of(part: ast.expr, segment: Segments) -> str | None:
     if isinstance(part, ast.Starred):
         return None
-    words = " ".join((ast.get_source_segment(text, part) or "").split())
+    words = " ".join((segment(part) or "").split())
     return words if 0 < len(words) <= _LONGEST_NAME else None
 
 
