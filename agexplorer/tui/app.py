@@ -332,17 +332,18 @@ class AgxApp(KeyActions, CompareActions, LayoutApp):
             self.state.call_changed()
 
     def on_verdict_table_jump(self, message: Any) -> None:
-        source = self.source
-        source.goto_line(message.line)
-        source.focus()
+        self._edit_at(message.line)  # (the table shows each line where it is now)
 
     def on_doctor_panel_jump(self, message: Any) -> None:
         # A finding names a line of the report's buffer: where an edit since moved it.
         line = self.state.moves.now(message.line)
         if line is not None:
-            source = self.source
-            source.goto_line(line)
-            source.focus()
+            self._edit_at(line)
+
+    def _edit_at(self, line: int) -> None:
+        source = self.source
+        source.goto_line(line)
+        source.focus()
 
     @while_mounted
     def on_tree_node_highlighted(self, event: Any) -> None:

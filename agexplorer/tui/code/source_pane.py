@@ -98,7 +98,8 @@ class SourcePane(TextArea):
         return keep_line_starts(self, super().scroll_cursor_visible(center, animate))
 
     def _changing(self) -> None:
-        self._lines_before = list(self.document.lines)  # (the document edits its own list)
+        if self.on_moved is not None:  # (the document edits its own list: a copy)
+            self._lines_before = list(self.document.lines)
         if self.on_edit is not None:
             self.on_edit()
 
