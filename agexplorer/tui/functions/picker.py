@@ -190,6 +190,9 @@ class FunctionPicker(Tree[tuple[str, str] | None]):
         """Move the cursor to a function without re-announcing it."""
         node = self._fn_nodes.get((path, qualname))
         if node is not None:
+            # A node added since the tree last laid out its lines has no line yet (Textual
+            # lays them out on the tree's own idle): asking for the last line lays them out.
+            _ = self.last_line
             self.move_cursor(node)
 
     def on_tree_node_selected(self, event: Tree.NodeSelected) -> None:
