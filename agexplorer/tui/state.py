@@ -97,6 +97,8 @@ class LinesMoved(StateChanged):
     (``moves``: from the report's buffer to the buffer now) until the next answer."""
 
     moves: LineMoves
+    target: Target | None = None  # the function shown, whose file was edited
+    text: str = ""  # the buffer the report was made from (``moves`` start from it)
 
 
 @dataclass
@@ -246,7 +248,7 @@ class ExplorerState:
         self._moved_since_request = self._moved_since_request.then(move)
         if self.report is not None:
             self.moves = self.moves.then(move)
-            self._tell(LinesMoved(self.moves))
+            self._tell(LinesMoved(self.moves, self.target, self.report_text))
 
     def call_changed(self) -> None:
         """The Run tab's call of the function shown changed."""

@@ -69,6 +69,12 @@ def check_marks(app) -> None:
     for line in panes.verdict_gutter.badges:
         was = moves.was(line)
         assert was is not None and any(v.line == was for v in report.statements), line
+    # The function list's number for each function whose def line is unchanged: its line now.
+    picker = app.query_one("#picker")
+    for (path, qualname), listed in list(picker._as_listed.items()):
+        line = moves.now(listed.line)
+        if line is not None and 1 <= line <= len(now) and now[line - 1] == then[listed.line - 1]:
+            assert picker.label(path, qualname).startswith(f"{qualname} {line}"), (qualname, line)
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3])

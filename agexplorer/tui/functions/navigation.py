@@ -116,7 +116,7 @@ class Navigation:
         functions = functions_in(path, text)
         if functions is None:
             return
-        if picker.update_functions(path, functions) and state.target in picker.functions():
+        if picker.update_functions(path, functions, text) and state.target in picker.functions():
             self.later(picker.select_function, *state.target)  # once laid out
 
     @staticmethod

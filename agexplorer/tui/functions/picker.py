@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from rich.text import Text
@@ -22,7 +23,7 @@ from agexplorer.tui.layout import fold_after_pick
 
 if TYPE_CHECKING:
     from agexplorer.model.report import Report
-    from agexplorer.tui.state import ReportChanged, ReportFailed
+    from agexplorer.tui.state import LinesMoved, ReportChanged, ReportFailed
 
 
 class FunctionPicker(Tree[tuple[str, str] | None]):
@@ -48,6 +49,10 @@ class FunctionPicker(Tree[tuple[str, str] | None]):
         self._badges: dict[tuple[str, str], str] = {}
         self._shown: dict[tuple[str, str], Text] = {}
         self._file_nodes: dict[str, TreeNode] = {}
+        # The text each file's list was made from, and its functions as listed from it: an
+        # edit that moves lines moves their numbers until the list is made again.
+        self._made_from: dict[str, str] = {}
+        self._as_listed: dict[tuple[str, str], FunctionInfo] = {}
 
     def on_mount(self) -> None:
         for path in self.paths:
@@ -59,17 +64,19 @@ class FunctionPicker(Tree[tuple[str, str] | None]):
         node = self._file_nodes[path] = self.root.add(Text(os.path.basename(path)), data=None,
                                                       expand=True)
         try:
-            functions: list[FunctionInfo] = list_functions(parse_source(path, read_source(path)))
+            text = read_source(path)
+            functions: list[FunctionInfo] = list_functions(parse_source(path, text))
         except AgxError as exc:
             node.add_leaf(Text(exc.message, style="red"), data=None)
             return
+        self._made_from[path] = text
         self._fill(path, functions)
 
     def _fill(self, path: str, functions: list[FunctionInfo]) -> None:
         node = self._file_nodes[path]
         for f in functions:
             key = (path, f.qualname)
-            self._fn_infos[key] = f
+            self._fn_infos[key] = self._as_listed[key] = f
             self._shown[key] = self._label(key)
             self._fn_nodes[key] = node.add_leaf(self._shown[key], data=key)
 
@@ -128,6 +135,22 @@ class FunctionPicker(Tree[tuple[str, str] | None]):
         if message.error.kind != "syntax-error":  # a syntax error is the buffer's, not its
             self.call_after_refresh(self.set_badge, *message.key.target, FAILED)
 
+    def on_lines_moved(self, message: LinesMoved) -> None:
+        """An edit added or removed lines of the file shown: its functions' line numbers
+        follow, where the list was made from the same text as the report (until the list
+        is made again from the next answer's buffer)."""
+        path = message.target[0] if message.target is not None else None
+        if path is None or self._made_from.get(path) != message.text:
+            return
+        for key, listed in self._as_listed.items():
+            if key[0] != path:
+                continue
+            line = message.moves.now(listed.line)
+            moved = listed if line is None or line == listed.line else replace(listed, line=line)
+            if moved is not self._fn_infos[key]:
+                self._fn_infos[key] = moved
+                self._relabel(key)
+
     def set_badge(self, path: str, qualname: str, badge: str) -> None:
         """Show what the analysis found ("unrolled x5", "failed")."""
         key = (path, qualname)
@@ -162,16 +185,21 @@ class FunctionPicker(Tree[tuple[str, str] | None]):
         label = self._fn_nodes[(path, qualname)].label
         return label if isinstance(label, str) else label.plain
 
-    def update_functions(self, path: str, functions: list[FunctionInfo]) -> bool:
-        """Follow an edited buffer of ``path``: new line numbers, and functions added, removed
-        or renamed (then the file's list is rebuilt and this returns True; the cursor is the
-        caller's to put back)."""
+    def update_functions(self, path: str, functions: list[FunctionInfo],
+                         text: str | None = None) -> bool:
+        """Follow an edited buffer of ``path`` (``text``, listed as ``functions``): new line
+        numbers, and functions added, removed or renamed (then the file's list is rebuilt
+        and this returns True; the cursor is the caller's to put back)."""
         if path not in self._file_nodes:
             return False
+        if text is None:
+            self._made_from.pop(path, None)
+        else:
+            self._made_from[path] = text
         old = [q for p, q in self._fn_nodes if p == path]
         if old == [f.qualname for f in functions]:
             for f in functions:
-                self._fn_infos[(path, f.qualname)] = f
+                self._fn_infos[(path, f.qualname)] = self._as_listed[(path, f.qualname)] = f
                 self._relabel((path, f.qualname))
             return False
         self._file_nodes[path].remove_children()
@@ -179,6 +207,7 @@ class FunctionPicker(Tree[tuple[str, str] | None]):
         for qualname in old:
             key = (path, qualname)
             del self._fn_nodes[key], self._fn_infos[key], self._shown[key]
+            self._as_listed.pop(key, None)
             if qualname not in kept:
                 self._badges.pop(key, None)
         self._fill(path, functions)

@@ -50,7 +50,7 @@ class Picker:
     def select_function(self, path: str, qualname: str) -> None:
         self.selected.append((path, qualname))
 
-    def update_functions(self, path: str, functions: list) -> bool:
+    def update_functions(self, path: str, functions: list, text: str | None = None) -> bool:
         self.updates.append((path, [f.qualname for f in functions]))
         return True
 
