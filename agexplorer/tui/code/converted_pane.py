@@ -11,6 +11,7 @@ from textual.widgets import TextArea
 from textual.widgets.text_area import Document, Selection
 
 from agexplorer.tui import textual_patches
+from agexplorer.tui.code.changed_lines import RowsOnly
 from agexplorer.tui.code.reused_lines import ReusedLines
 from agexplorer.tui.code.scrolling import keep_line_starts, refresh_size
 
@@ -36,11 +37,17 @@ class ConvertedPane(TextArea):
         return super().focus(scroll_visible)
 
     def __init__(self, **kwargs) -> None:
+        self._rows_only = RowsOnly()  # (before Textual's __init__, which refreshes)
         # The language is set with the first code: compiling its highlight query costs ~20 ms,
         # better spent after the first paint.
         super().__init__("", read_only=True, show_line_numbers=True, soft_wrap=False, **kwargs)
         self._reused = ReusedLines()
         self._another = False  # another function's code comes next: from its first line
+
+    def refresh(self, *regions: Region, **kwargs) -> Self:
+        if self._rows_only.holds(regions, kwargs):  # (an edit's: see show_code)
+            return self
+        return super().refresh(*regions, **kwargs)
 
     def _render_line(self, y: int) -> Strip:
         if not textual_patches.probe("textual.widgets._text_area", "TextArea._render_line"):
@@ -107,8 +114,12 @@ class ConvertedPane(TextArea):
         start = _common_start(old, code)
         end = _common_start(old[start:][::-1], code[start:][::-1])
         place = self.scroll_offset  # (an edit brings the cursor into view: not the reader's)
-        self.replace(code[start:len(code) - end], document.get_location_from_index(start),
-                     document.get_location_from_index(len(old) - end))
+        inserted, removed = code[start:len(code) - end], old[start:len(old) - end]
+        first = document.get_location_from_index(start)
+        # Only the rows that changed are drawn again (changed_lines.py).
+        with self._rows_only.editing(self, first[0], removed.count("\n"), inserted.count("\n"),
+                                     super().refresh):
+            self.replace(inserted, first, document.get_location_from_index(len(old) - end))
         self.history.clear()  # (read-only: nothing to undo)
         if self.scroll_offset != place:
             self.scroll_to(place.x, place.y, animate=False, immediate=True)
