@@ -12,6 +12,7 @@ from textual.app import App
 from textual.worker import get_current_worker
 
 from agexplorer.model.errors import AgxError
+from agexplorer.tui.alarms import ALARMS, Alarm
 from agexplorer.tui.messages import (
     AnalysisFailed,
     AnalysisKey,
@@ -51,19 +52,16 @@ class _Phases:
         self._done = False
         self._lock = threading.Lock()
         self._began = time.monotonic()
-        self._timer: threading.Timer | None = None
+        self._alarm: Alarm | None = None
 
     def start(self) -> None:
         """Count ``PHASE_DELAY`` from the request's start (called once it is sent, or before
-        it waits for a busy worker: its timer thread is not started on the way to the
-        socket); a second call does nothing."""
+        it waits for a busy worker: nothing is set up on the way to the socket); a second
+        call does nothing. (One thread serves every request's alarm: tui/alarms.py.)"""
         with self._lock:
-            if self._timer is not None or self._done:
+            if self._alarm is not None or self._done:
                 return
-            self._timer = threading.Timer(
-                max(PHASE_DELAY - (time.monotonic() - self._began), 0), self._flush)
-            self._timer.daemon = True
-            self._timer.start()
+            self._alarm = ALARMS.at(self._began + PHASE_DELAY, self._flush)
 
     def __call__(self, phase: str) -> None:
         with self._lock:
@@ -81,9 +79,9 @@ class _Phases:
         """The request is over: nothing more is shown."""
         with self._lock:
             self._done = True
-            timer = self._timer
-        if timer is not None:
-            timer.cancel()
+            alarm = self._alarm
+        if alarm is not None:
+            alarm.cancel()
 
 
 class EngineBridge:
