@@ -150,6 +150,7 @@ class Baseline:
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
             text=True, env=env)
         self._edits = 0
+        self.last_to_code = 0.0  # of the last measure: seconds of to_code alone
 
     def _ask(self, request: object) -> dict:
         assert self._proc.stdin is not None and self._proc.stdout is not None
@@ -171,6 +172,7 @@ class Baseline:
         answer = self._ask([path, qualname, self._edits, pause, kind])
         if "error" in answer:
             raise RuntimeError(answer["error"])
+        self.last_to_code = answer["c"]
         return answer["s"]
 
     def close(self) -> None:
@@ -269,7 +271,7 @@ async def edit_latencies(worker: TimedWorker, baseline: Baseline, path: str, qua
     outs: dict[str, dict] = {kind: {
         "total": [], "debounce": [], "send": [], "trip": [], "ui": [], "hop": [], "seen": [],
         "load_text": [], "show": [], "ops.show": [], "inside": [], "baseline": [], "paused": [],
-        "idle": [], "error": ""} for kind in KINDS}
+        "paused_conv": [], "idle": [], "error": ""} for kind in KINDS}
     out = outs[KINDS[0]]
     async with app.run_test(size=SIZE) as pilot:
         deadline = time.perf_counter() + FIRST_REPORT_TIMEOUT_S
@@ -361,6 +363,7 @@ async def edit_latencies(worker: TimedWorker, baseline: Baseline, path: str, qua
             # Blocking on purpose: the app does nothing while the baseline runs.
             out["baseline"].append(baseline.measure(path, qualname, kind=kind))
             out["paused"].append(baseline.measure(path, qualname, EDIT_PAUSE, kind))
+            out["paused_conv"].append(baseline.last_to_code)
     return outs
 
 
@@ -390,11 +393,12 @@ def _stamp_when_nothing_to_draw() -> None:
     original = Screen._on_idle
 
     async def _on_idle(self, event):
+        now = time.perf_counter()  # the moment it went idle, before this check's own walk
         app = self.app  # (each function's app is of its own FrameStamped class)
         if getattr(app, "idle_stamps", None) is not None and app.stamp is None \
                 and app.watch_for is not None and not app._batch_count and app.watch_for() \
                 and _nothing_to_draw(self):
-            app.stamp = time.perf_counter()
+            app.stamp = now
             app.idle_stamps += 1
         await original(self, event)
 
@@ -507,6 +511,7 @@ def report_kind(kind: str, tui: dict, functions: list[tuple[str, str]]
 
     base = {key: statistics.median(tui[key]["baseline"]) for key in measured}
     paused = {key: statistics.median(tui[key]["paused"]) for key in measured}
+    paused_conv = {key: statistics.median(tui[key]["paused_conv"]) for key in measured}
 
     med = {key: {name: statistics.median(tui[key][name]) for name in
                  ("total", "debounce", "send", "trip", "ui", "hop", "seen", "load_text", "show",
@@ -523,7 +528,7 @@ def report_kind(kind: str, tui: dict, functions: list[tuple[str, str]]
         print("failed in the TUI: " + "; ".join(f"{short(k)}: {v}" for k, v in failed.items()))
     header = (f"{'function':<40} {'latency ms':>10} {'- pause':>8} {'paused':>7} {'ratio':>6} "
               f"{'warm':>6} {'ratio':>6} {'| fired':>7} {'trip':>6} {'load':>5} {'conv':>5} "
-              f"{'trace':>6} {'inv':>5} {'ui':>5}")
+              f"{'b.conv':>6} {'trace':>6} {'inv':>5} {'ui':>5}")
     print(header)
     print("-" * len(header))
     for key in measured:
@@ -533,12 +538,14 @@ def report_kind(kind: str, tui: dict, functions: list[tuple[str, str]]
               f"{base[key] * 1000:>6.1f} {ratio[key]:>6.2f} "
               f"{'| ' + format(m['debounce'] * 1000, '.0f'):>7} {m['trip'] * 1000:>6.0f} "
               f"{ins['load_s'] * 1000:>5.0f} {ins['convert_s'] * 1000:>5.0f} "
-              f"{ins['trace_s'] * 1000:>6.0f} {ins['inventory_s'] * 1000:>5.0f} {m['ui'] * 1000:>5.0f}")
+              f"{paused_conv[key] * 1000:>6.0f} {ins['trace_s'] * 1000:>6.0f} "
+              f"{ins['inventory_s'] * 1000:>5.0f} {m['ui'] * 1000:>5.0f}")
     print("  columns: latency = edit to panes updated; - pause = latency - EDIT_PAUSE; paused = "
           "to_code + get_concrete_function after EDIT_PAUSE idle (the goal's baseline), warm = the "
           "same right after the load; ratio = (- pause) / baseline; then diagnostics: fired = "
           "edit to app.analyse() (the debounce as it ran), trip = worker round trip of the report "
-          "request, load/conv/trace/inv = the worker's own timings, ui = answer to panes updated")
+          "request, load/conv/trace/inv = the worker's own timings (b.conv: the paused baseline's "
+          "to_code alone, beside conv), ui = answer to panes updated")
 
     def stats(values: list[float]) -> str:
         return f"p50 {statistics.median(values) * 1000:7.1f} ms  p95 {p95(values) * 1000:7.1f} ms"

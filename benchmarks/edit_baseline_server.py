@@ -2,7 +2,8 @@
 TensorFlow), asked between the explorer's edits so that both see the same machine.
 
 Protocol: one JSON request per line on stdin, ``[path, qualname, lines, pause, kind]``; one
-JSON answer per line on stdout, ``{"s": seconds}`` or ``{"error": text}``. Each request loads a
+JSON answer per line on stdout, ``{"s": seconds, "c": seconds of to_code alone}`` or
+``{"error": text}``. Each request loads a
 fresh copy of the file with ``lines`` comment lines inserted just above the function (``kind``
 "above"), or with the statement ``_agx_edit = lines`` before its first one ("body") (written to a
 shadow file, as the worker does: AutoGraph caches conversions by code object, and code
@@ -42,7 +43,8 @@ def main() -> None:
     from agexplorer.engine.load import load_target
     from agexplorer.source.targets import read_source
 
-    def once(path: str, qualname: str, lines: int, pause: float, kind: str) -> float:
+    def once(path: str, qualname: str, lines: int, pause: float, kind: str
+             ) -> tuple[float, float]:
         text = edited_text(read_source(path), path, qualname, lines, kind)
         with shadowed(f"{path}::{qualname}", text) as (target, _):
             loaded = load_target(target)
@@ -50,9 +52,10 @@ def main() -> None:
                 time.sleep(pause)
             t0 = time.perf_counter()
             tf.autograph.to_code(loaded.pyfn)
+            converted = time.perf_counter() - t0
             tf.function(loaded.bound, input_signature=loaded.signature).get_concrete_function(
                 *loaded.args, **loaded.kwargs)
-            return time.perf_counter() - t0
+            return time.perf_counter() - t0, converted
 
     out = sys.stdout
     print(json.dumps({"ready": True}), file=out, flush=True)
@@ -60,7 +63,8 @@ def main() -> None:
         path, qualname, lines, pause, kind = json.loads(line)
         try:
             with contextlib.redirect_stdout(io.StringIO()):
-                answer = {"s": once(path, qualname, lines, pause, kind)}
+                total, converted = once(path, qualname, lines, pause, kind)
+                answer = {"s": total, "c": converted}
         except Exception as exc:  # noqa: BLE001 - reported to the benchmark
             answer = {"error": f"{type(exc).__name__}: {exc}"}
         print(json.dumps(answer), file=out, flush=True)
