@@ -8,13 +8,7 @@ import time
 
 from agexplorer.tui import bridge
 from agexplorer.tui.alarms import Alarms
-
-
-def _until(check, seconds: float = 5.0) -> bool:
-    deadline = time.monotonic() + seconds
-    while not check() and time.monotonic() < deadline:
-        time.sleep(0.005)
-    return check()
+from tests.tui.test_bridge_phases import _until
 
 
 def test_alarms_run_at_their_time_in_order_and_a_cancelled_one_never():
