@@ -11,7 +11,7 @@ from textual.actions import SkipAction
 from textual.binding import Binding, BindingType
 from textual.geometry import Offset
 from textual.widgets import TextArea
-from textual.widgets.text_area import Edit, EditResult
+from textual.widgets.text_area import Edit, EditResult, Selection
 
 from agexplorer.source.files import SourceFile, write_source
 from agexplorer.source.line_moves import Move, line_move
@@ -68,9 +68,21 @@ class SourcePane(TextArea):
 
     def on_resize(self) -> None:
         self._near.follow(self)
+        # A line centred by goto_line stays centred as the layout changes around the pane
+        # (a panel opened below it), until the cursor moves or the view is scrolled: where
+        # it stood otherwise depended on whether the centring came before that layout.
+        if self._centred is not None and self._centred == self.selection:
+            self.scroll_cursor_visible(center=True)
+
+    def on_mouse_scroll_down(self, _: events.MouseScrollDown) -> None:
+        self._centred = None  # (Textual's own handler scrolls: each class's handler runs)
+
+    def on_mouse_scroll_up(self, _: events.MouseScrollUp) -> None:
+        self._centred = None
 
     def __init__(self, **kwargs) -> None:
         self._near = NearHighlights()  # (before TextArea's own __init__ highlights)
+        self._centred: Selection | None = None  # the cursor goto_line centred (on_resize)
         super().__init__("", language="python", show_line_numbers=True, tab_behavior="indent",
                          soft_wrap=False, **kwargs)
         self.path: str | None = None
@@ -342,3 +354,4 @@ class SourcePane(TextArea):
     def goto_line(self, line: int) -> None:
         """Put the cursor on a 1-based line and scroll it into view."""
         self.move_cursor((max(line - 1, 0), 0), center=True)
+        self._centred = self.selection
