@@ -54,6 +54,8 @@ class SourcePane(TextArea):
         Binding("ctrl+e", "unlock", "Edit"),
         Binding("ctrl+e", "cursor_line_end", "Cursor line end", show=False)]
 
+    _centred: Selection | None  # the cursor goto_line centred (see on_resize)
+
     def _refresh_size(self) -> None:
         if not refresh_size(self):  # a new length of text: no layout of the screen
             super()._refresh_size()
@@ -82,7 +84,7 @@ class SourcePane(TextArea):
 
     def __init__(self, **kwargs) -> None:
         self._near = NearHighlights()  # (before TextArea's own __init__ highlights)
-        self._centred: Selection | None = None  # the cursor goto_line centred (on_resize)
+        self._centred = None
         super().__init__("", language="python", show_line_numbers=True, tab_behavior="indent",
                          soft_wrap=False, **kwargs)
         self.path: str | None = None
