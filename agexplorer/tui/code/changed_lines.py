@@ -87,7 +87,7 @@ class RowsOnly:
     :meth:`holds` first)."""
 
     def __init__(self) -> None:
-        self._held: list[dict[str, Any]] | None = None
+        self._held: bool | None = None  # within an edit: whether a full repaint was asked
 
     def holds(self, regions: tuple, kwargs: dict[str, Any]) -> bool:
         """Whether a ``refresh(*regions, **kwargs)`` asked now is a full repaint held for the
@@ -95,7 +95,7 @@ class RowsOnly:
         if self._held is None or regions or kwargs.get("layout") or kwargs.get("recompose") \
                 or not kwargs.get("repaint", True):
             return False
-        self._held.append(kwargs)
+        self._held = True
         return True
 
     @contextmanager
@@ -106,7 +106,7 @@ class RowsOnly:
         the rows that changed, or ``repaint()`` (the whole pane) where other rows changed
         too."""
         before = _shown(area)
-        self._held = []
+        self._held = False
         try:
             yield
         finally:
