@@ -281,7 +281,7 @@ class AgxApp(KeyActions, CompareActions, LayoutApp):
         self.requests.analyse(run, call, tensorboard)
 
     def on_conversion_ready(self, message: ConversionReady) -> None:
-        if self.is_running and self.state.converted(message.key, message.code):
+        if self.is_running and self.state.converted(message.key, message.conversion):
             textual_render.draw_soon(self.screen)  # drawn while the function is traced
 
     def on_analysis_ready(self, message: AnalysisReady) -> None:

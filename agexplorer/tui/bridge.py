@@ -252,7 +252,8 @@ class EngineBridge:
         try:
             answer = self.worker.request(
                 request, what=what, path=path, on_progress=progress, on_sent=sent,
-                on_partial=lambda code: self.app.post_message(ConversionReady(key, code)))
+                on_partial=lambda conversion: self.app.post_message(
+                    ConversionReady(key, conversion)))
             failure = None
             if not isinstance(answer, dict) or "report" not in answer:
                 raise unexpected(TypeError(f"the worker answered {type(answer).__name__}"))

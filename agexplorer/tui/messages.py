@@ -11,7 +11,7 @@ from textual.message import Message
 if TYPE_CHECKING:  # annotations only: the first frame imports this module
     from agexplorer.model.errors import AgxError
     from agexplorer.model.lab import RunLab
-    from agexplorer.model.report import Report
+    from agexplorer.model.report import Conversion, Report
     from agexplorer.worker.protocol import Request
 
 
@@ -60,11 +60,11 @@ class EngineStatus(Message):
 
 @dataclass
 class ConversionReady(Message):
-    """AutoGraph's code for the analysis ``key``, sent ahead of its report (the function is
-    being traced)."""
+    """AutoGraph's code and its source map for the analysis ``key``, sent ahead of its
+    report (the function is being traced)."""
 
     key: AnalysisKey
-    code: str
+    conversion: Conversion
 
 
 @dataclass

@@ -19,6 +19,7 @@ if TYPE_CHECKING:
     from agexplorer.model.errors import AgxError
     from agexplorer.tui.code.linking import Linking
     from agexplorer.tui.state import (
+        CodeConverted,
         ExplorerState,
         LinesMoved,
         ReportChanged,
@@ -50,6 +51,9 @@ class Results:
         self.state, self.status, self.provenance, self.linking = state, status, provenance, linking
         self.panes, self.later, self.relabel, self.colorblind = panes, later, relabel, colorblind
         self.first = True  # the function shown has had no answer yet
+        # Each line's shade in the gutters, on the buffer's lines, as last painted (None: the
+        # function shown has had no answer yet)
+        self._shades: dict[int, str] | None = None
 
     def dim(self, stale: bool = True) -> None:
         """The code and verdict panes are (or are no longer) out of date."""
@@ -75,12 +79,8 @@ class Results:
             shades = {at: color for line, color in colors.items()
                       if (at := moves.now(line)) is not None}
         panes.verdict_gutter.set_verdicts(moved_lines(report.statements, moves), shades)
-        if report.conversion is not None:
-            source_map = report.conversion.source_map
-            if moves:
-                source_map = [(converted, at) for converted, line in source_map
-                              if (at := moves.now(line)) is not None]
-            panes.refs.set_map(source_map, shades)
+        self._shades = shades
+        self._paint_refs(shades)
         if not ops_too:
             return
         ops = panes.ops
@@ -143,6 +143,27 @@ class Results:
                                                 answer_label(report)))
             self.provenance.show("run")
 
+    def _paint_refs(self, shades: dict[int, str]) -> None:
+        """The converted side's source lines, for the code on screen (the report's, or the
+        one sent ahead of the next report: its map, not the report's), on the lines of the
+        buffer now, shaded as the verdicts shade them (``shades``)."""
+        conversion, panes = self.state.conversion, self.panes()
+        if conversion is None or panes is None:
+            return
+        moves = self.state.conversion_moves
+        source_map = conversion.source_map
+        if moves:
+            source_map = [(converted, at) for converted, line in source_map
+                          if (at := moves.now(line)) is not None]
+        panes.refs.set_map(source_map, shades)
+
+    def on_code_converted(self, _: CodeConverted) -> None:
+        """AutoGraph's code came ahead of the report: the converted side's source lines are
+        those of its map, in the last report's shades (the rest waits for the report: this
+        runs while the function is traced, beside the worker)."""
+        if self._shades is not None:
+            self._paint_refs(self._shades)
+
     def on_lines_moved(self, _: LinesMoved) -> None:
         """An edit added or removed lines: the gutters' marks follow their code."""
         self.paint_lines(ops_too=False)
@@ -163,6 +184,6 @@ class Results:
         """Another function: the last one's code and verdicts stay, dimmed, until its first
         answer replaces them (the Run, Trace, Calls and Doctor tabs and the provenance and
         the Log clear themselves: each is told too)."""
-        self.first = True
+        self.first, self._shades = True, None
         if message.old is not None:
             self.dim()

@@ -22,7 +22,7 @@ if TYPE_CHECKING:
     from agexplorer.model.doctor import Finding
     from agexplorer.model.errors import AgxError
     from agexplorer.model.lab import RunLab
-    from agexplorer.model.report import Report
+    from agexplorer.model.report import Conversion, Report
     from agexplorer.worker.protocol import ReportRequest
 
 Target = tuple[str, str]  # (path, qualname)
@@ -70,10 +70,11 @@ class ReportChanged(StateChanged):
 @dataclass
 class CodeConverted(StateChanged):
     """The analysis under way converted the function (its report follows): AutoGraph's
-    code, for the buffer the analysis was asked for."""
+    code and its source map, for the buffer the analysis was asked for (the state's
+    ``conversion`` now)."""
 
     key: AnalysisKey
-    code: str
+    conversion: Conversion
 
 
 @dataclass
@@ -143,6 +144,10 @@ class ExplorerState:
         # Where the lines of ``report_text`` and of ``analysed_text`` are in the buffer now.
         self.moves: LineMoves = NO_MOVES
         self._moved_since_request: LineMoves = NO_MOVES
+        # AutoGraph's code on screen: the report's, or the one the analysis under way sent
+        # ahead of its report; and where the lines of the buffer it was made from are now.
+        self.conversion: Conversion | None = None
+        self.conversion_moves: LineMoves = NO_MOVES
         # A recorded run's functions that it reached only from another one's trace (a layer
         # Keras's train step called, a map function's helper), with the call recorded there:
         # with that call, nothing traced them on their own (the doctor says no retrace).
@@ -174,7 +179,8 @@ class ExplorerState:
         more (it stays on screen, dimmed, until the new one's answer)."""
         old = self.target
         self.target, self.report, self.answered = new, None, None
-        self.moves = NO_MOVES
+        self.moves = self.conversion_moves = NO_MOVES
+        self.conversion = None
         self._tell(TargetChanged(old, new))
         return old
 
@@ -208,12 +214,13 @@ class ExplorerState:
         sent = self.last_request
         return sent[1] if sent and sent[0] == key.generation else None
 
-    def converted(self, key: AnalysisKey, code: str) -> bool:
+    def converted(self, key: AnalysisKey, conversion: Conversion) -> bool:
         """The analysis ``key`` sent AutoGraph's code ahead of its report; False (and nothing
         is told) when it is not the one under way."""
         if not self.is_current(key):
             return False
-        self._tell(CodeConverted(key, code))
+        self.conversion, self.conversion_moves = conversion, self._moved_since_request
+        self._tell(CodeConverted(key, conversion))
         return True
 
     def answer(self, key: AnalysisKey, report: Report, lab: RunLab | None) -> bool:
@@ -222,7 +229,8 @@ class ExplorerState:
         if not self.is_current(key):
             return False
         self.report, self.report_text, self.answered = report, self.analysed_text, key.generation
-        self.moves = self._moved_since_request
+        self.moves = self.conversion_moves = self._moved_since_request
+        self.conversion = report.conversion
         self._as_answered = report  # the report as the worker sent it (fixes untried)
         if lab is not None:
             self.lab = lab
@@ -246,6 +254,7 @@ class ExplorerState:
     def lines_moved(self, move: Move) -> None:
         """An edit of the buffer added or removed lines (told after the edit)."""
         self._moved_since_request = self._moved_since_request.then(move)
+        self.conversion_moves = self.conversion_moves.then(move)
         if self.report is not None:
             self.moves = self.moves.then(move)
             self._tell(LinesMoved(self.moves, self.target, self.report_text))

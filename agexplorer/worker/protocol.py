@@ -21,7 +21,7 @@ if TYPE_CHECKING:  # the replies' records: only named here (the explorer's first
 
 # Raised whenever a request, a reply or an envelope changes shape: a worker started from
 # another install (agexplorer upgraded while the explorer runs) then says so in one sentence.
-VERSION = 8
+VERSION = 9
 
 T = TypeVar("T")
 
@@ -291,7 +291,8 @@ class Progress:
 @dataclass(frozen=True)
 class Partial:
     """A part of the reply sent ahead of it, at most once per request: a report request's
-    converted code (``ReportRequest.send_conversion``), as text."""
+    converted code (``ReportRequest.send_conversion``), a ``Conversion`` (its code and source
+    map, no more)."""
 
     value: Any
 

@@ -107,7 +107,9 @@ def handle_report(req: ReportRequest, ctx: Context) -> ReportReply:
     with shadowed(req.target, req.source) as (target, shadow):
 
         def converted(conversion: Conversion) -> None:
-            ctx.partial(shadow.fix_text(conversion.code))
+            # its code and its map (the explorer's line references follow the new code)
+            code = shadow.fix_text(conversion.code) or ""
+            ctx.partial(dataclasses.replace(conversion, code=code, wrapped_by=None))
 
         try:
             report = build_report(target, req.call, progress=ctx.progress,

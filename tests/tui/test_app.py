@@ -128,7 +128,7 @@ async def test_an_edits_converted_code_is_shown_while_its_function_is_traced(use
 
     class Heard:
         def on_code_converted(self, message):
-            shown = app.query_one("#converted").text == message.code
+            shown = app.query_one("#converted").text == message.conversion.code
             heard.append(("code", message.key.generation, shown, app.state.answered))
 
         def on_report_changed(self, message):

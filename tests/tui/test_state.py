@@ -59,7 +59,7 @@ def test_opening_a_function_tells_the_old_and_the_new_and_forgets_the_report():
     state.subscribe(seen)
     assert state.open(F) is None
     key = state.start(request(), "text")
-    assert state.answer(key, SimpleNamespace(name="report"), None)
+    assert state.answer(key, SimpleNamespace(name="report", conversion=None), None)
     assert state.open(G) == F
     assert (state.target, state.report, state.answered) == (G, None, None)
     assert [type(m) for m in seen.told] == [TargetChanged, AnalysisStarted, ReportChanged,
@@ -73,13 +73,43 @@ def test_converted_code_ahead_of_a_report_is_told_only_for_the_request_under_way
     state.open(F)
     first = state.start(request(), "one")
     second = state.start(request(), "two")
-    assert not state.converted(first, "def tf__f(): ...")  # an older buffer's: dropped
-    assert state.converted(second, "def tf__f(): return 2")
+    assert not state.converted(first, conversion("def tf__f(): ..."))  # an older buffer's
+    assert state.converted(second, conversion("def tf__f(): return 2"))
     told = [m for m in seen.told if isinstance(m, CodeConverted)]
-    assert [(m.key, m.code) for m in told] == [(second, "def tf__f(): return 2")]
+    assert [(m.key, m.conversion.code) for m in told] == [(second, "def tf__f(): return 2")]
     assert state.report is None  # the report is still to come
+    assert state.conversion is told[0].conversion  # the code on screen, with its map
     state.open(G)
-    assert not state.converted(second, "def tf__f(): return 3")  # another function shown
+    assert state.conversion is None
+    assert not state.converted(second, conversion("def tf__f(): return 3"))  # another shown
+
+
+def conversion(code: str, source_map=((1, 1),)):
+    from agexplorer.model.report import Conversion
+
+    return Conversion(code, list(source_map))
+
+
+def test_the_code_on_screen_has_its_own_map_and_moves_until_the_report():
+    """The code sent ahead of a report is mapped from the buffer it was made from: lines
+    added since the last report move its map as they move the report's."""
+    from agexplorer.source.line_moves import Move
+
+    state = ExplorerState()
+    state.open(F)
+    key = state.start(request(), "a\nb\n")
+    old = SimpleNamespace(conversion=conversion("old", [(1, 2)]), statements=[])
+    assert state.answer(key, old, None) and state.conversion is old.conversion
+    state.lines_moved(Move(1, 0, 1))  # a line typed above line 1: every line one down
+    key = state.start(request(), "x\na\nb\n")
+    early = conversion("new", [(1, 3), (2, 1)])
+    assert state.converted(key, early)
+    assert state.conversion is early and not state.conversion_moves  # made from this buffer
+    assert state.moves.now(2) == 3  # the report's lines still move
+    state.lines_moved(Move(1, 0, 1))  # another line typed above everything
+    assert state.conversion_moves.now(3) == 4 and state.moves.now(2) == 4
+    state.fail(key, None)  # a failure keeps the code on screen and its map
+    assert state.conversion is early
 
 
 def test_each_request_is_a_new_generation_and_only_its_answer_counts():
@@ -90,7 +120,7 @@ def test_each_request_is_a_new_generation_and_only_its_answer_counts():
     second = state.start(request(), "two")
     assert (first.generation, second.generation) == (1, 2)
     assert state.asked(first) is None and state.asked(second) == request()
-    report, lab = SimpleNamespace(name="report"), SimpleNamespace(name="lab")
+    report, lab = SimpleNamespace(name="report", conversion=None), SimpleNamespace(name="lab")
     assert not state.answer(first, report, lab)  # an older buffer's: dropped
     assert state.report is None and state.lab is None
     assert state.answer(second, report, lab)
@@ -103,7 +133,7 @@ def test_an_answer_for_the_function_shown_before_is_dropped():
     state.open(F)
     key = state.start(request(), "text")
     state.open(G)
-    assert not state.answer(key, SimpleNamespace(), None)
+    assert not state.answer(key, SimpleNamespace(conversion=None), None)
     assert not state.fail(key, AgxError("timeout", "it hung"))
     assert state.report is None
 
@@ -112,15 +142,15 @@ def test_a_report_without_a_run_keeps_the_last_run():
     state = ExplorerState()
     state.open(F)
     lab = SimpleNamespace(name="lab")
-    state.answer(state.start(request(), "a"), SimpleNamespace(), lab)
-    state.answer(state.start(request(), "b"), SimpleNamespace(), None)
+    state.answer(state.start(request(), "a"), SimpleNamespace(conversion=None), lab)
+    state.answer(state.start(request(), "b"), SimpleNamespace(conversion=None), None)
     assert state.lab is lab
 
 
 def test_a_failure_tells_its_error_and_keeps_the_report():
     state, seen = ExplorerState(), Listener()
     state.open(F)
-    report = SimpleNamespace()
+    report = SimpleNamespace(conversion=None)
     state.answer(state.start(request(), "a"), report, None)
     state.subscribe(seen)
     key = state.start(request(), "b")
@@ -157,7 +187,7 @@ def test_handlers_run_inside_the_change_in_the_order_of_subscription():
     state.open(F)
     assert order == ["first", "second"]
     key = state.start(request(), "text")
-    report = SimpleNamespace()
+    report = SimpleNamespace(conversion=None)
     state.answer(key, report, None)
     # The handler saw the state already changed: a pane reads what it is told of.
     assert first.seen[-1] == (F, report)
@@ -170,7 +200,7 @@ def test_a_subscriber_is_told_only_what_it_handles_and_a_removed_widget_is_dropp
     state.subscribe(gone)
     gone.is_attached = False
     state.open(F)
-    report = SimpleNamespace()
+    report = SimpleNamespace(conversion=None)
     state.answer(state.start(request(), "a"), report, None)
     assert reports.reports == [report]
     assert gone.told == []
@@ -272,7 +302,7 @@ def test_lines_moved_by_edits_follow_the_report_until_the_next_answer():
     state.lines_moved(Move(1, 0, 1))  # before any report: nothing to move
     assert seen == [] and not state.moves
     key = state.start(request(), "one")
-    state.answer(key, SimpleNamespace(name="report"), None)
+    state.answer(key, SimpleNamespace(name="report", conversion=None), None)
     assert not seen[-1].moves
     state.lines_moved(Move(1, 0, 2))
     assert isinstance(seen[-1], LinesMoved) and seen[-1].moves.now(5) == 7
@@ -281,7 +311,7 @@ def test_lines_moved_by_edits_follow_the_report_until_the_next_answer():
     key = state.start(request(), "two")
     state.lines_moved(Move(3, 1, 0))
     assert state.moves.now(5) == 6  # the report shown: both edits
-    state.answer(key, SimpleNamespace(name="report 2"), None)
+    state.answer(key, SimpleNamespace(name="report 2", conversion=None), None)
     assert isinstance(seen[-1], ReportChanged) and seen[-1].moves.now(5) == 4
     assert state.moves.now(3) is None
     state.open(G)  # another function: its report will come for the buffer as it is

@@ -221,9 +221,13 @@ def test_the_converted_code_comes_ahead_of_the_report_when_asked_and_only_then(w
     order: list[str] = []
     answer = worker.request(request, path=RUNS, on_partial=order.append,
                             on_progress=lambda phase: order.append(f"phase: {phase}"))
-    codes = [item for item in order if not item.startswith("phase: ")]
-    assert codes == [answer["report"].conversion.code] and codes[0].count("ag__.ld(x)") == 3
-    assert order.index(codes[0]) > order.index("phase: tracing square")  # sent as it is made
+    early = [item for item in order if not isinstance(item, str)]
+    report = answer["report"]
+    # its code and its map, those of the report (the shadow file's path not in the code)
+    assert [(c.code, c.source_map) for c in early] == [(report.conversion.code,
+                                                         report.conversion.source_map)]
+    assert early[0].code.count("ag__.ld(x)") == 3 and early[0].wrapped_by is None
+    assert order.index(early[0]) > order.index("phase: tracing square")  # sent as it is made
     heard: list[str] = []
     worker.request(dataclasses.replace(request, send_conversion=False), path=RUNS,
                    on_partial=heard.append)

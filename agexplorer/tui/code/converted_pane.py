@@ -94,7 +94,7 @@ class ConvertedPane(TextArea):
     def on_code_converted(self, message: CodeConverted) -> None:
         """AutoGraph's code, ahead of the report: drawn while the function is traced (the
         report's frame then redraws the verdicts alone)."""
-        self.show_code(message.code)  # (its border's subtitle waits for the report)
+        self.show_code(message.conversion.code)  # (its border's subtitle waits for the report)
 
     def show_code(self, code: str) -> None:
         """Show ``code``: an unchanged text keeps its document; a changed one is edited where

@@ -54,13 +54,19 @@ class Linking:
             self.line(was, origin)
 
     def _from_converted(self) -> None:
-        report, panes = self.state.report, self.panes()
-        if panes is None or report is None or report.conversion is None:
+        # (the code on screen may have come ahead of the next report: its own map, from the
+        # buffer it was made from)
+        conversion, panes = self.state.conversion, self.panes()
+        if panes is None or conversion is None:
             return
-        converted = panes.converted
-        lines = report.conversion.source_lines_for(converted.cursor_location[0] + 1)
-        if lines:
-            self.line(lines[0], "converted")
+        lines = conversion.source_lines_for(panes.converted.cursor_location[0] + 1)
+        now = self.state.conversion_moves.now(lines[0]) if lines else None
+        if now is None:
+            return
+        if self.state.moves.was(now) is not None:
+            self.buffer_line(now, "converted")
+        else:  # a line added since the report, whose code came ahead of it: the source
+            panes.source.goto_line(now)
 
     def line(self, line: int, origin: str) -> None:
         """Highlight source ``line``'s counterparts in every pane but ``origin``; ``line`` is
@@ -72,8 +78,11 @@ class Linking:
         now = self.state.moves.now(line)
         if origin != "source" and now is not None:
             panes.source.goto_line(now)  # its cursor line shows, focused or not
-        if origin != "converted" and report.conversion is not None:
-            panes.converted.show_lines(report.conversion.converted_lines_for(line))
+        conversion = self.state.conversion
+        if origin != "converted" and conversion is not None and now is not None:
+            made = self.state.conversion_moves.was(now)  # its line in the code's own buffer
+            if made is not None:
+                panes.converted.show_lines(conversion.converted_lines_for(made))
         if origin != "verdicts" and now is not None:
             panes.verdicts.select_line(now)
         if origin != "ops":

@@ -82,6 +82,30 @@ def test_a_converted_line_moves_the_source_to_the_line_it_came_from():
     assert shown.source.told == [("goto_line", 3)] and shown.converted.told == []
 
 
+def test_code_sent_ahead_of_the_report_links_by_its_own_map():
+    """AutoGraph's code for the next request, drawn while its function is traced, links by
+    its own source map (from the buffer it was made from), not by the last report's: a line
+    typed above the function moved every line one down."""
+    from agexplorer.source.line_moves import Move
+
+    state, shown = analysed(), panes()
+    state.lines_moved(Move(1, 0, 1))  # a line typed at the top
+    key = state.start(ReportRequest(f"{PATH}::f", source="edited"), "edited")
+    # the new code: converted lines 2-3 from source line 4 (the report's line 3), 6 from a
+    # line typed since the report (line 2 now)
+    assert state.converted(key, Conversion("...", [(2, 4), (3, 4), (6, 2)]))
+    linking = Linking(state, lambda: shown, Timers())
+    linking.line(3, "verdicts")  # the report's line 3, line 4 now
+    assert shown.converted.told == [("show_lines", [2, 3])]
+    shown.converted.cursor_location, shown.converted.has_focus = (1, 0), True
+    linking.selection_changed(shown.converted)  # converted line 2: source line 4 now
+    assert shown.source.told[-1] == ("goto_line", 4) and shown.verdicts.told[-1] == (
+        "select_line", 4) and shown.ops.told[-1] == ("select_line", 3)  # the report's line
+    shown.converted.cursor_location = (5, 0)
+    linking.selection_changed(shown.converted)  # a line the report has not seen
+    assert shown.source.told[-1] == ("goto_line", 2)
+
+
 def test_moves_the_linking_made_and_moves_before_the_panes_or_a_report_go_no_further():
     shown = panes()
     shown.source.has_focus = False  # moved by the linking itself

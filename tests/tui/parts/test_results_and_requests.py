@@ -187,3 +187,27 @@ def test_an_answer_goes_to_its_asker_and_an_engine_failure_is_said_on_the_status
     assert len(replies) == 2 and explorer.line.text == ""  # the asker says it itself
     explorer.requests.answered(EngineAnswer(RetraceRequest, AnalysisKey(*B, 0), replies.append))
     assert len(replies) == 2  # about a function no longer shown: dropped
+
+
+def test_code_sent_ahead_of_the_report_shows_its_own_line_references():
+    """The converted side's source lines follow the code on screen: AutoGraph's code sent
+    ahead of the next report brings its own map (the last report's would name other lines of
+    the new code); a failure after it keeps them with the code."""
+    from agexplorer.model.report import Conversion
+
+    explorer = Explorer()
+    explorer.state.open(A)
+    explorer.answer(Report(*A, conversion=Conversion("old", [(1, 1), (2, 2)])))
+    assert explorer.panes.refs.told("set_map")[-1][0] == [(1, 1), (2, 2)]
+    explorer.requests.analyse(False, None)
+    key = explorer.sent[-1][0]
+    assert explorer.state.converted(key, Conversion("new", [(1, 1), (3, 2), (4, 2)]))
+    assert explorer.panes.refs.told("set_map")[-1][0] == [(1, 1), (3, 2), (4, 2)]
+    explorer.state.fail(key, AgxError("timeout", "tracing bad_loop took over 60 s"))
+    assert explorer.panes.refs.told("set_map")[-1][0] == [(1, 1), (3, 2), (4, 2)]
+    # another function's code before its first report: no shades of the last one's
+    explorer.state.open(B)
+    painted = len(explorer.panes.refs.told("set_map"))
+    explorer.requests.analyse(False, None)
+    assert explorer.state.converted(explorer.sent[-1][0], Conversion("b", [(1, 5)]))
+    assert len(explorer.panes.refs.told("set_map")) == painted
