@@ -63,8 +63,9 @@ class Linking:
         now = self.state.conversion_moves.now(lines[0]) if lines else None
         if now is None:
             return
-        if self.state.moves.was(now) is not None:
-            self.buffer_line(now, "converted")
+        was = self.state.moves.was(now)  # the report's line
+        if was is not None:
+            self.line(was, "converted")
         else:  # a line added since the report, whose code came ahead of it: the source
             panes.source.goto_line(now)
 
