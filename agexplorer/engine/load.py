@@ -293,6 +293,8 @@ class Loaded:
     path: str
     qualname: str
     text: str
+    # load_target lists them without the file's own calls (``file_call`` and ``ready`` not
+    # told): _file_call finds the function's own call where it is needed.
     functions: list[FunctionInfo]
     node: Any  # the ast def node, or None for a function made by assignment
     module: Any
@@ -368,7 +370,7 @@ def load_target(target: str, call: str | None = None, require_args: bool = True,
     spec = parse_spec(target)
     text = read_source(spec.path)
     tree = parse_source(spec.path, text)
-    functions = list_functions(tree)
+    functions = list_functions(tree, calls=False)  # the file's own calls: _file_call
     if spec.qualname is None:
         names = name_list([f.qualname for f in functions], spec.path)
         raise AgxError("no-function", f"name a function: {spec.path}::FUNCTION "
@@ -621,6 +623,13 @@ def _same_names(loaded: Loaded, params: list[inspect.Parameter]) -> str | None:
 _MISSING = object()
 
 
+def _file_call(loaded: Loaded) -> tuple[int, str] | None:
+    """The file's own first call of the function that loading it runs (``file_call``):
+    ``loaded.functions`` was listed without them (``list_functions(calls=False)``)."""
+    listed = list_functions(loaded.tree) if loaded.tree is not None else loaded.functions
+    return next((f.file_call for f in listed if f.qualname == loaded.qualname), None)
+
+
 def _arguments(loaded: Loaded, call: str | None, progress: Callable[[str], None]) -> None:
     """Fill ``args``/``kwargs``: --call, else AGX_CALLS, else the input_signature, else none."""
     module, qualname = loaded.module, loaded.qualname
@@ -644,7 +653,7 @@ def _arguments(loaded: Loaded, call: str | None, progress: Callable[[str], None]
         return
     params = [p for p in inspect.signature(loaded.bound).parameters.values()
               if p.default is p.empty and p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)]
-    own = next((f.file_call for f in loaded.functions if f.qualname == qualname), None)
+    own = _file_call(loaded) if params else None
     if params and own is not None:  # the program's own call, made again with its values
         origin = f"{FILE_CALL}, line {own[0]}"
         progress(f"{EVALUATING} ({origin})")

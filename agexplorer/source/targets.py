@@ -368,10 +368,14 @@ def called_at(tree: ast.Module, name: str) -> int | None:
     return min(lines, default=None)
 
 
-def list_functions(tree: ast.Module, drives: bool = False) -> list[FunctionInfo]:
+def list_functions(tree: ast.Module, drives: bool = False, calls: bool = True
+                   ) -> list[FunctionInfo]:
     """Every function reachable by a qualname: top-level ones and methods of (nested) classes;
     ``drives``: with each plain function's calls of the file's tf.functions (a walk of the
-    whole file, which the other callers do not need)."""
+    whole file, which the other callers do not need); ``calls=False``: without the file's
+    own calls (:func:`file_calls`, a walk of its top-level code: ~0.3-0.6 ms a load), so
+    that ``file_call`` is None and ``ready`` leaves them out, for a caller that reads
+    neither (the engine's load, on the path of every edit's answer)."""
     found: list[FunctionInfo] = []
     samples = sample_call_names(tree)
     # Each top-level class's first module-level object (``c = Counter()``): the instance a
@@ -391,7 +395,7 @@ def list_functions(tree: ast.Module, drives: bool = False) -> list[FunctionInfo]
                            | {t.id for n in tree.body if isinstance(n, ast.Assign)
                               and isinstance(n.value, (ast.Lambda, ast.Call))
                               for t in n.targets if isinstance(t, ast.Name)},
-                           set(first_object.values()))
+                           set(first_object.values())) if calls else {}
 
     def visit(body: list[ast.stmt], prefix: str, in_class: bool) -> None:
         for node in body:
@@ -428,8 +432,8 @@ def list_functions(tree: ast.Module, drives: bool = False) -> list[FunctionInfo]
     staged = _staged(found)
     if not drives or not staged:
         return found
-    calls = _drives(tree, staged)
-    return [replace(f, drives=calls[f.qualname]) if f.qualname in calls and not f.decorated
+    driven = _drives(tree, staged)
+    return [replace(f, drives=driven[f.qualname]) if f.qualname in driven and not f.decorated
             else f for f in found]
 
 

@@ -13,7 +13,7 @@ import socket
 import sys
 import time
 import traceback
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any, Protocol, cast
 
 from agexplorer.lab.boxed import abandoned
@@ -298,7 +298,7 @@ def serve(sock: socket.socket) -> None:
             wire.send(sock, Partial(value))
 
     from agexplorer.engine.buffer import removals_after
-    from agexplorer.engine.tfenv import import_tf, read_settings, write_settings
+    from agexplorer.engine.tfenv import import_tf, read_settings
 
     ctx = Context(progress, LastReport(), partial)
     me = os.getpid()
@@ -322,15 +322,11 @@ def serve(sock: socket.socket) -> None:
             with contextlib.suppress(OSError):
                 os.chdir(message.folder)
             message = message.request
-        with removals_after():  # the request's shadow copies go once its answer is sent
-            try:
-                reply = _handled(message, ctx)
-            finally:
-                if home is not None:  # user code that chdir'd must not move the next request
-                    with contextlib.suppress(OSError):
-                        os.chdir(home)
-                with contextlib.suppress(Exception):  # put back what can be
-                    write_settings(tf, settings)
+        # The request's shadow copies go once its answer is sent, and what the user's code
+        # changed (the folder, TensorFlow's settings) is put back then too: ~0.2 ms that
+        # the answer need not wait for.
+        with removals_after(), _put_back_after(tf, settings, home):
+            reply = _handled(message, ctx)
             if os.getpid() != me:  # a copy user code forked, returned here: only we answer
                 os._exit(0)
             data = _encoded(reply)
@@ -340,6 +336,22 @@ def serve(sock: socket.socket) -> None:
                 wire.send_bytes(sock, data)
             except OSError:
                 return
+
+
+@contextlib.contextmanager
+def _put_back_after(tf: Any, settings: dict[str, Any], home: str | None) -> Iterator[None]:
+    """As it closes, however it closes: the worker's own folder (user code that chdir'd
+    must not move the next request) and TensorFlow's settings as the worker started."""
+    from agexplorer.engine.tfenv import write_settings
+
+    try:
+        yield
+    finally:
+        if home is not None:
+            with contextlib.suppress(OSError):
+                os.chdir(home)
+        with contextlib.suppress(Exception):  # put back what can be
+            write_settings(tf, settings)
 
 
 def _handled(message: object, ctx: Context) -> Reply | Failure:

@@ -19,6 +19,12 @@ def test_the_program_s_own_call_is_found_inside_an_expression():
     info = next(f for f in list_functions(ast.parse(text)) if f.qualname == "f")
     assert info.ready and info.file_call == (9, "data, n=len(data)")
     assert info.to_dict()["file_call"] == [9, "data, n=len(data)"]
+    # The engine's load lists them without (it looks the call up where it needs it): the
+    # same functions, the call untold.
+    lean = list_functions(ast.parse(text), calls=False)
+    assert [(f.qualname, f.line) for f in lean] == [
+        (f.qualname, f.line) for f in list_functions(ast.parse(text))]
+    assert next(f for f in lean if f.qualname == "f").file_call is None
 
 
 def test_a_call_whose_names_change_after_it_is_not_made_again():

@@ -385,6 +385,25 @@ def test_a_modules_process_wide_settings_end_with_its_request(worker, tmp_path):
     assert "graph and XLA ran with it off" in " ".join(str(n) for n in timing_notes(lab))
 
 
+def test_a_modules_change_of_folder_ends_with_its_request(worker, tmp_path):
+    """User code that os.chdir's (at module level here) moves its own request only: the
+    worker is back in its own folder for the next request (put back after the answer is
+    sent, off its path), whose module sees the folder it started in."""
+    away = tmp_path / "away"
+    away.mkdir()
+    head = "import os\nimport tensorflow as tf\n"
+    tail = "\n\n@tf.function\ndef f():\n    return 1\n"
+    wander = tmp_path / "wander.py"
+    wander.write_text(f"{head}os.chdir({str(away)!r})\n{tail}")
+    where = tmp_path / "where.py"
+    where.write_text(f"{head}print('cwd=' + os.getcwd())\n{tail}")
+    first = worker.request(ReportRequest(f"{where}::f", no_run=True))["report"]
+    moved = worker.request(ReportRequest(f"{wander}::f", no_run=True))["report"]
+    second = worker.request(ReportRequest(f"{where}::f", no_run=True))["report"]
+    assert moved.error is None and first.output.startswith("cwd=")
+    assert second.output == first.output and str(away) not in second.output
+
+
 def test_keras_dtype_policy_and_floatx_are_put_back(tf):
     """What a module may set for the whole process in Keras (mixed precision, float64)."""
     import keras
