@@ -48,7 +48,9 @@ class LineCounter:
         # (file, line, the graph: held, so that its id is not reused meanwhile) -> times
         self.counts: Counter[tuple[str, int, Any]] = Counter()
         self._graph = graph
-        self._decided: dict[Any, bool] = {}
+        # id(code object) -> (it, whether it is in a span): by id, as opchains.OpChains does
+        # (a code object's hash reads its whole bytecode, at every call while tracing)
+        self._decided: dict[int, tuple[Any, bool]] = {}
         # The fors (of ``loops``) whose iterable is a name or an attribute of one
         # (``self.blocks``): read as the header first runs, which has no side effect.
         self._iterables: dict[tuple[str, int], Any] = {}
@@ -59,12 +61,12 @@ class LineCounter:
         self.iterables: dict[tuple[str, int], Described | None] = {}
 
     def _mine(self, code: Any) -> bool:
-        known = self._decided.get(code)
+        known = self._decided.get(id(code))
         if known is None:
             spans = self.spans.get(code.co_filename, ())
-            known = self._decided[code] = any(low <= code.co_firstlineno <= high
-                                              for low, high in spans)
-        return known
+            known = self._decided[id(code)] = (code, any(low <= code.co_firstlineno <= high
+                                                         for low, high in spans))
+        return known[1]
 
     def _global(self, frame: Any, event: str, arg: Any) -> Any:
         if event == "call" and self._mine(frame.f_code):

@@ -49,10 +49,14 @@ class OpChains:
         self.user_code = user_code  # supports ``filename in user_code``
         self.root_file = root_file
         self.outer = outer  # the caller's frames (see caller_frames): never an op's maker
-        # code object -> _SKIP (library code), _USER, or _MAPPED (AutoGraph's generated code,
-        # whose lines the source map turns into the user's): most frames of a deep stack are
-        # TensorFlow's or Keras's, told apart here without reading their line numbers.
-        self._kinds: dict[Any, int] = {}
+        # id(code object) -> _SKIP (library code), _USER, or _MAPPED (AutoGraph's generated
+        # code, whose lines the source map turns into the user's): most frames of a deep
+        # stack are TensorFlow's or Keras's, told apart here without reading their line
+        # numbers. By id: a code object's own hash works through its bytecode and constants
+        # each time (~0.9 us for TensorFlow's long functions, at each of ~35 frames an op:
+        # most of this hook's cost). The codes are kept, so that their ids stay theirs.
+        self._kinds: dict[int, int] = {}
+        self._codes: list[Any] = []
         self._shared: dict[Chain, Chain] = {}
         self.paused = 0  # >0 while a nested trace makes its own graph's ops (see Recorder)
 
@@ -64,7 +68,8 @@ class OpChains:
             kind = _USER
         else:
             kind = _SKIP
-        self._kinds[code] = kind
+        self._kinds[id(code)] = kind
+        self._codes.append(code)
         return kind
 
     def on_op(self, graph: Any, name: str) -> None:
@@ -77,7 +82,7 @@ class OpChains:
         frame: FrameType | None = sys._getframe(2)  # above this method and TensorFlow's constructor hook
         while frame is not None:
             code = frame.f_code
-            kind = kinds.get(code)
+            kind = kinds.get(id(code))
             if kind is None:
                 kind = self._kind(code)
             if kind == _USER:

@@ -85,7 +85,9 @@ class Recorder:
         self.first_calls: dict[tuple[str, int], tuple[Any, Any]] = {}
         self._stack: list[Call] = []
         self._described: dict[tuple[str | None, int | None], int] = {}
-        self._codes: dict[Any, bool] = {}  # code object -> whether it is the user's
+        # id(code object) -> (it, whether it is the user's): by id, as opchains.OpChains
+        # does (a code object's hash reads its whole bytecode each time).
+        self._codes: dict[int, tuple[Any, bool]] = {}
         # Which lines of the user's code made each op, noted as it is made (see opchains).
         self.op_chains = OpChains(root_file, user_code, outer)
         self.outer = outer  # the caller's frames (opchains.caller_frames)
@@ -305,10 +307,10 @@ class Recorder:
         code = getattr(fn, "__code__", None)
         if code is None:
             return
-        user = self._codes.get(code)
-        if user is None:
-            user = self._codes[code] = self._is_user(code.co_filename)
-        if not user:
+        known = self._codes.get(id(code))
+        if known is None:
+            known = self._codes[id(code)] = (code, self._is_user(code.co_filename))
+        if not known[1]:
             return
         key = (code.co_filename, code.co_firstlineno)
         if key not in self.entries:
