@@ -14,7 +14,9 @@ import collections
 import json
 import os
 import runpy
+import shutil
 import sys
+import tempfile
 
 
 def main(script: str, files: list[str]) -> None:
@@ -62,8 +64,12 @@ def serve() -> None:
 
     for line in sys.stdin:
         script, files, out = json.loads(line)
+        # The process ends with os._exit, before AutoGraph's own clean-up of the modules it
+        # writes (__autograph_generated_file*.py): they go to a folder removed after it.
+        folder = tempfile.mkdtemp(prefix="agx-oracle-")
         pid = os.fork()
         if pid == 0:
+            tempfile.tempdir = folder
             code = 1
             try:
                 with open(out, "w") as result, open(out + ".err", "w") as err:
@@ -76,6 +82,7 @@ def serve() -> None:
             finally:
                 os._exit(code)
         _, status = os.waitpid(pid, 0)
+        shutil.rmtree(folder, ignore_errors=True)
         print(os.waitstatus_to_exitcode(status), flush=True)
 
 
