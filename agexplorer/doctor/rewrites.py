@@ -391,7 +391,7 @@ def _assigned(func: Any) -> set[str]:
             and isinstance(n.ctx, gast.Store)}
 
 
-def _tensor_arg(mod: ParsedFile, finding: Finding, call: str | None
+def _tensor_arg(mod: ParsedFile, finding: Finding, call: str | None, dtype: str | None = None
                 ) -> tuple[list, str, str | None] | None:
     func, param = _enclosing_def(mod, finding.line), finding.subject
     if func is None or param is None or not call:
@@ -423,9 +423,9 @@ def _tensor_arg(mod: ParsedFile, finding: Finding, call: str | None
 
     start = offset(arg.lineno, arg.col_offset)
     end = offset(arg.end_lineno or arg.lineno, arg.end_col_offset or 0)
-    new = wrapper[:start] + f"tf.constant({wrapper[start:end]})" + wrapper[end:]
-    return [], f"{param}={wrapper[start:end]} -> tf.constant({wrapper[start:end]}) in the call", \
-        new[2:-1]
+    made = f"tf.constant({wrapper[start:end]}{f', {dtype}' if dtype else ''})"
+    new = wrapper[:start] + made + wrapper[end:]
+    return [], f"{param}={wrapper[start:end]} -> {made} in the call", new[2:-1]
 
 
 def _return_break(mod: ParsedFile, finding: Finding, call: str | None
@@ -528,19 +528,20 @@ _MAKERS: dict[str, Callable[..., tuple[list, str, str | None] | None]] = {
 
 
 def rewrite(text: str, finding: Finding, call: str | None = None,
-            import_tf: bool = False) -> Rewrite | None:
+            import_tf: bool = False, dtype: str | None = None) -> Rewrite | None:
     """The mechanical rewrite for ``finding`` in ``text`` (the file), or None when there is none.
 
     ``call``: the argument list the function is called with (AGX009 rewrites it);
     ``import_tf``: where the file does not import TensorFlow (a helper module of plain
-    Python), the rewrite imports it as ``tf`` (a line above its first statement).
+    Python), the rewrite imports it as ``tf`` (a line above its first statement);
+    ``dtype``: AGX009's tensor made of that dtype (``tf.float32``), not the value's own.
     """
     maker = _MAKERS.get(finding.code)
-    if maker is None:
+    if maker is None or (dtype is not None and maker is not _tensor_arg):
         return None
     try:
         mod = ParsedFile(text)
-        made = maker(mod, finding, call)
+        made = maker(mod, finding, call, dtype) if dtype else maker(mod, finding, call)
         if made is None and import_tf and mod.tf_name is None and "tf" not in _bound(mod):
             mod.tf.append("tf")
             made = maker(mod, finding, call)

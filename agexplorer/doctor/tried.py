@@ -78,12 +78,15 @@ _MEET = re.compile(r"has type (?P<have>\w+) that does not match type (?P<need>\w
 
 
 def _instead(code: str, error: str, subject: str | None = None, counts: bool = False,
-             stacked: bool = False) -> str:
+             stacked: bool = False, floated: Tried | None = None) -> str:
     """What to do where the rewrite of ``code`` failed with ``error``: TensorFlow's own
     reason where it names one the user can act on, else the finding's general advice
     (``subject``: the name the finding is about; ``counts``: it bounds a ``range()``, whose
     float tensor would raise when the function runs eagerly; ``stacked``: the rewrite
-    stacked a Python list's items, the loop variable is an item, not a counter)."""
+    stacked a Python list's items, the loop variable is an item, not a counter;
+    ``floated``: AGX009's float32 tensor tried too, where an int one met floats)."""
+    if code == "AGX009" and floated is not None and floated.outcome != "traced":
+        return _INSTEAD[code]  # a float tensor fails as well: no tensor serves here
     if code == "AGX009" and subject and _INT_MEETS_FLOAT.search(error) and not counts:
         return (f"pass `{subject}` as a float tensor, tf.constant(..., tf.float32): the "
                 "function computes with it in floats, where tf.constant of a Python int "
@@ -179,7 +182,12 @@ def try_rewrites(target: str, text: str, findings: list[Finding], report: Any,
             tried = replace(tried, error_line=None)
         else:
             tried = _trial(target, text, finding, report.call, call, live)
-        made = _with_trial(finding, tried, own or text)
+        floated = None
+        if own is text and _int_met_floats(finding, tried, text) \
+                and time.perf_counter() - start + cost <= budget:
+            # what the fix then says to pass, tried too: said only as it traced
+            floated = _trial(target, text, finding, report.call, call, live, dtype="tf.float32")
+        made = _with_trial(finding, tried, own or text, floated)
         done.append(replace(made, rewrite=None) if helper else made)
     return done
 
@@ -221,17 +229,18 @@ def _elsewhere(finding: Finding) -> Finding:
 
 def _trial(target: str, text: str, finding: Finding, traced_call: str | None,
            call: str | None, live: Live | None = None,
-           module: tuple[str, str] | None = None) -> Tried:
+           module: tuple[str, str] | None = None, dtype: str | None = None) -> Tried:
     """One trace of the rewrite (``traced_call``: the arguments the function was traced
     with, which AGX009 rewrites; ``call``: the user's own, None for the file's; ``live``:
     the arguments themselves, passed as they are, where the rewrite keeps the call;
     ``module``: a helper's file and source where the finding is there, in another file than
-    the explored function's, whose module the trace then imports rewritten)."""
+    the explored function's, whose module the trace then imports rewritten; ``dtype``:
+    AGX009's tensor made of that dtype)."""
     from agexplorer.engine.buffer import module_shadowed, shadowed
     from agexplorer.engine.pipeline import build_report
 
     made = rewrite(module[1] if module else text, finding, traced_call,
-                   import_tf=finding.function is not None)
+                   import_tf=finding.function is not None, dtype=dtype)
     if made is None or (module is not None and made.new_text is None):
         return Tried("not-tried", why_not="not-traced")  # (described from the same text)
     after_call = made.new_call if made.new_call is not None else call
@@ -317,18 +326,31 @@ def _failed(error: AgxError) -> Tried:
     return Tried("fails", error=(error.raised or error.what).rstrip("."), error_line=error.line)
 
 
-def _with_trial(finding: Finding, tried: Tried, text: str = "") -> Finding:
+def _int_met_floats(finding: Finding, tried: Tried, text: str) -> bool:
+    """Whether AGX009's int tensor failed where the function computes with floats (and the
+    name bounds no ``range()``): the fix then says to pass a float32 one."""
+    return finding.code == "AGX009" and tried.outcome == "fails" and bool(finding.subject) \
+        and _INT_MEETS_FLOAT.search(tried.error or "") is not None \
+        and not _bounds_range(text, finding.line, finding.subject)
+
+
+def _with_trial(finding: Finding, tried: Tried, text: str = "",
+                floated: Tried | None = None) -> Finding:
     """The finding with its trial said in its fix; a rewrite that fails is not offered
-    (``text``: the file's source, read for what the finding's name does there)."""
+    (``text``: the file's source, read for what the finding's name does there; ``floated``:
+    AGX009's float32 tensor, tried where the int one met floats)."""
     sentence = tried.text()
     said = sentence[0].upper() + sentence[1:] + "."
+    if floated is not None:
+        said = said[:-1] + ("; with tf.float32, it traces." if floated.outcome == "traced"
+                            else "; with tf.float32, it fails too.")
     if tried.outcome == "fails":
         # What to do instead (the finding's own fix, where none is known: it is not the
         # rewrite's text alone).
         counts = bool(finding.subject) and _bounds_range(text, finding.line, finding.subject)
         stacked = (finding.fix or "").startswith(STACK_ITEMS)
         instead = _instead(finding.code, tried.error or "", finding.subject, counts,
-                           stacked) or finding.fix or ""
+                           stacked, floated) or finding.fix or ""
         return replace(finding, tried=tried, rewrite=None, fix=f"{instead} {said}".strip())
     return replace(finding, tried=tried, fix=f"{finding.fix} {said}" if finding.fix else said)
 

@@ -74,6 +74,11 @@ SOURCE = '''
 
 
     @tf.function
+    def padded(x, width):
+        return x * width + tf.reduce_sum(x[:width])
+
+
+    @tf.function
     def powers(x, degree):
         total = tf.zeros_like(x)
         for k in range(degree):
@@ -183,7 +188,7 @@ SOURCE = '''
     AGX_CALLS = {"counted": "tf.ones([2]), 3", "accumulated": "tf.ones([2])",
                  "listed": "tf.ones([2])", "measured": "tf.ones([2])",
                  "indexed": "[tf.ones([2]), tf.ones([2]), tf.ones([2])]",
-                 "Cumulate.call": "tf.ones([2, 3])", "warmed": "tf.ones([2]), 3",
+                 "Cumulate.call": "tf.ones([2, 3])", "warmed": "tf.ones([2]), 3", "padded": "tf.ones([2]), 3",
                  "powers": "tf.constant([0.5, 2.0]), 4", "clipped": "tf.ones([2])",
                  "biased": "tf.ones([2])", "scaled": "tf.ones([2])",
                  "halved": "tf.ones([4])", "doubled": "tf.ones([1])",
@@ -440,8 +445,21 @@ def test_an_int_argument_that_meets_floats_is_passed_as_a_float_tensor(report, c
     f = finding(report, f"{cases}::warmed", "AGX009")
     assert f.tried.outcome == "fails" and "Expected int32" in f.tried.error
     assert f.fix.startswith("pass `epoch` as a float tensor, tf.constant(..., tf.float32)")
+    assert f.fix.endswith("; with tf.float32, it traces.")  # the float tensor tried as well
     applied = report(f"{cases}::warmed", "tf.ones([2]), tf.constant(3, tf.float32)")
     assert applied.error is None
+
+
+def test_an_int_that_meets_floats_and_ends_a_slice_is_not_told_to_be_a_float_tensor(report,
+                                                                                    cases):
+    """``width`` multiplies a float (the int32 tensor fails) and ends a slice (a float32
+    one fails there): the float tensor is tried and, failing too, not offered."""
+    f = finding(report, f"{cases}::padded", "AGX009")
+    assert f.tried.outcome == "fails" and "does not match type float32" in f.tried.error
+    assert "float tensor" not in f.fix and f.fix.endswith("; with tf.float32, it fails too.")
+    assert f.fix.startswith("the function needs a Python value here (a shape, a count)")
+    floated = report(f"{cases}::padded", "tf.ones([2]), tf.constant(3, tf.float32)")
+    assert floated.error is not None  # what the trial found
 
 
 def test_an_int_that_bounds_a_range_is_not_told_to_be_a_float_tensor(report, cases, tf):
