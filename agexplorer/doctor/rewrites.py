@@ -541,10 +541,11 @@ def rewrite(text: str, finding: Finding, call: str | None = None,
         return None
     try:
         mod = ParsedFile(text)
-        made = maker(mod, finding, call, dtype) if dtype else maker(mod, finding, call)
+        extra = (dtype,) if dtype else ()  # (only AGX009's maker takes one)
+        made = maker(mod, finding, call, *extra)
         if made is None and import_tf and mod.tf_name is None and "tf" not in _bound(mod):
             mod.tf.append("tf")
-            made = maker(mod, finding, call)
+            made = maker(mod, finding, call, *extra)
             if made is not None:
                 edits, description, new_call = made
                 at = _first_statement(mod)

@@ -77,17 +77,17 @@ _INT_MEETS_FLOAT = re.compile(r"Expected int(?:32|64), but got \S+ of type 'floa
 _MEET = re.compile(r"has type (?P<have>\w+) that does not match type (?P<need>\w+)")
 
 
-def _instead(code: str, error: str, subject: str | None = None, counts: bool = False,
+def _instead(code: str, error: str, subject: str | None = None, floats: bool = False,
              stacked: bool = False, floated: Tried | None = None) -> str:
     """What to do where the rewrite of ``code`` failed with ``error``: TensorFlow's own
     reason where it names one the user can act on, else the finding's general advice
-    (``subject``: the name the finding is about; ``counts``: it bounds a ``range()``, whose
-    float tensor would raise when the function runs eagerly; ``stacked``: the rewrite
-    stacked a Python list's items, the loop variable is an item, not a counter;
-    ``floated``: AGX009's float32 tensor tried too, where an int one met floats)."""
+    (``subject``: the name the finding is about; ``floats``: AGX009's int tensor met floats
+    (:func:`_int_met_floats`); ``stacked``: the rewrite stacked a Python list's items, the
+    loop variable is an item, not a counter; ``floated``: AGX009's float32 tensor, tried
+    too where ``floats``)."""
     if code == "AGX009" and floated is not None and floated.outcome != "traced":
         return _INSTEAD[code]  # a float tensor fails as well: no tensor serves here
-    if code == "AGX009" and subject and _INT_MEETS_FLOAT.search(error) and not counts:
+    if code == "AGX009" and floats:
         return (f"pass `{subject}` as a float tensor, tf.constant(..., tf.float32): the "
                 "function computes with it in floats, where tf.constant of a Python int "
                 "makes an int32 tensor (the error below); one trace then serves every value.")
@@ -183,8 +183,8 @@ def try_rewrites(target: str, text: str, findings: list[Finding], report: Any,
         else:
             tried = _trial(target, text, finding, report.call, call, live)
         floated = None
-        if own is text and _int_met_floats(finding, tried, text) \
-                and time.perf_counter() - start + cost <= budget:
+        if own is text and time.perf_counter() - start + cost <= budget \
+                and _int_met_floats(finding, tried, text):
             # what the fix then says to pass, tried too: said only as it traced
             floated = _trial(target, text, finding, report.call, call, live, dtype="tf.float32")
         made = _with_trial(finding, tried, own or text, floated)
@@ -327,8 +327,9 @@ def _failed(error: AgxError) -> Tried:
 
 
 def _int_met_floats(finding: Finding, tried: Tried, text: str) -> bool:
-    """Whether AGX009's int tensor failed where the function computes with floats (and the
-    name bounds no ``range()``): the fix then says to pass a float32 one."""
+    """Whether AGX009's int tensor failed where the function computes with floats, and the
+    name bounds no ``range()`` (a float tensor there would raise when the function runs
+    eagerly): the fix then says to pass a float32 one."""
     return finding.code == "AGX009" and tried.outcome == "fails" and bool(finding.subject) \
         and _INT_MEETS_FLOAT.search(tried.error or "") is not None \
         and not _bounds_range(text, finding.line, finding.subject)
@@ -347,9 +348,10 @@ def _with_trial(finding: Finding, tried: Tried, text: str = "",
     if tried.outcome == "fails":
         # What to do instead (the finding's own fix, where none is known: it is not the
         # rewrite's text alone).
-        counts = bool(finding.subject) and _bounds_range(text, finding.line, finding.subject)
+        # (a float32 tensor is tried only where the int one met floats: known then)
+        floats = floated is not None or _int_met_floats(finding, tried, text)
         stacked = (finding.fix or "").startswith(STACK_ITEMS)
-        instead = _instead(finding.code, tried.error or "", finding.subject, counts,
+        instead = _instead(finding.code, tried.error or "", finding.subject, floats,
                            stacked, floated) or finding.fix or ""
         return replace(finding, tried=tried, rewrite=None, fix=f"{instead} {said}".strip())
     return replace(finding, tried=tried, fix=f"{finding.fix} {said}" if finding.fix else said)
