@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import contextlib
-import json
 import os
 import sys
 from collections.abc import Sequence
@@ -18,6 +17,8 @@ __all__ = ["main", "samples_dir"]
 
 def _fail(exc: AgxError, as_json: bool) -> int:
     if as_json:
+        import json  # (here: not on the explorer's way to its first frame)
+
         print(json.dumps({"error": exc.to_dict()}, indent=2))
     print(f"agexplorer: {exc.message}", file=sys.stderr)
     for line in exc.details:

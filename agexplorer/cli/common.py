@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import json
 import os
 from typing import TYPE_CHECKING
 
@@ -46,6 +45,8 @@ def command_worker(args: argparse.Namespace) -> CommandWorker:
 def worker_json(data: dict, worker: CommandWorker) -> str:
     """A command's JSON output: ``data`` with the worker's lost-capability sentences (what this
     TensorFlow cannot do; stderr says them too) in a top-level ``warnings`` list."""
+    import json  # (here: not on the explorer's way to its first frame)
+
     return json.dumps({**data, "warnings": list(worker.tf_warnings)}, indent=2)
 
 

@@ -20,7 +20,6 @@ that refuses (another interpreter, or other values of the variables Textual read
 from __future__ import annotations
 
 import contextlib
-import json
 import os
 import signal
 import socket
@@ -99,6 +98,8 @@ def _start(conn: socket.socket, argv: list[str]) -> int | None:
               "executable": sys.executable, "prefix": sys.prefix,
               "encoding": getattr(sys.stdout, "encoding", None),
               "errors": getattr(sys.stdout, "errors", None)}
+    import json  # (here: a cold start, with no background worker, reads no JSON)
+
     try:
         conn.settimeout(FIRST_ANSWER)
         socket.send_fds(conn, [json.dumps(header).encode() + b"\n"], [0, 1, 2])
@@ -124,6 +125,8 @@ def _line(conn: socket.socket, buffer: bytearray | None = None) -> Any:
         data += chunk
     line, _, rest = bytes(data).partition(b"\n")
     data[:] = rest
+    import json
+
     return json.loads(line)
 
 

@@ -239,24 +239,26 @@ def _parser_error(exc: SystemExit) -> str | None:
     return None
 
 
-_COND_OUTPUTS = re.compile(r"true_fn output: (?P<true>.*)\n\s*false_fn output: (?P<false>.*)")
+# (Patterns, compiled by ``re`` on their first use: these modules are on the explorer's way
+# to its first frame, which reads no TensorFlow error.)
+_COND_OUTPUTS = r"true_fn output: (?P<true>.*)\n\s*false_fn output: (?P<false>.*)"
 # A tensor as TensorFlow prints it there: Tensor("n", shape=(2,), dtype=float32), or, in a
 # list or dict, <tf.Tensor 'n' shape=(2,) dtype=float32>.
-_TENSOR = re.compile(r"Tensor\(\"[^\"]*\", shape=\((?P<shape>[^)]*)\), dtype=(?P<dtype>\w+)\)"
-                     r"|<tf\.Tensor '[^']*' shape=\((?P<shape2>[^)]*)\) dtype=(?P<dtype2>\w+)>")
+_TENSOR = (r"Tensor\(\"[^\"]*\", shape=\((?P<shape>[^)]*)\), dtype=(?P<dtype>\w+)\)"
+           r"|<tf\.Tensor '[^']*' shape=\((?P<shape2>[^)]*)\) dtype=(?P<dtype2>\w+)>")
 
 
 def _cond_outputs(text: str) -> str:
     """`` (the true branch gives float32[], the false branch int32[])`` from TensorFlow's
     "true_fn output: ... false_fn output: ..." lines; "" where there are none."""
-    found = _COND_OUTPUTS.search(text)
+    found = re.search(_COND_OUTPUTS, text)
     if not found:
         return ""
 
     def said(output: str) -> str:
-        return _TENSOR.sub(lambda m: f"{m['dtype'] or m['dtype2']}["
-                           f"{(m['shape'] if m['dtype'] else m['shape2']).rstrip(',')}]",
-                           output.strip())
+        return re.sub(_TENSOR, lambda m: f"{m['dtype'] or m['dtype2']}["
+                      f"{(m['shape'] if m['dtype'] else m['shape2']).rstrip(',')}]",
+                      output.strip())
 
     return (f" (the true branch gives {said(found['true'])}, the false branch "
             f"{said(found['false'])})")

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
+from contextlib import suppress
 from functools import cached_property
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from textual import on
 from textual.app import App, ComposeResult
 from textual.binding import BindingType
 from textual.containers import Horizontal, Vertical
@@ -18,7 +18,7 @@ from textual.widgets import Footer
 from agexplorer.tui import keys, textual_patches, textual_render, wiring
 from agexplorer.tui.commands import ExplorerCommands
 from agexplorer.tui.compare.actions import CompareActions
-from agexplorer.tui.functions.picker import FunctionPicker
+from agexplorer.tui.functions.listing import ListSkeleton, list_file
 from agexplorer.tui.guards import while_mounted
 from agexplorer.tui.keys import KeyActions
 from agexplorer.tui.layout import LayoutApp, add_workspace_css, fit_controls, fit_tour, preset_breakpoints
@@ -29,6 +29,7 @@ if TYPE_CHECKING:
 
     from agexplorer.tui.code.source_pane import SourcePane
     from agexplorer.tui.doctor.tab import DoctorTab
+    from agexplorer.tui.functions.picker import FunctionPicker
     from agexplorer.tui.messages import (
         AnalysisFailed,
         AnalysisReady,
@@ -131,7 +132,8 @@ class AgxApp(KeyActions, CompareActions, LayoutApp):
         return panes.log_view if (panes := self.mounted_panes()) is not None else None
 
     def picker(self) -> FunctionPicker | None:
-        """The function list (None before the first frame and as the app ends)."""
+        """The function list (None until just after the first frame, and as the app ends)."""
+        from agexplorer.tui.functions.picker import FunctionPicker  # (after the first frame)
         return next(iter(self.query(FunctionPicker)), None) if self.is_running else None
 
     def open_first(self) -> None:
@@ -160,23 +162,26 @@ class AgxApp(KeyActions, CompareActions, LayoutApp):
     def compose(self) -> ComposeResult:
         preset_breakpoints(self)  # before the widgets are styled: styled once, not twice
         with Horizontal(id="main"):
-            yield FunctionPicker(self.paths, id="picker")  # the centre comes after the frame
+            # The list as lines; its Tree, then the centre, come after the frame (listing.py).
+            yield ListSkeleton([list_file(path, calls=False) for path in self.paths],
+                               id="skeleton", classes="function-list")
         yield self.status_line
         yield Footer()
 
     def on_mount(self) -> None:
-        picker = self.query_one(FunctionPicker)
-        picker.border_title = "functions"
         self.ending.catch()
 
-    def on_ready(self) -> None:
-        """The first frame (the function list) is on screen: now the app's parts are made
-        (wiring.py), the worker starts (TensorFlow loads meanwhile; ~40 ms of that frame
-        before), then the rest of the layout."""
+    async def on_ready(self) -> None:
+        """The first frame (the function list's lines) is on screen: now the app's parts are
+        made (wiring.py), the worker starts (TensorFlow loads meanwhile), the list's Tree
+        takes its lines' place, then the rest of the layout comes."""
         for part in wiring.PARTS:
             getattr(self, part)
-        self.state.subscribe(self.query_one(FunctionPicker))  # its badges follow the answers
         self.bridge.warm_up()
+        from agexplorer.tui.functions.picker import in_place_of
+        with suppress(NoMatches):  # (none: the app is ending)
+            if (picker := await in_place_of(self.query_one(ListSkeleton))) is not None:
+                self.state.subscribe(picker)  # its badges follow the answers
         self.call_after_refresh(self._mount_workspace)
 
     async def _mount_workspace(self) -> None:
@@ -309,9 +314,8 @@ class AgxApp(KeyActions, CompareActions, LayoutApp):
     def _relabel(self, path: str) -> None:
         self.navigation.relabel(path)
 
-    @on(FunctionPicker.Picked)
     @while_mounted
-    def _picked(self, message: FunctionPicker.Picked) -> None:
+    def on_function_picker_picked(self, message: FunctionPicker.Picked) -> None:
         self.navigation.picked(message)
 
     # -- the panes' events (the workspace's classes load late: handlers go by name) ------
@@ -347,7 +351,7 @@ class AgxApp(KeyActions, CompareActions, LayoutApp):
 
     @while_mounted
     def on_tree_node_highlighted(self, event: Any) -> None:
-        if isinstance(event.control, FunctionPicker):  # opens after a pause in the moving
+        if event.control.id == "picker":  # the function list: opens after a pause in the moving
             self.navigation.highlighted(event.node.data)
             return
         from agexplorer.tui.graph.op_tree import OpTree

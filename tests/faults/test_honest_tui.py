@@ -14,6 +14,7 @@ import shutil
 
 import pytest
 
+from agexplorer.tui.functions.listing import GUIDE
 from agexplorer.tui.messages import EngineStatus
 from conftest import explorer, fixture, wait_for
 
@@ -157,7 +158,7 @@ async def test_the_gutter_shows_every_digit_of_an_unrolled_count(tmp_path, worke
                 line - (int(source.scroll_y) + 1)) == f"▌unrolled x{c}", 10)
             label, picker = badge(app, path, "unrolled"), app.query_one("#picker")
             assert label.endswith(f"unrolled x{count}")  # whole, and inside the list:
-            assert len(label) <= picker.scrollable_content_region.width - picker.GUIDE
+            assert len(label) <= picker.scrollable_content_region.width - GUIDE
 
 
 async def test_a_deleted_file_is_announced_and_ctrl_s_writes_it_again(flow_file, worker):

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-import os
 from dataclasses import replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from rich.text import Text
+from textual.css.query import NoMatches
 from textual.message import Message
+from textual.widget import MountError, Widget
 from textual.widgets import Tree
 from textual.widgets.tree import TreeNode
 
@@ -18,6 +19,15 @@ from agexplorer.source.targets import (
     parse_source,
     read_source,
     traceable,
+)
+from agexplorer.tui.functions.listing import (
+    GUIDE,
+    Listed,
+    ListSkeleton,
+    error_label,
+    file_label,
+    function_label,
+    list_file,
 )
 from agexplorer.tui.layout import fold_after_pick
 
@@ -39,7 +49,10 @@ class FunctionPicker(Tree[tuple[str, str] | None]):
             self.qualname = qualname
             self.at_once = at_once
 
-    def __init__(self, paths: list[str], **kwargs) -> None:
+    def __init__(self, paths: list[str], listing: list[Listed] | None = None,
+                 **kwargs) -> None:
+        """The files of ``paths``, listed from ``listing`` where given (the first frame's:
+        listing.py), else read as the list mounts."""
         super().__init__(Text("functions"), **kwargs)  # Text: no markup to parse
         self.paths = paths
         self.show_root = False
@@ -53,24 +66,25 @@ class FunctionPicker(Tree[tuple[str, str] | None]):
         # edit that moves lines moves their numbers until the list is made again.
         self._made_from: dict[str, str] = {}
         self._as_listed: dict[tuple[str, str], FunctionInfo] = {}
+        self._listing = listing
 
     def on_mount(self) -> None:
-        for path in self.paths:
-            self.add_file(path)
+        listing, self._listing = self._listing, None
+        for listed in listing if listing is not None else map(list_file, self.paths):
+            self._add(listed)
 
     def add_file(self, path: str) -> None:
         """Parse ``path`` (no code runs) and list its functions under it."""
-        # Labels are Text: a str label is read as markup, and a file may be "we[ird].py".
-        node = self._file_nodes[path] = self.root.add(Text(os.path.basename(path)), data=None,
-                                                      expand=True)
-        try:
-            text = read_source(path)
-            functions: list[FunctionInfo] = list_functions(parse_source(path, text))
-        except AgxError as exc:
-            node.add_leaf(Text(exc.message, style="red"), data=None)
+        self._add(list_file(path))
+
+    def _add(self, listed: Listed) -> None:
+        path = listed.path
+        node = self._file_nodes[path] = self.root.add(file_label(path), data=None, expand=True)
+        if listed.error is not None:
+            node.add_leaf(error_label(listed.error), data=None)
             return
-        self._made_from[path] = text
-        self._fill(path, functions)
+        self._made_from[path] = listed.text or ""
+        self._fill(path, listed.complete())
 
     def _fill(self, path: str, functions: list[FunctionInfo]) -> None:
         node = self._file_nodes[path]
@@ -80,35 +94,10 @@ class FunctionPicker(Tree[tuple[str, str] | None]):
             self._shown[key] = self._label(key)
             self._fn_nodes[key] = node.add_leaf(self._shown[key], data=key)
 
-    GUIDE = 4  # the tree's guide before a function ("├── ")
-
     def _label(self, key: tuple[str, str]) -> Text:
-        """The function's label; when it is wider than the list, the badge stays whole (a
-        cut badge shows a wrong number: ``unrolled x205`` as ``unrolled x2``): the @tf
-        mark, then the line number go, then the name is shortened. The badge is the
-        explorer's own markup (``[red]failed[/]``); the name is text."""
-        f, badge = self._fn_infos[key], self._badges.get(key, "")
-        room = self.scrollable_content_region.width - self.GUIDE
-        marked = Text.from_markup(badge) if badge else None
-        badge_width = len(marked.plain) + 2 if marked is not None else 0
-        name, line, tf = f.qualname, f" {f.line}", " @tf" if f.decorated else ""
-        if room > 0:
-            if len(name) + len(line) + len(tf) + badge_width > room:
-                tf = ""
-            if len(name) + len(line) + badge_width > room:
-                line = ""
-            if len(name) + badge_width > room:
-                name = name[:max(room - badge_width - 1, 1)] + "…"
-        # Styled, not markup: the first frame's labels parse no markup (rich's markup parser
-        # and its emoji table cost ~3 ms on its first use, and a badge comes later).
-        label = Text(name)
-        if line:
-            label.append(" ").append(line[1:], style="dim")
-        if tf:
-            label.append(" ").append(tf[1:], style="cyan")
-        if marked is not None:
-            label.append("  ").append_text(marked)
-        return label
+        """The function's label in the list's width, with its badge (listing.py)."""
+        return function_label(self._fn_infos[key], self._badges.get(key, ""),
+                              self.scrollable_content_region.width - GUIDE)
 
     def on_resize(self) -> None:
         for key in self._fn_nodes:
@@ -229,6 +218,23 @@ class FunctionPicker(Tree[tuple[str, str] | None]):
         if event.node.data:
             self.post_message(self.Picked(*event.node.data))
             fold_after_pick(self.screen)  # at 80 columns the list folds once it has served
+
+
+async def in_place_of(lines: ListSkeleton) -> FunctionPicker | None:
+    """Put the FunctionPicker in the place of the first frame's lines, made from their
+    listing, in one frame; it takes the focus they stood for. None: the app ended meanwhile."""
+    picker = FunctionPicker([listed.path for listed in lines.listing], listing=lines.listing,
+                            id="picker", classes=" ".join(lines.classes))
+    picker.border_title = lines.border_title
+    try:
+        with lines.app.batch_update():
+            await cast("Widget", lines.parent).mount(picker, before=lines)
+            await lines.remove()
+    except (NoMatches, MountError):
+        return None  # torn down while mounting
+    if lines.app.focused is None and picker.display:
+        picker.focus()
+    return picker
 
 
 FAILED = "[red]failed[/]"  # the badge of a function whose analysis failed
