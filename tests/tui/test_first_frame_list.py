@@ -5,11 +5,14 @@ from __future__ import annotations
 
 import glob
 import os
+from typing import Any
 
 import pytest
+from rich.style import Style
 from textual.app import App, ComposeResult
 from textual.containers import Horizontal
 from textual.geometry import Region
+from textual.strip import Strip
 from tui.test_layout import AskedWorker
 
 from agexplorer.tui.functions.listing import ListSkeleton, list_file
@@ -52,6 +55,19 @@ class Both(App):
             yield picker
 
 
+def cells(strip: Strip) -> list[tuple]:
+    """Each cell of a row: its character, its colours (as RGB) and its attributes. (Not the
+    row's ANSI text: rich keeps a style's codes from its first rendering, whatever colour
+    system a later console has, and the tests of this process share styles.)"""
+    def rgb(color: Any) -> Any:
+        return None if color is None else color.get_truecolor()
+
+    return [(char, rgb(style.color), rgb(style.bgcolor), style.bold, style.dim, style.italic,
+             style.underline, style.reverse, style.strike)
+            for text, style, _ in strip for char in text
+            for style in [style or Style()]]
+
+
 @pytest.mark.parametrize("theme", ["textual-dark", "textual-light", "nord"])
 async def test_the_first_frames_lines_are_the_focused_lists_own(paths, theme):
     app = Both(paths)
@@ -61,11 +77,11 @@ async def test_the_first_frames_lines_are_the_focused_lists_own(paths, theme):
         picker.focus()
         region = Region(0, 0, WIDTH, HEIGHT)
 
-        def drawn() -> list[str]:
-            return [strip.render(app.console) for strip in lines.render_lines(region)]
+        def drawn() -> list[list[tuple]]:
+            return [cells(strip) for strip in lines.render_lines(region)]
 
-        def shown() -> list[str]:
-            return [strip.render(app.console) for strip in picker.render_lines(region)]
+        def shown() -> list[list[tuple]]:
+            return [cells(strip) for strip in picker.render_lines(region)]
 
         # (the focus restyles the picker a moment later)
         await wait_for(pilot, lambda: picker.has_focus and drawn() == shown(), 10)
