@@ -130,7 +130,10 @@ async def test_the_picker_reads_no_file_the_lines_read(paths, monkeypatch):
     monkeypatch.setattr(picker_module, "list_file", lambda path: pytest.fail(path))
     async with app.run_test(size=(80, 30)) as pilot:
         await pilot.pause()
-        assert len(app.query_one(FunctionPicker).functions()) > 3
+        picker = app.query_one(FunctionPicker)
+        assert len(picker.functions()) > 3
+        assert list(picker.unlisted) == [paths[3]]  # the file that does not parse, and why
+        assert picker.unlisted[paths[3]].startswith(f"{paths[3]}:1: syntax error")
 
 
 async def test_the_picker_knows_the_calls_the_first_frame_left_out(tmp_path):

@@ -154,13 +154,17 @@ class Navigation:
         running the file's tf.functions (a ``main()`` calling them: not what the program
         traces), else its first tf.function (it asks for its arguments), else the first one
         with its ready inputs, else its first one tf.function could trace (a class's
-        ``__init__`` came first and failed); False (and the status line says so) when the
-        list has none."""
+        ``__init__`` came first and failed); False (and the status line says so, or why a
+        file could not be listed) when the list has none."""
         picker = self.picker()
         functions = picker.functions() if picker is not None else []
         if picker is None or not functions:
-            self.status.set("no functions found in " + ", ".join(
-                picker.paths if picker is not None else []), error=True)
+            why = list(picker.unlisted.values()) if picker is not None else []
+            # A file that does not parse is said as such (not as one with no function).
+            self.status.set(f"{why[0].rstrip('.')}, then open it again (nothing in it opens "
+                            "until it parses)." if why else
+                            "no functions found in " + ", ".join(
+                                picker.paths if picker is not None else []), error=True)
             return False
         # The first that traces with its own inputs (a factory that needs arguments may come
         # before the train step it makes), else the first tf.function could trace.

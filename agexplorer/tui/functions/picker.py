@@ -67,6 +67,7 @@ class FunctionPicker(Tree[tuple[str, str] | None]):
         self._made_from: dict[str, str] = {}
         self._as_listed: dict[tuple[str, str], FunctionInfo] = {}
         self._listing = listing
+        self.unlisted: dict[str, str] = {}  # path -> why its functions could not be listed
 
     def on_mount(self) -> None:
         listing, self._listing = self._listing, None
@@ -81,8 +82,10 @@ class FunctionPicker(Tree[tuple[str, str] | None]):
         path = listed.path
         node = self._file_nodes[path] = self.root.add(file_label(path), data=None, expand=True)
         if listed.error is not None:
+            self.unlisted[path] = listed.error
             node.add_leaf(error_label(listed.error), data=None)
             return
+        self.unlisted.pop(path, None)
         self._made_from[path] = listed.text or ""
         self._fill(path, listed.complete())
 

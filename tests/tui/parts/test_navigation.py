@@ -32,6 +32,7 @@ class Picker:
         self._ready = ready  # the qualnames with ready inputs (None: every one)
         self._staged, self._drivers = staged, drivers  # tf.functions; main()s calling them
         self.selected: list[tuple[str, str]] = []
+        self.unlisted: dict[str, str] = {}  # path -> why it could not be listed
         self.cursor_node: SimpleNamespace | None = None
         self.updates: list[tuple[str, list]] = []
 
@@ -179,6 +180,14 @@ def test_a_file_gone_is_one_sentence_and_an_empty_list_says_where_it_looked(tmp_
     assert not empty.navigation.open_first(None)
     assert empty.line.text.startswith("no functions found in ")
     assert str(empty.one) in empty.line.text
+    # a file that does not parse: its error, not "no functions"
+    broken = Explorer(tmp_path / "empty", functions=[])
+    broken.picker.unlisted[str(broken.one)] = (f"{broken.one}:1: syntax error: invalid syntax; "
+                                               "fix the line and try again.")
+    assert not broken.navigation.open_first(None)
+    assert broken.line.text == (f"{broken.one}:1: syntax error: invalid syntax; fix the line "
+                                "and try again, then open it again (nothing in it opens until "
+                                "it parses).")
 
 
 def test_a_recovery_copy_comes_back_as_the_file_opens_and_is_said_after_the_rest(tmp_path):
