@@ -362,9 +362,15 @@ async def test_a_program_s_main_is_not_what_the_explorer_opens_first(tmp_path, w
         assert picker.drives(str(path), "main") and not picker.drives(str(path), "step")
 
 
-async def test_the_marks_follow_their_code_as_lines_are_added_and_removed(user_file, worker):
+async def test_the_marks_follow_their_code_as_lines_are_added_and_removed(user_file, worker,
+                                                                          monkeypatch):
     # Until the edit's answer comes, the gutters, the verdict rows and the linking keep each
-    # mark on its statement's code, not on the line number the report gave it.
+    # mark on its statement's code, not on the line number the report gave it. (The edits'
+    # pause is made long enough that their answer cannot come before these checks on a busy
+    # machine: in a full run it once came first.)
+    from agexplorer.tui.code import editing
+
+    monkeypatch.setattr(editing, "EDIT_PAUSE", 5.0)
     app = app_for(user_file, worker, "tensor_for")  # for i in tf.range(n) at line 15
     async with app.run_test(size=(140, 40)) as pilot:
         assert await wait_for(pilot, lambda: app.state.report is not None)
