@@ -107,7 +107,7 @@ def _open_tui(argv: list[str], session: ServedSession | None,
         except AgxError as exc:
             if exc.kind == "missing-file":
                 raise _with_recovery_copy(exc, spec.path) from None
-            if exc.kind != "syntax-error":  # a syntax error opens: the list says it
+            if exc.kind != "syntax-error":  # a syntax error opens: the editor shows it
                 raise
         else:
             check_target(argv[0], tree, need_function=False)

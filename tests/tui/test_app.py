@@ -406,3 +406,23 @@ async def test_the_marks_follow_their_code_as_lines_are_added_and_removed(user_f
         source.undo()
         source.undo()  # back to the file's lines, marks first
         assert gutter.mark_at(15) == "staged" and verdicts.get_row_at(0)[0] == "15"
+
+
+async def test_a_file_that_does_not_parse_is_mended_in_the_editor(tmp_path, worker):
+    """Opened alone, a file that does not parse shows in the editor with its syntax error;
+    once the line is mended there, its function opens and is analysed."""
+    path = tmp_path / "broken.py"
+    path.write_text("import tensorflow as tf\n\n\n@tf.function\ndef broken(n:\n"
+                    "    for i in range(3):\n        n += 1\n    return n\n\n\n"
+                    "AGX_CALLS = {\"broken\": \"tf.constant(1)\"}\n")
+    app = explorer(path, worker)
+    async with app.run_test(size=(140, 40)) as pilot:
+        assert await wait_for(pilot, lambda: "syntax error" in app.query_one("#status").text)
+        source = app.query_one("#source")
+        assert source.text == path.read_text() and app.state.target == (str(path), "")
+        assert str(source.border_title) == "broken.py"
+        source.insert(")", (4, len("def broken(n")))
+        assert await wait_for(pilot, lambda: app.state.target == (str(path), "broken")
+                              and app.state.report is not None)
+        assert any(v.unrolled for v in app.state.report.statements)
+        assert app.picker().functions() == [(str(path), "broken")]

@@ -72,7 +72,8 @@ class Navigation:
             source.open(new[0], read.text, read)
             restored = self.safety.restore(new[0], read.text)
         # Text: a str title is read as markup ("we[ird]<b>.py" showed as "we<b>.py").
-        source.border_title = Text(f"{os.path.basename(new[0])} :: {new[1]}")
+        source.border_title = Text(f"{os.path.basename(new[0])} :: {new[1]}" if new[1] else
+                                   os.path.basename(new[0]))  # (no function: see open_first)
         if restored:  # shown now; said again (and kept over its "ready") once the analysis asks
             self.status.set(restored)
         self._analyse_after_rest(restored, 0.0 if at_once else ANALYSE_PAUSE)
@@ -118,6 +119,13 @@ class Navigation:
             return
         if picker.update_functions(path, functions, text) and state.target in picker.functions():
             self.later(picker.select_function, *state.target)  # once laid out
+        elif state.target[1] == "" and functions:
+            # The file opened with no function as it did not parse (open_first): now that
+            # it parses, its first function opens (not another file's: the buffer is this
+            # file's).
+            wanted = (path, functions[0].qualname)
+            self.later(picker.select_function, *wanted)
+            self.go(wanted, at_once=True)
 
     @staticmethod
     def _def_line(target: Target, text: str) -> int | None:
@@ -154,17 +162,20 @@ class Navigation:
         running the file's tf.functions (a ``main()`` calling them: not what the program
         traces), else its first tf.function (it asks for its arguments), else the first one
         with its ready inputs, else its first one tf.function could trace (a class's
-        ``__init__`` came first and failed); False (and the status line says so, or why a
-        file could not be listed) when the list has none."""
+        ``__init__`` came first and failed). Where the list has none but a file that does
+        not parse, that file opens with no function, to be mended in the editor (relabel
+        opens its first function once it parses); else False, and the status says so."""
         picker = self.picker()
         functions = picker.functions() if picker is not None else []
         if picker is None or not functions:
-            why = list(picker.unlisted.values()) if picker is not None else []
-            # A file that does not parse is said as such (not as one with no function).
-            self.status.set(f"{why[0].rstrip('.')}, then open it again (nothing in it opens "
-                            "until it parses)." if why else
-                            "no functions found in " + ", ".join(
-                                picker.paths if picker is not None else []), error=True)
+            unlisted = next(iter(picker.unlisted), None) if picker is not None else None
+            if unlisted is not None:
+                # A file that does not parse opens in the editor, to be mended there (its
+                # analysis says its syntax error); its first function opens as it parses.
+                self.go((unlisted, wanted_name or ""), at_once=True)
+                return self.state.target is not None
+            self.status.set("no functions found in " + ", ".join(
+                picker.paths if picker is not None else []), error=True)
             return False
         # The first that traces with its own inputs (a factory that needs arguments may come
         # before the train step it makes), else the first tf.function could trace.

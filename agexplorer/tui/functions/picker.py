@@ -184,6 +184,7 @@ class FunctionPicker(Tree[tuple[str, str] | None]):
         and this returns True; the cursor is the caller's to put back)."""
         if path not in self._file_nodes:
             return False
+        self.unlisted.pop(path, None)  # (it parses now)
         if text is None:
             self._made_from.pop(path, None)
         else:

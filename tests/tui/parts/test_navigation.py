@@ -53,6 +53,8 @@ class Picker:
 
     def update_functions(self, path: str, functions: list, text: str | None = None) -> bool:
         self.updates.append((path, [f.qualname for f in functions]))
+        self._functions = [f for f in self._functions if f[0] != path] + \
+            [(path, f.qualname) for f in functions]
         return True
 
 
@@ -180,14 +182,29 @@ def test_a_file_gone_is_one_sentence_and_an_empty_list_says_where_it_looked(tmp_
     assert not empty.navigation.open_first(None)
     assert empty.line.text.startswith("no functions found in ")
     assert str(empty.one) in empty.line.text
-    # a file that does not parse: its error, not "no functions"
-    broken = Explorer(tmp_path / "empty", functions=[])
-    broken.picker.unlisted[str(broken.one)] = (f"{broken.one}:1: syntax error: invalid syntax; "
-                                               "fix the line and try again.")
-    assert not broken.navigation.open_first(None)
-    assert broken.line.text == (f"{broken.one}:1: syntax error: invalid syntax; fix the line "
-                                "and try again, then open it again (nothing in it opens until "
-                                "it parses).")
+
+
+def test_a_file_that_does_not_parse_opens_in_the_editor_and_its_first_function_as_it_parses(
+        tmp_path):
+    """Alone in the list, a file that does not parse opens with no function (its analysis
+    says its syntax error); mended in the editor, its first function opens."""
+    broken = Explorer(tmp_path, functions=[])
+    broken.one.write_text("def first(x:\n    return x\n")
+    broken.picker.unlisted[str(broken.one)] = f"{broken.one}:1: syntax error"
+    assert broken.navigation.open_first(None)
+    assert broken.state.target == (str(broken.one), "")
+    assert broken.source.text == "def first(x:\n    return x\n"  # to be mended there
+    broken.state.analysed_text = "def first(x):\n    return x\n"
+    broken.navigation.relabel(str(broken.one))
+    assert broken.picker.updates == [(str(broken.one), ["first"])]
+    assert broken.state.target == (str(broken.one), "first")
+    # a function renamed in the buffer is not left for the file's first one
+    (tmp_path / "named").mkdir()
+    named = Explorer(tmp_path / "named")
+    named.navigation.open_first(None)
+    named.state.analysed_text = ONE.replace("first", "renamed")
+    named.navigation.relabel(str(named.one))
+    assert named.state.target == (str(named.one), "first")
 
 
 def test_a_recovery_copy_comes_back_as_the_file_opens_and_is_said_after_the_rest(tmp_path):
