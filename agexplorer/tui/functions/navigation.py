@@ -173,7 +173,7 @@ class Navigation:
                 # A file that does not parse opens in the editor, to be mended there (its
                 # analysis says its syntax error); its first function opens as it parses.
                 self.go((unlisted, wanted_name or ""), at_once=True)
-                return self.state.target is not None
+                return True
             self.status.set("no functions found in " + ", ".join(
                 picker.paths if picker is not None else []), error=True)
             return False
